@@ -1,0 +1,29 @@
+// In-process Bus: an EventEmitter. Handlers run on the next tick so a publisher never runs
+// subscriber code synchronously (same ordering guarantees as the Redis adapter).
+import { EventEmitter } from 'node:events';
+import type { Bus } from '../../ports/bus.js';
+
+export function createLocalBus(): Bus {
+  const ee = new EventEmitter();
+  ee.setMaxListeners(0);
+  return {
+    async publish(topic, msg) {
+      // subscribers share the message object: they must treat it as read-only
+      queueMicrotask(() => ee.emit(topic, msg));
+    },
+    subscribe(topic, handler) {
+      const h = (m: any) => {
+        try {
+          handler(m);
+        } catch {
+          // a failing subscriber must not break the others
+        }
+      };
+      ee.on(topic, h);
+      return () => ee.off(topic, h);
+    },
+    async close() {
+      ee.removeAllListeners();
+    },
+  };
+}

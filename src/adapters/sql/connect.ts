@@ -1,0 +1,72 @@
+// Opens the database (SQLite file or PostgreSQL URL), applies migrations, and hands back a Kysely
+// instance with camelCase mapping. The dialect is chosen by the URL alone.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { migrationProvider, type Dialect } from './migrations.js';
+import type { Database } from './schema.js';
+
+export interface SqlOptions {
+  /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
+  url: string;
+  /** PostgreSQL schema to use (created if missing); tests use one per run */
+  schema?: string;
+  /** PostgreSQL pool size */
+  poolSize?: number;
+}
+
+export interface SqlHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (int8) and count(*) as strings; every value we keep there fits in a
+// double, so parse them as numbers.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect } {
+  if (isPostgres(opts.url)) {
+    if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    });
+    // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    return { dialect: 'postgres', driver: new PostgresDialect({ pool }) };
+  }
+  if (opts.url !== ':memory:') mkdirSync(dirname(opts.url), { recursive: true });
+  const database = new BetterSqlite3(opts.url);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  return { dialect: 'sqlite', driver: new SqliteDialect({ database }) };
+}
+
+export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
+  const { dialect, driver } = openDialect(opts);
+  const raw = new Kysely<any>({ dialect: driver });
+  try {
+    if (dialect === 'postgres' && opts.schema) {
+      await sql`create schema if not exists ${sql.id(opts.schema)}`.execute(raw);
+    }
+    const migrator = new Migrator({ db: raw, provider: migrationProvider(dialect) });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error || failed) {
+      throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
+    }
+  } catch (e) {
+    await raw.destroy();
+    throw e;
+  }
+  const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
+  return { db, dialect, close: () => raw.destroy() };
+}

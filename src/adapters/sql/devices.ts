@@ -1,0 +1,77 @@
+// Device rows: registry fields, claim state, presence flags.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, DevicesTable } from './schema.js';
+import type { DeviceFilter, DeviceRow, Store } from '../../ports/store.js';
+import { countOf, ilike, likePattern } from './util.js';
+
+type Db = Kysely<Database>;
+
+const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
+
+export function deviceRepo(db: Db): Store['devices'] {
+  const filtered = (f: DeviceFilter) => {
+    let q = db.selectFrom('devices');
+    if (f.projectId !== undefined) q = q.where('projectId', '=', f.projectId);
+    if (f.homeIds !== undefined) {
+      // an empty list matches nothing; `in ()` is not valid SQL
+      q = f.homeIds.length ? q.where('homeId', 'in', f.homeIds) : q.where('id', '<', 0);
+    }
+    if (f.homeId !== undefined) q = q.where('homeId', '=', f.homeId);
+    if (f.deviceClass !== undefined) q = q.where('deviceClass', '=', f.deviceClass);
+    if (f.tag !== undefined) q = q.where('tag', '=', f.tag);
+    if (f.isConnected !== undefined) q = q.where('isConnected', '=', f.isConnected ? 1 : 0);
+    if (f.search) {
+      const p = likePattern(f.search);
+      q = q.where((e) => e.or([ilike('name', p), ilike('tag', p), ilike('description', p)]));
+    }
+    return q;
+  };
+
+  return {
+    async create(d) {
+      return toDevice(await db.insertInto('devices').values(d).returningAll().executeTakeFirstOrThrow());
+    },
+    async get(id) {
+      const r = await db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+      return r && toDevice(r);
+    },
+    async getByKeyHash(h) {
+      const r = await db.selectFrom('devices').selectAll().where('apiKeyHash', '=', h).executeTakeFirst();
+      return r && toDevice(r);
+    },
+    async getByClaimHash(h) {
+      const r = await db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h).executeTakeFirst();
+      return r && toDevice(r);
+    },
+    async list(f, page) {
+      const q = filtered(f);
+      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+      const rows = await q.selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
+      return { total, items: rows.map(toDevice) };
+    },
+    async update(id, patch) {
+      // a field given as undefined is not given: `set` with nothing left would be invalid SQL
+      const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      if (Object.keys(values).length) await db.updateTable('devices').set(values).where('id', '=', id).execute();
+    },
+    async setConnected(id, connected, time) {
+      await db
+        .updateTable('devices')
+        .set(connected ? { isConnected: 1, lastConnectTime: time } : { isConnected: 0, lastDisconnectTime: time })
+        .where('id', '=', id)
+        .execute();
+    },
+    async markAllOffline(time) {
+      const r = await db
+        .updateTable('devices')
+        .set({ isConnected: 0, lastDisconnectTime: time })
+        .where('isConnected', '=', 1)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async delete(id) {
+      const r = await db.deleteFrom('devices').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+  };
+}

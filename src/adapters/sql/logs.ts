@@ -1,0 +1,99 @@
+// Access logs, general logs and the events history: append-only, listed newest first.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { EventRecord, Store } from '../../ports/store.js';
+import { countOf } from './util.js';
+
+type Db = Kysely<Database>;
+
+export function logRepos(db: Db): Pick<Store, 'accessLogs' | 'logs' | 'events'> {
+  return {
+    accessLogs: {
+      async insertMany(rows) {
+        // chunked: SQLite caps bound parameters per statement
+        for (let i = 0; i < rows.length; i += 200) {
+          await db.insertInto('accessLogs').values(rows.slice(i, i + 200)).execute();
+        }
+      },
+      async list(f, page) {
+        let q = db.selectFrom('accessLogs').where('projectId', '=', f.projectId);
+        if (f.since) q = q.where('timestamp', '>=', f.since);
+        if (f.until) q = q.where('timestamp', '<', f.until);
+        if (f.method) q = q.where('method', '=', f.method);
+        if (f.statusCode !== undefined) q = q.where('statusCode', '=', f.statusCode);
+        // exact, case-sensitive prefix on both dialects (LIKE is ASCII-insensitive on SQLite);
+        // substr counts characters (code points), not UTF-16 units as String#length does
+        if (f.pathPrefix) q = q.where(sql`substr(${sql.ref('path')}, 1, ${[...f.pathPrefix].length})`, '=', f.pathPrefix);
+        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+        const rows = await q
+          .select(['projectId', 'clientIp', 'latency', 'method', 'path', 'statusCode', 'timestamp'])
+          .orderBy('timestamp', 'desc')
+          .orderBy('id', 'desc')
+          .offset(page.skip)
+          .limit(page.limit)
+          .execute();
+        return { total, items: rows.map((r) => ({ ...r, latency: Number(r.latency) })) };
+      },
+    },
+
+    logs: {
+      async insert(row) {
+        await db
+          .insertInto('generalLogs')
+          .values({ ...row, caller: row.caller ? JSON.stringify(row.caller) : null })
+          .execute();
+      },
+      async list(f, page) {
+        let q = db.selectFrom('generalLogs').where('projectId', '=', f.projectId);
+        if (f.since) q = q.where('timestamp', '>=', f.since);
+        if (f.until) q = q.where('timestamp', '<', f.until);
+        if (f.level !== undefined) q = q.where('level', '>=', f.level);
+        if (f.source) q = q.where('source', '=', f.source);
+        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+        const rows = await q
+          .select(['projectId', 'caller', 'level', 'source', 'text', 'timestamp'])
+          .orderBy('timestamp', 'desc')
+          .orderBy('id', 'desc')
+          .offset(page.skip)
+          .limit(page.limit)
+          .execute();
+        return { total, items: rows.map((r) => ({ ...r, caller: r.caller ? JSON.parse(r.caller) : null })) };
+      },
+    },
+
+    events: {
+      async insert(row) {
+        const e = row.event;
+        await db
+          .insertInto('events')
+          .values({
+            id: row.id,
+            projectId: row.projectId,
+            homeId: e.homeId ?? null,
+            deviceId: e.originDeviceId ?? null,
+            eventType: e.eventType,
+            timestamp: e.timestamp,
+            body: JSON.stringify(e),
+          })
+          .execute();
+      },
+      async list(f, page) {
+        let q = db.selectFrom('events').where('projectId', '=', f.projectId);
+        if (f.homeId !== undefined) q = q.where('homeId', '=', f.homeId);
+        if (f.deviceId !== undefined) q = q.where('deviceId', '=', f.deviceId);
+        if (f.eventType) q = q.where('eventType', '=', f.eventType);
+        if (f.since) q = q.where('timestamp', '>=', f.since);
+        if (f.until) q = q.where('timestamp', '<', f.until);
+        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+        const rows = await q
+          .select(['id', 'projectId', 'body'])
+          .orderBy('timestamp', 'desc')
+          .orderBy('id', 'desc')
+          .offset(page.skip)
+          .limit(page.limit)
+          .execute();
+        return { total, items: rows.map((r) => ({ id: r.id, projectId: r.projectId, event: JSON.parse(r.body) as EventRecord })) };
+      },
+    },
+  };
+}

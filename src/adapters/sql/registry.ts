@@ -1,0 +1,226 @@
+// Projects, API keys, users, sessions, homes, members, device classes, provisioning tokens and
+// bundles: plain rows, one query each.
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { BundleRow, HomeRole, Store, UserRow } from '../../ports/store.js';
+import { countOf, ilike, likePattern } from './util.js';
+
+type Db = Kysely<Database>;
+
+const toUser = (r: Omit<UserRow, 'canCreateDevices'> & { canCreateDevices: number }): UserRow => ({
+  ...r,
+  canCreateDevices: !!r.canCreateDevices,
+});
+
+export function registryRepos(db: Db): Pick<
+  Store,
+  'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'
+> {
+  return {
+    projects: {
+      async create(p) {
+        return db.insertInto('projects').values(p).returningAll().executeTakeFirstOrThrow();
+      },
+      get: (id) => db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
+      list: () => db.selectFrom('projects').selectAll().orderBy('id').execute(),
+      count: async () => countOf(await db.selectFrom('projects').select((e) => e.fn.countAll().as('n')).executeTakeFirst()),
+    },
+
+    apiKeys: {
+      async create(k) {
+        await db.insertInto('apiKeys').values({ ...k, scopes: JSON.stringify(k.scopes) }).execute();
+      },
+      async getByHash(keyHash) {
+        const r = await db.selectFrom('apiKeys').selectAll().where('keyHash', '=', keyHash).executeTakeFirst();
+        return r && { ...r, scopes: JSON.parse(r.scopes) };
+      },
+      async get(id) {
+        const r = await db.selectFrom('apiKeys').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && { ...r, scopes: JSON.parse(r.scopes) };
+      },
+      async list(projectId) {
+        const rows = await db.selectFrom('apiKeys').selectAll().where('projectId', '=', projectId).orderBy('creationTime').execute();
+        return rows.map((r) => ({ ...r, scopes: JSON.parse(r.scopes) }));
+      },
+      async delete(id) {
+        const r = await db.deleteFrom('apiKeys').where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      },
+    },
+
+    users: {
+      async create(u) {
+        const r = await db
+          .insertInto('users')
+          .values({ ...u, canCreateDevices: u.canCreateDevices ? 1 : 0 })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toUser(r);
+      },
+      async get(id) {
+        const r = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && toUser(r);
+      },
+      async getByEmail(projectId, email) {
+        const r = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('projectId', '=', projectId)
+          .where('email', '=', email)
+          .executeTakeFirst();
+        return r && toUser(r);
+      },
+      async list(f, page) {
+        let q = db.selectFrom('users').where('projectId', '=', f.projectId);
+        if (f.search) {
+          const p = likePattern(f.search);
+          q = q.where((e) => e.or([ilike('email', p), ilike('name', p)]));
+        }
+        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+        const rows = await q.selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
+        return { total, items: rows.map(toUser) };
+      },
+      async update(id, patch) {
+        // a field given as undefined is not given: `set` with nothing left would be invalid SQL
+        const values: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+        if (patch.canCreateDevices !== undefined) values.canCreateDevices = patch.canCreateDevices ? 1 : 0;
+        if (Object.keys(values).length) await db.updateTable('users').set(values).where('id', '=', id).execute();
+      },
+      async delete(id) {
+        const r = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      },
+    },
+
+    sessions: {
+      async create(s) {
+        await db.insertInto('sessions').values(s).execute();
+      },
+      getByHash: (tokenHash) => db.selectFrom('sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst(),
+      async delete(tokenHash) {
+        const r = await db.deleteFrom('sessions').where('tokenHash', '=', tokenHash).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      },
+      async deleteForUser(userId) {
+        await db.deleteFrom('sessions').where('userId', '=', userId).execute();
+      },
+    },
+
+    homes: {
+      create: (h) => db.insertInto('homes').values(h).returningAll().executeTakeFirstOrThrow(),
+      get: (id) => db.selectFrom('homes').selectAll().where('id', '=', id).executeTakeFirst(),
+      async list(f, page) {
+        let q = db.selectFrom('homes');
+        if (f.projectId !== undefined) q = q.where('projectId', '=', f.projectId);
+        if (f.userId !== undefined) {
+          const uid = f.userId;
+          q = q.where('id', 'in', (s) => s.selectFrom('members').select('homeId').where('userId', '=', uid));
+        }
+        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+        const items = await q.selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
+        return { total, items };
+      },
+      async update(id, patch) {
+        if (patch.name !== undefined) await db.updateTable('homes').set({ name: patch.name }).where('id', '=', id).execute();
+      },
+      async delete(id) {
+        const r = await db.deleteFrom('homes').where('id', '=', id).executeTakeFirst();
+        await db.deleteFrom('members').where('homeId', '=', id).execute();
+        return Number(r.numDeletedRows) > 0;
+      },
+    },
+
+    members: {
+      async upsert(m) {
+        await db
+          .insertInto('members')
+          .values(m)
+          .onConflict((oc) => oc.columns(['homeId', 'userId']).doUpdateSet({ role: m.role }))
+          .execute();
+      },
+      async get(homeId, userId) {
+        const r = await db
+          .selectFrom('members')
+          .selectAll()
+          .where('homeId', '=', homeId)
+          .where('userId', '=', userId)
+          .executeTakeFirst();
+        return r && { ...r, role: r.role as HomeRole };
+      },
+      async list(homeId) {
+        const rows = await db.selectFrom('members').selectAll().where('homeId', '=', homeId).orderBy('userId').execute();
+        return rows.map((r) => ({ ...r, role: r.role as HomeRole }));
+      },
+      async homesOf(userId) {
+        const rows = await db.selectFrom('members').select('homeId').where('userId', '=', userId).execute();
+        return rows.map((r) => r.homeId);
+      },
+      async delete(homeId, userId) {
+        const r = await db.deleteFrom('members').where('homeId', '=', homeId).where('userId', '=', userId).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      },
+    },
+
+    deviceClasses: {
+      async create(c) {
+        await db.insertInto('deviceClasses').values(c).execute();
+      },
+      get: (projectId, id) =>
+        db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst(),
+      list: (projectId) => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute(),
+      async delete(projectId, id) {
+        const r = await db.deleteFrom('deviceClasses').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      },
+      async deviceCount(projectId, id) {
+        return countOf(
+          await db
+            .selectFrom('devices')
+            .select((e) => e.fn.countAll().as('n'))
+            .where('projectId', '=', projectId)
+            .where('deviceClass', '=', id)
+            .executeTakeFirst(),
+        );
+      },
+    },
+
+    provisioningTokens: {
+      async create(t) {
+        await db.insertInto('provisioningTokens').values(t).execute();
+      },
+      async consume(tokenHash, now) {
+        // One conditional UPDATE: of two concurrent uses of a single-use token, one wins.
+        const r = await db
+          .updateTable('provisioningTokens')
+          .set({ usedTime: now })
+          .where('tokenHash', '=', tokenHash)
+          .where('usedTime', 'is', null)
+          .where('expirationTime', '>', now)
+          .returningAll()
+          .executeTakeFirst();
+        return r;
+      },
+    },
+
+    bundles: {
+      async create(b) {
+        await db.insertInto('bundles').values({ ...b, components: JSON.stringify(b.components) }).execute();
+      },
+      async get(id) {
+        const r = await db.selectFrom('bundles').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && ({ ...r, components: JSON.parse(r.components) } as BundleRow);
+      },
+      async list(f) {
+        let q = db.selectFrom('bundles').selectAll().where('projectId', '=', f.projectId);
+        if (f.deviceClass !== undefined) q = q.where('deviceClass', '=', f.deviceClass);
+        if (f.channel !== undefined) q = q.where('channel', '=', f.channel);
+        const rows = await q.orderBy('creationTime').execute();
+        return rows.map((r) => ({ ...r, components: JSON.parse(r.components) }) as BundleRow);
+      },
+      async delete(id) {
+        const r = await db.deleteFrom('bundles').where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      },
+    },
+  };
+}

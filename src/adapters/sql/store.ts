@@ -1,0 +1,41 @@
+// createSqlStore: the Store port over Kysely. One set of queries for SQLite and PostgreSQL.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { Store } from '../../ports/store.js';
+import { openSql, type SqlHandle, type SqlOptions } from './connect.js';
+import { registryRepos } from './registry.js';
+import { deviceRepo } from './devices.js';
+import { kvRepo } from './kv.js';
+import { logRepos } from './logs.js';
+
+type Db = Kysely<Database>;
+
+function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
+  // Operations that need several statements run in a transaction of their own, or in the
+  // caller's when the store is already bound to one.
+  const within = <T>(fn: (d: Db) => Promise<T>): Promise<T> =>
+    inTx ? fn(db) : db.transaction().execute((trx) => fn(trx));
+
+  const store: Store = {
+    transaction: (fn) => (inTx ? fn(store) : db.transaction().execute((trx) => fn(build(trx, handle, true)))),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => handle.close(),
+    ...registryRepos(db),
+    devices: deviceRepo(db),
+    kv: kvRepo(db, within),
+    ...logRepos(db),
+  };
+  return store;
+}
+
+export interface SqlStore extends Store {
+  /** the underlying Kysely handle, for adapters that share the database (queue) */
+  readonly sql: SqlHandle;
+}
+
+export async function createSqlStore(opts: SqlOptions): Promise<SqlStore> {
+  const handle = await openSql(opts);
+  return Object.assign(build(handle.db, handle, false), { sql: handle });
+}

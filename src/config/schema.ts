@@ -1,0 +1,53 @@
+// The configuration, as valibot checks it once at start-up. Every leaf of config/default.json has
+// an environment variable named after its path: `limits.httpBodyBytes` → HEARTH_LIMITS_HTTP_BODY_BYTES.
+import * as v from 'valibot';
+
+const port = v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 to 65535'), v.maxValue(65535, 'expected 0 to 65535'));
+const positive = v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(1, 'expected a positive integer'));
+const nullableString = v.nullable(v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string')));
+const ROLES = ['broker', 'api', 'worker'] as const;
+
+export const ConfigSchema = v.object({
+  host: v.pipe(v.string(), v.minLength(1, 'expected an address')),
+  http: v.object({ port, publicUrl: v.nullable(v.pipe(v.string(), v.url('expected an absolute URL'))) }),
+  mqtt: v.object({ port }),
+  dataDir: v.pipe(v.string(), v.minLength(1, 'expected a directory')),
+  databaseUrl: v.nullable(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/.+/, 'expected a postgres:// URL'))),
+  databaseSchema: v.nullable(v.pipe(v.string(), v.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier'))),
+  redisUrl: v.nullable(v.pipe(v.string(), v.regex(/^rediss?:\/\/.+/, 'expected a redis:// URL'))),
+  redisPrefix: v.string(),
+  roles: v.pipe(
+    v.array(v.picklist(ROLES, `expected a comma-separated list of ${ROLES.join(', ')}`)),
+    v.minLength(1, 'expected at least one role'),
+  ),
+  secret: v.nullable(v.pipe(v.string(), v.minLength(16, 'expected at least 16 characters'))),
+  logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'expected a pino log level'),
+  limits: v.object({
+    httpBodyBytes: positive,
+    eventDataBytes: positive,
+    kvValueBytes: positive,
+    kvKeysPerStore: positive,
+    mqttPacketBytes: positive,
+    wsFrameBytes: positive,
+    connectTimeoutMs: positive,
+    listDefault: positive,
+    listMax: positive,
+    connectionsPerDevice: positive,
+  }),
+  rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
+  mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
+  sessions: v.object({ ttlSeconds: positive }),
+  provisioning: v.object({ ttlSeconds: positive }),
+  accessLog: v.object({ flushMs: positive, batchSize: positive }),
+  webhooks: v.object({
+    allowPrivateTargets: v.boolean('expected true or false'),
+    timeoutMs: positive,
+    retryScheduleSeconds: v.pipe(v.array(positive), v.minLength(1, 'expected at least one delay')),
+    pollMs: positive,
+    concurrency: positive,
+  }),
+  presence: v.object({ heartbeatMs: positive, nodeTimeoutMs: positive }),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+export type Role = (typeof ROLES)[number];

@@ -1,0 +1,76 @@
+// Access rules shared by every verb. Objects the caller may not see are reported as missing, so
+// nothing of another project or home is revealed (API.md §1).
+import type { Deps } from '../deps.js';
+import type { DeviceRow, HomeRow } from '../../ports/store.js';
+import { AppError } from '../errors.js';
+import type { Caller, Scope } from './caller.js';
+
+export function requireCaller(caller: Caller): asserts caller is Exclude<Caller, { type: 'nobody' }> {
+  if (caller.type === 'nobody') throw new AppError('AUTHORIZATION_REQUIRED');
+}
+
+export function hasScope(caller: Caller, scope: Scope): boolean {
+  return caller.type === 'project key' && (caller.scopes.includes('admin') || caller.scopes.includes(scope));
+}
+
+/** a project key of that project holding the scope (or `admin`) */
+export function requireProjectKey(caller: Caller, projectId: number, scope: Scope): asserts caller is Extract<Caller, { type: 'project key' }> {
+  requireCaller(caller);
+  if (caller.type !== 'project key' || caller.projectId !== projectId || !hasScope(caller, scope)) {
+    throw new AppError('PERMISSION_DENIED', { required: `project key with scope ${scope}` });
+  }
+}
+
+export type DeviceAccess = 'project key' | 'member' | 'self';
+
+/**
+ * Loads a device the caller may act on. `who` lists the kinds of caller the operation admits; a
+ * caller who cannot see the device at all gets DEVICE_NOT_FOUND, one who sees it but is not
+ * admitted gets PERMISSION_DENIED.
+ */
+export async function deviceFor(
+  deps: Pick<Deps, 'store'>,
+  caller: Caller,
+  deviceId: number,
+  who: DeviceAccess[],
+  scope: Scope = 'devices',
+): Promise<DeviceRow> {
+  requireCaller(caller);
+  const d = await deps.store.devices.get(deviceId);
+  if (!d || d.projectId !== caller.projectId) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
+  let as: DeviceAccess | undefined;
+  if (caller.type === 'project key') as = 'project key';
+  else if (caller.type === 'device') as = caller.deviceId === d.id ? 'self' : undefined;
+  else if (caller.type === 'user' && d.homeId !== null) {
+    as = (await deps.store.members.get(d.homeId, caller.userId)) ? 'member' : undefined;
+  }
+  if (!as) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
+  if (!who.includes(as)) throw new AppError('PERMISSION_DENIED');
+  if (as === 'project key' && !hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });
+  return d;
+}
+
+export type HomeAccess = 'project key' | 'member' | 'owner';
+
+/** Loads a home the caller may act on (project key of its project, or a member / owner). */
+export async function homeFor(
+  deps: Pick<Deps, 'store'>,
+  caller: Caller,
+  homeId: number,
+  who: HomeAccess[],
+  scope: Scope = 'homes',
+): Promise<HomeRow> {
+  requireCaller(caller);
+  const h = await deps.store.homes.get(homeId);
+  if (!h || h.projectId !== caller.projectId) throw new AppError('HOME_NOT_FOUND', { homeId });
+  if (caller.type === 'project key') {
+    if (!who.includes('project key')) throw new AppError('PERMISSION_DENIED');
+    if (!hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });
+    return h;
+  }
+  if (caller.type !== 'user') throw new AppError('PERMISSION_DENIED');
+  const m = await deps.store.members.get(homeId, caller.userId);
+  if (!m) throw new AppError('HOME_NOT_FOUND', { homeId });
+  if (who.includes('member') || (who.includes('owner') && m.role === 'owner')) return h;
+  throw new AppError('PERMISSION_DENIED', { required: 'home owner' });
+}

@@ -1,0 +1,65 @@
+// Credentials are random (32 bytes) with a readable prefix (API.md §1). Only their SHA-256 is
+// stored for lookup: the tokens carry 256 bits of entropy, so a fast hash is enough (passwords,
+// which do not, use scrypt in password.ts).
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.';
+
+export function generateToken(prefix: TokenPrefix): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** short random id for keys, log requests, deliveries... */
+export function randomId(bytes = 12): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** A claim code a person can type: 12 characters without look-alikes, in groups of four. */
+export function generateClaimCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const b = randomBytes(12);
+  let s = '';
+  for (let i = 0; i < 12; i++) s += alphabet[b[i] % alphabet.length] + (i % 4 === 3 && i < 11 ? '-' : '');
+  return s;
+}
+
+/** claim codes are compared without case or dashes */
+export function normalizeClaimCode(code: string): string {
+  return code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+const sealKeys = new Map<string, Buffer>();
+function sealKey(secret: string): Buffer {
+  let k = sealKeys.get(secret);
+  if (!k) {
+    k = Buffer.from(hkdfSync('sha256', secret, 'hearth', 'device-key-seal', 32));
+    sealKeys.set(secret, k);
+  }
+  return k;
+}
+
+/** AES-256-GCM; output `v1.<iv>.<tag>.<ciphertext>` in base64url */
+export function seal(secret: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', sealKey(secret), iv);
+  const ct = Buffer.concat([c.update(plaintext, 'utf8'), c.final()]);
+  return ['v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+}
+
+export function unseal(secret: string, sealed: string): string {
+  const [v, iv, tag, ct] = sealed.split('.');
+  if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('not a sealed value');
+  const d = createDecipheriv('aes-256-gcm', sealKey(secret), Buffer.from(iv, 'base64url'));
+  d.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

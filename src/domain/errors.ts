@@ -1,0 +1,52 @@
+// The one catalogue of error reasons (API.md §12). The HTTP edge maps each reason to a status
+// through a total record (src/http/errors.ts), so a reason added here without a status fails to
+// compile; the broker maps reasons to CONNACK codes the same way.
+
+export const REASONS = [
+  'AUTHORIZATION_REQUIRED',
+  'INVALID_TOKEN',
+  'PERMISSION_DENIED',
+  'INVALID_PARAMETERS',
+  'MISSING_PARAMETERS',
+  'INVALID_JSON',
+  'BODY_TOO_LARGE',
+  'READ_ONLY_FIELD',
+  'UNKNOWN_DEVICE_CLASS',
+  'DEVICE_OFFLINE',
+  'DEVICE_NOT_CLAIMABLE',
+  'DEVICE_ALREADY_IN_HOME',
+  'BLOCKING_LOG_REQUEST',
+  'LIMIT_EXCEEDED',
+  'ALREADY_EXISTS',
+  'NOT_FOUND',
+  'DEVICE_NOT_FOUND',
+  'KEY_NOT_FOUND',
+  'REQUEST_NOT_FOUND',
+  'BUNDLE_NOT_FOUND',
+  'MODULE_NOT_FOUND',
+  'HOME_NOT_FOUND',
+  'USER_NOT_FOUND',
+  'PROJECT_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'DEVICE_IN_USE',
+  'KEY_IN_USE',
+  'REQUEST_IN_USE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type Reason = (typeof REASONS)[number];
+
+export class AppError extends Error {
+  readonly reason: Reason;
+  readonly data?: Record<string, unknown>;
+  constructor(reason: Reason, data?: Record<string, unknown>) {
+    super(data ? `${reason} ${JSON.stringify(data)}` : reason);
+    this.name = 'AppError';
+    this.reason = reason;
+    this.data = data;
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,24 @@
+// Reading pairs: one, all (optionally by prefix), and the `reload` sync message.
+import type { Deps } from '../deps.js';
+import type { KvItem } from '../../ports/store.js';
+import type { KvSyncMessage } from '../events.js';
+import { AppError } from '../errors.js';
+import { checkKey } from './set.js';
+import type { KvTarget } from './target.js';
+
+export async function getKv(deps: Pick<Deps, 'store'>, target: KvTarget, key: unknown): Promise<KvItem> {
+  const k = checkKey(key);
+  const item = await deps.store.kv.get(target.scope, target.ownerId, k);
+  if (!item) throw new AppError('KEY_NOT_FOUND', { key: k });
+  return item;
+}
+
+export async function listKv(deps: Pick<Deps, 'store'>, target: KvTarget, keyPrefix?: string): Promise<{ rev: number; items: KvItem[] }> {
+  return deps.store.kv.list(target.scope, target.ownerId, keyPrefix || undefined);
+}
+
+/** API.md §4: the whole store, sent on subscribe and on a device's `reload` */
+export async function reloadMessage(deps: Pick<Deps, 'store'>, target: KvTarget): Promise<KvSyncMessage> {
+  const { rev, items } = await listKv(deps, target);
+  return { action: 'reload', rev, numItems: items.length, items };
+}

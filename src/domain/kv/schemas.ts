@@ -1,0 +1,29 @@
+// Key-value pairs (SPEC §2.3, API.md §4).
+import * as v from 'valibot';
+
+// SPEC 2.3: 1 to 256 characters, `^[a-zA-Z0-9]([a-zA-Z0-9\-_\:]*[a-zA-Z0-9])*$`
+export const KV_KEY_PATTERN = /^[a-zA-Z0-9]([a-zA-Z0-9\-_:]*[a-zA-Z0-9])*$/;
+
+export const KvKeySchema = v.pipe(
+  v.string('key must be a string'),
+  v.minLength(1, 'key must be 1 to 256 characters'),
+  v.maxLength(256, 'key must be 1 to 256 characters'),
+  v.regex(KV_KEY_PATTERN, 'key must match ^[a-zA-Z0-9]([a-zA-Z0-9\\-_\\:]*[a-zA-Z0-9])*$'),
+);
+
+/** any JSON value but null (API.md §4); the size limit is checked by the verb */
+export const KvValueSchema = v.custom<string | number | boolean | unknown[] | Record<string, unknown>>(
+  (x) => x !== null && x !== undefined,
+  'value is required and may not be null',
+);
+
+export const KvPutBodySchema = v.object({ value: KvValueSchema });
+
+export const KvItemSchema = v.object({
+  key: v.string(),
+  value: v.unknown(),
+  modificationTime: v.pipe(v.string(), v.isoTimestamp()),
+});
+
+/** keys the service holds (`sys:logRequest`, API.md §7): clients may read them, not change them */
+export const isServiceKey = (key: string): boolean => key.startsWith('sys:');

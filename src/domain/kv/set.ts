@@ -1,0 +1,36 @@
+// Create or update a pair (createUpdateKeyValuePair; also device `set` sync messages).
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { KvKeySchema, KvValueSchema, isServiceKey } from './schemas.js';
+import { announceKvChange } from './announce.js';
+import type { KvTarget } from './target.js';
+
+export interface SetKvInput {
+  key: unknown;
+  value: unknown;
+  /** the service itself may write `sys:` keys; clients may not */
+  asService?: boolean;
+}
+
+export function checkKey(key: unknown): string {
+  const r = v.safeParse(KvKeySchema, key);
+  if (!r.success) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'key', message: r.issues[0].message }] });
+  return r.output;
+}
+
+export async function setKv(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>, target: KvTarget, input: SetKvInput): Promise<{ rev: number }> {
+  const key = checkKey(input.key);
+  if (!v.is(KvValueSchema, input.value)) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'value', message: 'value is required and may not be null' }] });
+  }
+  const size = Buffer.byteLength(JSON.stringify(input.value));
+  if (size > deps.limits.kvValueBytes) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'value', message: `value is ${size} bytes; the limit is ${deps.limits.kvValueBytes}` }] });
+  }
+  if (isServiceKey(key) && !input.asService) throw new AppError('PERMISSION_DENIED', { key, message: 'sys: keys are held by the service' });
+  const now = deps.clock.now().toISOString();
+  const { rev } = await deps.store.kv.set(target.scope, target.ownerId, key, input.value, now, deps.limits.kvKeysPerStore);
+  await announceKvChange(deps, target, { action: 'set', rev, key, value: input.value });
+  return { rev };
+}

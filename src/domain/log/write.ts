@@ -1,0 +1,26 @@
+// The general log (SPEC §2.5, API.md §8): what an operator wants to know. Writing it never fails
+// the operation that reports something.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { logCaller } from '../auth/caller.js';
+
+export const LEVEL = { debug: 0, info: 1, warn: 2, error: 3 } as const;
+export type LogSource = 'api' | 'broker' | 'webhooks' | 'reports' | 'worker' | 'admin' | 'data';
+
+export async function writeLog(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  entry: { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string },
+): Promise<void> {
+  try {
+    await deps.store.logs.insert({
+      projectId: entry.projectId,
+      caller: entry.caller ? logCaller(entry.caller) : null,
+      level: LEVEL[entry.level],
+      source: entry.source,
+      text: entry.text,
+      timestamp: deps.clock.now().toISOString(),
+    });
+  } catch {
+    // the store is down: the operation itself will report that if it matters
+  }
+}

@@ -1,0 +1,17 @@
+// First start on an empty store: project 1, device class `default`, and an admin project key
+// whose plaintext is returned once (API.md §3) for main.ts to print and write to the data dir.
+import type { Deps } from '../deps.js';
+import { generateToken, hashToken, randomId } from '../auth/tokens.js';
+
+export async function bootstrapIfEmpty(deps: Pick<Deps, 'store' | 'clock'>): Promise<{ projectId: number; adminKey: string } | undefined> {
+  return deps.store.transaction(async (store) => {
+    if ((await store.projects.count()) > 0) return undefined;
+    const now = deps.clock.now().toISOString();
+    const project = await store.projects.create({ name: 'Default project', creationTime: now });
+    await store.deviceClasses.create({ projectId: project.id, id: 'default', name: 'Default', description: null, creationTime: now });
+    const adminKey = generateToken('pk.');
+    await store.apiKeys.create({ id: randomId(), projectId: project.id, name: 'admin', scopes: ['admin'], keyHash: hashToken(adminKey), creationTime: now });
+    await store.logs.insert({ projectId: project.id, caller: null, level: 1, source: 'admin', text: 'project created with an admin key at first start', timestamp: now });
+    return { projectId: project.id, adminKey };
+  });
+}

@@ -1,0 +1,58 @@
+// API.md §8: every authenticated request is recorded, off the request path. Rows are buffered and
+// written in batches; a store outage drops the oldest rows past a bound instead of growing memory.
+import type { Logger } from 'pino';
+import type { AccessLogRow, Store } from '../ports/store.js';
+
+export interface AccessLogRecorder {
+  record(row: AccessLogRow): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  /** rows dropped because the buffer was full */
+  readonly dropped: number;
+}
+
+export function createAccessLogRecorder(opts: { store: Store; logger: Logger; flushMs: number; batchSize: number }): AccessLogRecorder {
+  let buf: AccessLogRow[] = [];
+  let dropped = 0;
+  let flushing: Promise<void> | undefined;
+  const maxBuffered = opts.batchSize * 20;
+
+  const flush = async (): Promise<void> => {
+    if (flushing) await flushing;
+    if (!buf.length) return;
+    const rows = buf;
+    buf = [];
+    flushing = opts.store.accessLogs
+      .insertMany(rows)
+      .catch((err) => opts.logger.warn({ err, rows: rows.length }, 'access log write failed'))
+      .finally(() => (flushing = undefined));
+    await flushing;
+  };
+
+  const timer = setInterval(() => void flush(), opts.flushMs);
+  timer.unref();
+
+  return {
+    record(row) {
+      if (buf.length >= maxBuffered) {
+        buf.shift();
+        dropped++;
+      }
+      buf.push(row);
+      if (buf.length >= opts.batchSize && !flushing) void flush();
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+    get dropped() {
+      return dropped;
+    },
+  };
+}
+
+/** the path as logged: tokens that travel in the path are redacted, the query is not kept */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/deviceLogger\/[^/]+/, '/deviceLogger/[redacted]');
+}

@@ -1,0 +1,53 @@
+// Request bodies: JSON, or form-encoded (real device firmware posts /deviceRegistration as a
+// form, API.md §0) with "true"/"false"/integers coerced. The size cap is enforced by the
+// bodyLimit middleware in app.ts before the body is buffered.
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { AppError } from '../domain/errors.js';
+
+const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
+
+function coerceForm(value: string): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (INTEGER.test(value)) return Number(value);
+  return value;
+}
+
+export async function readBody(c: Context): Promise<unknown> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  const text = await c.req.text();
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const out: Record<string, unknown> = {};
+    for (const [k, val] of new URLSearchParams(text)) out[k] = coerceForm(val);
+    return out;
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AppError('INVALID_JSON', { message: (e as Error).message });
+  }
+}
+
+/** valibot issues as `data.issues` of an INVALID_PARAMETERS error (SPEC §7) */
+export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
+  return issues.map((i) => ({
+    path: (i.path ?? []).map((p) => String(p.key)).join('.'),
+    message: i.message,
+  }));
+}
+
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const r = v.safeParse(schema, input);
+  if (!r.success) throw new AppError('INVALID_PARAMETERS', { issues: issuesOf(r.issues) });
+  return r.output;
+}
+
+export async function parseBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  return parseWith(schema, await readBody(c));
+}
+
+export function parseQuery<S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> {
+  return parseWith(schema, c.req.query());
+}

@@ -1,0 +1,97 @@
+// An in-process API over a real SQLite file in a temp directory (app.request(), no port), with
+// the admin key of project 1. Cleans up after the test file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { Hono } from 'hono';
+import { createSqlStore } from '../../src/adapters/sql/store.js';
+import { createLocalBus } from '../../src/adapters/local/bus.js';
+import { createMemoryRateLimiter } from '../../src/adapters/local/rate-limiter.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
+import { createApi } from '../../src/http/app.js';
+import { createAccessLogRecorder } from '../../src/http/access-log.js';
+import { createHttpMetrics } from '../../src/http/metrics.js';
+import type { ApiDeps, HttpEnv } from '../../src/http/env.js';
+
+export interface TestApi {
+  app: Hono<HttpEnv>;
+  deps: ApiDeps;
+  adminKey: string;
+  /** JSON (or form) request; returns status, parsed body and headers */
+  req(method: string, path: string, opts?: ReqOpts): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+export interface ReqOpts {
+  token?: string;
+  body?: unknown;
+  form?: Record<string, string>;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+export interface TestResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export async function makeTestApi(opts: { rateLimit?: { perSecond: number; burst: number }; bodyLimitBytes?: number; limits?: Partial<ApiDeps['limits']> } = {}): Promise<TestApi> {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-api-'));
+  const store = await createSqlStore({ url: join(dir, 'hearth.db') });
+  const logger = pino({ level: 'silent' });
+  const accessLog = createAccessLogRecorder({ store, logger, flushMs: 50, batchSize: 100 });
+  const deps: ApiDeps = {
+    store,
+    bus: createLocalBus(),
+    clock: systemClock,
+    secret: 'test-secret-test-secret',
+    limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, listDefault: 1000, listMax: 10000, ...opts.limits },
+    sessionTtlSeconds: 3600,
+    provisioningTtlSeconds: 600,
+    logger,
+    rateLimiter: createMemoryRateLimiter(opts.rateLimit ?? { perSecond: 100, burst: 200 }),
+    rateLimitEnabled: !!opts.rateLimit,
+    accessLog,
+    metrics: createHttpMetrics(),
+    bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
+  };
+  const boot = await bootstrapIfEmpty(deps);
+  const app = createApi(deps);
+  const req = async (method: string, path: string, o: ReqOpts = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `ModeCloud ${o.token}`;
+    let body: string | undefined;
+    if (o.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(o.form).toString();
+    } else if (o.raw !== undefined) {
+      body = o.raw;
+      headers['content-type'] ??= 'application/json';
+    } else if (o.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(o.body);
+    }
+    const res = await app.request(path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    app,
+    deps,
+    adminKey: boot!.adminKey,
+    req,
+    async close() {
+      await accessLog.close();
+      await deps.bus.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
