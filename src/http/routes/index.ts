@@ -1,5 +1,33 @@
-// Every resource sub-app and where it is mounted. Order does not matter: paths do not overlap.
+// Every resource sub-app and where it is mounted. Several sub-apps may share a prefix (their
+// paths do not overlap): one file per resource or concern.
 import type { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
+import { authRoutes as auth } from './auth.js';
+import { projectsRoutes as projects } from './projects.js';
+import { usersRoutes as users } from './users.js';
+import { homesRoutes as homes } from './homes.js';
+import { devicesRoutes as devices } from './devices.js';
+import { registrationRoutes as registration } from './registration.js';
+import { bundlesRoutes as bundles } from './bundles.js';
+import { device_kvRoutes as deviceKv } from './device-kv.js';
+import { home_kvRoutes as homeKv } from './home-kv.js';
+import { logsRoutes as logs } from './logs.js';
+import { eventsRoutes as events } from './events.js';
+import { device_realtimeRoutes as deviceRealtime } from './device-realtime.js';
+import { realtimeRoutes as realtime } from './realtime.js';
 
-export const ROUTES: [string, () => Hono<HttpEnv>][] = [];
+export const ROUTES: [string, () => Hono<HttpEnv>][] = [
+  ['/', auth],
+  ['/projects', projects],
+  ['/users', users],
+  ['/homes', homes],
+  ['/devices', devices],
+  ['/deviceRegistration', registration],
+  ['/bundles', bundles],
+  ['/devices', deviceKv],
+  ['/homes', homeKv],
+  ['/', logs],
+  ['/events', events],
+  ['/devices', deviceRealtime],
+  ['/', realtime],
+];

@@ -1,0 +1,8 @@
+// Mounted at /devices (see index.ts).
+import { Hono } from 'hono';
+import type { HttpEnv } from '../env.js';
+
+export function devicesRoutes(): Hono<HttpEnv> {
+  const r = new Hono<HttpEnv>();
+  return r;
+}

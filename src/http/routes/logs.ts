@@ -1,0 +1,8 @@
+// Mounted at / (see index.ts).
+import { Hono } from 'hono';
+import type { HttpEnv } from '../env.js';
+
+export function logsRoutes(): Hono<HttpEnv> {
+  const r = new Hono<HttpEnv>();
+  return r;
+}
