@@ -43,7 +43,7 @@ export function runCommonRouteTests(api: () => TestApi, route: RouteUnderTest): 
     it(`${route.method} ${route.spec ?? ''} refuses ${name} with ${expected} ${reason}`, async () => {
       const res = await send(headers);
       expect(res.status).toBe(expected);
-      expect((await res.json()).reason).toBe(reason);
+      expect(((await res.json()) as { reason: string }).reason).toBe(reason);
     });
   }
 }
