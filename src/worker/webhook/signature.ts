@@ -1,0 +1,38 @@
+// SPEC 5.3: webhook authentication. Every request carries
+//   X-Service-Signature: hex(HMAC-SHA256(key, url ‖ body))
+// where url is the webhook URL exactly as configured and body the exact bytes sent.
+//
+// The key is the whole key string (prefix included) taken as UTF-8 bytes, not hex-decoded: that
+// is what a handler does with the string it copied from the module settings.
+
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const WEBHOOK_KEY_PREFIX = 'whk.';
+
+const HEX_DIGEST = /^[0-9a-fA-F]{64}$/;
+
+/** Lowercase hex HMAC-SHA256 of the UTF-8 bytes of `url` immediately followed by those of `body`. */
+export function sign(key: string, url: string, body: string): string {
+  // Two updates rather than one of `url + body`: the message is the bytes of each as sent, which
+  // differs from the bytes of the joined string only when a surrogate pair straddles the join.
+  return createHmac('sha256', Buffer.from(key, 'utf8'))
+    .update(Buffer.from(url, 'utf8'))
+    .update(Buffer.from(body, 'utf8'))
+    .digest('hex');
+}
+
+/**
+ * Constant-time check of a received signature (SPEC 5.3: reject when they differ). Hex case is
+ * ignored; anything that is not a 64-digit hex string is simply false, never an exception.
+ */
+export function verify(key: string, url: string, body: string, signature: string): boolean {
+  // The shape is public (always 64 hex digits), so leaving early on it leaks nothing about the key.
+  if (typeof signature !== 'string' || !HEX_DIGEST.test(signature)) return false;
+  const expected = Buffer.from(sign(key, url, body), 'ascii');
+  return timingSafeEqual(Buffer.from(signature.toLowerCase(), 'ascii'), expected);
+}
+
+/** A fresh webhook secret: `whk.` + 32 random bytes in base64url (43 characters). */
+export function generateWebhookKey(): string {
+  return WEBHOOK_KEY_PREFIX + randomBytes(32).toString('base64url');
+}

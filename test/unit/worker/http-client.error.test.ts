@@ -1,0 +1,122 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createWebhookClient, parseRetryAfter, type WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
+import { closedPort, endlessBody, startServer } from './servers.js';
+
+function client(opts: Partial<WebhookClientOptions> = {}) {
+  const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 300, ...opts });
+  onTestFinished(() => c.close());
+  return c;
+}
+
+describe('webhook client: failed attempts resolve, never reject', () => {
+  it('reports a 500 as not ok, with its body', async () => {
+    const server = await startServer((_req, res) => res.writeHead(500).end('boom'));
+    const result = await client().send({ url: server.url, headers: {}, body: '{}' });
+    expect(result).toMatchObject({ ok: false, status: 500, responseBody: 'boom' });
+    expect(result.retryAfterMs).toBeUndefined();
+  });
+
+  it('parses Retry-After in seconds on a 429', async () => {
+    const server = await startServer((_req, res) => res.writeHead(429, { 'Retry-After': '7' }).end());
+    expect(await client().send({ url: server.url, headers: {}, body: '' })).toMatchObject({ ok: false, status: 429, retryAfterMs: 7000 });
+  });
+
+  it('parses Retry-After as an HTTP date', async () => {
+    const at = new Date(Date.now() + 5000).toUTCString();
+    const server = await startServer((_req, res) => res.writeHead(429, { 'Retry-After': at }).end());
+    const { retryAfterMs } = await client().send({ url: server.url, headers: {}, body: '' });
+    expect(retryAfterMs).toBeGreaterThan(3000);
+    expect(retryAfterMs).toBeLessThanOrEqual(5000);
+  });
+
+  it.each([
+    ['0', 0],
+    [' 120 ', 120_000],
+    ['Thu, 01 Jan 1970 00:00:00 GMT', 0], // in the past: now
+    ['Wed, 21 Oct 2015 07:28:00 GMT', 0],
+    ['soon', undefined],
+    ['-5', undefined],
+    ['1.5', undefined],
+    ['', undefined],
+    [undefined, undefined],
+  ])('parseRetryAfter(%j) = %j', (value, ms) => expect(parseRetryAfter(value)).toBe(ms));
+
+  it('does not follow a redirect', async () => {
+    const server = await startServer((req, res) => {
+      if (req.url === '/hook') res.writeHead(302, { Location: '/elsewhere' }).end();
+      else res.end('followed');
+    });
+    const result = await client().send({ url: `${server.url}/hook`, headers: {}, body: '' });
+    expect(result).toMatchObject({ ok: false, status: 302, error: 'REDIRECT_NOT_FOLLOWED' });
+    expect(result.headers?.location).toBe('/elsewhere');
+    expect(server.requests.map((r) => r.url)).toEqual(['/hook']);
+  });
+
+  it('times out a server that accepts and never answers', async () => {
+    const server = await startServer(() => {});
+    const result = await client().send({ url: server.url, headers: {}, body: '' });
+    expect(result).toMatchObject({ ok: false, error: 'TIMEOUT', responseBody: '' });
+    expect(result.status).toBeUndefined();
+    expect(result.latencyMs).toBeGreaterThanOrEqual(290);
+    expect(result.latencyMs).toBeLessThan(1500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('counts time spent queued for a socket against the timeout', async () => {
+    const server = await startServer(() => {});
+    const c = client({ maxSockets: 1 });
+    const results = await Promise.all([1, 2].map(() => c.send({ url: server.url, headers: {}, body: '' })));
+    expect(results.map((r) => r.error)).toEqual(['TIMEOUT', 'TIMEOUT']);
+    expect(server.requests).toHaveLength(1); // the second never left the queue
+  });
+
+  it('times out a server that trickles its body forever, keeping what arrived', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200);
+      const tick = setInterval(() => res.write('.'), 20);
+      res.on('close', () => clearInterval(tick));
+    });
+    const result = await client({ maxResponseBytes: 1_000_000 }).send({ url: server.url, headers: {}, body: '' });
+    expect(result).toMatchObject({ ok: false, status: 200, error: 'TIMEOUT' });
+    expect(result.responseBody).toMatch(/^\.+$/);
+    expect(result.latencyMs).toBeLessThan(1500);
+  });
+
+  it('cuts an endless body at the byte cap and drops that socket', async () => {
+    const server = await startServer((_req, res) => endlessBody(res));
+    const c = client({ timeoutMs: 5000 });
+    const result = await c.send({ url: server.url, headers: {}, body: '' });
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    expect(result.responseBody).toHaveLength(4096);
+    expect(result.latencyMs).toBeLessThan(1500);
+    await c.send({ url: server.url, headers: {}, body: '' });
+    expect(server.connections()).toBe(2);
+  });
+
+  it('honours a custom byte cap', async () => {
+    const server = await startServer((_req, res) => endlessBody(res));
+    const result = await client({ maxResponseBytes: 100, timeoutMs: 5000 }).send({ url: server.url, headers: {}, body: '' });
+    expect(result.responseBody).toBe('x'.repeat(100));
+  });
+
+  it('reports a refused connection', async () => {
+    const port = await closedPort();
+    const result = await client().send({ url: `http://127.0.0.1:${port}/`, headers: {}, body: '' });
+    expect(result).toMatchObject({ ok: false, error: 'ECONNREFUSED', responseBody: '' });
+  });
+
+  it('reports an invalid URL or header value instead of throwing', async () => {
+    const c = client();
+    expect(await c.send({ url: 'not a url', headers: {}, body: '' })).toMatchObject({ ok: false, error: 'INVALID_URL' });
+    const server = await startServer((_req, res) => res.end());
+    const result = await c.send({ url: server.url, headers: { 'X-A': 'line\nbreak' }, body: '' });
+    expect(result).toMatchObject({ ok: false, error: 'ERR_INVALID_CHAR' });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses to send after close()', async () => {
+    const c = createWebhookClient({ allowPrivateTargets: true });
+    c.close();
+    expect(await c.send({ url: 'http://127.0.0.1:1/', headers: {}, body: '' })).toMatchObject({ ok: false, error: 'CLIENT_CLOSED' });
+  });
+});
