@@ -1,0 +1,120 @@
+// Store contract: device rows (create, lookups, patch, presence, delete). Listing is in
+// devices.list.ts.
+import { describe, expect, it } from 'vitest';
+import { at, deviceInput, freshStore, newProject, type MakeStore } from './fixtures.js';
+
+export function devicesContract(make: MakeStore): void {
+  describe('devices', () => {
+    it('creates a device with a new id, offline and never connected', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const input = deviceInput(p.id, { name: 'Desk', tag: 't1', channel: 'beta' });
+      const d = await store.devices.create(input);
+      expect(d).toEqual({ ...input, id: expect.any(Number), isConnected: false, lastConnectTime: null, lastDisconnectTime: null });
+      expect(await store.devices.get(d.id)).toEqual(d);
+      const second = await store.devices.create(deviceInput(p.id));
+      expect(second.id).not.toBe(d.id);
+    });
+
+    it('returns undefined for an unknown device', async () => {
+      const store = await freshStore(make);
+      expect(await store.devices.get(424242)).toBeUndefined();
+      expect(await store.devices.getByKeyHash('nope')).toBeUndefined();
+      expect(await store.devices.getByClaimHash('nope')).toBeUndefined();
+    });
+
+    it('finds a device by its API key hash', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      await store.devices.create(deviceInput(p.id));
+      const d = await store.devices.create(deviceInput(p.id));
+      expect(await store.devices.getByKeyHash(d.apiKeyHash)).toEqual(d);
+    });
+
+    it('finds a device by its claim code hash', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      await store.devices.create(deviceInput(p.id));
+      const d = await store.devices.create(
+        deviceInput(p.id, { claimCodeHash: 'claim-1', claimCodeSealed: 'sealed-claim', claimExpirationTime: at(60) }),
+      );
+      expect(await store.devices.getByClaimHash('claim-1')).toEqual(d);
+    });
+
+    it('refuses a second device with the same API key hash', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const d = await store.devices.create(deviceInput(p.id));
+      await expect(store.devices.create(deviceInput(p.id, { apiKeyHash: d.apiKeyHash }))).rejects.toThrow();
+    });
+
+    it('patches only the given fields, null included', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const d = await store.devices.create(
+        deviceInput(p.id, { homeId: 3, name: 'Old', claimCodeHash: 'c', claimCodeSealed: 's', claimExpirationTime: at(60) }),
+      );
+      const patch = {
+        name: 'New',
+        homeId: null,
+        claimCodeHash: null,
+        claimCodeSealed: null,
+        claimTime: at(10),
+        bundleInstalled: 'b-1',
+        bundleInstallTime: at(11),
+      };
+      await store.devices.update(d.id, patch);
+      expect(await store.devices.get(d.id)).toEqual({ ...d, ...patch });
+      expect(await store.devices.getByClaimHash('c')).toBeUndefined();
+    });
+
+    it('treats an empty patch, or one of undefined fields, as no change', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const d = await store.devices.create(deviceInput(p.id, { name: 'Keep' }));
+      await store.devices.update(d.id, {});
+      await store.devices.update(d.id, { name: undefined });
+      await store.devices.update(d.id, { name: undefined, tag: 'tagged' });
+      expect(await store.devices.get(d.id)).toEqual({ ...d, tag: 'tagged' });
+    });
+
+    it('stamps lastConnectTime on connect and lastDisconnectTime on disconnect', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const d = await store.devices.create(deviceInput(p.id));
+      await store.devices.setConnected(d.id, true, at(10));
+      expect(await store.devices.get(d.id)).toMatchObject({ isConnected: true, lastConnectTime: at(10), lastDisconnectTime: null });
+      await store.devices.setConnected(d.id, false, at(20));
+      expect(await store.devices.get(d.id)).toMatchObject({ isConnected: false, lastConnectTime: at(10), lastDisconnectTime: at(20) });
+      await store.devices.setConnected(d.id, true, at(30));
+      expect(await store.devices.get(d.id)).toMatchObject({ isConnected: true, lastConnectTime: at(30), lastDisconnectTime: at(20) });
+    });
+
+    it('marks every connected device offline and says how many there were', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const q = await newProject(store);
+      const a = await store.devices.create(deviceInput(p.id));
+      const b = await store.devices.create(deviceInput(q.id));
+      const idle = await store.devices.create(deviceInput(p.id));
+      await store.devices.setConnected(a.id, true, at(1));
+      await store.devices.setConnected(b.id, true, at(1));
+      expect(await store.devices.markAllOffline(at(50))).toBe(2);
+      expect(await store.devices.get(a.id)).toMatchObject({ isConnected: false, lastConnectTime: at(1), lastDisconnectTime: at(50) });
+      expect(await store.devices.get(b.id)).toMatchObject({ isConnected: false, lastDisconnectTime: at(50) });
+      // a device that was not connected keeps its history
+      expect(await store.devices.get(idle.id)).toEqual(idle);
+      expect(await store.devices.markAllOffline(at(60))).toBe(0);
+    });
+
+    it('deletes a device once', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const d = await store.devices.create(deviceInput(p.id));
+      expect(await store.devices.delete(d.id)).toBe(true);
+      expect(await store.devices.delete(d.id)).toBe(false);
+      expect(await store.devices.get(d.id)).toBeUndefined();
+      expect(await store.devices.getByKeyHash(d.apiKeyHash)).toBeUndefined();
+    });
+  });
+}
