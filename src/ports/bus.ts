@@ -9,5 +9,7 @@ export interface Bus {
   publish<T extends BusTopic>(topic: T, msg: BusMessages[T]): Promise<void>;
   /** returns the function that unsubscribes */
   subscribe<T extends BusTopic>(topic: T, handler: BusHandler<T>): () => void;
+  /** resolves once every subscription made so far is live (Redis subscribes asynchronously) */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,5 +8,10 @@ export interface Presence {
   disconnected(deviceId: number, connectionId: string): Promise<boolean>;
   /** number of live connections of the device, on every node */
   count(deviceId: number): Promise<number>;
+  /**
+   * Devices whose last live connection was held by a node that stopped heartbeating. Set once by
+   * the composition root, which marks them offline; adapters without nodes never call it.
+   */
+  onOrphaned?(handler: (deviceIds: number[]) => Promise<void>): void;
   close(): Promise<void>;
 }

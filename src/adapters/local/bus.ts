@@ -22,6 +22,7 @@ export function createLocalBus(): Bus {
       ee.on(topic, h);
       return () => ee.off(topic, h);
     },
+    async ready() {},
     async close() {
       ee.removeAllListeners();
     },

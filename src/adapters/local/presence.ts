@@ -7,6 +7,7 @@ export function createLocalPresence(): Presence {
     async connected(deviceId, connectionId) {
       let s = live.get(deviceId);
       if (!s) live.set(deviceId, (s = new Set()));
+      if (s.has(connectionId)) return false;
       s.add(connectionId);
       return s.size === 1;
     },

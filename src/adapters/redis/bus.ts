@@ -1,0 +1,67 @@
+// Redis Bus: one pub/sub channel per topic, JSON payloads, a dedicated subscriber connection.
+// A node hears its own publishes back through Redis, so local and remote subscribers see one
+// order. While Redis is down, publishes wait in the client's offline queue and subscriptions are
+// restored on reconnect by node-redis; a message published while nobody listens is lost, which
+// is why nothing that must survive travels only on the bus.
+import { EventEmitter } from 'node:events';
+import type { Bus } from '../../ports/bus.js';
+import type { BusTopic } from '../../domain/events.js';
+import type { RedisClient } from './client.js';
+import type { RedisKeys } from './keys.js';
+
+export async function createRedisBus(opts: { client: RedisClient; keys: RedisKeys; onError?: (err: Error) => void }): Promise<Bus> {
+  const sub = opts.client.duplicate();
+  sub.on('error', (err: Error) => opts.onError?.(err));
+  await sub.connect();
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  const subscribed = new Map<BusTopic, Promise<void>>();
+
+  const ensureSubscribed = (topic: BusTopic) => {
+    if (!subscribed.has(topic)) {
+      const p = sub
+        .subscribe(opts.keys.busChannel(topic), (message: string) => {
+          let msg: unknown;
+          try {
+            msg = JSON.parse(message);
+          } catch (err) {
+            opts.onError?.(err as Error);
+            return;
+          }
+          local.emit(topic, msg);
+        })
+        .then(() => undefined);
+      p.catch((err: Error) => {
+        subscribed.delete(topic);
+        opts.onError?.(err);
+      });
+      subscribed.set(topic, p);
+    }
+    return subscribed.get(topic)!;
+  };
+
+  return {
+    async publish(topic, msg) {
+      await opts.client.publish(opts.keys.busChannel(topic), JSON.stringify(msg));
+    },
+    subscribe(topic, handler) {
+      const h = (m: any) => {
+        try {
+          handler(m);
+        } catch (err) {
+          opts.onError?.(err as Error);
+        }
+      };
+      local.on(topic, h);
+      void ensureSubscribed(topic);
+      return () => local.off(topic, h);
+    },
+    async ready() {
+      await Promise.all(subscribed.values());
+    },
+    async close() {
+      local.removeAllListeners();
+      if (sub.isOpen) await sub.close();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// Every Redis key and channel Hearth uses, under one prefix (config `redisPrefix`; tests use a
+// prefix of their own so runs sharing one Redis never touch each other's keys).
+export function redisKeys(prefix: string) {
+  return {
+    /** pub/sub channel of one bus topic */
+    busChannel: (topic: string) => `${prefix}bus:${topic}`,
+    /** hash: connection id → node id, of one device's live connections */
+    deviceConnections: (deviceId: number) => `${prefix}presence:device:${deviceId}`,
+    /** set of `deviceId|connectionId` held by one node */
+    nodeConnections: (nodeId: string) => `${prefix}presence:node:${nodeId}`,
+    /** sorted set: node id → time of its last heartbeat (ms) */
+    nodes: `${prefix}presence:nodes`,
+    /** rate limiter buckets */
+    rateLimit: `${prefix}ratelimit`,
+    rateLimitBurst: `${prefix}ratelimit-burst`,
+  };
+}
+export type RedisKeys = ReturnType<typeof redisKeys>;

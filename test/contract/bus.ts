@@ -1,0 +1,91 @@
+// Bus contract: every adapter (in-process, Redis) passes the same behaviour.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { Bus } from '../../src/ports/bus.js';
+import type { BusMessages } from '../../src/domain/events.js';
+
+export type BusFactory = () => Promise<{ bus: Bus; cleanup(): Promise<void> }>;
+
+const until = async (cond: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+export function busContract(name: string, make: BusFactory): void {
+  const fresh = async () => {
+    const f = await make();
+    onTestFinished(() => f.cleanup());
+    return f.bus;
+  };
+  const cmd = (deviceId: number): BusMessages['command'] => ({ deviceId, command: { action: 'go', parameters: { n: deviceId } } });
+
+  describe(`Bus contract: ${name}`, () => {
+    it('delivers messages of a topic to its subscriber in publish order, as sent', async () => {
+      const bus = await fresh();
+      const got: BusMessages['command'][] = [];
+      bus.subscribe('command', (m) => got.push(m));
+      await bus.ready?.();
+      for (let i = 1; i <= 50; i++) await bus.publish('command', cmd(i));
+      await until(() => got.length === 50);
+      expect(got.map((m) => m.deviceId)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(got[6]).toEqual(cmd(7));
+    });
+
+    it('keeps topics apart', async () => {
+      const bus = await fresh();
+      const events: unknown[] = [];
+      const commands: unknown[] = [];
+      bus.subscribe('event', (m) => events.push(m));
+      bus.subscribe('command', (m) => commands.push(m));
+      await bus.ready?.();
+      await bus.publish('command', cmd(1));
+      await until(() => commands.length === 1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(events).toEqual([]);
+    });
+
+    it('delivers to every subscriber, even when one of them throws', async () => {
+      const bus = await fresh();
+      const a: unknown[] = [];
+      const b: unknown[] = [];
+      bus.subscribe('revoke', (m) => a.push(m));
+      bus.subscribe('revoke', () => {
+        throw new Error('subscriber bug');
+      });
+      bus.subscribe('revoke', (m) => b.push(m));
+      await bus.ready?.();
+      await bus.publish('revoke', { kind: 'device', deviceId: 9 });
+      await bus.publish('revoke', { kind: 'projectKey', keyId: 'k1' });
+      await until(() => a.length === 2 && b.length === 2);
+      expect(b).toEqual([{ kind: 'device', deviceId: 9 }, { kind: 'projectKey', keyId: 'k1' }]);
+    });
+
+    it('stops delivering after unsubscribe', async () => {
+      const bus = await fresh();
+      const got: unknown[] = [];
+      const keep: unknown[] = [];
+      const off = bus.subscribe('work', (m) => got.push(m));
+      bus.subscribe('work', (m) => keep.push(m));
+      await bus.ready?.();
+      await bus.publish('work', { queue: 'a' });
+      await until(() => got.length === 1);
+      off();
+      await bus.publish('work', { queue: 'b' });
+      await until(() => keep.length === 2);
+      expect(got).toEqual([{ queue: 'a' }]);
+    });
+
+    it('carries nested JSON values unchanged', async () => {
+      const bus = await fresh();
+      const got: BusMessages['kv'][] = [];
+      bus.subscribe('kv', (m) => got.push(m));
+      await bus.ready?.();
+      const msg: BusMessages['kv'] = { scope: 'device', ownerId: 3, message: { action: 'set', rev: 7, key: 'k', value: { a: [1, 'ü', true, { b: null }] } } };
+      await bus.publish('kv', msg);
+      await until(() => got.length === 1);
+      expect(got[0]).toEqual(msg);
+    });
+  });
+}

@@ -1,0 +1,84 @@
+// The same contracts against the machine's Redis (HEARTH_TEST_REDIS_URL), each under a key prefix
+// of its own; plus what only a shared Redis can do: several nodes acting as one.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createRedisBus } from '../../src/adapters/redis/bus.js';
+import { createRedisPresence } from '../../src/adapters/redis/presence.js';
+import { createRedisRateLimiter } from '../../src/adapters/redis/rate-limiter.js';
+import { REDIS_URL, redisFixture } from '../helpers/redis.js';
+import { busContract } from './bus.js';
+import { presenceContract } from './presence.js';
+import { rateLimiterContract } from './rate-limiter.js';
+
+describe.skipIf(!REDIS_URL)('Redis adapters', () => {
+  busContract('redis', async () => {
+    const r = await redisFixture();
+    const bus = await createRedisBus({ client: r.client, keys: r.keys });
+    return { bus, cleanup: async () => (await bus.close(), await r.cleanup()) };
+  });
+  presenceContract('redis', async () => {
+    const r = await redisFixture();
+    const presence = await createRedisPresence({ client: r.client, keys: r.keys, heartbeatMs: 1000, nodeTimeoutMs: 3000 });
+    return { presence, cleanup: async () => (await presence.close(), await r.cleanup()) };
+  });
+  rateLimiterContract('redis', async (o) => {
+    const r = await redisFixture();
+    return { limiter: createRedisRateLimiter({ client: r.client, keys: r.keys, ...o }), cleanup: () => r.cleanup() };
+  });
+
+  it('a message published on one node reaches subscribers on another', async () => {
+    const r = await redisFixture();
+    const a = await createRedisBus({ client: r.client, keys: r.keys });
+    const other = r.client.duplicate();
+    await other.connect();
+    const b = await createRedisBus({ client: other, keys: r.keys });
+    onTestFinished(async () => {
+      await a.close();
+      await b.close();
+      await other.close();
+      await r.cleanup();
+    });
+    const got: unknown[] = [];
+    b.subscribe('command', (m) => got.push(m));
+    await b.ready?.();
+    await a.publish('command', { deviceId: 1, command: { action: 'x', parameters: {} } });
+    const end = Date.now() + 3000;
+    while (!got.length && Date.now() < end) await new Promise((res) => setTimeout(res, 5));
+    expect(got).toEqual([{ deviceId: 1, command: { action: 'x', parameters: {} } }]);
+  });
+
+  it('nodes share one rate-limit bucket per key', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const a = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const results = [await a.consume('k'), await b.consume('k'), await a.consume('k'), await b.consume('k')];
+    expect(results.map((x) => x.allowed)).toEqual([true, true, true, false]);
+  });
+
+  it('a node that stops heartbeating loses its devices; they are reported once, by one reaper', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    // `dying` heartbeats once, at creation, and never again: a crashed process
+    const dying = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'dying', heartbeatMs: 600_000, nodeTimeoutMs: 300 });
+    const s1 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's1', heartbeatMs: 50, nodeTimeoutMs: 300 });
+    const s2 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's2', heartbeatMs: 50, nodeTimeoutMs: 300 });
+    onTestFinished(async () => {
+      await s1.close();
+      await s2.close();
+    });
+    const reported: number[][] = [];
+    s1.onOrphaned!(async (ids) => void reported.push(ids));
+    s2.onOrphaned!(async (ids) => void reported.push(ids));
+    await dying.connected(10, 'a');
+    await dying.connected(11, 'b');
+    await s1.connected(11, 'c'); // device 11 is also connected through a live node: it stays online
+    const end = Date.now() + 3000;
+    while (!reported.length && Date.now() < end) await new Promise((res) => setTimeout(res, 20));
+    await new Promise((res) => setTimeout(res, 300)); // time for a second, wrong report to show up
+    expect(reported).toEqual([[10]]);
+    expect(await s1.count(10)).toBe(0);
+    expect(await s1.count(11)).toBe(1);
+    expect(await r.client.zRange(r.keys.nodes, 0, -1)).toEqual(expect.arrayContaining(['s1', 's2']));
+    expect(await r.client.zRange(r.keys.nodes, 0, -1)).not.toContain('dying');
+  });
+});
