@@ -101,6 +101,7 @@ export function registryRepos(db: Db): Pick<
         const r = await db.deleteFrom('sessions').where('tokenHash', '=', tokenHash).executeTakeFirst();
         return Number(r.numDeletedRows) > 0;
       },
+      listForUser: (userId) => db.selectFrom('sessions').selectAll().where('userId', '=', userId).orderBy('creationTime').execute(),
       async deleteForUser(userId) {
         await db.deleteFrom('sessions').where('userId', '=', userId).execute();
       },

@@ -1,8 +1,74 @@
-// Mounted at / (see index.ts).
+// Mounted at / (see index.ts). Who am I (API.md §1) and user sessions (API.md §3).
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { readBody } from '../body.js';
+import { AuthInfoSchema, whoAmI } from '../../domain/auth/whoami.js';
+import { LoginBodySchema, LoginResponseSchema, SessionSchema, getSession, login, logout } from '../../domain/auth/session.js';
+
+const tag = 'auth';
 
 export function authRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
+
+  r.get(
+    '/auth',
+    op({
+      operationId: 'getAuthInfo',
+      summary: 'What the presented credential acts as (`nobody` without one)',
+      tag,
+      success: 200,
+      statuses: [401, 429, 500, 503],
+      response: AuthInfoSchema,
+      auth: 'anyone',
+    }),
+    (c) => c.json(whoAmI(c.get('caller'))),
+  );
+
+  r.post(
+    '/auth/user',
+    op({
+      operationId: 'createUserSession',
+      summary: 'Sign in with email and password for a user token',
+      tag,
+      success: 200,
+      statuses: [401, 403, 429, 500, 503],
+      body: LoginBodySchema,
+      response: LoginResponseSchema,
+      auth: 'anyone (no credential needed)',
+    }),
+    async (c) => c.json(await login({ deps: c.get('deps'), input: await readBody(c) })),
+  );
+
+  r.get(
+    '/userSession',
+    op({
+      operationId: 'getUserSession',
+      summary: "The caller's session",
+      tag,
+      success: 200,
+      statuses: [401, 403, 429, 500, 503],
+      response: SessionSchema,
+      auth: 'a user token',
+    }),
+    async (c) => c.json(await getSession({ deps: c.get('deps'), caller: c.get('caller') })),
+  );
+
+  r.delete(
+    '/userSession',
+    op({
+      operationId: 'deleteUserSession',
+      summary: 'Sign out: the token stops working and its live streams close',
+      tag,
+      success: 204,
+      statuses: [401, 403, 429, 500, 503],
+      auth: 'a user token',
+    }),
+    async (c) => {
+      await logout({ deps: c.get('deps'), caller: c.get('caller') });
+      return c.body(null, 204);
+    },
+  );
+
   return r;
 }

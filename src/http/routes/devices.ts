@@ -1,8 +1,180 @@
-// Mounted at /devices (see index.ts).
-import { Hono } from 'hono';
+// Mounted at /devices (see index.ts). The registry's device operations (SPEC §4.1, API.md §2);
+// KV, commands, events, data and log requests live in their own route files.
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { parseQuery, readBody } from '../body.js';
+import { listResponse, pageOf } from '../paging.js';
+import { actor, pathId, sliceResponse } from '../params.js';
+import { isAppError } from '../../domain/errors.js';
+import {
+  AddDeviceBodySchema,
+  ConfigSchemaSchema,
+  DeviceListQuerySchema,
+  DeviceSchema,
+  FirmwareBodySchema,
+  PatchDeviceBodySchema,
+  TagBodySchema,
+  addDeviceHome,
+  deleteDevice,
+  getDevice,
+  getDeviceConfigurationSchemas,
+  listDevices,
+  recordFirmwareInstallation,
+  updateDevice,
+  updateDeviceTag,
+} from '../../domain/device/index.js';
+
+const tag = 'devices';
+const did = (c: Context) => pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');
+const done = (c: Context) => c.body(null, 204);
 
 export function devicesRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
+
+  r.get(
+    '/',
+    op({
+      operationId: 'getAllDevices',
+      spec: 'getAllDevices',
+      summary: "A project's devices; a user sees its homes' devices",
+      tag,
+      success: 200,
+      query: DeviceListQuerySchema,
+      response: v.array(DeviceSchema),
+      auth: 'project key with scope devices, or a user',
+    }),
+    async (c) => {
+      const { skip: _s, limit: _l, ...filter } = parseQuery(c, DeviceListQuerySchema);
+      const page = pageOf(c, c.get('deps').limits);
+      return listResponse(c, page, await listDevices({ ...actor(c), filter, page }));
+    },
+  );
+
+  r.post(
+    '/',
+    op({
+      operationId: 'addDeviceHome',
+      spec: 'addDeviceHome',
+      summary: 'Provision on demand {token}, claim {claimCode, homeId}, or create {projectId, deviceClass} a device',
+      tag,
+      success: 201,
+      body: AddDeviceBodySchema,
+      response: DeviceSchema,
+      auth: 'anyone with a provisioning token; a member or project key to claim; a project key or a user allowed to create devices',
+    }),
+    async (c) => {
+      try {
+        return c.json(await addDeviceHome({ ...actor(c), input: await readBody(c) }), 201);
+      } catch (err) {
+        // API.md §12: a used, expired or unknown provisioning token is 403 INVALID_TOKEN (not 401:
+        // the request's credential, if any, was fine)
+        if (isAppError(err) && err.reason === 'INVALID_TOKEN' && err.data?.credential === 'provisioning token') {
+          return c.json({ reason: err.reason, data: err.data }, 403);
+        }
+        throw err;
+      }
+    },
+  );
+
+  r.get(
+    '/:deviceId',
+    op({
+      operationId: 'getDeviceInfo',
+      spec: 'getDeviceInfo',
+      summary: 'One device',
+      tag,
+      success: 200,
+      response: DeviceSchema,
+      auth: 'project key with scope devices, a home member, or the device',
+    }),
+    async (c) => c.json(await getDevice({ ...actor(c), deviceId: did(c) })),
+  );
+
+  r.patch(
+    '/:deviceId',
+    op({
+      operationId: 'updateDeviceInfo',
+      spec: 'updateDeviceInfo',
+      summary: 'Update name, description, tag (a project key also homeId and claimCode); read-only fields must be unchanged',
+      tag,
+      success: 204,
+      body: PatchDeviceBodySchema,
+      auth: 'project key with scope devices, or a home member',
+    }),
+    async (c) => {
+      await updateDevice({ ...actor(c), deviceId: did(c), input: await readBody(c) });
+      return done(c);
+    },
+  );
+
+  r.delete(
+    '/:deviceId',
+    op({
+      operationId: 'deleteDevice',
+      spec: 'deleteDevice',
+      summary: 'Delete a device (a home member only removes it from the home)',
+      tag,
+      success: 204,
+      auth: 'project key with scope devices, or a home member',
+    }),
+    async (c) => {
+      await deleteDevice({ ...actor(c), deviceId: did(c) });
+      return done(c);
+    },
+  );
+
+  r.put(
+    '/:deviceId/tag',
+    op({
+      operationId: 'updateDeviceTag',
+      spec: 'updateDeviceTag',
+      summary: "Set the device's tag",
+      tag,
+      success: 204,
+      body: TagBodySchema,
+      auth: 'project key with scope devices, a home member, or the device',
+    }),
+    async (c) => {
+      await updateDeviceTag({ ...actor(c), deviceId: did(c), input: await readBody(c) });
+      return done(c);
+    },
+  );
+
+  r.put(
+    '/:deviceId/bundle',
+    op({
+      operationId: 'recordFirmwareInstallation',
+      spec: 'recordFirmwareInstallation',
+      summary: 'Record the firmware bundle the device installed',
+      tag,
+      success: 204,
+      body: FirmwareBodySchema,
+      auth: 'project key with scope devices, or the device',
+    }),
+    async (c) => {
+      await recordFirmwareInstallation({ ...actor(c), deviceId: did(c), input: await readBody(c) });
+      return done(c);
+    },
+  );
+
+  r.get(
+    '/:deviceId/configSchemas',
+    op({
+      operationId: 'getDeviceConfigurationSchemas',
+      spec: 'getDeviceConfigurationSchemas',
+      summary: "Config schemas of the installed bundle's components ([] when none)",
+      tag,
+      success: 200,
+      response: v.array(ConfigSchemaSchema),
+      auth: 'project key with scope devices, a home member, or the device',
+    }),
+    async (c) => {
+      const page = pageOf(c, c.get('deps').limits);
+      return sliceResponse(c, page, await getDeviceConfigurationSchemas({ ...actor(c), deviceId: did(c) }));
+    },
+  );
+
   return r;
 }

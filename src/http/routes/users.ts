@@ -1,8 +1,109 @@
-// Mounted at /users (see index.ts).
-import { Hono } from 'hono';
+// Mounted at /users (see index.ts). Users of a project (API.md §3): project keys with the
+// `users` scope manage them; a user may read and update itself.
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { parseQuery, readBody } from '../body.js';
+import { listResponse, pageOf } from '../paging.js';
+import { STATUSES, actor, pathId } from '../params.js';
+import {
+  CreateUserBodySchema,
+  PatchUserBodySchema,
+  UserListQuerySchema,
+  UserSchema,
+  createUser,
+  deleteUser,
+  getUser,
+  listUsers,
+  updateUser,
+} from '../../domain/user/index.js';
+
+const tag = 'users';
+const KEY = 'project key with scope users';
+const uid = (c: Context) => pathId(c, 'userId', 'USER_NOT_FOUND');
 
 export function usersRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
+
+  r.get(
+    '/',
+    op({
+      operationId: 'getUsers',
+      summary: "A project's users, optionally by email or name substring",
+      tag,
+      success: 200,
+      statuses: STATUSES.list,
+      query: UserListQuerySchema,
+      response: v.array(UserSchema),
+      auth: KEY,
+    }),
+    async (c) => {
+      const q = parseQuery(c, UserListQuerySchema);
+      const page = pageOf(c, c.get('deps').limits);
+      return listResponse(c, page, await listUsers({ ...actor(c), filter: { projectId: q.projectId, search: q.search }, page }));
+    },
+  );
+
+  r.post(
+    '/',
+    op({
+      operationId: 'createUser',
+      summary: 'Create a user',
+      tag,
+      success: 201,
+      statuses: STATUSES.list,
+      body: CreateUserBodySchema,
+      response: UserSchema,
+      auth: KEY,
+    }),
+    async (c) => c.json(await createUser({ ...actor(c), input: await readBody(c) }), 201),
+  );
+
+  r.get(
+    '/:userId',
+    op({
+      operationId: 'getUser',
+      summary: 'One user',
+      tag,
+      success: 200,
+      statuses: STATUSES.read,
+      response: UserSchema,
+      auth: `${KEY}, or the user itself`,
+    }),
+    async (c) => c.json(await getUser({ ...actor(c), userId: uid(c) })),
+  );
+
+  r.patch(
+    '/:userId',
+    op({
+      operationId: 'updateUser',
+      summary: 'Update a user (a user changing its own password also sends currentPassword)',
+      tag,
+      success: 200,
+      statuses: STATUSES.read,
+      body: PatchUserBodySchema,
+      response: UserSchema,
+      auth: `${KEY}, or the user itself (not canCreateDevices)`,
+    }),
+    async (c) => c.json(await updateUser({ ...actor(c), userId: uid(c), input: await readBody(c) })),
+  );
+
+  r.delete(
+    '/:userId',
+    op({
+      operationId: 'deleteUser',
+      summary: 'Delete a user, its sessions and its memberships',
+      tag,
+      success: 204,
+      statuses: STATUSES.read,
+      auth: KEY,
+    }),
+    async (c) => {
+      await deleteUser({ ...actor(c), userId: uid(c) });
+      return c.body(null, 204);
+    },
+  );
+
   return r;
 }

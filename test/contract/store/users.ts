@@ -121,7 +121,9 @@ export function usersContract(make: MakeStore): void {
       const store = await freshStore(make);
       const [a1, a2, b] = [session(1, 1), session(1, 1), session(2, 1)];
       for (const s of [a1, a2, b]) await store.sessions.create(s);
+      expect((await store.sessions.listForUser(1)).map((s) => s.tokenHash).sort()).toEqual([a1.tokenHash, a2.tokenHash].sort());
       await store.sessions.deleteForUser(1);
+      expect(await store.sessions.listForUser(1)).toEqual([]);
       expect(await store.sessions.getByHash(a1.tokenHash)).toBeUndefined();
       expect(await store.sessions.getByHash(a2.tokenHash)).toBeUndefined();
       expect(await store.sessions.getByHash(b.tokenHash)).toEqual(b);

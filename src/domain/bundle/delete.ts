@@ -1,0 +1,12 @@
+// Delete a bundle (project key with `devices`). Devices that installed it keep `bundleInstalled`
+// (it records what they run); their config schemas become [] (getDeviceConfigurationSchemas).
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { writeLog } from '../log/write.js';
+import { bundleFor } from './access.js';
+
+export async function deleteBundle({ deps, caller, bundleId }: { deps: Pick<Deps, 'store' | 'clock'>; caller: Caller; bundleId: string }): Promise<void> {
+  const b = await bundleFor(deps, caller, bundleId, true);
+  await deps.store.bundles.delete(b.id);
+  await writeLog(deps, { projectId: b.projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} deleted` });
+}

@@ -1,0 +1,40 @@
+// addDeviceHome (SPEC §4.1, API.md §2): three forms tried in this order, SPEC rule 4 ("token
+// parameters take precedence over projectId"):
+//   1. {token, deviceClass?}          on-demand provisioning, no credential needed
+//   2. {claimCode, homeId}            claim a pre-provisioned device
+//   3. {projectId, deviceClass, ...}  create a pre-provisioned device
+// Anything else is 403 MISSING_PARAMETERS.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { requireCaller } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { AddDeviceBodySchema, type Device } from './schemas.js';
+import { provisionDevice } from './provision.js';
+import { claimDevice } from './claim.js';
+import { createDevice } from './create.js';
+
+export async function addDeviceHome({
+  deps,
+  caller,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
+  caller: Caller;
+  input: unknown;
+}): Promise<Device> {
+  const b = parseInput(AddDeviceBodySchema, input);
+  if (b.token !== undefined) return provisionDevice({ deps, input: { token: b.token, deviceClass: b.deviceClass } });
+  requireCaller(caller);
+  if (b.claimCode !== undefined && b.homeId !== undefined) return claimDevice({ deps, caller, input: { claimCode: b.claimCode, homeId: b.homeId } });
+  if (b.projectId !== undefined && b.deviceClass !== undefined) {
+    // SPEC rule 5: name, description, tag, channel and bundleInstalled only with projectId
+    const { projectId, deviceClass, homeId, name, description, tag, channel, bundleInstalled } = b;
+    return createDevice({ deps, caller, input: { projectId, deviceClass, homeId, name, description, tag, channel, bundleInstalled } });
+  }
+  const missing = b.claimCode !== undefined ? ['homeId'] : b.homeId !== undefined ? ['claimCode'] : b.projectId !== undefined ? ['deviceClass'] : undefined;
+  throw new AppError('MISSING_PARAMETERS', {
+    ...(missing ? { fields: missing } : {}),
+    message: 'send {token}, {claimCode, homeId} or {projectId, deviceClass}',
+  });
+}

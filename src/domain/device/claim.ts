@@ -1,0 +1,38 @@
+// addDeviceHome form 2 (SPEC §4.1 rule 3, API.md §2): a member of the home (or a project key with
+// `devices`) claims a pre-provisioned device by its claim code while its claimable window is
+// open. The device joins the home, `claimTime` is set and the window closes.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { homeFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { writeLog } from '../log/write.js';
+import { claimCodeHash } from './credentials.js';
+import type { Device } from './schemas.js';
+import { deviceView, revealsSecrets } from './view.js';
+
+export async function claimDevice({
+  deps,
+  caller,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
+  caller: Caller;
+  input: { claimCode: string; homeId: number };
+}): Promise<Device> {
+  const home = await homeFor(deps, caller, input.homeId, ['project key', 'member'], 'devices');
+  const hash = claimCodeHash(input.claimCode);
+  const now = deps.clock.now().toISOString();
+  const claimed = await deps.store.transaction(async (store) => {
+    // read inside the transaction: of two claims of one device, the second sees it in a home
+    const d = await store.devices.getByClaimHash(hash);
+    // a code of another project is an unknown code (API.md §1: reveal nothing)
+    if (!d || d.projectId !== home.projectId) throw new AppError('DEVICE_NOT_CLAIMABLE');
+    if (d.homeId !== null) throw new AppError('DEVICE_ALREADY_IN_HOME', { deviceId: d.id });
+    if (!d.claimExpirationTime || d.claimExpirationTime <= now) throw new AppError('DEVICE_NOT_CLAIMABLE', { deviceId: d.id });
+    const patch = { homeId: home.id, claimTime: now, claimExpirationTime: now };
+    await store.devices.update(d.id, patch);
+    return { ...d, ...patch };
+  });
+  await writeLog(deps, { projectId: home.projectId, caller, level: 'info', source: 'api', text: `device ${claimed.id} claimed into home ${home.id}` });
+  return deviceView(deps.secret, claimed, revealsSecrets(caller));
+}

@@ -1,0 +1,29 @@
+// getDeviceConfigurationSchemas (SPEC §4.1, §2.6): the config schemas of the components of the
+// device's installed bundle; [] when nothing is installed or the bundle has since been deleted.
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { deviceFor } from '../auth/access.js';
+import type { ConfigSchemaSchema } from './schemas.js';
+
+export type ConfigSchema = v.InferOutput<typeof ConfigSchemaSchema>;
+
+export async function getDeviceConfigurationSchemas({
+  deps,
+  caller,
+  deviceId,
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  deviceId: number;
+}): Promise<ConfigSchema[]> {
+  const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
+  if (!d.bundleInstalled) return [];
+  const bundle = await deps.store.bundles.get(d.bundleInstalled);
+  if (!bundle || bundle.projectId !== d.projectId) return [];
+  return bundle.components.map((c) => ({
+    componentName: c.componentName,
+    componentVersionName: c.componentVersionName,
+    deviceConfigSchema: c.deviceConfigSchema ?? [],
+  }));
+}

@@ -1,0 +1,28 @@
+// recordFirmwareInstallation (SPEC §4.1 rule 10, API.md §2): the device (or a project key) reports
+// the bundle it installed. The bundle must exist in the device's project, else 404
+// BUNDLE_NOT_FOUND. The bundle's class is not checked against the device's: this records what
+// the device says it runs.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { deviceFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { FirmwareBodySchema } from './schemas.js';
+
+export async function recordFirmwareInstallation({
+  deps,
+  caller,
+  deviceId,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  caller: Caller;
+  deviceId: number;
+  input: unknown;
+}): Promise<void> {
+  const d = await deviceFor(deps, caller, deviceId, ['project key', 'self']);
+  const { bundleId } = parseInput(FirmwareBodySchema, input);
+  const bundle = await deps.store.bundles.get(bundleId);
+  if (!bundle || bundle.projectId !== d.projectId) throw new AppError('BUNDLE_NOT_FOUND', { bundleId });
+  await deps.store.devices.update(d.id, { bundleInstalled: bundle.id, bundleInstallTime: deps.clock.now().toISOString() });
+}

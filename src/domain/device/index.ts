@@ -1,0 +1,14 @@
+export * from './schemas.js';
+export { deviceView, revealsSecrets } from './view.js';
+export { newDeviceKey, newClaimCode, claimCodeHash } from './credentials.js';
+export { addDeviceHome } from './add.js';
+export { createDevice, CLAIM_WINDOW_SECONDS, type CreateDeviceInput } from './create.js';
+export { claimDevice } from './claim.js';
+export { provisionDevice, invalidProvisioningToken } from './provision.js';
+export { getDevice, listDevices } from './read.js';
+export { updateDevice } from './update.js';
+export { deleteDevice, deviceBlockers, deviceCleanups, type DeviceBlocker, type DeviceCleanup } from './delete.js';
+export { updateDeviceTag } from './tag.js';
+export { recordFirmwareInstallation } from './firmware.js';
+export { getDeviceConfigurationSchemas, type ConfigSchema } from './config-schemas.js';
+export { updateClaimable } from './register.js';

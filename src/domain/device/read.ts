@@ -1,0 +1,32 @@
+// getDeviceInfo and getAllDevices (SPEC §4.1, API.md §2). A project key (`devices`) sees its
+// project's devices; a user sees the devices of its homes only; a device sees itself (one) and
+// may not list. apiKey/claimCode only for privileged readers (view.ts).
+import type { Deps } from '../deps.js';
+import type { Page, Paged } from '../../ports/store.js';
+import type { Caller } from '../auth/caller.js';
+import { deviceFor, requireCaller, requireProjectKey } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { listProjectId } from '../project/access.js';
+import type { Device, DeviceListFilter } from './schemas.js';
+import { deviceView, revealsSecrets } from './view.js';
+
+type D = Pick<Deps, 'store' | 'secret'>;
+
+export async function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Promise<Device> {
+  const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
+  return deviceView(deps.secret, d, revealsSecrets(caller));
+}
+
+export async function listDevices({ deps, caller, filter, page }: { deps: D; caller: Caller; filter: DeviceListFilter; page: Page }): Promise<Paged<Device>> {
+  requireCaller(caller);
+  const projectId = listProjectId(caller, filter.projectId);
+  let homeIds: number[] | undefined;
+  if (caller.type === 'project key') requireProjectKey(caller, projectId, 'devices');
+  else if (caller.type === 'user') homeIds = await deps.store.members.homesOf(caller.userId);
+  else throw new AppError('PERMISSION_DENIED', { required: 'a project key or a user' });
+  const { homeId, deviceClass, tag, isConnected, search } = filter;
+  // a user's homeId filter is intersected with its homes: another home gives an empty page
+  const r = await deps.store.devices.list({ projectId, homeIds, homeId, deviceClass, tag, isConnected, search: search || undefined }, page);
+  const reveal = revealsSecrets(caller);
+  return { total: r.total, items: r.items.map((d) => deviceView(deps.secret, d, reveal)) };
+}

@@ -1,0 +1,12 @@
+// updateDeviceTag (SPEC §4.1, §2.10): the device itself, a project key or a home member.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { deviceFor } from '../auth/access.js';
+import { parseInput } from '../validate.js';
+import { TagBodySchema } from './schemas.js';
+
+export async function updateDeviceTag({ deps, caller, deviceId, input }: { deps: Pick<Deps, 'store'>; caller: Caller; deviceId: number; input: unknown }): Promise<void> {
+  const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
+  const { tag } = parseInput(TagBodySchema, input);
+  await deps.store.devices.update(d.id, { tag });
+}

@@ -1,0 +1,29 @@
+// A device as the wire shows it (SPEC §2.1): null optional fields left out, and `apiKey` and
+// `claimCode` only for privileged readers (SPEC: "hidden except to privileged clients") — a
+// project key with the `devices` scope — and in the answer that creates a device.
+import type { DeviceRow } from '../../ports/store.js';
+import type { Caller } from '../auth/caller.js';
+import { hasScope } from '../auth/access.js';
+import { unsealDevice } from './credentials.js';
+import type { Device } from './schemas.js';
+
+export const revealsSecrets = (caller: Caller): boolean => hasScope(caller, 'devices');
+
+export function deviceView(secret: string, d: DeviceRow, reveal: boolean): Device {
+  const out: Device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass };
+  if (d.homeId !== null) out.homeId = d.homeId;
+  if (d.name !== null) out.name = d.name;
+  if (d.description !== null) out.description = d.description;
+  if (d.tag !== null) out.tag = d.tag;
+  if (reveal) Object.assign(out, unsealDevice(secret, d));
+  if (d.claimExpirationTime !== null) out.claimExpirationTime = d.claimExpirationTime;
+  if (d.claimTime !== null) out.claimTime = d.claimTime;
+  out.creationTime = d.creationTime;
+  if (d.bundleInstalled !== null) out.bundleInstalled = d.bundleInstalled;
+  if (d.bundleInstallTime !== null) out.bundleInstallTime = d.bundleInstallTime;
+  if (d.channel !== null) out.channel = d.channel;
+  out.isConnected = d.isConnected;
+  if (d.lastConnectTime !== null) out.lastConnectTime = d.lastConnectTime;
+  if (d.lastDisconnectTime !== null) out.lastDisconnectTime = d.lastDisconnectTime;
+  return out;
+}

@@ -1,0 +1,34 @@
+// Read homes: one (a project key with `homes`, or a member) or a page. A project key lists its
+// project's homes, optionally those of one user; a user lists its own homes.
+import type { Deps } from '../deps.js';
+import type { Page, Paged } from '../../ports/store.js';
+import type { Caller } from '../auth/caller.js';
+import { homeFor, requireProjectKey } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { listProjectId } from '../project/access.js';
+import type { Home } from './schemas.js';
+import { homeView } from './view.js';
+
+export async function getHome({ deps, caller, homeId }: { deps: Pick<Deps, 'store'>; caller: Caller; homeId: number }): Promise<Home> {
+  return homeView(await homeFor(deps, caller, homeId, ['project key', 'member']));
+}
+
+export async function listHomes({
+  deps,
+  caller,
+  filter,
+  page,
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  filter: { projectId?: number; userId?: number };
+  page: Page;
+}): Promise<Paged<Home>> {
+  const projectId = listProjectId(caller, filter.projectId);
+  if (caller.type === 'user') {
+    if (filter.userId !== undefined && filter.userId !== caller.userId) throw new AppError('PERMISSION_DENIED', { message: 'a user lists its own homes' });
+  } else requireProjectKey(caller, projectId, 'homes');
+  const userId = caller.type === 'user' ? caller.userId : filter.userId;
+  const r = await deps.store.homes.list({ projectId, userId }, page);
+  return { total: r.total, items: r.items.map(homeView) };
+}

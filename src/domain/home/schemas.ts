@@ -1,0 +1,31 @@
+// Homes, their members and device provisioning tokens (API.md §3).
+import * as v from 'valibot';
+import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
+
+const Time = v.pipe(v.string(), v.isoTimestamp());
+const NameSchema = v.pipe(TextSchema('name', 128), v.trim(), v.minLength(1, 'name is required'));
+export const HomeSchema = v.object({ id: v.number(), projectId: v.number(), name: v.string(), creationTime: Time });
+export type Home = v.InferOutput<typeof HomeSchema>;
+
+/** a project key must name its project; a user's home goes into the user's project */
+export const CreateHomeBodySchema = v.object({ name: NameSchema, projectId: v.optional(IdSchema) });
+export const PatchHomeBodySchema = v.looseObject({ name: v.optional(NameSchema) });
+export const HomeListQuerySchema = v.object({
+  projectId: IdQuerySchema('projectId'),
+  userId: IdQuerySchema('userId'),
+  skip: v.optional(v.string()),
+  limit: v.optional(v.string()),
+});
+
+export const RoleSchema = v.picklist(['owner', 'member'], 'role must be owner or member');
+export const MemberSchema = v.object({ homeId: v.number(), userId: v.number(), role: RoleSchema, creationTime: Time });
+export type Member = v.InferOutput<typeof MemberSchema>;
+/** `role` defaults to member */
+export const AddMemberBodySchema = v.object({ userId: IdSchema, role: v.optional(RoleSchema, 'member') });
+
+export const ProvisioningBodySchema = v.object({
+  deviceClass: SlugSchema('deviceClass'),
+  deviceTag: v.optional(TextSchema('deviceTag', 256)),
+});
+export const ProvisioningTokenSchema = v.object({ token: v.string(), expirationTime: Time });
+export type ProvisioningToken = v.InferOutput<typeof ProvisioningTokenSchema>;

@@ -1,0 +1,15 @@
+// Rename a home (owner or project key). id, projectId and creationTime are read-only.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { homeFor } from '../auth/access.js';
+import { checkReadOnly, parseInput } from '../validate.js';
+import { PatchHomeBodySchema, type Home } from './schemas.js';
+import { homeView } from './view.js';
+
+export async function updateHome({ deps, caller, homeId, input }: { deps: Pick<Deps, 'store'>; caller: Caller; homeId: number; input: unknown }): Promise<Home> {
+  const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
+  const b = parseInput(PatchHomeBodySchema, input);
+  checkReadOnly(b, homeView(h), ['id', 'projectId', 'creationTime']);
+  if (b.name !== undefined) await deps.store.homes.update(h.id, { name: b.name });
+  return homeView({ ...h, name: b.name ?? h.name });
+}

@@ -1,0 +1,30 @@
+// Create a device class (API.md §3): id per the SPEC §2.10 bundleId pattern, unique per project.
+// Project keys with the `devices` scope manage classes (a provisioning backend needs no admin).
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { writeLog } from '../log/write.js';
+import { projectKeyFor } from './access.js';
+import { CreateDeviceClassBodySchema, type DeviceClass } from './schemas.js';
+import { deviceClassView } from './view.js';
+
+export async function createDeviceClass({
+  deps,
+  caller,
+  projectId,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  caller: Caller;
+  projectId: number;
+  input: unknown;
+}): Promise<DeviceClass> {
+  await projectKeyFor(deps, caller, projectId, 'devices');
+  const b = parseInput(CreateDeviceClassBodySchema, input);
+  if (await deps.store.deviceClasses.get(projectId, b.id)) throw new AppError('ALREADY_EXISTS', { deviceClass: b.id });
+  const row = { projectId, id: b.id, name: b.name ?? null, description: b.description ?? null, creationTime: deps.clock.now().toISOString() };
+  await deps.store.deviceClasses.create(row);
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `device class ${b.id} created` });
+  return deviceClassView(row);
+}

@@ -1,0 +1,39 @@
+// Read device classes (API.md §3). Project keys with the `devices` scope and users of the
+// project may read them: a user with canCreateDevices must be able to pick one.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { hasScope } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { ownProject } from './access.js';
+import type { DeviceClass } from './schemas.js';
+import { deviceClassView } from './view.js';
+
+type D = Pick<Deps, 'store'>;
+
+async function canRead(deps: D, caller: Caller, projectId: number): Promise<void> {
+  await ownProject(deps, caller, projectId);
+  if (caller.type === 'user' || hasScope(caller, 'devices')) return;
+  throw new AppError('PERMISSION_DENIED', { required: 'project key with scope devices, or a user of the project' });
+}
+
+export async function listDeviceClasses({ deps, caller, projectId }: { deps: D; caller: Caller; projectId: number }): Promise<DeviceClass[]> {
+  await canRead(deps, caller, projectId);
+  return (await deps.store.deviceClasses.list(projectId)).map(deviceClassView);
+}
+
+export async function getDeviceClass({
+  deps,
+  caller,
+  projectId,
+  classId,
+}: {
+  deps: D;
+  caller: Caller;
+  projectId: number;
+  classId: string;
+}): Promise<DeviceClass> {
+  await canRead(deps, caller, projectId);
+  const c = await deps.store.deviceClasses.get(projectId, classId);
+  if (!c) throw new AppError('NOT_FOUND', { deviceClass: classId });
+  return deviceClassView(c);
+}

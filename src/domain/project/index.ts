@@ -1,0 +1,11 @@
+export * from './schemas.js';
+export * from './view.js';
+export { ownProject, projectKeyFor, listProjectId } from './access.js';
+export { createProject, listProjects } from './create.js';
+export { createApiKey } from './key-create.js';
+export { listApiKeys } from './key-list.js';
+export { revokeApiKey } from './key-revoke.js';
+export { listDeviceClasses, getDeviceClass } from './class-read.js';
+export { createDeviceClass } from './class-create.js';
+export { deleteDeviceClass } from './class-delete.js';
+export { bootstrapIfEmpty } from './bootstrap.js';

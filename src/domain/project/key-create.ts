@@ -1,0 +1,29 @@
+// Create a project API key (API.md §1, §3): the plaintext is returned once; only its hash is kept.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { generateToken, hashToken, randomId } from '../auth/tokens.js';
+import { parseInput } from '../validate.js';
+import { writeLog } from '../log/write.js';
+import { projectKeyFor } from './access.js';
+import { CreateApiKeyBodySchema, type CreatedApiKey } from './schemas.js';
+import { apiKeyView } from './view.js';
+
+export async function createApiKey({
+  deps,
+  caller,
+  projectId,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  caller: Caller;
+  projectId: number;
+  input: unknown;
+}): Promise<CreatedApiKey> {
+  await projectKeyFor(deps, caller, projectId, 'admin');
+  const { name, scopes } = parseInput(CreateApiKeyBodySchema, input);
+  const key = generateToken('pk.');
+  const row = { id: randomId(), projectId, name, scopes, keyHash: hashToken(key), creationTime: deps.clock.now().toISOString() };
+  await deps.store.apiKeys.create(row);
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `project key ${row.id} "${name}" created with scopes ${scopes.join(',')}` });
+  return { ...apiKeyView(row), key };
+}

@@ -1,0 +1,11 @@
+// List a project's API keys (admin scope): names, scopes and ids, never a hash or plaintext.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { projectKeyFor } from './access.js';
+import type { ApiKey } from './schemas.js';
+import { apiKeyView } from './view.js';
+
+export async function listApiKeys({ deps, caller, projectId }: { deps: Pick<Deps, 'store'>; caller: Caller; projectId: number }): Promise<ApiKey[]> {
+  await projectKeyFor(deps, caller, projectId, 'admin');
+  return (await deps.store.apiKeys.list(projectId)).map(apiKeyView);
+}

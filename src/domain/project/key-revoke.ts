@@ -1,0 +1,26 @@
+// Revoke a project API key: the row goes (so the next request with it is 401), then the bus tells
+// every node to close live connections authenticated by it (API.md §1).
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { AppError } from '../errors.js';
+import { writeLog } from '../log/write.js';
+import { projectKeyFor } from './access.js';
+
+export async function revokeApiKey({
+  deps,
+  caller,
+  projectId,
+  keyId,
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  caller: Caller;
+  projectId: number;
+  keyId: string;
+}): Promise<void> {
+  await projectKeyFor(deps, caller, projectId, 'admin');
+  const key = await deps.store.apiKeys.get(keyId);
+  if (!key || key.projectId !== projectId) throw new AppError('KEY_NOT_FOUND', { keyId });
+  await deps.store.apiKeys.delete(keyId);
+  await deps.bus.publish('revoke', { kind: 'projectKey', keyId });
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `project key ${keyId} "${key.name}" revoked` });
+}

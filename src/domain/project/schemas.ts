@@ -1,0 +1,51 @@
+// Projects, their API keys and device classes (API.md §1, §3).
+import * as v from 'valibot';
+import { SCOPES } from '../auth/caller.js';
+import { SlugSchema, TextSchema } from '../validate.js';
+
+const Time = v.pipe(v.string(), v.isoTimestamp());
+
+export const ProjectSchema = v.object({ id: v.number(), name: v.string(), creationTime: Time });
+export type Project = v.InferOutput<typeof ProjectSchema>;
+
+export const CreateProjectBodySchema = v.object({
+  name: v.pipe(TextSchema('name', 128), v.minLength(1, 'name is required')),
+});
+
+/** an API key as listed: never its hash, never its plaintext */
+export const ApiKeySchema = v.object({
+  id: v.string(),
+  projectId: v.number(),
+  name: v.string(),
+  scopes: v.array(v.string()),
+  creationTime: Time,
+});
+export type ApiKey = v.InferOutput<typeof ApiKeySchema>;
+
+/** the answer to a creation: the only time the plaintext `key` is shown (API.md §3) */
+export const CreatedApiKeySchema = v.object({ ...ApiKeySchema.entries, key: v.string() });
+export type CreatedApiKey = v.InferOutput<typeof CreatedApiKeySchema>;
+
+export const CreateApiKeyBodySchema = v.object({
+  name: v.pipe(TextSchema('name', 128), v.minLength(1, 'name is required')),
+  scopes: v.pipe(
+    v.array(v.picklist(SCOPES, `each scope must be one of ${SCOPES.join(', ')}`), 'scopes must be an array of scope names'),
+    v.minLength(1, 'scopes must name at least one scope'),
+    v.transform((s) => [...new Set(s)]),
+  ),
+});
+
+export const DeviceClassSchema = v.object({
+  id: v.string(),
+  projectId: v.number(),
+  name: v.optional(v.string()),
+  description: v.optional(v.string()),
+  creationTime: Time,
+});
+export type DeviceClass = v.InferOutput<typeof DeviceClassSchema>;
+
+export const CreateDeviceClassBodySchema = v.object({
+  id: SlugSchema('id'),
+  name: v.optional(TextSchema('name', 128)),
+  description: v.optional(TextSchema('description', 1024)),
+});

@@ -1,0 +1,7 @@
+export * from './schemas.js';
+export { userView } from './view.js';
+export { userFor } from './access.js';
+export { createUser } from './create.js';
+export { getUser, listUsers } from './read.js';
+export { updateUser } from './update.js';
+export { deleteUser } from './delete.js';

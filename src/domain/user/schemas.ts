@@ -1,0 +1,60 @@
+// Users of a project (API.md §3). A user signs in with email and password (POST /auth/user).
+import * as v from 'valibot';
+import { IdQuerySchema, IdSchema, TextSchema } from '../validate.js';
+
+const Time = v.pipe(v.string(), v.isoTimestamp());
+
+/** emails are compared case-insensitively: stored trimmed and lower-cased */
+export const EmailSchema = v.pipe(
+  v.string('email must be a string'),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(254, 'email must be at most 254 characters'),
+  v.email('email must be an email address'),
+);
+
+export const PasswordSchema = v.pipe(
+  v.string('password must be a string'),
+  v.minLength(8, 'password must be at least 8 characters'),
+  v.maxLength(1024, 'password must be at most 1024 characters'),
+);
+
+const NameSchema = v.pipe(TextSchema('name', 128), v.trim(), v.minLength(1, 'name is required'));
+
+/** never the password hash */
+export const UserSchema = v.object({
+  id: v.number(),
+  projectId: v.number(),
+  email: v.string(),
+  name: v.string(),
+  canCreateDevices: v.boolean(),
+  creationTime: Time,
+});
+export type User = v.InferOutput<typeof UserSchema>;
+
+export const CreateUserBodySchema = v.object({
+  projectId: IdSchema,
+  email: EmailSchema,
+  password: PasswordSchema,
+  name: NameSchema,
+  canCreateDevices: v.optional(v.boolean('canCreateDevices must be true or false')),
+});
+
+/**
+ * `canCreateDevices` only by a project key. A user changing its own password must also send
+ * `currentPassword`: a stolen session token alone must not be enough to take the account.
+ */
+export const PatchUserBodySchema = v.looseObject({
+  name: v.optional(NameSchema),
+  email: v.optional(EmailSchema),
+  password: v.optional(PasswordSchema),
+  currentPassword: v.optional(v.string('currentPassword must be a string')),
+  canCreateDevices: v.optional(v.boolean('canCreateDevices must be true or false')),
+});
+
+export const UserListQuerySchema = v.object({
+  projectId: IdQuerySchema('projectId'),
+  search: v.optional(v.pipe(v.string(), v.maxLength(256, 'search must be at most 256 characters'))),
+  skip: v.optional(v.string()),
+  limit: v.optional(v.string()),
+});

@@ -1,0 +1,82 @@
+// Input parsing for domain verbs: each verb parses its own input at the top (house rule 2), so the
+// HTTP routes and the admin CLI get the same validation. Issues have the wire shape of
+// INVALID_PARAMETERS `data.issues` (API.md §0): `{path, message}`.
+import * as v from 'valibot';
+import { AppError } from './errors.js';
+
+export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
+  return issues.map((i) => ({
+    path: (i.path ?? []).map((p) => String(p.key)).join('.'),
+    message: i.message,
+  }));
+}
+
+const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  // valibot's object schemas accept arrays; a JSON array is never a valid body of ours
+  const root = (schema as { pipe?: v.GenericSchema[] }).pipe?.[0] ?? schema;
+  if (OBJECT_TYPES.has(root.type) && Array.isArray(input)) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: '', message: 'expected a JSON object' }] });
+  }
+  const r = v.safeParse(schema, input);
+  if (!r.success) throw new AppError('INVALID_PARAMETERS', { issues: issuesOf(r.issues) });
+  return r.output;
+}
+
+/** ids of projects, homes, users and devices: positive integers that fit an SQL `integer` */
+export const MAX_ID = 2147483647;
+export const IdSchema = v.pipe(
+  v.number('expected a positive integer'),
+  v.integer('expected a positive integer'),
+  v.minValue(1, 'expected a positive integer'),
+  v.maxValue(MAX_ID, 'expected a positive integer'),
+);
+
+// SPEC §2.10 bundleId pattern (API.md §3 uses it for device class ids too). SPEC writes it
+// `^[a-zA-Z0-9]([a-zA-Z0-9\-_\.]*[a-zA-Z0-9])*$`; this equivalent form has no nested quantifier,
+// which backtracks exponentially on a long id ending in a bad character (ReDoS).
+export const SLUG_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
+export const SlugSchema = (what: string) =>
+  v.pipe(
+    v.string(`${what} must be a string`),
+    v.minLength(1, `${what} is required`),
+    v.maxLength(128, `${what} must be at most 128 characters`),
+    v.regex(SLUG_PATTERN, `${what} must match ^[a-zA-Z0-9]([a-zA-Z0-9\\-_\\.]*[a-zA-Z0-9])*$`),
+  );
+
+/** a display string of bounded length */
+export const TextSchema = (what: string, max: number) =>
+  v.pipe(v.string(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
+
+/** a positive integer from a query string or path segment, else undefined */
+export function idFromString(raw: string | undefined): number | undefined {
+  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n <= MAX_ID ? n : undefined;
+}
+
+/**
+ * The read-only rule (API.md §2, PATCH): a read-only field sent back with the value the caller
+ * read is ignored; a different value is 403 READ_ONLY_FIELD naming the fields. `current` is what
+ * the caller can read (absent = not shown to it, so any value sent is a change).
+ */
+export function checkReadOnly(given: Record<string, unknown>, current: Record<string, unknown>, readOnly: readonly string[]): void {
+  const changed = readOnly.filter((f) => f in given && !sameJson(given[f] ?? null, current[f] ?? null));
+  if (changed.length) throw new AppError('READ_ONLY_FIELD', { fields: changed });
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** an optional id in a query string: a positive integer that fits an SQL `integer` */
+export const IdQuerySchema = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[1-9]\d{0,9}$/, `${name} must be a positive integer`),
+      v.transform(Number),
+      v.maxValue(MAX_ID, `${name} must be a positive integer`),
+    ),
+  );

@@ -1,0 +1,44 @@
+// Update device claimable state (SPEC §3, API.md §2): the device opens and closes its window,
+// with JSON or (as real firmware sends it) a form-encoded body.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestApi, type TestApi } from '../../helpers/api.js';
+import { seedDevice, seedHome, seedUser } from '../../helpers/seed.js';
+
+describe('device registration: happy paths', () => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await makeTestApi();
+  });
+  afterAll(() => t.close());
+
+  it('opens the claimable window for `duration` seconds (JSON)', async () => {
+    const d = await seedDevice(t);
+    const before = Date.now();
+    const r = await t.req('POST', '/deviceRegistration', { token: d.apiKey, body: { deviceId: d.id, claimable: true, duration: 600 } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['claimExpirationTime']);
+    const until = Date.parse(r.body.claimExpirationTime) - before;
+    expect(until).toBeGreaterThanOrEqual(599_000);
+    expect(until).toBeLessThan(605_000);
+    expect((await t.req('GET', `/devices/${d.id}`, { token: d.apiKey })).body.claimExpirationTime).toBe(r.body.claimExpirationTime);
+  });
+
+  it('accepts the form-encoded body device firmware sends', async () => {
+    const d = await seedDevice(t);
+    const r = await t.req('POST', '/deviceRegistration', { token: d.apiKey, form: { deviceId: String(d.id), claimable: 'true', duration: '30' } });
+    expect(r.status).toBe(200);
+    expect(Date.parse(r.body.claimExpirationTime)).toBeGreaterThan(Date.now() + 25_000);
+  });
+
+  it('closes the window with claimable false, and a reopened window lets a user claim', async () => {
+    const d = await seedDevice(t);
+    const closed = await t.req('POST', '/deviceRegistration', { token: d.apiKey, form: { deviceId: String(d.id), claimable: 'false' } });
+    expect(closed.status).toBe(200);
+    expect(Date.parse(closed.body.claimExpirationTime)).toBeLessThanOrEqual(Date.now());
+    const u = await seedUser(t);
+    const homeId = await seedHome(t, u.token);
+    expect((await t.req('POST', '/devices', { token: u.token, body: { claimCode: d.claimCode, homeId } })).body.reason).toBe('DEVICE_NOT_CLAIMABLE');
+    await t.req('POST', '/deviceRegistration', { token: d.apiKey, body: { deviceId: d.id, claimable: true, duration: 60 } });
+    expect((await t.req('POST', '/devices', { token: u.token, body: { claimCode: d.claimCode, homeId } })).status).toBe(201);
+  });
+});
