@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, DevicesTable } from './schema.js';
 import type { DeviceFilter, DeviceRow, Store } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
+import { precompiled } from './precompiled.js';
 
 type Db = Kysely<Database>;
 
@@ -27,16 +28,19 @@ export function deviceRepo(db: Db): Store['devices'] {
     return q;
   };
 
+  // looked up by every device-scoped request, compiled once (precompiled.ts)
+  const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0));
+  const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''));
   return {
     async create(d) {
       return toDevice(await db.insertInto('devices').values(d).returningAll().executeTakeFirstOrThrow());
     },
     async get(id) {
-      const r = await db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+      const r = await byId(id);
       return r && toDevice(r);
     },
     async getByKeyHash(h) {
-      const r = await db.selectFrom('devices').selectAll().where('apiKeyHash', '=', h).executeTakeFirst();
+      const r = await byKeyHash(h);
       return r && toDevice(r);
     },
     async getByClaimHash(h) {
@@ -53,6 +57,16 @@ export function deviceRepo(db: Db): Store['devices'] {
       // a field given as undefined is not given: `set` with nothing left would be invalid SQL
       const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       if (Object.keys(values).length) await db.updateTable('devices').set(values).where('id', '=', id).execute();
+    },
+    async claim(id, homeId, now) {
+      const r = await db
+        .updateTable('devices')
+        .set({ homeId, claimTime: now, claimExpirationTime: now })
+        .where('id', '=', id)
+        .where('homeId', 'is', null)
+        .where('claimExpirationTime', '>', now)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
     async setConnected(id, connected, time) {
       await db

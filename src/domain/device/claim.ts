@@ -29,9 +29,9 @@ export async function claimDevice({
     if (!d || d.projectId !== home.projectId) throw new AppError('DEVICE_NOT_CLAIMABLE');
     if (d.homeId !== null) throw new AppError('DEVICE_ALREADY_IN_HOME', { deviceId: d.id });
     if (!d.claimExpirationTime || d.claimExpirationTime <= now) throw new AppError('DEVICE_NOT_CLAIMABLE', { deviceId: d.id });
-    const patch = { homeId: home.id, claimTime: now, claimExpirationTime: now };
-    await store.devices.update(d.id, patch);
-    return { ...d, ...patch };
+    // the conditional update decides between concurrent claims (PostgreSQL runs them at once)
+    if (!(await store.devices.claim(d.id, home.id, now))) throw new AppError('DEVICE_ALREADY_IN_HOME', { deviceId: d.id });
+    return { ...d, homeId: home.id, claimTime: now, claimExpirationTime: now };
   });
   await writeLog(deps, { projectId: home.projectId, caller, level: 'info', source: 'api', text: `device ${claimed.id} claimed into home ${home.id}` });
   return deviceView(deps.secret, claimed, revealsSecrets(caller));

@@ -41,6 +41,23 @@ export function devicesContract(make: MakeStore): void {
       expect(await store.devices.getByClaimHash('claim-1')).toEqual(d);
     });
 
+    it('claims a device into a home once, only while its window is open and it is in no home', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const open = await store.devices.create(deviceInput(p.id, { claimExpirationTime: at(60) }));
+      const now = at(0);
+      const wins = await Promise.all(Array.from({ length: 10 }, (_, i) => store.devices.claim(open.id, 100 + i, now)));
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      const claimed = await store.devices.get(open.id);
+      expect(claimed).toMatchObject({ claimTime: now, claimExpirationTime: now });
+      expect(claimed!.homeId).toBe(100 + wins.indexOf(true));
+      const closed = await store.devices.create(deviceInput(p.id, { claimExpirationTime: at(-1) }));
+      expect(await store.devices.claim(closed.id, 5, now)).toBe(false);
+      const housed = await store.devices.create(deviceInput(p.id, { homeId: 9, claimExpirationTime: at(60) }));
+      expect(await store.devices.claim(housed.id, 5, now)).toBe(false);
+      expect((await store.devices.get(housed.id))!.homeId).toBe(9);
+    });
+
     it('refuses a second device with the same API key hash', async () => {
       const store = await freshStore(make);
       const p = await newProject(store);
