@@ -37,17 +37,24 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
     c.set('op', full);
     const deps = c.get('deps');
     const ip = clientIp(c);
+    const limit = async (key: string) => {
+      const d = await deps.rateLimiter.consume(key);
+      if (!d.allowed) throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(d.retryAfterMs / 1000)) });
+    };
+    // operations whose SPEC list has no 429 are exempt (API.md §12)
+    const limited = rateLimited && deps.rateLimitEnabled;
     if (full.authenticated !== false) {
       let token = tokenFromHeader(c.req.header('authorization'));
       if (!token && full.queryToken) token = c.req.query('authToken') || undefined;
-      c.set('caller', await resolveCaller(deps, token, ip));
+      try {
+        c.set('caller', await resolveCaller(deps, token, ip));
+      } catch (err) {
+        // an unknown token spends the client IP's bucket: guessing is limited like anonymity
+        if (limited) await limit(`ip:${ip}`);
+        throw err;
+      }
     }
-    // operations whose SPEC list has no 429 are exempt (API.md §12)
-    if (rateLimited && deps.rateLimitEnabled) {
-      const key = callerKey(c.get('caller')) ?? `ip:${ip}`;
-      const d = await deps.rateLimiter.consume(key);
-      if (!d.allowed) throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(d.retryAfterMs / 1000)) });
-    }
+    if (limited) await limit(callerKey(c.get('caller')) ?? `ip:${ip}`);
     await next();
   };
   return Object.assign(mw, { meta: full });

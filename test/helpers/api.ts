@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import type { Hono } from 'hono';
 import { createSqlStore } from '../../src/adapters/sql/store.js';
 import { createLocalBus } from '../../src/adapters/local/bus.js';
+import { createLocalPresence } from '../../src/adapters/local/presence.js';
 import { createMemoryRateLimiter } from '../../src/adapters/local/rate-limiter.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
@@ -44,6 +45,7 @@ export async function makeTestApi(opts: { rateLimit?: { perSecond: number; burst
   const deps: ApiDeps = {
     store,
     bus: createLocalBus(),
+    presence: createLocalPresence(),
     clock: systemClock,
     secret: 'test-secret-test-secret',
     limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, listDefault: 1000, listMax: 10000, ...opts.limits },

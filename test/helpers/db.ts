@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createSqlStore, type SqlStore } from '../../src/adapters/sql/store.js';
+import { withMigrationLock } from '../../src/adapters/sql/connect.js';
 
 export interface TestStore {
   store: SqlStore;
@@ -41,13 +42,16 @@ export const freshSchemaName = () => `hearth_test_${randomBytes(6).toString('hex
 /** drops one schema we created, through a client of its own (the store's pool is closed by then) */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   if (!/^hearth_test_[0-9a-f]+$/.test(schema)) throw new Error(`refusing to drop schema ${schema}`);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists "${schema}" cascade`);
-  } finally {
-    await client.end();
-  }
+  // under the migration lock: a drop during another store's migration breaks its introspection
+  await withMigrationLock(url, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`drop schema if exists "${schema}" cascade`);
+    } finally {
+      await client.end();
+    }
+  });
 }
 
 /** a store on a new PostgreSQL schema of its own */

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export interface SqlOptions {
   /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
@@ -47,22 +48,50 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return { dialect: 'sqlite', driver: new SqliteDialect({ database }) };
+  return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }) };
+}
+
+/** pg_advisory_lock key held while migrating or dropping a schema ("Hearth" in ASCII) */
+export const MIGRATION_LOCK_KEY = 0x486561727468;
+
+/**
+ * Runs fn while holding the migration advisory lock on a connection of its own. Kysely's
+ * migrator introspects every schema of the database; a schema created, migrated or dropped by
+ * another process at the same moment (cluster nodes starting together, parallel test files)
+ * makes that introspection fail. The lock makes those steps take turns.
+ */
+export async function withMigrationLock<T>(url: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    return await fn();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    await client.end().catch(() => {});
+  }
+}
+
+async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | undefined): Promise<void> {
+  if (dialect === 'postgres' && schema) {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(raw);
+  }
+  // Kysely looks for its own tables in every schema: name ours, or another schema's would do
+  const migrator = new Migrator({ db: raw, provider: migrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
+  }
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
   const { dialect, driver } = openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
   try {
-    if (dialect === 'postgres' && opts.schema) {
-      await sql`create schema if not exists ${sql.id(opts.schema)}`.execute(raw);
-    }
-    const migrator = new Migrator({ db: raw, provider: migrationProvider(dialect) });
-    const { error, results } = await migrator.migrateToLatest();
-    const failed = results?.find((r) => r.status === 'Error');
-    if (error || failed) {
-      throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
-    }
+    if (dialect === 'postgres') await withMigrationLock(opts.url, () => migrate(raw, dialect, opts.schema));
+    else await migrate(raw, dialect, opts.schema);
   } catch (e) {
     await raw.destroy();
     throw e;

@@ -3,10 +3,14 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { EventRecord, Store } from '../../ports/store.js';
 import { countOf } from './util.js';
+import { precompiled } from './precompiled.js';
 
 type Db = Kysely<Database>;
 
 export function logRepos(db: Db): Pick<Store, 'accessLogs' | 'logs' | 'events'> {
+  const insertEvent = precompiled(db, () =>
+    db.insertInto('events').values({ id: '', projectId: 0, homeId: null, deviceId: null, eventType: '', timestamp: '', body: '' }),
+  );
   return {
     accessLogs: {
       async insertMany(rows) {
@@ -62,20 +66,10 @@ export function logRepos(db: Db): Pick<Store, 'accessLogs' | 'logs' | 'events'> 
     },
 
     events: {
+      // every accepted event (MQTT ingest): compiled once, not per row (precompiled.ts)
       async insert(row) {
         const e = row.event;
-        await db
-          .insertInto('events')
-          .values({
-            id: row.id,
-            projectId: row.projectId,
-            homeId: e.homeId ?? null,
-            deviceId: e.originDeviceId ?? null,
-            eventType: e.eventType,
-            timestamp: e.timestamp,
-            body: JSON.stringify(e),
-          })
-          .execute();
+        await insertEvent(row.id, row.projectId, e.homeId ?? null, e.originDeviceId ?? null, e.eventType, e.timestamp, JSON.stringify(e));
       },
       async list(f, page) {
         let q = db.selectFrom('events').where('projectId', '=', f.projectId);

@@ -1,0 +1,57 @@
+// Benchmark registry: `npm run bench` runs every bench, `npm run bench -- api [other ...]` only
+// the named ones. Each bench is a module whose `run()` starts what it measures, prints its
+// figures and a PASS/FAIL verdict against its floor, and cleans up. Benches print; tests never
+// assert on timings (a shared 2-core machine is too noisy for that).
+//
+// To add one (ingest, commands, connections, webhooks...): write scripts/bench/<name>.ts
+// exporting `run(opts: BenchOptions): Promise<BenchResult>` and add a line to BENCHES.
+import type { BenchOptions, BenchResult } from './lib/types.js';
+
+const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: BenchOptions): Promise<BenchResult> }> }> = {
+  api: { what: 'HTTP API: Hearth GET /devices/{id} vs bare Hono vs bare node:http', load: () => import('./api.js') },
+  webhooks: { what: 'device events until the webhook receiver has them vs a bare node:http keep-alive POST loop', load: () => import('./webhooks.js') },
+  ingest: { what: 'MQTT QoS 1 device events committed and on the bus vs bare Aedes (and Mosquitto) forwarding QoS 1 10→1', load: () => import('./ingest.js') },
+  commands: { what: 'PUT /devices/{id}/command until the device has it (MQTT, WebSocket), p50 / p99, vs bare node:http → Aedes', load: () => import('./commands.js') },
+  connections: { what: '10,000 connected MQTT devices: resident memory per connection vs bare Aedes (and Mosquitto)', load: () => import('./connections.js') },
+};
+
+function options(): BenchOptions {
+  const num = (name: string, dflt: number) => {
+    const raw = process.env[name];
+    const n = raw === undefined ? dflt : Number(raw);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+    return n;
+  };
+  return {
+    connections: num('BENCH_CONNECTIONS', 50),
+    durationSeconds: num('BENCH_DURATION', 10),
+    warmupSeconds: num('BENCH_WARMUP', 3),
+  };
+}
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = names.filter((n) => !(n in BENCHES));
+  if (unknown.length) {
+    console.error(`unknown bench: ${unknown.join(', ')}. Known:\n${Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(12)} ${b.what}`).join('\n')}`);
+    process.exit(2);
+  }
+  const selected = names.length ? names : Object.keys(BENCHES);
+  const opts = options();
+  const verdicts: [string, BenchResult][] = [];
+  for (const name of selected) {
+    console.log(`\n== bench ${name}: ${BENCHES[name].what}`);
+    const mod = await BENCHES[name].load();
+    verdicts.push([name, await mod.run(opts)]);
+  }
+  console.log('\n== summary');
+  for (const [name, r] of verdicts) console.log(`  ${name.padEnd(12)} ${r.pass ? 'PASS' : 'FAIL'}  ${r.summary}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,30 @@
+// What every bench gets and returns (see scripts/bench/index.ts).
+export interface BenchOptions {
+  /** concurrent connections of the load generator */
+  connections: number;
+  /** measured run per target */
+  durationSeconds: number;
+  /** discarded run before each measured one (JIT, caches, connection set-up) */
+  warmupSeconds: number;
+}
+
+export interface BenchResult {
+  /** whether the bench met its floor */
+  pass: boolean;
+  /** one line for the summary */
+  summary: string;
+}
+
+export interface LoadFigures {
+  target: string;
+  requestsPerSecond: number;
+  /** milliseconds */
+  p50: number;
+  /** milliseconds */
+  p99: number;
+  requests: number;
+  /** CPU time of this process (where the server runs) per request, microseconds */
+  cpuMicrosPerRequest: number;
+  errors: number;
+  non2xx: number;
+}

@@ -1,0 +1,56 @@
+// getHTTPAccessLogEntries (SPEC §2.4, API.md §8): recorded requests of one project, newest first.
+// Entries never carry their projectId; paths were stored without their secrets (http/access-log).
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { AccessLogRow, Page, Paged } from '../../ports/store.js';
+import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export const AccessLogQuerySchema = v.object({
+  projectId: idQuery('projectId'),
+  since: timeQuery('since'),
+  until: timeQuery('until'),
+  method: v.optional(
+    v.pipe(
+      v.string(),
+      // a regex rather than a picklist after the transform, so that the docs show the choices
+      v.regex(new RegExp(`^(${METHODS.join('|')})$`, 'i'), `method must be one of ${METHODS.join(', ')}`),
+      v.transform((s) => s.toUpperCase()),
+    ),
+  ),
+  statusCode: v.optional(v.pipe(v.string(), v.regex(/^[1-5]\d\d$/, 'statusCode must be an HTTP status, 100 to 599'), v.transform(Number))),
+  pathPrefix: v.optional(v.pipe(v.string(), v.startsWith('/', 'pathPrefix must start with /'), v.maxLength(1024, 'pathPrefix is at most 1024 characters'))),
+  ...pageQueryEntries,
+});
+export type AccessLogQuery = v.InferOutput<typeof AccessLogQuerySchema>;
+
+/** SPEC §2.4: latency is an integer number of nanoseconds */
+export const AccessLogEntrySchema = v.object({
+  clientIp: v.string(),
+  latency: v.pipe(v.number(), v.integer()),
+  method: v.string(),
+  path: v.string(),
+  statusCode: v.pipe(v.number(), v.integer()),
+  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+});
+export type AccessLogEntry = Omit<AccessLogRow, 'projectId'>;
+
+export const toAccessLogEntry = (r: AccessLogRow): AccessLogEntry => ({
+  clientIp: r.clientIp,
+  latency: Math.round(r.latency),
+  method: r.method,
+  path: r.path,
+  statusCode: r.statusCode,
+  timestamp: r.timestamp,
+});
+
+export async function listAccessLogs(deps: Pick<Deps, 'store'>, caller: Caller, q: AccessLogQuery, page: Page): Promise<Paged<AccessLogEntry>> {
+  const projectId = historyProject(caller, q.projectId, 'logs');
+  const r = await deps.store.accessLogs.list(
+    { projectId, since: q.since, until: q.until, method: q.method, statusCode: q.statusCode, pathPrefix: q.pathPrefix },
+    page,
+  );
+  return { total: r.total, items: r.items.map(toAccessLogEntry) };
+}

@@ -1,0 +1,41 @@
+// The events history (API.md §3): accepted events of one project, newest first, as they were
+// delivered (SPEC §2.7 with the service fields filled). Read by project keys with `events`.
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { EventRecord, Page, Paged } from '../../ports/store.js';
+import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
+
+export const EventQuerySchema = v.object({
+  projectId: idQuery('projectId'),
+  homeId: idQuery('homeId'),
+  deviceId: idQuery('deviceId'),
+  // system types start with `_` (API.md §5), so this is looser than the SPEC §2.7 send pattern
+  eventType: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,128}$/, 'eventType must be 1 to 128 letters, digits, - or _'))),
+  since: timeQuery('since'),
+  until: timeQuery('until'),
+  ...pageQueryEntries,
+});
+export type EventQuery = v.InferOutput<typeof EventQuerySchema>;
+
+/** SPEC §2.7, as delivered */
+export const EventSchema = v.object({
+  eventType: v.string(),
+  eventData: v.record(v.string(), v.unknown()),
+  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  homeId: v.optional(v.number()),
+  originDeviceId: v.optional(v.number()),
+  originDeviceClass: v.optional(v.string()),
+  originDeviceIp: v.optional(v.string()),
+  originProjectKeyId: v.optional(v.string()),
+  originProjectKeyName: v.optional(v.string()),
+});
+
+export async function listEvents(deps: Pick<Deps, 'store'>, caller: Caller, q: EventQuery, page: Page): Promise<Paged<EventRecord>> {
+  const projectId = historyProject(caller, q.projectId, 'events');
+  const r = await deps.store.events.list(
+    { projectId, homeId: q.homeId, deviceId: q.deviceId, eventType: q.eventType, since: q.since, until: q.until },
+    page,
+  );
+  return { total: r.total, items: r.items.map((row) => row.event) };
+}

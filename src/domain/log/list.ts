@@ -1,0 +1,53 @@
+// getLogEntries (SPEC §2.5, API.md §8): the general log of one project, newest first. Entries never
+// carry their projectId: the caller asked for one project and sees only that one.
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { GeneralLogRow, LogCaller, Page, Paged } from '../../ports/store.js';
+import { historyProject, idQuery, pageQueryEntries, timeQuery } from './query.js';
+
+export const LogQuerySchema = v.object({
+  projectId: idQuery('projectId'),
+  since: timeQuery('since'),
+  until: timeQuery('until'),
+  // API.md §8: 0 debug, 1 info, 2 warn, 3 error; the filter is a minimum
+  level: v.optional(v.pipe(v.string(), v.regex(/^[0-3]$/, 'level must be 0 (debug) to 3 (error)'), v.transform(Number))),
+  source: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64, 'source is at most 64 characters'))),
+  ...pageQueryEntries,
+});
+export type LogQuery = v.InferOutput<typeof LogQuerySchema>;
+
+/** SPEC §2.5 entry, all fields optional */
+export const LogEntrySchema = v.object({
+  caller: v.optional(
+    v.object({
+      id: v.optional(v.union([v.string(), v.number()])),
+      type: v.optional(v.string()),
+      name: v.optional(v.string()),
+      sudoer: v.optional(v.boolean()),
+    }),
+  ),
+  level: v.pipe(v.number(), v.integer()),
+  source: v.string(),
+  text: v.string(),
+  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+});
+export interface LogEntry {
+  caller?: LogCaller;
+  level: number;
+  source: string;
+  text: string;
+  timestamp: string;
+}
+
+export function toLogEntry(r: GeneralLogRow): LogEntry {
+  const e: LogEntry = { level: r.level, source: r.source, text: r.text, timestamp: r.timestamp };
+  if (r.caller) e.caller = r.caller;
+  return e;
+}
+
+export async function listLogs(deps: Pick<Deps, 'store'>, caller: Caller, q: LogQuery, page: Page): Promise<Paged<LogEntry>> {
+  const projectId = historyProject(caller, q.projectId, 'logs');
+  const r = await deps.store.logs.list({ projectId, since: q.since, until: q.until, level: q.level, source: q.source }, page);
+  return { total: r.total, items: r.items.map(toLogEntry) };
+}

@@ -1,0 +1,72 @@
+// Query pieces shared by the history lists (access logs, general logs, events): RFC 3339 bounds,
+// integer ids, and which project a caller may read. Query strings arrive as strings; each piece
+// checks the text and turns it into what the store compares.
+import * as v from 'valibot';
+import type { Caller, Scope } from '../auth/caller.js';
+import { requireCaller, requireProjectKey } from '../auth/access.js';
+import { AppError } from '../errors.js';
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** a real calendar date and clock time: Date.parse would roll 2026-02-30 over to March */
+function isRealTime(s: string): boolean {
+  const m = RFC3339.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number);
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  const offsetOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && offsetOk;
+}
+
+/**
+ * An optional RFC 3339 date-time (API.md §0), normalised to UTC with milliseconds: stored
+ * timestamps have that exact form, so the store can compare them as text.
+ */
+export const timeQuery = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.description(`${name}: RFC 3339 date-time, e.g. 2026-11-22T12:00:00.000Z`),
+      v.check(isRealTime, `${name} must be an RFC 3339 date-time, e.g. 2026-11-22T12:00:00.000Z`),
+      v.transform((s) => new Date(s).toISOString()),
+    ),
+  );
+
+/** ids fit an SQL `integer` (PostgreSQL refuses a larger parameter with an error, not a miss) */
+export const MAX_ID = 2147483647;
+
+/** a positive integer id from a path segment or query string, else undefined */
+export function idOf(raw: string | undefined): number | undefined {
+  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n <= MAX_ID ? n : undefined;
+}
+
+/** an optional positive integer id (projects, homes, devices are positive integers) */
+export const idQuery = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[1-9]\d{0,9}$/, `${name} must be a positive integer`),
+      v.check((s) => idOf(s) !== undefined, `${name} must be a positive integer`),
+      v.transform(Number),
+    ),
+  );
+
+/** skip/limit, listed for the docs; the HTTP edge parses and bounds them (paging.ts) */
+export const pageQueryEntries = {
+  skip: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'skip must be a non-negative integer'))),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'limit must be a positive integer'))),
+};
+
+/**
+ * The project whose history a caller reads: a project key of that project holding `scope`
+ * (or `admin`). `projectId` defaults to the key's own; another project's id is refused.
+ */
+export function historyProject(caller: Caller, projectId: number | undefined, scope: Scope): number {
+  requireCaller(caller);
+  if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: `project key with scope ${scope}` });
+  const pid = projectId ?? caller.projectId;
+  requireProjectKey(caller, pid, scope);
+  return pid;
+}

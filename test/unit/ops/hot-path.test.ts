@@ -1,0 +1,71 @@
+// The request hot path was made cheaper (`npm run bench -- api`): statements are reused, the
+// auth lookups are compiled once, unsealed device keys are remembered. None of that may change
+// what the code answers; these tests hold the behaviour still.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
+import { withStatementCache } from '../../../src/adapters/sql/statement-cache.js';
+import { precompiled } from '../../../src/adapters/sql/precompiled.js';
+import { seal, unseal } from '../../../src/domain/auth/tokens.js';
+import { seedDevice } from '../../helpers/store-seed.js';
+
+describe('hot path: unseal remembers plaintexts', () => {
+  it('opens the same sealed value every time, and still refuses a wrong secret or a tampered value', () => {
+    const sealed = seal('secret-one-secret-one', 'dk.plain');
+    expect(unseal('secret-one-secret-one', sealed)).toBe('dk.plain');
+    expect(unseal('secret-one-secret-one', sealed)).toBe('dk.plain');
+    expect(() => unseal('secret-two-secret-two', sealed)).toThrow();
+    const [v, iv, tag, ct] = sealed.split('.');
+    const flipped = ct.startsWith('A') ? 'B' + ct.slice(1) : 'A' + ct.slice(1);
+    expect(() => unseal('secret-one-secret-one', [v, iv, tag, flipped].join('.'))).toThrow();
+  });
+});
+
+describe('hot path: SQLite statements and compiled lookups', () => {
+  let dir: string;
+  let store: SqlStore;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hearth-hot-'));
+    store = await createSqlStore({ url: join(dir, 'h.db') });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reuses a prepared statement for the same SQL and keeps at most `max` of them', () => {
+    const raw = new BetterSqlite3(':memory:');
+    const db = withStatementCache(raw, 2);
+    const a = db.prepare('select 1');
+    expect(db.prepare('select 1')).toBe(a);
+    db.prepare('select 2');
+    db.prepare('select 3'); // evicts the least recently used: `select 1` was used before `select 2`
+    expect(db.prepare('select 2')).not.toBe(a);
+    expect(db.prepare('select 1')).not.toBe(a);
+    db.close();
+  });
+
+  it('answers the auth lookups exactly as before: camelCase rows, misses as undefined', async () => {
+    const { device, key } = await seedDevice({ store, secret: 's'.repeat(20) });
+    expect(await store.devices.get(device.id)).toEqual(device);
+    expect(await store.devices.getByKeyHash(device.apiKeyHash)).toEqual(device);
+    expect(await store.devices.get(device.id + 1000)).toBeUndefined();
+    expect(key.startsWith('dk.')).toBe(true);
+  });
+
+  it('runs a compiled lookup inside a transaction, seeing that transaction’s writes', async () => {
+    const seen = await store.transaction(async (tx) => {
+      const { device } = await seedDevice({ store: tx, secret: 's'.repeat(20) });
+      return tx.devices.get(device.id);
+    });
+    expect(seen?.deviceClass).toBe('default');
+  });
+
+  it('refuses a compiled lookup called with the wrong number of parameters', async () => {
+    const byId = precompiled(store.sql.db, () => store.sql.db.selectFrom('devices').selectAll().where('id', '=', 0));
+    await expect(byId()).rejects.toThrow(/takes 1 parameters/);
+  });
+});

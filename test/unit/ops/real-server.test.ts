@@ -1,0 +1,75 @@
+// The HTTP edge through a real @hono/node-server on loopback: the headers every answer carries
+// are set on the Node response there (app.ts presetHeader), not through Hono, so they are
+// checked on real sockets, for successes, errors and answers the framework builds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { makeTestApi, type TestApi } from '../../helpers/api.js';
+import { seedDevice } from '../../helpers/store-seed.js';
+
+describe('HTTP edge on a real server', () => {
+  let t: TestApi;
+  let server: Server;
+  let base: string;
+  let deviceId: number;
+  beforeAll(async () => {
+    t = await makeTestApi();
+    ({ device: { id: deviceId } } = await seedDevice(t.deps));
+    server = createAdaptorServer({ fetch: t.app.fetch }) as Server;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await t.close();
+  });
+
+  const expectEdgeHeaders = (r: Response) => {
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-expose-headers')).toContain('vnd.tinkermode.range');
+    expect(r.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(r.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._-]+$/);
+  };
+
+  it('carries CORS and x-request-id on a success, with its JSON body and range header intact', async () => {
+    const r = await fetch(`${base}/devices/${deviceId}/kv`, { headers: { authorization: `ModeCloud ${t.adminKey}`, 'x-request-id': 'req-42' } });
+    expect(r.status).toBe(200);
+    expectEdgeHeaders(r);
+    expect(r.headers.get('x-request-id')).toBe('req-42');
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(r.headers.get('vnd.tinkermode.range')).toBe('*/0');
+    expect(await r.json()).toEqual([]);
+  });
+
+  it('carries them on errors: 401, 404 of an unknown route, 405, and a 204', async () => {
+    const unauth = await fetch(`${base}/devices/${deviceId}/kv`);
+    expect(unauth.status).toBe(401);
+    expectEdgeHeaders(unauth);
+    const missing = await fetch(`${base}/no/such/route`);
+    expect(missing.status).toBe(404);
+    expectEdgeHeaders(missing);
+    const wrong = await fetch(`${base}/healthz`, { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expectEdgeHeaders(wrong);
+    const put = await fetch(`${base}/devices/${deviceId}/kv/k`, { method: 'PUT', headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json' }, body: '{"value":1}' });
+    expect(put.status).toBe(204);
+    expectEdgeHeaders(put);
+  });
+
+  it('answers a CORS preflight with 204 and the allowed methods and headers', async () => {
+    const r = await fetch(`${base}/devices/${deviceId}/kv/k`, { method: 'OPTIONS', headers: { origin: 'http://x.example', 'access-control-request-method': 'PUT' } });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(r.headers.get('access-control-allow-headers')).toContain('Authorization');
+  });
+
+  it('sends one x-request-id per answer, new for each request without one', async () => {
+    const a = await fetch(`${base}/healthz`);
+    const b = await fetch(`${base}/healthz`);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    expect(a.headers.get('x-request-id')!.split(',')).toHaveLength(1);
+  });
+});
