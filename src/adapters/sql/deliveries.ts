@@ -1,0 +1,139 @@
+// The durable delivery queue (src/ports/queue.ts) as a table beside the records, so an event and
+// its deliveries commit in one transaction. This file: the rows, the log and the queue's
+// upkeep; the worker's side (claim, outcomes, leases) is in deliveries-lease.ts.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from './schema.js';
+import type { Dialect } from './migrations.js';
+import { laneOf, type DeliveryKind, type DeliveryRow, type DeliveryStatus, type Deliveries } from '../../ports/queue.js';
+import { leaseOps } from './deliveries-lease.js';
+import { countOf } from './util.js';
+
+export interface DeliveriesTable {
+  id: string;
+  projectId: number;
+  moduleId: string;
+  kind: string;
+  lane: string;
+  eventId: string | null;
+  eventType: string | null;
+  payload: string;
+  status: string;
+  attempts: string;
+  roundAttempts: number;
+  nextAttemptTime: string | null;
+  creationTime: string;
+  updateTime: string;
+  claimedBy: string | null;
+}
+export type DeliveriesDb = Kysely<Database & { deliveries: DeliveriesTable }>;
+type Db = DeliveriesDb;
+
+export function toRow(r: Selectable<DeliveriesTable>): DeliveryRow {
+  return {
+    id: r.id,
+    projectId: r.projectId,
+    moduleId: r.moduleId,
+    kind: r.kind as DeliveryKind,
+    eventId: r.eventId,
+    eventType: r.eventType,
+    payload: r.payload,
+    status: r.status as DeliveryStatus,
+    attempts: JSON.parse(r.attempts),
+    roundAttempts: r.roundAttempts,
+    nextAttemptTime: r.nextAttemptTime,
+    creationTime: r.creationTime,
+    updateTime: r.updateTime,
+    claimedBy: r.claimedBy,
+  };
+}
+
+// SQLite caps bound parameters per statement (32766 since 3.32); 12 columns a row.
+const INSERT_CHUNK = 500;
+
+export function deliveryRepo(base: Kysely<Database>, dialect: Dialect): Deliveries {
+  const db = base as unknown as Db;
+  const repo: Deliveries = {
+    async insertMany(rows) {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const values = rows.slice(i, i + INSERT_CHUNK).map((d) => ({
+          ...d,
+          lane: laneOf(d),
+          status: 'pending',
+          attempts: '[]',
+          roundAttempts: 0,
+          nextAttemptTime: d.creationTime,
+          updateTime: d.creationTime,
+          claimedBy: null,
+        }));
+        await db.insertInto('deliveries').values(values).execute();
+      }
+    },
+
+    async get(projectId, moduleId, id) {
+      const r = await db
+        .selectFrom('deliveries')
+        .selectAll()
+        .where('id', '=', id)
+        .where('projectId', '=', projectId)
+        .where('moduleId', '=', moduleId)
+        .executeTakeFirst();
+      return r && toRow(r);
+    },
+
+    async list(f, page) {
+      let q = db.selectFrom('deliveries').where('projectId', '=', f.projectId).where('moduleId', '=', f.moduleId);
+      if (f.status) q = q.where('status', '=', f.status);
+      if (f.since) q = q.where('creationTime', '>=', f.since);
+      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
+      return { total, items: rows.map(toRow) };
+    },
+
+    ...leaseOps(db, dialect),
+
+    async redeliver(projectId, moduleId, id, now) {
+      // a row being delivered right now is left to its worker: its outcome would overwrite ours
+      await db
+        .updateTable('deliveries')
+        .set({ status: 'pending', roundAttempts: 0, nextAttemptTime: now, updateTime: now, claimedBy: null })
+        .where('id', '=', id)
+        .where('projectId', '=', projectId)
+        .where('moduleId', '=', moduleId)
+        .where('status', '!=', 'delivering')
+        .execute();
+      return repo.get(projectId, moduleId, id);
+    },
+
+    async deleteForModule(projectId, moduleId) {
+      const r = await db.deleteFrom('deliveries').where('projectId', '=', projectId).where('moduleId', '=', moduleId).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
+    async prune(before, limit) {
+      // oldest rows sit first in the table: a short scan finds them without an index of its own
+      const ids = db.selectFrom('deliveries').select('id').where('creationTime', '<', before).where('nextAttemptTime', 'is', null).limit(limit);
+      const r = await db.deleteFrom('deliveries').where('id', 'in', ids).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
+    async stats() {
+      const rows = await db
+        .selectFrom('deliveries')
+        .select(['status', (e) => e.fn.countAll().as('n'), (e) => e.fn.min('creationTime').as('oldest')])
+        .where('nextAttemptTime', 'is not', null)
+        .groupBy('status')
+        .execute();
+      let pending = 0;
+      let delivering = 0;
+      let oldest: string | null = null;
+      for (const r of rows) {
+        if (r.status === 'pending') pending = countOf(r);
+        else if (r.status === 'delivering') delivering = countOf(r);
+        const o = r.oldest as string | null;
+        if (o && (!oldest || o < oldest)) oldest = o;
+      }
+      return { pending, delivering, oldestPendingTime: oldest };
+    },
+  };
+  return repo;
+}

@@ -1,0 +1,43 @@
+// Create a webhooks module (API.md §9). Each webhook gets a generated key, shown in full in this
+// answer only.
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { ModuleRow } from '../../ports/store.js';
+import { AppError } from '../errors.js';
+import { parseInput } from './parse.js';
+import { writeLog } from '../log/write.js';
+import { invalidateTargets } from '../webhook/targets.js';
+import { ModuleCreateSchema, type Module } from './schemas.js';
+import { requireModuleManager } from './access.js';
+import type { WebhookChecks } from './checks.js';
+import { checkEventWebhook, commandWebhookRow, eventWebhookRow, MAX_MODULES_PER_PROJECT, sealedNewKey } from './settings.js';
+import { moduleView } from './view.js';
+
+export type ModuleDeps = Pick<Deps, 'store' | 'clock' | 'secret'>;
+
+export async function createModule(deps: ModuleDeps, checks: WebhookChecks, caller: Caller, projectId: number, body: unknown): Promise<Module> {
+  requireModuleManager(caller, projectId);
+  const input = parseInput(ModuleCreateSchema, body);
+  if (input.eventWebhook) await checkEventWebhook(checks, input.eventWebhook);
+  if (input.commandWebhook) await checks.checkUrl(input.commandWebhook.url, 'commandWebhook.url');
+  if ((await deps.store.modules.list(projectId)).length >= MAX_MODULES_PER_PROJECT) {
+    throw new AppError('LIMIT_EXCEEDED', { limit: MAX_MODULES_PER_PROJECT, message: `a project has at most ${MAX_MODULES_PER_PROJECT} modules` });
+  }
+  const now = deps.clock.now().toISOString();
+  const row: ModuleRow = {
+    projectId,
+    id: input.id,
+    moduleType: 'webhooks',
+    description: input.description ?? null,
+    eventWebhook: input.eventWebhook ? eventWebhookRow(input.eventWebhook, sealedNewKey(deps.secret).sealed) : null,
+    commandWebhook: input.commandWebhook ? commandWebhookRow(input.commandWebhook.url, sealedNewKey(deps.secret).sealed) : null,
+    eventDisabled: null,
+    commandDisabled: null,
+    creationTime: now,
+    modificationTime: now,
+  };
+  if (!(await deps.store.modules.create(row))) throw new AppError('ALREADY_EXISTS', { moduleId: input.id });
+  invalidateTargets(deps.store, projectId);
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${row.id} created` });
+  return moduleView(row, deps.secret, { event: true, command: true });
+}

@@ -1,0 +1,23 @@
+// DELETE a module (API.md §9), with its delivery log and whatever was still queued for it: a
+// deleted module's webhooks are never called again.
+import type { Caller } from '../auth/caller.js';
+import { AppError } from '../errors.js';
+import { writeLog } from '../log/write.js';
+import { invalidateTargets } from '../webhook/targets.js';
+import { requireModuleManager } from './access.js';
+import { MODULE_ID_PATTERN } from './schemas.js';
+import type { ModuleDeps } from './create.js';
+
+export async function deleteModule(deps: ModuleDeps, caller: Caller, projectId: number, moduleId: string): Promise<void> {
+  requireModuleManager(caller, projectId);
+  const deleted =
+    MODULE_ID_PATTERN.test(moduleId) &&
+    (await deps.store.transaction(async (tx) => {
+      if (!(await tx.modules.delete(projectId, moduleId))) return false;
+      await tx.deliveries.deleteForModule(projectId, moduleId);
+      return true;
+    }));
+  if (!deleted) throw new AppError('MODULE_NOT_FOUND', { moduleId });
+  invalidateTargets(deps.store, projectId);
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} deleted` });
+}

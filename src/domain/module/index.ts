@@ -1,0 +1,10 @@
+export * from './schemas.js';
+export type { WebhookChecks } from './checks.js';
+export { createModule, type ModuleDeps } from './create.js';
+export { updateModule } from './update.js';
+export { deleteModule } from './delete.js';
+export { rotateModuleKeys } from './rotate-keys.js';
+export { getModule, listModules, listHomeModules, type ModuleBrief } from './read.js';
+export { parseProjectId, requireModuleManager, loadModule } from './access.js';
+export { moduleView, maskKey } from './view.js';
+export { RESERVED_HEADERS, MAX_MODULES_PER_PROJECT } from './settings.js';

@@ -1,0 +1,37 @@
+// Reading modules: a project's (project key, keys masked) and a home's (API.md §9: the modules of
+// the home's project; a home member sees their ids and descriptions only, not targets or keys).
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { Page, Paged } from '../../ports/store.js';
+import { homeFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { loadModule, requireModuleManager } from './access.js';
+import { moduleView } from './view.js';
+import type { Module } from './schemas.js';
+import type { ModuleDeps } from './create.js';
+
+export type ModuleBrief = { id: string; moduleType: 'webhooks'; description?: string };
+
+export async function getModule(deps: ModuleDeps, caller: Caller, projectId: number, moduleId: string): Promise<Module> {
+  requireModuleManager(caller, projectId);
+  return moduleView(await loadModule(deps, projectId, moduleId), deps.secret);
+}
+
+const pageOf = <T>(all: T[], page: Page): Paged<T> => ({ total: all.length, items: all.slice(page.skip, page.skip + page.limit) });
+
+export async function listModules(deps: ModuleDeps, caller: Caller, projectId: number, page: Page): Promise<Paged<Module>> {
+  requireModuleManager(caller, projectId);
+  const rows = await deps.store.modules.list(projectId);
+  return pageOf(rows.map((r) => moduleView(r, deps.secret)), page);
+}
+
+export async function listHomeModules(deps: Pick<Deps, 'store' | 'secret'>, caller: Caller, homeIdRaw: string, page: Page): Promise<Paged<Module | ModuleBrief>> {
+  if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
+  const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'modules');
+  const rows = await deps.store.modules.list(home.projectId);
+  const items =
+    caller.type === 'project key'
+      ? rows.map((r) => moduleView(r, deps.secret))
+      : rows.map((r): ModuleBrief => (r.description !== null ? { id: r.id, moduleType: 'webhooks', description: r.description } : { id: r.id, moduleType: 'webhooks' }));
+  return pageOf(items, page);
+}

@@ -1,0 +1,38 @@
+// POST .../{moduleId}/keys (API.md §9): new keys for the module's webhooks, shown in full in this
+// answer only. The old key stops signing at once, retries of queued deliveries included: a
+// receiver rotating its key wants the new one.
+import type { ModulePatch } from '../../ports/store.js';
+import type { Caller } from '../auth/caller.js';
+import { AppError } from '../errors.js';
+import { writeLog } from '../log/write.js';
+import { invalidateTargets } from '../webhook/targets.js';
+import { RotateKeysSchema, type Module } from './schemas.js';
+import { loadModule, requireModuleManager } from './access.js';
+import { sealedNewKey } from './settings.js';
+import { moduleView, type Reveal } from './view.js';
+import { parseInput } from './parse.js';
+import type { ModuleDeps } from './create.js';
+
+export async function rotateModuleKeys(deps: ModuleDeps, caller: Caller, projectId: number, moduleId: string, body: unknown): Promise<Module> {
+  requireModuleManager(caller, projectId);
+  const row = await loadModule(deps, projectId, moduleId);
+  const which = parseInput(RotateKeysSchema, body ?? {}).webhook ?? 'both';
+  const now = deps.clock.now().toISOString();
+  const patch: ModulePatch = { modificationTime: now };
+  const reveal: Reveal = {};
+  if (which !== 'command' && row.eventWebhook) {
+    patch.eventWebhook = { ...row.eventWebhook, keySealed: sealedNewKey(deps.secret).sealed };
+    reveal.event = true;
+  }
+  if (which !== 'event' && row.commandWebhook) {
+    patch.commandWebhook = { ...row.commandWebhook, keySealed: sealedNewKey(deps.secret).sealed };
+    reveal.command = true;
+  }
+  if (!reveal.event && !reveal.command) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'webhook', message: `module ${moduleId} has no ${which === 'both' ? '' : which + ' '}webhook to rotate` }] });
+  }
+  if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
+  invalidateTargets(deps.store, projectId);
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId}: webhook keys rotated (${which})` });
+  return moduleView({ ...row, ...patch }, deps.secret, reveal);
+}

@@ -1,0 +1,51 @@
+// Turning the webhook settings a client sent into stored rows: checks beyond the shape (target
+// policy, templates, reserved headers) and fresh sealed keys.
+import { randomBytes } from 'node:crypto';
+import type { CommandWebhookRow, EventWebhookRow } from '../../ports/store.js';
+import { seal } from '../auth/tokens.js';
+import { AppError } from '../errors.js';
+import type { WebhookChecks } from './checks.js';
+
+// Set by the service on every request, after the templates (API.md §9); a template may not claim them.
+export const RESERVED_HEADERS = ['x-service-signature', 'x-mode-signature', 'x-service-delivery'];
+
+export const MAX_MODULES_PER_PROJECT = 100;
+
+/** the same shape as worker/webhook/signature.ts generateWebhookKey: `whk.` + 32 random bytes */
+export function newWebhookKey(): string {
+  return 'whk.' + randomBytes(32).toString('base64url');
+}
+
+export interface EventWebhookSettings {
+  url: string;
+  subscriptions?: string[];
+  headers?: Record<string, string> | null;
+  body?: string | null;
+}
+
+export async function checkEventWebhook(checks: WebhookChecks, ev: EventWebhookSettings, path = 'eventWebhook'): Promise<void> {
+  for (const name of Object.keys(ev.headers ?? {})) {
+    if (RESERVED_HEADERS.includes(name.toLowerCase())) {
+      throw new AppError('INVALID_PARAMETERS', { issues: [{ path: `${path}.headers.${name}`, message: `header ${name} is set by the service` }] });
+    }
+  }
+  checks.checkTemplates({ headers: ev.headers ?? null, body: ev.body ?? null }, path);
+  await checks.checkUrl(ev.url, `${path}.url`);
+}
+
+/** the stored event webhook; `keySealed` kept from before unless a new key is due */
+export function eventWebhookRow(ev: EventWebhookSettings, keySealed: string): EventWebhookRow {
+  const headers = ev.headers && Object.keys(ev.headers).length > 0 ? ev.headers : null;
+  // an empty body template is no template (template.ts treats it so too)
+  const body = ev.body ? ev.body : null;
+  return { url: ev.url, subscriptions: ev.subscriptions ?? ['*'], headers, body, keySealed };
+}
+
+export function commandWebhookRow(url: string, keySealed: string): CommandWebhookRow {
+  return { url, keySealed };
+}
+
+export function sealedNewKey(secret: string): { key: string; sealed: string } {
+  const key = newWebhookKey();
+  return { key, sealed: seal(secret, key) };
+}

@@ -1,0 +1,51 @@
+// The command webhook trigger (SPEC §4.3, §6.3; API.md §9): PUT /homes/{homeId}/smartModules/
+// {moduleId}/command queues one delivery to the module's command webhook. It resolves once the
+// row is committed (the 204 promises the delivery is durable), then wakes the workers.
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { homeFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../module/parse.js';
+import { MODULE_ID_PATTERN } from '../module/schemas.js';
+import { commandWebhookBody } from './payload.js';
+import { newDeliveryId } from './ids.js';
+import { WEBHOOK_QUEUE } from './fan-out.js';
+
+// SPEC §2.8: action pattern; parameters an object, `{}` when absent (API.md §9)
+export const CommandTriggerSchema = v.object({
+  action: v.pipe(v.string('action must be a string'), v.regex(/^[0-9a-z][0-9a-z_-]+[0-9a-z]$/, 'action must match ^[0-9a-z][0-9a-z_\\-]+[0-9a-z]$')),
+  parameters: v.optional(
+    v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'parameters must be an object'),
+    {},
+  ),
+});
+
+export async function triggerCommand(
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
+  caller: Caller,
+  homeIdRaw: string,
+  moduleId: string,
+  body: unknown,
+): Promise<string> {
+  if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
+  const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'commands');
+  // API.md §9: 404 when the module or its command webhook does not exist for the home's project
+  const module = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
+  if (!module?.commandWebhook) throw new AppError('MODULE_NOT_FOUND', { moduleId });
+  const input = parseInput(CommandTriggerSchema, body);
+  const size = Buffer.byteLength(JSON.stringify(input.parameters));
+  if (size > deps.limits.eventDataBytes) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'parameters', message: `parameters are ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }] });
+  }
+  const now = deps.clock.now();
+  const origin =
+    caller.type === 'user' ? { userId: caller.userId } : caller.type === 'project key' ? { projectKeyId: caller.keyId, projectKeyName: caller.keyName } : undefined;
+  const payload = commandWebhookBody({ action: input.action, parameters: input.parameters, timestamp: now.toISOString(), homeId: home.id, origin });
+  const id = newDeliveryId(now);
+  await deps.store.deliveries.insertMany([
+    { id, projectId: home.projectId, moduleId, kind: 'command', eventId: null, eventType: input.action, payload: JSON.stringify(payload), creationTime: now.toISOString() },
+  ]);
+  await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
+  return id;
+}

@@ -1,0 +1,30 @@
+// SPEC §6.1, §6.2: an event becomes one delivery per module of its project whose event webhook
+// subscribes to its type. Only events of a home go anywhere (API.md §9). The rows are returned,
+// not written: emitEvent commits them with the event itself (outbox).
+import type { EventRecord, Store } from '../../ports/store.js';
+import type { NewDelivery } from '../../ports/queue.js';
+import { eventTargets } from './targets.js';
+import { eventWebhookBody } from './payload.js';
+import { newDeliveryId } from './ids.js';
+
+/** the bus `work` queue name workers listen for */
+export const WEBHOOK_QUEUE = 'webhooks';
+
+export async function eventDeliveries(store: Store, projectId: number, eventId: string, event: EventRecord, now: Date): Promise<NewDelivery[]> {
+  if (event.homeId === undefined) return [];
+  const targets = await eventTargets(store, projectId, event.eventType);
+  if (targets.length === 0) return [];
+  // one payload text for every module: the exact bytes each receives (before templates)
+  const payload = JSON.stringify(eventWebhookBody({ ...event, homeId: event.homeId }));
+  const creationTime = now.toISOString();
+  return targets.map((m) => ({
+    id: newDeliveryId(now),
+    projectId,
+    moduleId: m.id,
+    kind: 'event' as const,
+    eventId,
+    eventType: event.eventType,
+    payload,
+    creationTime,
+  }));
+}

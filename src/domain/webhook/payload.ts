@@ -1,0 +1,53 @@
+// The bodies webhooks receive: SPEC §6.1 for events, SPEC §6.3 for commands. Built field by
+// field in the order of the SPEC tables, so nothing beyond them leaks into a receiver's input.
+import type { EventRecord } from '../../ports/store.js';
+
+export interface EventWebhookBody {
+  eventType: string;
+  eventData: Record<string, unknown>;
+  timestamp: string;
+  homeId: number;
+  originDeviceId?: number;
+  originDeviceClass?: string;
+  originDeviceIp?: string;
+  originProjectKeyID?: string;
+  originProjectKeyName?: string;
+}
+
+/** SPEC §6.1; the event must have a homeId (events of devices in no home go to no webhook) */
+export function eventWebhookBody(e: EventRecord & { homeId: number }): EventWebhookBody {
+  const body: EventWebhookBody = { eventType: e.eventType, eventData: e.eventData, timestamp: e.timestamp, homeId: e.homeId };
+  if (e.originDeviceId !== undefined) body.originDeviceId = e.originDeviceId;
+  if (e.originDeviceClass !== undefined) body.originDeviceClass = e.originDeviceClass;
+  if (e.originDeviceIp !== undefined) body.originDeviceIp = e.originDeviceIp;
+  // SPEC §6.1: the webhook body spells it `originProjectKeyID`; the event shape (§2.7) `...Id`
+  if (e.originProjectKeyId !== undefined) body.originProjectKeyID = e.originProjectKeyId;
+  if (e.originProjectKeyName !== undefined) body.originProjectKeyName = e.originProjectKeyName;
+  return body;
+}
+
+export interface CommandWebhookBody {
+  action: string;
+  parameters: Record<string, unknown>;
+  timestamp: string;
+  homeId: number;
+  originUserId?: number;
+  originProjectKeyID?: string;
+  originProjectKeyName?: string;
+}
+
+export function commandWebhookBody(c: {
+  action: string;
+  parameters: Record<string, unknown>;
+  timestamp: string;
+  homeId: number;
+  origin: { userId: number } | { projectKeyId: string; projectKeyName: string } | undefined;
+}): CommandWebhookBody {
+  const body: CommandWebhookBody = { action: c.action, parameters: c.parameters, timestamp: c.timestamp, homeId: c.homeId };
+  if (c.origin && 'userId' in c.origin) body.originUserId = c.origin.userId;
+  if (c.origin && 'projectKeyId' in c.origin) {
+    body.originProjectKeyID = c.origin.projectKeyId;
+    body.originProjectKeyName = c.origin.projectKeyName;
+  }
+  return body;
+}

@@ -1,0 +1,54 @@
+// Which modules an event goes to (SPEC §6.2), without a query per event: each project's modules
+// are cached for a short while. A change made through this process (module verbs, a webhook the
+// worker disables) drops the entry at once; a change made by another node of a cluster is seen
+// within TTL_MS. A stale entry is harmless: the worker reads the module again before sending and
+// drops a delivery whose webhook is gone or disabled.
+import type { ModuleRow, Store } from '../../ports/store.js';
+
+export const TARGETS_TTL_MS = 2000;
+// beyond this many projects the cache starts over rather than grow without bound
+const MAX_PROJECTS = 10_000;
+
+interface Entry {
+  at: number;
+  modules: Promise<ModuleRow[]>;
+}
+const caches = new WeakMap<object, Map<number, Entry>>();
+
+function cacheOf(store: Store): Map<number, Entry> {
+  let c = caches.get(store);
+  if (!c) caches.set(store, (c = new Map()));
+  return c;
+}
+
+/** every module of the project (cached); one query per project per TTL at most */
+export function projectModules(store: Store, projectId: number): Promise<ModuleRow[]> {
+  const cache = cacheOf(store);
+  const now = performance.now();
+  const hit = cache.get(projectId);
+  if (hit && now - hit.at < TARGETS_TTL_MS) return hit.modules;
+  if (cache.size >= MAX_PROJECTS) cache.clear();
+  const modules = store.modules.list(projectId);
+  const entry: Entry = { at: now, modules };
+  cache.set(projectId, entry);
+  // a failed read is not remembered: the next event asks again
+  modules.catch(() => {
+    if (cache.get(projectId) === entry) cache.delete(projectId);
+  });
+  return modules;
+}
+
+export function invalidateTargets(store: Store, projectId: number): void {
+  caches.get(store)?.delete(projectId);
+}
+
+/** SPEC §6.2: `*` subscribes to everything, otherwise the exact type */
+export function subscribes(subscriptions: readonly string[], eventType: string): boolean {
+  return subscriptions.includes('*') || subscriptions.includes(eventType);
+}
+
+/** the modules whose enabled event webhook subscribes to this type */
+export async function eventTargets(store: Store, projectId: number, eventType: string): Promise<ModuleRow[]> {
+  const modules = await projectModules(store, projectId);
+  return modules.filter((m) => m.eventWebhook !== null && m.eventDisabled === null && subscribes(m.eventWebhook.subscriptions, eventType));
+}

@@ -1,0 +1,59 @@
+// Mounted at /homes (see index.ts). The smart modules a home's project has, and the command
+// webhook trigger (SPEC §4.3, §6.3; API.md §9).
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { readBody } from '../body.js';
+import { listResponse, pageOf } from '../paging.js';
+import { requireCaller } from '../../domain/auth/access.js';
+import { ModuleBriefSchema, ModuleSchema, listHomeModules } from '../../domain/module/index.js';
+import { CommandTriggerSchema, triggerCommand } from '../../domain/webhook/command.js';
+
+const tag = 'smart modules';
+const STATUSES = [401, 403, 404, 429, 500, 503] as const;
+
+export function homeModulesRoutes(): Hono<HttpEnv> {
+  const r = new Hono<HttpEnv>();
+
+  r.get(
+    '/:homeId/smartModules',
+    op({
+      operationId: 'getHomeSmartModules',
+      summary: "The smart modules of the home's project (a member sees ids and descriptions; a project key, the settings with keys masked)",
+      tag,
+      success: 200,
+      statuses: STATUSES,
+      response: v.array(v.union([ModuleSchema, ModuleBriefSchema])),
+      auth: 'project key with scope modules, or a member of the home',
+    }),
+    async (c) => {
+      const deps = c.get('deps');
+      const caller = c.get('caller');
+      requireCaller(caller);
+      const page = pageOf(c, deps.limits);
+      return listResponse(c, page, await listHomeModules(deps, caller, c.req.param('homeId'), page));
+    },
+  );
+
+  r.put(
+    '/:homeId/smartModules/:moduleId/command',
+    op({
+      operationId: 'triggerSmartModuleCommand',
+      summary: "Call the module's command webhook (SPEC §4.3); 204 once the delivery is durably queued",
+      tag,
+      success: 204,
+      statuses: STATUSES,
+      body: CommandTriggerSchema,
+      auth: 'project key with scope commands, or a member of the home',
+    }),
+    async (c) => {
+      const caller = c.get('caller');
+      requireCaller(caller);
+      await triggerCommand(c.get('deps'), caller, c.req.param('homeId'), c.req.param('moduleId'), await readBody(c));
+      return c.body(null, 204);
+    },
+  );
+
+  return r;
+}

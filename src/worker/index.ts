@@ -1,0 +1,130 @@
+// createWorker: the worker role (ARCHITECTURE "Processes"). It delivers webhooks from the durable
+// queue: claims due deliveries, signs and sends them through a keep-alive pool per origin, and
+// records every attempt. Built, not started: main.ts (or a test) calls start() and close().
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Store } from '../ports/store.js';
+import type { Bus } from '../ports/bus.js';
+import type { Clock } from '../ports/clock.js';
+import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
+import { createWebhookClient } from './webhook/http-client.js';
+import { createRunner, type Runner } from './webhook/runner.js';
+import { createOutcomeWriter } from './webhook/outcomes.js';
+import { FailureLog } from './webhook/failure-log.js';
+import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
+
+export interface WebhookWorkerConfig {
+  allowPrivateTargets: boolean;
+  timeoutMs: number;
+  /** delays before each retry, in seconds (fractions allowed for tests) */
+  retryScheduleSeconds: number[];
+  pollMs: number;
+  concurrency: number;
+}
+
+export interface WorkerDeps {
+  store: Store;
+  bus: Bus;
+  clock: Clock;
+  secret: string;
+  logger: Logger;
+  webhooks: WebhookWorkerConfig;
+  /** where the metrics go (the API's /metrics registry); a new one otherwise */
+  registry?: Registry;
+  /** embedded mode: this is the only worker on the queue, so leases left by a previous run are void */
+  releaseLeasesOnStart?: boolean;
+  /** finished deliveries older than this are removed (default 7) */
+  retentionDays?: number;
+  workerId?: string;
+  random?: () => number;
+  /** how long close() waits for deliveries in flight before handing them back (default 5 s) */
+  closeGraceMs?: number;
+}
+
+export interface Worker {
+  readonly id: string;
+  readonly metrics: WorkerMetrics;
+  start(): Promise<void>;
+  /** claim now (also what a bus `work` message does) */
+  wake(): void;
+  inflight(): number;
+  close(): Promise<void>;
+}
+
+const LEASE_MARGIN_MS = 30_000;
+const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 500;
+const CLOSE_GRACE_MS = 5_000;
+const FAILURE_LOG_WINDOW_MS = 10_000;
+
+export function createWorker(deps: WorkerDeps): Worker {
+  const id = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const metrics = createWorkerMetrics(deps.store.deliveries, () => deps.clock.now(), deps.registry);
+  const client = createWebhookClient({ allowPrivateTargets: deps.webhooks.allowPrivateTargets, timeoutMs: deps.webhooks.timeoutMs });
+  const retentionMs = (deps.retentionDays ?? 7) * 86400_000;
+  let runner: Runner | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+
+  // short batches with a turn of the event loop between them: SQLite has one writer, and the
+  // API and the queue need it meanwhile
+  const prune = async () => {
+    try {
+      const before = new Date(deps.clock.now().getTime() - retentionMs).toISOString();
+      let n = 0;
+      for (let got = PRUNE_BATCH; got === PRUNE_BATCH && runner; n += got) {
+        got = await deps.store.deliveries.prune(before, PRUNE_BATCH);
+        await new Promise((r) => setImmediate(r));
+      }
+      if (n > 0) deps.logger.info({ removed: n }, 'finished webhook deliveries past retention removed');
+    } catch (err) {
+      deps.logger.warn({ err }, 'webhook delivery retention failed');
+    }
+  };
+
+  return {
+    id,
+    metrics,
+    async start() {
+      if (runner) return;
+      if (deps.releaseLeasesOnStart) {
+        const n = await deps.store.deliveries.releaseAll(deps.clock.now().toISOString());
+        if (n > 0) deps.logger.info({ released: n }, 'webhook deliveries in flight at the last stop are queued again');
+      }
+      runner = createRunner(
+        {
+          store: deps.store,
+          clock: deps.clock,
+          secret: deps.secret,
+          logger: deps.logger,
+          client,
+          metrics,
+          workerId: id,
+          outcomes: createOutcomeWriter(deps.store.deliveries, id),
+          failureLog: new FailureLog(FAILURE_LOG_WINDOW_MS),
+          retryScheduleSeconds: deps.webhooks.retryScheduleSeconds,
+          random: deps.random ?? Math.random,
+        },
+        { concurrency: deps.webhooks.concurrency, pollMs: deps.webhooks.pollMs, leaseMs: deps.webhooks.timeoutMs + LEASE_MARGIN_MS },
+      );
+      unsubscribe = deps.bus.subscribe('work', (msg) => {
+        if (msg.queue === WEBHOOK_QUEUE) runner?.pump();
+      });
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruneTimer.unref();
+      void prune();
+      runner.pump();
+    },
+    wake: () => runner?.pump(),
+    inflight: () => runner?.inflight() ?? 0,
+    async close() {
+      unsubscribe?.();
+      clearInterval(pruneTimer);
+      await runner?.stop(deps.closeGraceMs ?? CLOSE_GRACE_MS);
+      runner = undefined;
+      client.close();
+    },
+  };
+}

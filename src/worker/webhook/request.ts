@@ -1,0 +1,66 @@
+// The request one delivery sends (SPEC §5.3, §6; API.md §9): the target's current URL and key
+// (a rotated key signs retries too), the templates for event webhooks, then the service's own
+// headers LAST, after removing any case-variant a template may have produced, so no template can
+// forge or duplicate a signature.
+import type { DeliveryRow } from '../../ports/queue.js';
+import { unseal } from '../../domain/auth/tokens.js';
+import { buildWebhookRequest, TemplateError } from './template.js';
+import { sign } from './signature.js';
+import type { WebhookRequest } from './http-client.js';
+import type { Target } from './targets.js';
+
+export const SIGNATURE_HEADER = 'X-Service-Signature';
+export const MODE_SIGNATURE_HEADER = 'X-Mode-Signature';
+export const DELIVERY_HEADER = 'X-Service-Delivery';
+const OWN = new Set([SIGNATURE_HEADER, MODE_SIGNATURE_HEADER, DELIVERY_HEADER].map((h) => h.toLowerCase()));
+const USER_AGENT = 'Hearth-Webhooks/0.1';
+
+// Unsealing (AES-GCM) per delivery is measurable at thousands a second; keys change rarely.
+const MAX_KEYS = 1000;
+const keys = new Map<string, string>();
+function keyOf(secret: string, sealed: string): string {
+  const cacheKey = `${secret.length}:${secret}:${sealed}`;
+  let key = keys.get(cacheKey);
+  if (key === undefined) {
+    key = unseal(secret, sealed);
+    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+    keys.set(cacheKey, key);
+  }
+  return key;
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
+
+export type Prepared =
+  | { send: WebhookRequest }
+  /** nothing may be sent: the delivery is recorded as dropped with this reason */
+  | { drop: string; templateError?: boolean };
+
+export function prepareRequest(row: DeliveryRow, target: Target, secret: string): Prepared {
+  let headers: Record<string, string>;
+  let body: string;
+  if (target.templates) {
+    try {
+      const t = target.templates;
+      const built = buildWebhookRequest({ headers: t.headers ?? undefined, body: t.body ?? undefined }, JSON.parse(row.payload));
+      headers = built.headers;
+      // without a body template the stored text is sent byte for byte
+      body = t.body ? built.body : row.payload;
+    } catch (err) {
+      if (err instanceof TemplateError) return { drop: `TEMPLATE_ERROR: ${err.message}`, templateError: true };
+      throw err;
+    }
+  } else {
+    // SPEC §6.1 / §6.3 JSON as stored, no template to apply
+    headers = { ...JSON_HEADERS };
+    body = row.payload;
+  }
+
+  for (const name of Object.keys(headers)) if (OWN.has(name.toLowerCase())) delete headers[name];
+  if (!Object.keys(headers).some((n) => n.toLowerCase() === 'user-agent')) headers['User-Agent'] = USER_AGENT;
+  const signature = sign(keyOf(secret, target.keySealed), target.url, body);
+  headers[SIGNATURE_HEADER] = signature;
+  headers[MODE_SIGNATURE_HEADER] = signature;
+  headers[DELIVERY_HEADER] = row.id;
+  return { send: { url: target.url, method: 'POST', headers, body } };
+}

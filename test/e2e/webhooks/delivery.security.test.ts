@@ -1,0 +1,90 @@
+// What a receiver (or a module's settings) cannot do to the service or to other receivers: hold
+// up other modules' deliveries, flood it with an endless answer, forge the signature headers,
+// or reach a private address at dial time when private targets are not allowed.
+import { describe, expect, it } from 'vitest';
+import { makeHarness } from './harness.js';
+import { startReceiver, waitFor } from './receiver.js';
+
+describe('isolation between receivers', () => {
+  it('a receiver that never answers does not delay deliveries to another module', async () => {
+    const h = await makeHarness({ timeoutMs: 5000, concurrency: 4 });
+    const hang = await startReceiver();
+    hang.reply(() => {});
+    const fast = await startReceiver();
+    await h.createModule({ id: 'aaa-hanging', eventWebhook: { url: hang.url } });
+    await h.createModule({ id: 'zzz-fast', eventWebhook: { url: fast.url } });
+    const started = Date.now();
+    for (let i = 0; i < 20; i++) await h.emit('tick', { i });
+    await waitFor(() => fast.received.length === 20, 3000, 'the fast receiver to get all 20');
+    // all 20 well inside one timeout of the hanging receiver
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(fast.received.map((r) => r.body.eventData.i).sort((a, b) => a - b)).toEqual([...Array(20).keys()]);
+    // the hanging lane holds only a slot or two
+    expect(hang.received.length).toBeLessThanOrEqual(2);
+  });
+
+  it('cuts off a response body that never ends and keeps its first 4 KiB', async () => {
+    const h = await makeHarness();
+    const rx = await startReceiver();
+    rx.reply((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(16 * 1024, 'y');
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    await h.createModule({ id: 'hooks', eventWebhook: { url: rx.url } });
+    await h.emit('flood');
+    await waitFor(async () => (await h.deliveries('hooks'))[0]?.status === 'success', 3000);
+    const [d] = await h.deliveries('hooks');
+    expect(d.attempts[0].response).toBe('y'.repeat(4096));
+  });
+});
+
+describe('signature headers', () => {
+  it('sets the signature and delivery headers last: a template cannot forge or duplicate them', async () => {
+    const h = await makeHarness();
+    const rx = await startReceiver();
+    const m = await h.createModule({ id: 'hooks', eventWebhook: { url: rx.url, headers: { 'X-Note': '{{ eventType }}' } } });
+    rx.trust(m.eventWebhook.key);
+    // saving refuses them (see modules.error), so plant them in the store as an old row might have
+    const row = (await h.t.deps.store.modules.get(1, 'hooks'))!;
+    const headers = { 'x-service-signature': 'forged', 'X-MODE-SIGNATURE': 'forged', 'X-Service-Delivery': 'forged', 'X-Note': '{{ eventType }}' };
+    await h.t.deps.store.modules.update(1, 'hooks', { eventWebhook: { ...row.eventWebhook!, headers }, modificationTime: new Date().toISOString() });
+    await h.emit('forgery');
+    await waitFor(() => rx.received.length === 1);
+    const r = rx.received[0];
+    expect(r.verified).toBe(true);
+    expect(r.headers['x-service-signature']).not.toContain('forged');
+    expect(r.headers['x-mode-signature']).toBe(r.headers['x-service-signature']);
+    expect(r.headers['x-service-delivery']).not.toContain('forged');
+    expect(r.headers['x-note']).toBe('forgery');
+  });
+});
+
+describe('target policy at dial time', () => {
+  it('refuses to connect to a loopback receiver when private targets are not allowed, even if the module was saved', async () => {
+    // the API allowed it (as a module saved before the policy changed would be), the worker does not
+    const h = await makeHarness({ allowPrivateTargets: true, workerAllowPrivate: false });
+    const rx = await startReceiver();
+    await h.createModule({ id: 'hooks', eventWebhook: { url: rx.url } });
+    await h.emit('ssrf');
+    await waitFor(async () => (await h.deliveries('hooks'))[0]?.status === 'failed');
+    const [d] = await h.deliveries('hooks');
+    expect(d.attempts).toHaveLength(1);
+    expect(d.attempts[0].error).toBe('TARGET_NOT_ALLOWED');
+    expect(rx.received).toHaveLength(0);
+  });
+
+  it('judges a host name by the address it resolves to when dialling (localhost)', async () => {
+    const h = await makeHarness({ allowPrivateTargets: true, workerAllowPrivate: false });
+    const rx = await startReceiver();
+    await h.createModule({ id: 'hooks', eventWebhook: { url: `http://localhost:${rx.port}/hook` } });
+    await h.emit('rebind');
+    await waitFor(async () => (await h.deliveries('hooks'))[0]?.status === 'failed');
+    expect((await h.deliveries('hooks'))[0].attempts[0].error).toBe('TARGET_NOT_ALLOWED');
+    expect(rx.received).toHaveLength(0);
+  });
+});

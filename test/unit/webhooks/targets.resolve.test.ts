@@ -1,0 +1,62 @@
+// Where a delivery goes, read when it is sent: a module's webhook (or why none), a data source, a
+// report's webhook destination.
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { makeSqliteStore } from '../../helpers/db.js';
+import { systemClock } from '../../../src/ports/clock.js';
+import { resolveTarget } from '../../../src/worker/webhook/targets.js';
+import type { DeliveryRow } from '../../../src/ports/queue.js';
+import type { ModuleRow } from '../../../src/ports/store.js';
+
+const T = '2030-01-01T00:00:00.000Z';
+const row = (o: Partial<DeliveryRow>): DeliveryRow => ({
+  id: 'd', projectId: 1, moduleId: 'm', kind: 'event', eventId: null, eventType: null, payload: '{}', status: 'delivering',
+  attempts: [], roundAttempts: 0, nextAttemptTime: null, creationTime: T, updateTime: T, claimedBy: 'w', ...o,
+});
+const mod = (o: Partial<ModuleRow> = {}): ModuleRow => ({
+  projectId: 1, id: 'm', moduleType: 'webhooks', description: null,
+  eventWebhook: { url: 'https://e.example/', subscriptions: ['*'], headers: null, body: null, keySealed: 'ke' },
+  commandWebhook: { url: 'https://c.example/', keySealed: 'kc' },
+  eventDisabled: null, commandDisabled: null, creationTime: T, modificationTime: T, ...o,
+});
+
+async function store() {
+  const { store, cleanup } = await makeSqliteStore();
+  onTestFinished(cleanup);
+  return { store, clock: systemClock };
+}
+
+describe('resolveTarget', () => {
+  it('finds the event or command webhook of a module, with templates only when set', async () => {
+    const deps = await store();
+    await deps.store.modules.create(mod({ eventWebhook: { ...mod().eventWebhook!, body: 'x' } }));
+    const ev = await resolveTarget(deps, row({ kind: 'event' }));
+    expect(ev).toMatchObject({ target: { url: 'https://e.example/', keySealed: 'ke', templates: { headers: null, body: 'x' } } });
+    const cmd = await resolveTarget(deps, row({ kind: 'command' }));
+    expect(cmd).toMatchObject({ target: { url: 'https://c.example/', keySealed: 'kc' } });
+    expect('target' in cmd && cmd.target.templates).toBeFalsy();
+  });
+
+  it('drops what has no target: module gone, webhook removed, webhook disabled', async () => {
+    const deps = await store();
+    expect(await resolveTarget(deps, row({}))).toEqual({ drop: 'MODULE_NOT_FOUND' });
+    await deps.store.modules.create(mod({ commandWebhook: null, eventDisabled: { time: T, reason: 'gone' } }));
+    expect(await resolveTarget(deps, row({ kind: 'command' }))).toEqual({ drop: 'WEBHOOK_REMOVED' });
+    expect(await resolveTarget(deps, row({ kind: 'event' }))).toEqual({ drop: 'WEBHOOK_DISABLED' });
+  });
+
+  it('disables a module webhook through its target', async () => {
+    const deps = await store();
+    await deps.store.modules.create(mod());
+    const r = await resolveTarget(deps, row({ kind: 'command' }));
+    if (!('target' in r)) throw new Error('expected a target');
+    await r.target.disable!('the receiver answered 410 Gone');
+    expect((await deps.store.modules.get(1, 'm'))?.commandDisabled?.reason).toBe('the receiver answered 410 Gone');
+    expect(await resolveTarget(deps, row({ kind: 'command' }))).toEqual({ drop: 'WEBHOOK_DISABLED' });
+  });
+
+  it('drops data and report deliveries whose source or report is gone', async () => {
+    const deps = await store();
+    expect(await resolveTarget(deps, row({ kind: 'data', moduleId: 'src' }))).toEqual({ drop: 'DATA_SOURCE_NOT_FOUND' });
+    expect(await resolveTarget(deps, row({ kind: 'report', moduleId: 'rep' }))).toEqual({ drop: 'REPORT_NOT_FOUND' });
+  });
+});

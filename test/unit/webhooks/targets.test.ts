@@ -1,0 +1,34 @@
+// The event fan-out does not read modules once per event: one query per project per short while,
+// and a module change made through this process is seen by the very next event.
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { makeSqliteStore } from '../../helpers/db.js';
+import { createLocalBus } from '../../../src/adapters/local/bus.js';
+import { systemClock } from '../../../src/ports/clock.js';
+import { emitEvent } from '../../../src/domain/event/emit.js';
+import { createModule } from '../../../src/domain/module/create.js';
+import type { Caller } from '../../../src/domain/auth/caller.js';
+
+const admin: Caller = { type: 'project key', projectId: 1, keyId: 'k', keyName: 'admin', scopes: ['admin'] };
+const noChecks = { checkUrl: async () => {}, checkTemplates: () => {} };
+
+describe('module lookup per event', () => {
+  it('reads a project’s modules once for many events, and again right after a module change', async () => {
+    const { store, cleanup } = await makeSqliteStore();
+    const bus = createLocalBus();
+    onTestFinished(async () => {
+      await bus.close();
+      await cleanup();
+    });
+    const deps = { store, bus, clock: systemClock, secret: 'unit-secret-unit-secret' };
+    await store.projects.create({ name: 'p', creationTime: new Date().toISOString() });
+    await createModule(deps, noChecks, admin, 1, { id: 'first', eventWebhook: { url: 'http://127.0.0.1:9/' } });
+    const list = vi.spyOn(store.modules, 'list');
+    const event = () => ({ eventType: 't', eventData: {}, timestamp: new Date().toISOString(), homeId: 1 });
+    for (let i = 0; i < 50; i++) await emitEvent(deps, { projectId: 1, event: event() });
+    expect(list).toHaveBeenCalledTimes(1);
+    await createModule(deps, noChecks, admin, 1, { id: 'second', eventWebhook: { url: 'http://127.0.0.1:9/' } });
+    await emitEvent(deps, { projectId: 1, event: event() });
+    expect((await store.deliveries.list({ projectId: 1, moduleId: 'second' }, { skip: 0, limit: 10 })).total).toBe(1);
+    expect((await store.deliveries.list({ projectId: 1, moduleId: 'first' }, { skip: 0, limit: 100 })).total).toBe(51);
+  });
+});
