@@ -1,0 +1,135 @@
+// Data sources (API.md §6) and the records `store` sources keep. Records are append-only, listed
+// newest first, and removed with their source, their device, or by retention in batches.
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Database } from './schema.js';
+import type { DataSourceRow, DataSourceType, Store } from '../../ports/store.js';
+import { countOf } from './util.js';
+
+export interface DataSourcesTable {
+  projectId: number;
+  id: string;
+  name: string;
+  type: string;
+  deviceClasses: string | null;
+  url: string | null;
+  keySealed: string | null;
+  retentionDays: number | null;
+  failingSince: string | null;
+  lastFailureTime: string | null;
+  lastError: string | null;
+  creationTime: string;
+  modificationTime: string;
+}
+export interface DataRecordsTable {
+  id: Generated<number>;
+  projectId: number;
+  sourceId: string;
+  deviceId: number;
+  timestamp: string;
+  data: string;
+}
+type Db = Kysely<Database & { dataSources: DataSourcesTable; dataRecords: DataRecordsTable }>;
+
+const json = (x: unknown): string | null => (x === null || x === undefined ? null : JSON.stringify(x));
+
+function toSource(r: Selectable<DataSourcesTable>): DataSourceRow {
+  return {
+    projectId: r.projectId,
+    id: r.id,
+    name: r.name,
+    type: r.type as DataSourceType,
+    deviceClasses: r.deviceClasses === null ? null : (JSON.parse(r.deviceClasses) as string[]),
+    url: r.url,
+    keySealed: r.keySealed,
+    retentionDays: r.retentionDays,
+    failingSince: r.failingSince,
+    lastFailureTime: r.lastFailureTime,
+    lastError: r.lastError,
+    creationTime: r.creationTime,
+    modificationTime: r.modificationTime,
+  };
+}
+
+export function dataSourceRepo(base: Kysely<Database>): Store['dataSources'] {
+  const db = base as unknown as Db;
+  return {
+    async create(s) {
+      const res = await db
+        .insertInto('dataSources')
+        .values({ ...s, deviceClasses: json(s.deviceClasses) })
+        .onConflict((oc) => oc.columns(['projectId', 'id']).doNothing())
+        .executeTakeFirst();
+      return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async get(projectId, id) {
+      const r = await db.selectFrom('dataSources').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return r && toSource(r);
+    },
+    async list(projectId) {
+      const rows = await db.selectFrom('dataSources').selectAll().where('projectId', '=', projectId).orderBy('id').execute();
+      return rows.map(toSource);
+    },
+    async listStores() {
+      const rows = await db.selectFrom('dataSources').selectAll().where('type', '=', 'store').orderBy('projectId').orderBy('id').execute();
+      return rows.map(toSource);
+    },
+    async update(projectId, id, patch) {
+      const { deviceClasses, ...rest } = patch;
+      const values: Partial<DataSourcesTable> = { ...rest };
+      if (deviceClasses !== undefined) values.deviceClasses = json(deviceClasses);
+      const res = await db.updateTable('dataSources').set(values).where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return Number(res.numUpdatedRows) > 0;
+    },
+    async delete(projectId, id) {
+      const res = await db.deleteFrom('dataSources').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
+    },
+  };
+}
+
+export function dataRecordRepo(base: Kysely<Database>): Store['dataRecords'] {
+  const db = base as unknown as Db;
+  return {
+    async insertMany(rows) {
+      // chunked: SQLite caps bound parameters per statement
+      for (let i = 0; i < rows.length; i += 150) {
+        await db
+          .insertInto('dataRecords')
+          .values(rows.slice(i, i + 150).map((r) => ({ ...r, data: JSON.stringify(r.data) })))
+          .execute();
+      }
+    },
+    async list(f, page) {
+      let q = db.selectFrom('dataRecords').where('projectId', '=', f.projectId).where('sourceId', '=', f.sourceId);
+      if (f.deviceId !== undefined) q = q.where('deviceId', '=', f.deviceId);
+      if (f.since) q = q.where('timestamp', '>=', f.since);
+      if (f.until) q = q.where('timestamp', '<', f.until);
+      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+      const rows = await q
+        .select(['projectId', 'sourceId', 'deviceId', 'timestamp', 'data'])
+        .orderBy('timestamp', 'desc')
+        .orderBy('id', 'desc')
+        .offset(page.skip)
+        .limit(page.limit)
+        .execute();
+      return { total, items: rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> })) };
+    },
+    async deleteForSource(projectId, sourceId) {
+      const res = await db.deleteFrom('dataRecords').where('projectId', '=', projectId).where('sourceId', '=', sourceId).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+    async prune(projectId, sourceId, before, limit) {
+      // a bounded batch: the oldest ids first, one short statement at a time
+      const ids = db
+        .selectFrom('dataRecords')
+        .select('id')
+        .where('projectId', '=', projectId)
+        .where('sourceId', '=', sourceId)
+        .where('timestamp', '<', before)
+        .orderBy('timestamp')
+        .limit(limit);
+      const res = await db.deleteFrom('dataRecords').where('id', 'in', ids).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+}

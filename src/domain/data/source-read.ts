@@ -1,0 +1,44 @@
+// List, get and delete data sources, and read the records a `store` source keeps (API.md §6).
+import type { Caller } from '../auth/caller.js';
+import type { Page, Paged } from '../../ports/store.js';
+import { AppError } from '../errors.js';
+import { writeLog } from '../log/write.js';
+import type { DataSource, RecordsQuery } from './schemas.js';
+import { loadSource, requireDataManager } from './access.js';
+import { toDataSource } from './view.js';
+import type { DataDeps } from './source-create.js';
+
+export async function listDataSources(deps: DataDeps, caller: Caller, projectId: number): Promise<DataSource[]> {
+  requireDataManager(caller, projectId);
+  return (await deps.store.dataSources.list(projectId)).map((s) => toDataSource(s, deps.secret));
+}
+
+export async function getDataSource(deps: DataDeps, caller: Caller, projectId: number, id: string): Promise<DataSource> {
+  requireDataManager(caller, projectId);
+  return toDataSource(await loadSource(deps, projectId, id), deps.secret);
+}
+
+/** the source and the records it kept; batches still queued for a webhook source are dropped by the worker */
+export async function deleteDataSource(deps: DataDeps, caller: Caller, projectId: number, id: string): Promise<void> {
+  requireDataManager(caller, projectId);
+  const s = await loadSource(deps, projectId, id);
+  await deps.store.transaction(async (tx) => {
+    await tx.dataSources.delete(projectId, s.id);
+    await tx.dataRecords.deleteForSource(projectId, s.id);
+  });
+  await writeLog(deps, { projectId, caller, level: 'info', source: 'data', text: `data source ${id} deleted` });
+}
+
+export interface DataRecordView {
+  deviceId: number;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export async function listDataRecords(deps: DataDeps, caller: Caller, projectId: number, id: string, q: RecordsQuery, page: Page): Promise<Paged<DataRecordView>> {
+  requireDataManager(caller, projectId);
+  const s = await loadSource(deps, projectId, id);
+  if (s.type !== 'store') throw new AppError('NOT_FOUND', { dataSourceId: id, message: 'a webhook source keeps no records' });
+  const r = await deps.store.dataRecords.list({ projectId, sourceId: s.id, deviceId: q.deviceId, since: q.since, until: q.until }, page);
+  return { total: r.total, items: r.items.map(({ deviceId, timestamp, data }) => ({ deviceId, timestamp, data })) };
+}

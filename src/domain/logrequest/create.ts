@@ -1,0 +1,63 @@
+// requestDeviceLogs (SPEC §4.1, API.md §7): a new request with a fresh upload token, announced to
+// the device through its KV store. One open request (requested or uploading) per device.
+import type { Caller } from '../auth/caller.js';
+import type { LogRequestRow } from '../../ports/store.js';
+import { deviceFor } from '../auth/access.js';
+import { hashToken, randomId } from '../auth/tokens.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { writeLog } from '../log/write.js';
+import { CreateLogRequestSchema } from './schemas.js';
+import { announceKey, keyValueOf, setKeyIn } from './kv-key.js';
+import type { LogDeps } from './limits.js';
+
+/** upload tokens travel in a URL path: base64url only, with a readable prefix */
+export const newUploadToken = () => `lr.${randomId(32)}`;
+
+export async function requestDeviceLogs(
+  deps: LogDeps,
+  caller: Caller,
+  deviceId: number,
+  input: unknown,
+): Promise<{ request: LogRequestRow; token: string }> {
+  const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
+  const body = parseInput(CreateLogRequestSchema, input);
+  if (body.start && body.end && body.start > body.end) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'start', message: 'start must not be after end' }] });
+  }
+  const now = deps.clock.now().toISOString();
+  const token = newUploadToken();
+  const request: LogRequestRow = {
+    id: randomId(12),
+    projectId: device.projectId,
+    deviceId: device.id,
+    status: 'requested',
+    tokenHash: hashToken(token),
+    start: body.start ?? null,
+    end: body.end ?? null,
+    prefixes: body.prefixes ?? null,
+    creationTime: now,
+    uploadId: null,
+    uploadSize: null,
+    numParts: null,
+    partSize: null,
+    uploadExpires: null,
+    filename: null,
+    contentType: null,
+    finishTime: null,
+    error: null,
+  };
+  const value = keyValueOf(request, token);
+  const rev = await deps.store.transaction(async (tx) => {
+    // the unique open-request slot of the device decides, not a read before the write
+    if (!(await tx.logRequests.create(request))) return undefined;
+    return setKeyIn(tx, deps, device.id, value, now);
+  });
+  if (rev === undefined) {
+    const open = await deps.store.logRequests.openFor(device.id);
+    throw new AppError('BLOCKING_LOG_REQUEST', { deviceId, requestId: open?.id, status: open?.status });
+  }
+  await announceKey(deps, device, rev, value);
+  await writeLog(deps, { projectId: device.projectId, caller, level: 'info', source: 'api', text: `log request ${request.id} sent to device ${device.id}` });
+  return { request, token };
+}

@@ -1,0 +1,24 @@
+// deleteDeviceLogRequest (SPEC §4.1 rule 8, API.md §7): a `requested` request is cancelled and
+// removed; an `uploading` one is in use (409 REQUEST_IN_USE); a finished one is removed with
+// its file.
+import type { Caller } from '../auth/caller.js';
+import { AppError } from '../errors.js';
+import { writeLog } from '../log/write.js';
+import { getLogRequest } from './read.js';
+import { endRequest } from './end.js';
+import { requestFolder, type LogDeps } from './limits.js';
+
+export async function deleteLogRequest(deps: LogDeps, caller: Caller, deviceId: number, requestId: string): Promise<void> {
+  const r = await getLogRequest(deps, caller, deviceId, requestId);
+  if (r.status === 'uploading') throw new AppError('REQUEST_IN_USE', { requestId, status: r.status });
+  if (r.status === 'requested') {
+    const now = deps.clock.now().toISOString();
+    // the conditional change loses to an upload that started meanwhile
+    const cancelled = await endRequest(deps, r, ['requested'], { status: 'cancelled', finishTime: now });
+    if (!cancelled) throw new AppError('REQUEST_IN_USE', { requestId });
+  }
+  // a request that never got an upload has no files (and needs no file storage)
+  await deps.blobs?.deleteTree(requestFolder(r.id));
+  await deps.store.logRequests.delete(r.id);
+  await writeLog(deps, { projectId: r.projectId, caller, level: 'info', source: 'api', text: `log request ${r.id} of device ${r.deviceId} deleted (${r.status})` });
+}

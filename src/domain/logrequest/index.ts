@@ -1,0 +1,13 @@
+export * from './schemas.js';
+export { toLogRequest, fileUrl } from './view.js';
+export { LOG_REQUEST_KEY } from './kv-key.js';
+export { requestDeviceLogs } from './create.js';
+export { listLogRequests, getLogRequest, openLogFile, type LogFile } from './read.js';
+export { deleteLogRequest } from './delete.js';
+export { startUpload, type UploadSession } from './upload-start.js';
+export { putPart } from './upload-part.js';
+export { completeUpload } from './upload-complete.js';
+export { reportUploadFailure } from './upload-fail.js';
+export { expireAbandonedUploads, abandonUpload } from './expire.js';
+export { refuseWhileUploading, removeDeviceLogRequests } from './device-cleanup.js';
+export { DEFAULT_UPLOAD_LIMITS, uploadLimits, type LogDeps } from './limits.js';

@@ -1,0 +1,40 @@
+// getDeviceLogRequests, getDeviceLogRequest (SPEC §4.1) and the download of a stored log file
+// (API.md §7 `url`). A request is found only through a device the caller may see.
+import type { Caller } from '../auth/caller.js';
+import type { LogRequestRow, Page, Paged } from '../../ports/store.js';
+import { deviceFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { blobsOf, fileKey, type LogDeps } from './limits.js';
+
+export async function listLogRequests(deps: Pick<LogDeps, 'store'>, caller: Caller, deviceId: number, page: Page): Promise<Paged<LogRequestRow>> {
+  const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
+  return deps.store.logRequests.list(device.id, page);
+}
+
+/** the request, if it belongs to a device the caller may see; else REQUEST_NOT_FOUND */
+export async function getLogRequest(deps: Pick<LogDeps, 'store'>, caller: Caller, deviceId: number, requestId: string): Promise<LogRequestRow> {
+  const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
+  const r = await deps.store.logRequests.get(requestId);
+  if (!r || r.deviceId !== device.id) throw new AppError('REQUEST_NOT_FOUND', { requestId });
+  return r;
+}
+
+export interface LogFile {
+  size: number;
+  contentType: string;
+  filename: string;
+  stream: AsyncIterable<Uint8Array>;
+}
+
+export async function openLogFile(deps: Pick<LogDeps, 'store' | 'blobs'>, caller: Caller, deviceId: number, requestId: string): Promise<LogFile> {
+  const r = await getLogRequest(deps, caller, deviceId, requestId);
+  if (r.status !== 'success') throw new AppError('NOT_FOUND', { requestId, message: `the request is ${r.status}: no file is stored` });
+  const blob = await blobsOf(deps).open(fileKey(r.id));
+  if (!blob) throw new AppError('NOT_FOUND', { requestId, message: 'the file is gone' });
+  return {
+    size: blob.size,
+    contentType: r.contentType ?? 'application/octet-stream',
+    filename: r.filename ?? `${r.id}.log`,
+    stream: blob.stream,
+  };
+}

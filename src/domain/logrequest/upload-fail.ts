@@ -1,0 +1,20 @@
+// PATCH /deviceLogger/{token} `{status: "failure"}` (API.md §7): the device could not collect or
+// send its logs. The request ends as `failure`, parts already sent are removed.
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { writeLog } from '../log/write.js';
+import { ReportFailureSchema } from './schemas.js';
+import { endRequest } from './end.js';
+import { requestForToken } from './token.js';
+import { partsFolder, type LogDeps } from './limits.js';
+
+export async function reportUploadFailure(deps: LogDeps, token: string, input: unknown): Promise<void> {
+  const r = await requestForToken(deps, token);
+  const body = parseInput(ReportFailureSchema, input);
+  const now = deps.clock.now().toISOString();
+  const error = body.reason ?? 'reported by the device';
+  const done = await endRequest(deps, r, ['requested', 'uploading'], { status: 'failure', finishTime: now, uploadExpires: null, error });
+  if (!done) throw new AppError('INVALID_TOKEN');
+  await deps.blobs?.deleteTree(partsFolder(r.id));
+  await writeLog(deps, { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId} failed: ${error}` });
+}

@@ -1,0 +1,83 @@
+// One run of a report, on a worker that holds its lease: compute the rows, stream them into the
+// output (CSV or JSON) in the blob store, then record the outcome and, for a webhook destination,
+// queue the delivery in the same transaction. The run record shows `rows` so far while it works
+// (API.md §10: a long run shows progress); each progress write also extends the lease, and a
+// lease lost to another worker stops this one without touching the run.
+import type { Deps } from '../deps.js';
+import type { ReportRunRow } from '../../ports/store.js';
+import { writeLog } from '../log/write.js';
+import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
+import { reportTable, type ReportTable, type Row } from './rows.js';
+import { encode } from './format.js';
+import { windowOf } from './view.js';
+import { reportDelivery } from './webhook.js';
+
+export type ExecuteDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs'>;
+
+export interface ExecuteOptions {
+  workerId: string;
+  leaseMs: number;
+  /** write `rows` to the run record every this many rows */
+  progressRows: number;
+  maxRows: number;
+  /** a webhook body carries the output up to this size */
+  webhookMaxBytes: number;
+}
+
+export type RunResult = 'success' | 'failure' | 'lost';
+
+class LeaseLost extends Error {}
+
+export const outputKey = (reportId: string, runId: string, format: string) => `reports/${reportId}/${runId}.${format}`;
+
+export async function executeRun(deps: ExecuteDeps, run: ReportRunRow, o: ExecuteOptions): Promise<RunResult> {
+  const { store } = deps;
+  const leaseUntil = () => new Date(deps.clock.now().getTime() + o.leaseMs).toISOString();
+  const fail = async (error: string, rows: number): Promise<RunResult> => {
+    const ok = await store.reportRuns.finish(run.id, o.workerId, { status: 'failure', endTime: deps.clock.now().toISOString(), rows, error, outputKey: null, outputBytes: null });
+    if (ok) await writeLog(deps, { projectId: run.projectId, level: 'error', source: 'reports', text: `report ${run.reportId} run ${run.id} failed: ${error}` });
+    return ok ? 'failure' : 'lost';
+  };
+  const report = await store.reports.get(run.reportId);
+  if (!report) return fail('the report was deleted', 0);
+  if (!deps.blobs) return fail('no file storage configured', 0);
+  const blobs = deps.blobs;
+
+  const window = windowOf(report, run.dueTime);
+  const table = reportTable(store, report, window);
+  let rows = 0;
+  let beatAt = Date.now();
+  const beat = async () => {
+    beatAt = Date.now();
+    if (!(await store.reportRuns.progress(run.id, o.workerId, rows, leaseUntil()))) throw new LeaseLost();
+  };
+  async function* counted(): AsyncIterable<Row> {
+    for await (const row of table.rows) {
+      if (++rows > o.maxRows) throw new Error(`more than ${o.maxRows} rows: narrow the filter or the window`);
+      if (rows % o.progressRows === 0 || Date.now() - beatAt > o.leaseMs / 3) await beat();
+      yield row;
+    }
+  }
+  const counting: ReportTable = { columns: table.columns, rows: counted() };
+  const key = outputKey(report.id, run.id, report.format);
+  try {
+    const { size } = await blobs.put(key, encode(report.format, counting));
+    const now = deps.clock.now();
+    const delivery =
+      report.destination.type === 'webhook' ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: o.webhookMaxBytes }, now) : undefined;
+    const done = await store.transaction(async (tx) => {
+      const ok = await tx.reportRuns.finish(run.id, o.workerId, { status: 'success', endTime: now.toISOString(), rows, error: null, outputKey: key, outputBytes: size });
+      if (ok && delivery) await tx.deliveries.insertMany([delivery]);
+      return ok;
+    });
+    // lost: the worker that took over writes the same key and records its own outcome
+    if (!done) return 'lost';
+    if (delivery) await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
+    await writeLog(deps, { projectId: run.projectId, level: 'info', source: 'reports', text: `report ${report.id} run ${run.id} (${run.trigger}): ${rows} rows, ${size} bytes` });
+    return 'success';
+  } catch (e) {
+    if (e instanceof LeaseLost) return 'lost';
+    await blobs.delete(key).catch(() => false);
+    return fail((e as Error).message || 'unexpected error', rows);
+  }
+}

@@ -1,0 +1,13 @@
+export * from './schemas.js';
+export { toReport, toRun, windowOf } from './view.js';
+export { requireReportManager, loadReport } from './access.js';
+export { createReport, newReportId, type ReportDeps } from './create.js';
+export { updateReport } from './update.js';
+export { listReports, getReport, deleteReport } from './read.js';
+export { runReportNow, listRuns, getRun, openRunOutput, REPORT_QUEUE, CONTENT_TYPES, type RunOutput } from './run.js';
+export { checkSchedule, nextRunAfter, type Schedule } from './schedule.js';
+export { fireDueReports } from './tick.js';
+export { executeRun, outputKey, type ExecuteOptions, type RunResult } from './execute.js';
+export { reportTable, type ReportTable, type Row, type Cell, type Window } from './rows.js';
+export { csvOf, jsonOf, csvCell, encode } from './format.js';
+export type { ReportWebhookBody } from './webhook.js';

@@ -1,0 +1,30 @@
+// List, get and delete scheduled reports (SPEC §4.2, API.md §10). Deleting a report removes its
+// runs and their outputs.
+import type { Caller } from '../auth/caller.js';
+import type { Deps } from '../deps.js';
+import type { Page, Paged } from '../../ports/store.js';
+import { writeLog } from '../log/write.js';
+import type { Report } from './schemas.js';
+import { loadReport, requireReportManager } from './access.js';
+import { toReport } from './view.js';
+import type { ReportDeps } from './create.js';
+
+export async function listReports(deps: ReportDeps, caller: Caller, projectId: number | undefined, page: Page): Promise<Paged<Report>> {
+  const pid = requireReportManager(caller, projectId);
+  const r = await deps.store.reports.list(pid, page);
+  return { total: r.total, items: r.items.map((x) => toReport(x, deps.secret)) };
+}
+
+export async function getReport(deps: ReportDeps, caller: Caller, reportId: string): Promise<Report> {
+  return toReport(await loadReport(deps, caller, reportId), deps.secret);
+}
+
+export async function deleteReport(deps: ReportDeps & Pick<Deps, 'blobs'>, caller: Caller, reportId: string): Promise<void> {
+  const r = await loadReport(deps, caller, reportId);
+  await deps.store.transaction(async (tx) => {
+    await tx.reportRuns.deleteForReport(r.id);
+    await tx.reports.delete(r.id);
+  });
+  await deps.blobs?.deleteTree(`reports/${r.id}`);
+  await writeLog(deps, { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} "${r.name}" deleted` });
+}

@@ -1,0 +1,37 @@
+// What a report is made of: its columns and its rows, streamed page by page from the store
+// (keyset order), so a large report never sits in memory whole. One source per kind.
+import type { ReportRow, Store } from '../../ports/store.js';
+import { deviceRows } from './rows-devices.js';
+import { connectivityRows } from './rows-connectivity.js';
+import { eventRows } from './rows-events.js';
+import { deliveryRows } from './rows-deliveries.js';
+
+export type Cell = string | number | boolean | null;
+export type Row = Record<string, Cell>;
+
+export interface ReportTable {
+  columns: readonly string[];
+  rows: AsyncIterable<Row>;
+}
+
+export interface Window {
+  since: string;
+  until: string;
+}
+
+export const PAGE = 500;
+
+export function reportTable(store: Store, report: ReportRow, window: Window | undefined): ReportTable {
+  const f = report.filter ?? {};
+  const w = window ?? { since: report.creationTime, until: report.creationTime };
+  switch (report.kind) {
+    case 'devices':
+      return deviceRows(store, report.projectId, f);
+    case 'connectivity':
+      return connectivityRows(store, report.projectId, f, w);
+    case 'events':
+      return eventRows(store, report.projectId, f, w);
+    case 'deliveries':
+      return deliveryRows(store, report.projectId, f, w);
+  }
+}

@@ -1,0 +1,61 @@
+// A webhook destination (API.md §10): the run's output goes to the report's URL as one delivery of
+// the durable webhook queue (kind `report`, the report id in place of a module id), signed like
+// every webhook (SPEC §5.3, API.md §9) with the report's key when the worker sends it. The body
+// carries the output itself up to a size; a larger one is announced and fetched from the API.
+import type { ReportRow, ReportRunRow } from '../../ports/store.js';
+import type { NewDelivery } from '../../ports/queue.js';
+import type { BlobStore } from '../../ports/blob-store.js';
+import { newDeliveryId } from '../webhook/ids.js';
+import type { Window } from './rows.js';
+
+export interface ReportWebhookBody {
+  reportId: string;
+  runId: string;
+  name: string;
+  kind: string;
+  format: 'csv' | 'json';
+  trigger: 'manual' | 'schedule';
+  since?: string;
+  until?: string;
+  rows: number;
+  outputBytes: number;
+  /** the CSV text, or the JSON array; absent when larger than the configured maximum */
+  output?: unknown;
+  outputOmitted?: string;
+}
+
+export async function reportDelivery(
+  blobs: BlobStore,
+  report: ReportRow,
+  run: ReportRunRow,
+  out: { window?: Window; rows: number; key: string; size: number; maxInlineBytes: number },
+  now: Date,
+): Promise<NewDelivery> {
+  const body: ReportWebhookBody = {
+    reportId: report.id,
+    runId: run.id,
+    name: report.name,
+    kind: report.kind,
+    format: report.format,
+    trigger: run.trigger,
+    ...out.window,
+    rows: out.rows,
+    outputBytes: out.size,
+  };
+  if (out.size <= out.maxInlineBytes) {
+    const text = (await blobs.read(out.key))?.toString('utf8') ?? '';
+    body.output = report.format === 'json' ? JSON.parse(text) : text;
+  } else {
+    body.outputOmitted = `the output is larger than ${out.maxInlineBytes} bytes: GET /scheduledReports/${report.id}/runs/${run.id}/output`;
+  }
+  return {
+    id: newDeliveryId(now),
+    projectId: report.projectId,
+    moduleId: report.id,
+    kind: 'report',
+    eventId: null,
+    eventType: report.kind,
+    payload: JSON.stringify(body),
+    creationTime: now.toISOString(),
+  };
+}

@@ -1,0 +1,78 @@
+// Retention (issue: retention; API.md §3 "bounded retention" of the events history, §8 of access
+// and general logs): everything older than its limit goes, in batches of `batchSize` rows with a
+// pause between batches, so the API keeps the database (SQLite has a single writer) and no
+// statement runs long. A limit of 0 days keeps that history forever. Each `store` data source
+// may keep its records longer or shorter than the default (`retentionDays`, API.md §6). The same
+// pass ends abandoned log uploads (API.md §7).
+import type { Deps } from '../deps.js';
+import type { PrunableHistory } from '../../ports/store.js';
+import { expireAbandonedUploads } from '../logrequest/index.js';
+
+export interface RetentionLimits {
+  accessLogDays: number;
+  generalLogDays: number;
+  eventDays: number;
+  dataRecordDays: number;
+  reportOutputDays: number;
+  batchSize: number;
+}
+
+export interface RetentionResult {
+  accessLogs: number;
+  generalLogs: number;
+  events: number;
+  dataRecords: number;
+  reportRuns: number;
+  abandonedUploads: number;
+  batches: number;
+}
+
+export type RetentionDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'blobs' | 'logUploads'>;
+
+/** between two batches: let queued requests reach the database first */
+export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
+
+export async function enforceRetention(deps: RetentionDeps, limits: RetentionLimits, pause: () => Promise<void> = yieldBetweenBatches): Promise<RetentionResult> {
+  const now = deps.clock.now().getTime();
+  const cutoff = (days: number) => new Date(now - days * 86_400_000).toISOString();
+  const out: RetentionResult = { accessLogs: 0, generalLogs: 0, events: 0, dataRecords: 0, reportRuns: 0, abandonedUploads: 0, batches: 0 };
+  const batch = limits.batchSize;
+
+  /** runs one batch at a time until a batch comes back short */
+  const drain = async (step: () => Promise<number>): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const n = await step();
+      out.batches++;
+      total += n;
+      if (n < batch) return total;
+      await pause();
+    }
+  };
+
+  const histories: [PrunableHistory, number, 'accessLogs' | 'generalLogs' | 'events'][] = [
+    ['accessLogs', limits.accessLogDays, 'accessLogs'],
+    ['generalLogs', limits.generalLogDays, 'generalLogs'],
+    ['events', limits.eventDays, 'events'],
+  ];
+  for (const [history, days, key] of histories) {
+    if (days > 0) out[key] = await drain(() => deps.store.retention.prune(history, cutoff(days), batch));
+  }
+
+  for (const s of await deps.store.dataSources.listStores()) {
+    const days = s.retentionDays ?? limits.dataRecordDays;
+    if (days > 0) out.dataRecords += await drain(() => deps.store.dataRecords.prune(s.projectId, s.id, cutoff(days), batch));
+  }
+
+  if (limits.reportOutputDays > 0) {
+    const before = cutoff(limits.reportOutputDays);
+    out.reportRuns = await drain(async () => {
+      const { removed, outputKeys } = await deps.store.reportRuns.prune(before, batch);
+      for (const k of outputKeys) await deps.blobs?.delete(k);
+      return removed;
+    });
+  }
+
+  out.abandonedUploads = await expireAbandonedUploads(deps, batch);
+  return out;
+}

@@ -1,0 +1,1 @@
+export { enforceRetention, yieldBetweenBatches, type RetentionLimits, type RetentionResult, type RetentionDeps } from './enforce.js';

@@ -1,0 +1,61 @@
+// The device's side of a log request (API.md §7): the upload token in the path is its only
+// credential (app.ts redacts it from access logs). Mounted at /deviceLogger.
+//   POST  /{token}                               start an upload session → 201
+//   PUT   /{token}/uploads/{uploadId}/parts/{n}  raw bytes of part n → 204
+//   POST  /{token}/uploads/{uploadId}            complete → 204
+//   PATCH /{token}  {status: "failure"}          give up → 204
+import { Hono } from 'hono';
+import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { readBody } from '../body.js';
+import { baseUrlOf } from './log-requests.js';
+import { ReportFailureSchema, StartUploadSchema, UploadSessionSchema, completeUpload, putPart, reportUploadFailure, startUpload } from '../../domain/logrequest/index.js';
+
+const tag = 'device log upload';
+const auth = 'the device, with the token of its log request in the path';
+const statuses = [401, 403, 404, 429, 500, 503] as const;
+
+/** part uploads are bounded by their route (one part's size), not by the API's body limit */
+export const PART_UPLOAD_PATH = /^\/deviceLogger\/[^/]+\/uploads\/[^/]+\/parts\/[^/]+\/?$/;
+
+export function deviceLoggerRoutes(): Hono<HttpEnv> {
+  const r = new Hono<HttpEnv>();
+
+  r.post(
+    '/:token',
+    op({ operationId: 'startDeviceLogUpload', summary: 'Start uploading a requested log file', tag, success: 201, statuses, authenticated: false, body: StartUploadSchema, response: UploadSessionSchema, auth }),
+    async (c) => c.json(await startUpload(c.get('deps'), c.req.param('token'), await readBody(c), baseUrlOf(c)), 201),
+  );
+
+  r.patch(
+    '/:token',
+    op({ operationId: 'failDeviceLogUpload', summary: 'Report that the logs cannot be sent', tag, success: 204, statuses, authenticated: false, body: ReportFailureSchema, auth }),
+    async (c) => {
+      await reportUploadFailure(c.get('deps'), c.req.param('token'), await readBody(c));
+      return c.body(null, 204);
+    },
+  );
+
+  r.put(
+    '/:token/uploads/:uploadId/parts/:part',
+    op({ operationId: 'putDeviceLogPart', summary: 'Upload one part of a log file (raw bytes)', tag, success: 204, statuses, authenticated: false, auth }),
+    async (c) => {
+      const length = c.req.header('content-length');
+      const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
+      const body = c.req.raw.body as AsyncIterable<Uint8Array> | null;
+      await putPart(c.get('deps'), c.req.param('token'), c.req.param('uploadId'), c.req.param('part'), body, declared);
+      return c.body(null, 204);
+    },
+  );
+
+  r.post(
+    '/:token/uploads/:uploadId',
+    op({ operationId: 'completeDeviceLogUpload', summary: 'Complete a log file upload', tag, success: 204, statuses, authenticated: false, auth }),
+    async (c) => {
+      await completeUpload(c.get('deps'), c.req.param('token'), c.req.param('uploadId'));
+      return c.body(null, 204);
+    },
+  );
+
+  return r;
+}

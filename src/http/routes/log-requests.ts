@@ -1,0 +1,110 @@
+// Device log requests (SPEC §4.1 getDeviceLogRequests, requestDeviceLogs, getDeviceLogRequest,
+// deleteDeviceLogRequest; API.md §7) and the download of a stored log file. Mounted at /devices.
+// Callers: a project key (scope `devices`) or a member of the device's home.
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
+import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { readBody } from '../body.js';
+import { listResponse, pageOf } from '../paging.js';
+import { pathId } from '../params.js';
+import {
+  CreateLogRequestSchema,
+  LogRequestSchema,
+  deleteLogRequest,
+  getLogRequest,
+  listLogRequests,
+  openLogFile,
+  requestDeviceLogs,
+  toLogRequest,
+} from '../../domain/logrequest/index.js';
+
+const tag = 'device log requests';
+const auth = 'a project key with scope devices, a member of the device home';
+const did = (c: Context) => pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');
+
+/** the origin clients reached us at: urls in answers point back to it */
+export const baseUrlOf = (c: Context) => new URL(c.req.url).origin;
+
+/** `attachment`, with an ASCII fallback name and the exact one (RFC 6266) */
+function disposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** a Web stream over the bytes of a blob, for c.body() */
+export function webStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const it = source[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      const { value, done } = await it.next();
+      if (done) ctrl.close();
+      else ctrl.enqueue(value);
+    },
+    async cancel() {
+      await it.return?.();
+    },
+  });
+}
+
+export function logRequestsRoutes(): Hono<HttpEnv> {
+  const r = new Hono<HttpEnv>();
+
+  r.get(
+    '/:deviceId/logRequests',
+    op({ spec: 'getDeviceLogRequests', operationId: 'getDeviceLogRequests', summary: 'Log requests of a device, newest first', tag, success: 200, response: v.array(LogRequestSchema), auth }),
+    async (c) => {
+      const deps = c.get('deps');
+      const page = pageOf(c, deps.limits);
+      const { items, total } = await listLogRequests(deps, c.get('caller'), did(c), page);
+      return listResponse(c, page, { total, items: items.map((x) => toLogRequest(x, { baseUrl: baseUrlOf(c) })) });
+    },
+  );
+
+  r.post(
+    '/:deviceId/logRequests',
+    op({ spec: 'requestDeviceLogs', operationId: 'requestDeviceLogs', summary: 'Ask a device for its logs', tag, success: 201, body: CreateLogRequestSchema, response: LogRequestSchema, auth }),
+    async (c) => {
+      const deps = c.get('deps');
+      const deviceId = did(c);
+      const { request, token } = await requestDeviceLogs(deps, c.get('caller'), deviceId, await readBody(c));
+      return c.json(toLogRequest(request, { baseUrl: baseUrlOf(c), token }), 201);
+    },
+  );
+
+  r.get(
+    '/:deviceId/logRequests/:requestId',
+    op({ spec: 'getDeviceLogRequest', operationId: 'getDeviceLogRequest', summary: 'One log request of a device', tag, success: 200, response: LogRequestSchema, auth }),
+    async (c) => {
+      const row = await getLogRequest(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
+      return c.json(toLogRequest(row, { baseUrl: baseUrlOf(c) }));
+    },
+  );
+
+  r.delete(
+    '/:deviceId/logRequests/:requestId',
+    op({ spec: 'deleteDeviceLogRequest', operationId: 'deleteDeviceLogRequest', summary: 'Cancel or remove a log request', tag, success: 204, auth }),
+    async (c) => {
+      await deleteLogRequest(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
+      return c.body(null, 204);
+    },
+  );
+
+  r.get(
+    '/:deviceId/logRequests/:requestId/file',
+    op({ operationId: 'getDeviceLogFile', summary: 'Download the log file a device uploaded', tag, success: 200, statuses: [401, 403, 404, 429, 500, 503], auth }),
+    async (c) => {
+      const file = await openLogFile(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
+      // the type is the device's word: never let a browser sniff or render it in our origin
+      return c.body(webStream(file.stream), 200, {
+        'content-type': file.contentType,
+        'content-length': String(file.size),
+        'content-disposition': disposition(file.filename),
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+      });
+    },
+  );
+
+  return r;
+}
