@@ -4,6 +4,7 @@ import * as v from 'valibot';
 
 const port = v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 to 65535'), v.maxValue(65535, 'expected 0 to 65535'));
 const positive = v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(1, 'expected a positive integer'));
+const days = v.pipe(v.number('expected a number of days'), v.integer('expected an integer'), v.minValue(0, 'expected 0 (keep forever) or more days'));
 const nullableString = v.nullable(v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string')));
 const ROLES = ['broker', 'api', 'worker'] as const;
 
@@ -36,6 +37,10 @@ export const ConfigSchema = v.object({
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
+  // drainTimeoutMs: a subscriber whose socket does not drain in time is dropped (Aedes);
+  // wsPingIntervalMs: WebSocket peers are pinged this often, dropped after one missed answer;
+  // wsBufferedBytes: a WebSocket peer with more unsent is dropped (it stopped reading)
+  broker: v.object({ drainTimeoutMs: positive, wsPingIntervalMs: positive, wsBufferedBytes: positive }),
   sessions: v.object({ ttlSeconds: positive }),
   provisioning: v.object({ ttlSeconds: positive }),
   accessLog: v.object({ flushMs: positive, batchSize: positive }),
@@ -47,6 +52,30 @@ export const ConfigSchema = v.object({
     concurrency: positive,
   }),
   presence: v.object({ heartbeatMs: positive, nodeTimeoutMs: positive }),
+  // API.md §7/§13: a log file of at most maxFileBytes, sent in parts of partBytes; an upload with
+  // no part for uploadTtlSeconds is abandoned
+  logRequests: v.object({ maxFileBytes: positive, partBytes: positive, uploadTtlSeconds: positive }),
+  // days each history is kept (0: forever); the job runs every intervalMs, batchSize rows a statement
+  retention: v.object({
+    accessLogDays: days,
+    generalLogDays: days,
+    eventDays: days,
+    dataRecordDays: days,
+    reportOutputDays: days,
+    intervalMs: positive,
+    batchSize: positive,
+  }),
+  // API.md §10: schedule tick and run polling, the run lease, progress every progressRows rows,
+  // at most maxRows rows a run, a webhook body carries outputs up to webhookMaxBytes
+  reports: v.object({
+    tickMs: positive,
+    pollMs: positive,
+    leaseSeconds: positive,
+    concurrency: positive,
+    progressRows: positive,
+    maxRows: positive,
+    webhookMaxBytes: positive,
+  }),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

@@ -2,6 +2,8 @@
 import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { Presence } from '../ports/presence.js';
 
 export interface DomainLimits {
   eventDataBytes: number;
@@ -20,4 +22,12 @@ export interface Deps {
   limits: DomainLimits;
   sessionTtlSeconds: number;
   provisioningTtlSeconds: number;
+  /** which devices are connected (commands answer DEVICE_OFFLINE without it); set by main.ts */
+  presence?: Presence;
+  /** uploaded log files and report outputs (API.md §7, §10); set by main.ts, absent: 503 */
+  blobs?: BlobStore;
+  /** API.md §7/§13 log upload limits; absent: the defaults of src/domain/logrequest/limits.ts */
+  logUploads?: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
+  /** API.md §9 webhook target policy for module settings; set by main.ts, absent: private targets refused */
+  webhooks?: { allowPrivateTargets: boolean };
 }

@@ -176,10 +176,167 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+// Smart modules and the durable webhook delivery queue (API.md §9). A delivery is due when
+// next_attempt_time <= now: pending rows at their next try, delivering rows when their lease
+// ends; finished rows have none, so the claim index holds only live work.
+function webhooks(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('modules')
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('module_type', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('event_webhook', 'text')
+        .addColumn('command_webhook', 'text')
+        .addColumn('event_disabled', 'text')
+        .addColumn('command_disabled', 'text')
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('modification_time', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('modules_pk', ['project_id', 'id'])
+        .execute();
+      await db.schema
+        .createTable('deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('module_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('lane', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text')
+        .addColumn('event_type', 'text')
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'text', (c) => c.notNull())
+        .addColumn('round_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_time', 'text')
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('update_time', 'text', (c) => c.notNull())
+        .addColumn('claimed_by', 'text')
+        .execute();
+      await db.schema.createIndex('deliveries_due').on('deliveries').column('next_attempt_time').execute();
+      // two indexes only: every one is written on each insert, claim and outcome (the hot path);
+      // retention scans the table once an hour instead
+      await db.schema.createIndex('deliveries_module').on('deliveries').columns(['project_id', 'module_id', 'creation_time']).execute();
+    },
+  };
+}
+
+// Device log requests (API.md §7), data sources and their stored records (§6), scheduled reports
+// and their runs (§10). `open_device_id` is the device id while a request is open (requested or
+// uploading) and null once it ends: its unique index is what allows one open request per device,
+// on both dialects, without a partial index. A report's `next_run_time` is its lease: the one
+// conditional update that moves it decides which worker fires the tick.
+function logsDataReports(dialect: Dialect): Migration {
+  const serial = idColumn(dialect);
+  const auto = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) =>
+    dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('log_requests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('device_id', 'integer', (c) => c.notNull())
+        .addColumn('open_device_id', 'integer', (c) => c.unique())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('start_time', 'text')
+        .addColumn('end_time', 'text')
+        .addColumn('prefixes', 'text')
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('upload_id', 'text')
+        .addColumn('upload_size', 'bigint')
+        .addColumn('num_parts', 'integer')
+        .addColumn('part_size', 'integer')
+        .addColumn('upload_expires', 'text')
+        .addColumn('filename', 'text')
+        .addColumn('content_type', 'text')
+        .addColumn('finish_time', 'text')
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema.createIndex('log_requests_device').on('log_requests').columns(['device_id', 'creation_time']).execute();
+      await db.schema.createIndex('log_requests_expiry').on('log_requests').columns(['status', 'upload_expires']).execute();
+      await db.schema
+        .createTable('data_sources')
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('device_classes', 'text')
+        .addColumn('url', 'text')
+        .addColumn('key_sealed', 'text')
+        .addColumn('retention_days', 'integer')
+        .addColumn('failing_since', 'text')
+        .addColumn('last_failure_time', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('modification_time', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('data_sources_pk', ['project_id', 'id'])
+        .execute();
+      await db.schema
+        .createTable('data_records')
+        .addColumn('id', serial, auto)
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('source_id', 'text', (c) => c.notNull())
+        .addColumn('device_id', 'integer', (c) => c.notNull())
+        .addColumn('timestamp', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('data_records_source_time').on('data_records').columns(['project_id', 'source_id', 'timestamp']).execute();
+      await db.schema.createIndex('data_records_device_time').on('data_records').columns(['device_id', 'timestamp']).execute();
+      await db.schema
+        .createTable('reports')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('filter', 'text')
+        .addColumn('window', 'text')
+        .addColumn('format', 'text', (c) => c.notNull())
+        .addColumn('cron', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('destination', 'text', (c) => c.notNull())
+        .addColumn('key_sealed', 'text')
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('modification_time', 'text', (c) => c.notNull())
+        .addColumn('last_run_time', 'text')
+        .addColumn('next_run_time', 'text')
+        .addColumn('lease_owner', 'text')
+        .execute();
+      await db.schema.createIndex('reports_project').on('reports').columns(['project_id', 'creation_time']).execute();
+      await db.schema.createIndex('reports_due').on('reports').column('next_run_time').execute();
+      await db.schema
+        .createTable('report_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('report_id', 'text', (c) => c.notNull())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('trigger', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('due_time', 'text', (c) => c.notNull())
+        .addColumn('start_time', 'text')
+        .addColumn('end_time', 'text')
+        .addColumn('rows', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('output_key', 'text')
+        .addColumn('output_bytes', 'bigint')
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('claimed_by', 'text')
+        .addColumn('lease_until', 'text')
+        .execute();
+      await db.schema.createIndex('report_runs_report').on('report_runs').columns(['report_id', 'creation_time']).execute();
+      await db.schema.createIndex('report_runs_work').on('report_runs').columns(['status', 'lease_until']).execute();
+      await db.schema.createIndex('report_runs_time').on('report_runs').column('creation_time').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
-      return { '0001_initial': initial(dialect) };
+      return { '0001_initial': initial(dialect), '0002_webhooks': webhooks(), '0003_logs_data_reports': logsDataReports(dialect) };
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { BundleRow, HomeRole, Store, UserRow } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
+import { precompiled } from './precompiled.js';
 
 type Db = Kysely<Database>;
 
@@ -16,6 +17,11 @@ export function registryRepos(db: Db): Pick<
   Store,
   'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'
 > {
+  // the lookups of every authenticated request, compiled once (precompiled.ts)
+  const keyByHash = precompiled(db, () => db.selectFrom('apiKeys').selectAll().where('keyHash', '=', ''));
+  const sessionByHash = precompiled(db, () => db.selectFrom('sessions').selectAll().where('tokenHash', '=', ''));
+  const userById = precompiled(db, () => db.selectFrom('users').selectAll().where('id', '=', 0));
+  const memberOf = precompiled(db, () => db.selectFrom('members').selectAll().where('homeId', '=', 0).where('userId', '=', 0));
   return {
     projects: {
       async create(p) {
@@ -31,7 +37,7 @@ export function registryRepos(db: Db): Pick<
         await db.insertInto('apiKeys').values({ ...k, scopes: JSON.stringify(k.scopes) }).execute();
       },
       async getByHash(keyHash) {
-        const r = await db.selectFrom('apiKeys').selectAll().where('keyHash', '=', keyHash).executeTakeFirst();
+        const r = await keyByHash(keyHash);
         return r && { ...r, scopes: JSON.parse(r.scopes) };
       },
       async get(id) {
@@ -58,7 +64,7 @@ export function registryRepos(db: Db): Pick<
         return toUser(r);
       },
       async get(id) {
-        const r = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+        const r = await userById(id);
         return r && toUser(r);
       },
       async getByEmail(projectId, email) {
@@ -96,7 +102,7 @@ export function registryRepos(db: Db): Pick<
       async create(s) {
         await db.insertInto('sessions').values(s).execute();
       },
-      getByHash: (tokenHash) => db.selectFrom('sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst(),
+      getByHash: (tokenHash) => sessionByHash(tokenHash),
       async delete(tokenHash) {
         const r = await db.deleteFrom('sessions').where('tokenHash', '=', tokenHash).executeTakeFirst();
         return Number(r.numDeletedRows) > 0;
@@ -140,12 +146,7 @@ export function registryRepos(db: Db): Pick<
           .execute();
       },
       async get(homeId, userId) {
-        const r = await db
-          .selectFrom('members')
-          .selectAll()
-          .where('homeId', '=', homeId)
-          .where('userId', '=', userId)
-          .executeTakeFirst();
+        const r = await memberOf(homeId, userId);
         return r && { ...r, role: r.role as HomeRole };
       },
       async list(homeId) {

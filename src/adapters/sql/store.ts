@@ -7,6 +7,14 @@ import { registryRepos } from './registry.js';
 import { deviceRepo } from './devices.js';
 import { kvRepo } from './kv.js';
 import { logRepos } from './logs.js';
+import { moduleRepo } from './modules.js';
+import { deliveryRepo } from './deliveries.js';
+import { logRequestRepo } from './log-requests.js';
+import { dataRecordRepo, dataSourceRepo } from './data-sources.js';
+import { reportRepo } from './reports.js';
+import { reportRunRepo } from './report-runs.js';
+import { reportDataRepo } from './report-data.js';
+import { retentionRepo } from './retention.js';
 
 type Db = Kysely<Database>;
 
@@ -26,6 +34,15 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     devices: deviceRepo(db),
     kv: kvRepo(db, within),
     ...logRepos(db),
+    modules: moduleRepo(db),
+    deliveries: deliveryRepo(db, handle.dialect),
+    logRequests: logRequestRepo(db),
+    dataSources: dataSourceRepo(db),
+    dataRecords: dataRecordRepo(db),
+    reports: reportRepo(db),
+    reportRuns: reportRunRepo(db),
+    reportData: reportDataRepo(db),
+    retention: retentionRepo(db),
   };
   return store;
 }

@@ -15,6 +15,13 @@ import { logsRoutes as logs } from './logs.js';
 import { eventsRoutes as events } from './events.js';
 import { device_realtimeRoutes as deviceRealtime } from './device-realtime.js';
 import { realtimeRoutes as realtime } from './realtime.js';
+import { modulesRoutes as modules } from './modules.js';
+import { homeModulesRoutes as homeModules } from './home-modules.js';
+import { logRequestsRoutes as logRequests } from './log-requests.js';
+import { deviceLoggerRoutes as deviceLogger } from './device-logger.js';
+import { deviceDataRoutes as deviceData } from './device-data.js';
+import { dataSourcesRoutes as dataSources } from './data-sources.js';
+import { reportsRoutes as reports } from './reports.js';
 
 export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/', auth],
@@ -30,4 +37,11 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/events', events],
   ['/devices', deviceRealtime],
   ['/', realtime],
+  ['/projects', modules],
+  ['/homes', homeModules],
+  ['/devices', logRequests],
+  ['/deviceLogger', deviceLogger],
+  ['/devices', deviceData],
+  ['/projects', dataSources],
+  ['/scheduledReports', reports],
 ];
