@@ -1,8 +1,79 @@
-// Mounted at /devices (see index.ts).
+// Commands and events of one device (SPEC §4.1 sendCommandDevice, sendDeviceEventCloud,
+// receiveCommands; API.md §2). Mounted at /devices (see index.ts). The live channels themselves
+// (the command WebSocket, MQTT) are the broker's: a WebSocket upgrade of GET /devices/{id}/command
+// never reaches Hono; a plain GET does, and is told so.
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { readBody } from '../body.js';
+import { AppError } from '../../domain/errors.js';
+import { deviceFor } from '../../domain/auth/access.js';
+import { CommandBodySchema, sendCommand } from '../../domain/command/index.js';
+import { EventBodySchema } from '../../domain/event/schemas.js';
+import { sendEvent } from '../../domain/event/send.js';
+
+/** a device id in the path: anything but a positive integer is a device that does not exist */
+function deviceIdOf(text: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) throw new AppError('DEVICE_NOT_FOUND', { deviceId: text });
+  return Number(text);
+}
 
 export function device_realtimeRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
+
+  r.put(
+    '/:deviceId/command',
+    op({
+      operationId: 'sendCommandDevice',
+      spec: 'sendCommandDevice',
+      summary: 'Send a command to every live connection of the device (403 DEVICE_OFFLINE when it has none)',
+      tag: 'device realtime',
+      success: 204,
+      body: CommandBodySchema,
+      auth: 'a project key with scope commands, a member of the device home',
+    }),
+    async (c) => {
+      await sendCommand(c.get('deps'), c.get('caller'), deviceIdOf(c.req.param('deviceId')), await readBody(c));
+      return c.body(null, 204);
+    },
+  );
+
+  r.put(
+    '/:deviceId/event',
+    op({
+      operationId: 'sendDeviceEventCloud',
+      spec: 'sendDeviceEventCloud',
+      summary: 'Send an event from the device (its own key) or from a project key; the service adds timestamp, homeId and origin fields',
+      tag: 'device realtime',
+      success: 204,
+      body: EventBodySchema,
+      auth: 'the device itself, a project key with scope events',
+    }),
+    async (c) => {
+      // 204 only once the event is in the events history
+      await sendEvent(c.get('deps'), c.get('caller'), deviceIdOf(c.req.param('deviceId')), await readBody(c));
+      return c.body(null, 204);
+    },
+  );
+
+  r.get(
+    '/:deviceId/command',
+    op({
+      operationId: 'receiveCommands',
+      spec: 'receiveCommands',
+      summary: 'WebSocket (Upgrade: websocket): one text frame {action, parameters} per command; without the upgrade, 403',
+      tag: 'device realtime',
+      success: 101,
+      auth: 'the device itself (its key in the Authorization header, or authToken in the query)',
+      queryToken: true,
+    }),
+    async (c) => {
+      await deviceFor(c.get('deps'), c.get('caller'), deviceIdOf(c.req.param('deviceId')), ['self']);
+      throw new AppError('INVALID_PARAMETERS', {
+        issues: [{ path: 'upgrade', message: 'GET /devices/{deviceId}/command is a WebSocket: send Connection: Upgrade and Upgrade: websocket' }],
+      });
+    },
+  );
+
   return r;
 }

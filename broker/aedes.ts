@@ -1,0 +1,41 @@
+// The Aedes instance and its options: hooks one per file (hooks/), the limits of API.md §13 and
+// the hardening the broker needs (connect timeout, drain timeout).
+import { Aedes } from 'aedes';
+import type { BrokerContext } from './context.js';
+import { preConnect, CLIENT_ID_PREFIX_MAX } from './hooks/pre-connect.js';
+import { authenticate } from './hooks/authenticate.js';
+import { authorizeSubscribe } from './hooks/authorize-subscribe.js';
+import { authorizePublish } from './hooks/authorize-publish.js';
+import { onConnackSent, onSubscribed } from './hooks/subscribed.js';
+import { brokerLog } from './general-log.js';
+import { PacketTooLargeError } from './packet-guard.js';
+import { sessionOf } from './session.js';
+
+export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
+  const { options, logger } = ctx.deps;
+  const aedes = await Aedes.createBroker({
+    id: ctx.nodeId,
+    // API.md §13: a socket that never sends CONNECT is closed
+    connectTimeout: options.connectTimeoutMs,
+    // one subscriber that stops reading is dropped instead of holding delivery slots forever
+    drainTimeout: options.drainTimeoutMs,
+    // MQTT 3.1's 23 characters, plus the device prefix pre-connect.ts adds
+    maxClientsIdLength: 23 + CLIENT_ID_PREFIX_MAX,
+    preConnect,
+    authenticate: authenticate(ctx),
+    authorizeSubscribe: authorizeSubscribe(ctx),
+    authorizePublish: authorizePublish(ctx),
+  });
+  aedes.on('subscribe', onSubscribed(ctx));
+  aedes.on('connackSent', onConnackSent(ctx));
+  aedes.on('clientError', (client, err) => {
+    const s = sessionOf(client);
+    logger.debug({ clientId: client.id, err: err.message }, 'MQTT client error');
+    // an oversized packet ends the connection: say so where the operator looks
+    if (s && err instanceof PacketTooLargeError) {
+      brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `MQTT connection of device ${s.device.id} closed: ${err.message}`);
+    }
+  });
+  aedes.on('connectionError', (_client, err) => logger.debug({ err: err.message }, 'MQTT connection error'));
+  return aedes;
+}

@@ -1,0 +1,35 @@
+// receiveCommands: GET /devices/{id}/command + WebSocket upgrade, by the device itself (its key
+// in the Authorization header, or `authToken` for browsers). One text frame per command,
+// `{action, parameters}`. The connection counts for presence like an MQTT one (transport
+// "websocket"). Frames the device sends here are ignored; ws answers its pings.
+import type { WebSocketServer } from 'ws';
+import type { Caller } from '../src/domain/auth/caller.js';
+import { deviceFor } from '../src/domain/auth/access.js';
+import { AppError } from '../src/domain/errors.js';
+import { SPEC_STATUSES } from '../src/http/spec-statuses.js';
+import type { BrokerContext } from './context.js';
+import { DeviceSession } from './session.js';
+import { watch } from './transports/ws-liveness.js';
+import { callerOf, idOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
+
+export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
+  let caller: Caller | undefined;
+  try {
+    caller = await callerOf(ctx, u);
+    const d = await deviceFor(ctx.deps, caller, idOf(idText, 'DEVICE_NOT_FOUND'), ['self']);
+    if ((await ctx.deps.presence.count(d.id)) >= ctx.deps.options.connectionsPerDevice) {
+      throw new AppError('LIMIT_EXCEEDED', { deviceId: d.id, connections: ctx.deps.options.connectionsPerDevice });
+    }
+    const device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
+    const by = caller;
+    wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
+      recordAccess(ctx, u, 101, by);
+      watch(ws);
+      const s = new DeviceSession(device, 'websocket', u.ip, ws, ctx.connectionPrefix);
+      ws.once('close', () => void ctx.connections.detach(s));
+      void ctx.connections.attach(s);
+    });
+  } catch (err) {
+    refuseUpgrade(ctx, u, err, SPEC_STATUSES.receiveCommands, caller);
+  }
+}

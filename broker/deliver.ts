@@ -1,0 +1,84 @@
+// The bus → this node's live connections: commands, KV sync messages, events for browser streams
+// and revocations. Each node delivers to its LOCAL connections only; every node gets every bus
+// message. This is the one place that turns bus messages into MQTT publishes, and it writes to
+// this node's own Aedes clients (those subscribed to the topic, at the QoS they were granted)
+// instead of aedes.publish: nothing goes through Aedes' emitter or persistence, so it stays
+// right when brokers later share Aedes through mqemitter-redis (an aedes.publish on every node
+// would then reach every subscriber once per node), and it is one step shorter.
+import type { Client } from 'aedes';
+import type { BusMessages } from '../src/domain/events.js';
+import type { BrokerContext } from './context.js';
+import { commandTopic, kvTopic } from './topics.js';
+import { sendText } from './ws-send.js';
+import type { DeviceSession } from './session.js';
+import type { WebSocket } from 'ws';
+
+function noop(): void {}
+
+type Subscribed = Client & { subscriptions: Record<string, { qos: number } | undefined> };
+
+/** to every local MQTT connection of the device subscribed to the topic */
+function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: string): void {
+  let payload: Buffer | undefined;
+  for (const s of sessions) {
+    if (s.transport !== 'mqtt') continue;
+    const client = s.conn as unknown as Subscribed;
+    const sub = client.subscriptions[topic];
+    if (!sub || client.closed) continue;
+    payload ??= Buffer.from(text);
+    client.publish({ cmd: 'publish', topic, payload, qos: sub.qos === 0 ? 0 : 1, retain: false, dup: false }, noop);
+  }
+}
+
+function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
+  const sessions = ctx.connections.sessionsOf(m.deviceId);
+  if (!sessions.length) return;
+  // API.md §5: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
+  const text = JSON.stringify(m.command);
+  mqttPublish(sessions, commandTopic(m.deviceId), text);
+  for (const s of sessions) if (s.transport === 'websocket') sendText(ctx, s.conn as WebSocket, text);
+}
+
+function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
+  // home stores have no live channel (API.md §4 names device stores only)
+  if (m.scope !== 'device') return;
+  const sessions = ctx.connections.sessionsOf(m.ownerId);
+  if (sessions.length) mqttPublish(sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
+  ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
+}
+
+function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
+  // API.md §1: the credential's live MQTT and WebSocket connections close now
+  switch (m.kind) {
+    case 'device': {
+      ctx.connections.closeDevice(m.deviceId);
+      ctx.kvSockets.closeWhere((k) => k.caller.type === 'device' && k.caller.deviceId === m.deviceId);
+      // a deleted device leaves nothing to watch; a device whose key was revoked still exists
+      void ctx.deps.store.devices.get(m.deviceId).then(
+        (d) => d || ctx.kvSockets.closeWhere((k) => k.deviceId === m.deviceId),
+        () => undefined,
+      );
+      return;
+    }
+    case 'projectKey':
+      ctx.kvSockets.closeWhere((k) => k.caller.type === 'project key' && k.caller.keyId === m.keyId);
+      ctx.streams.closeWhere((c) => c.type === 'project key' && c.keyId === m.keyId);
+      return;
+    case 'session':
+      ctx.kvSockets.closeWhere((k) => k.caller.type === 'user' && k.caller.tokenHash === m.tokenHash);
+      ctx.streams.closeWhere((c) => c.type === 'user' && c.tokenHash === m.tokenHash);
+      return;
+  }
+}
+
+/** subscribes to the bus; returns the function that stops delivery */
+export function startDelivery(ctx: BrokerContext): () => void {
+  const { bus } = ctx.deps;
+  const offs = [
+    bus.subscribe('command', (m) => deliverCommand(ctx, m)),
+    bus.subscribe('kv', (m) => deliverKv(ctx, m)),
+    bus.subscribe('event', (m) => ctx.streams.deliver(ctx, m)),
+    bus.subscribe('revoke', (m) => revoke(ctx, m)),
+  ];
+  return () => offs.forEach((off) => off());
+}

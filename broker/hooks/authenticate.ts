@@ -1,0 +1,91 @@
+// Aedes authenticate (API.md §5): username = device id in decimal, password = the device API key.
+// Bad credentials → CONNACK 4; a device that no longer exists → CONNACK 5; a device already at
+// its connection cap → CONNACK 3 (try later). Once accepted, the connection gets its session
+// (the device resolved once, here) and counts for presence until its socket closes, whatever
+// closes it.
+import type { AuthenticateError, Client } from 'aedes';
+import type { Socket } from 'node:net';
+import { AppError } from '../../src/domain/errors.js';
+import { hashToken } from '../../src/domain/auth/tokens.js';
+import type { DeviceRow } from '../../src/ports/store.js';
+import type { BrokerContext } from '../context.js';
+import { connackError } from '../connack.js';
+import { brokerLog } from '../general-log.js';
+import { DeviceSession, sessionOf, type WithSession } from '../session.js';
+
+const DEVICE_ID = /^[1-9][0-9]{0,15}$/;
+
+type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
+
+export function authenticate(ctx: BrokerContext) {
+  // one listener shared by every connection (Aedes links the socket to its client as
+  // `conn.client`): no closure per connection
+  const onSocketClose = function (this: { client?: WithSession }): void {
+    const s = this.client?.hearth;
+    if (s) void ctx.connections.detach(s);
+  };
+  return (client: Client, username: string | undefined, password: Buffer | undefined, done: Done): void => {
+    checkCredentials(ctx, username, password)
+      .then((device) => admit(ctx, client, device, onSocketClose))
+      .then(
+        () => done(null, true),
+        (err) => {
+          refused(ctx, client, username, err);
+          done(connackError(err) as AuthenticateError, null);
+        },
+      );
+  };
+}
+
+async function checkCredentials(ctx: BrokerContext, username: string | undefined, password: Buffer | undefined): Promise<DeviceRow> {
+  if (!username || !password?.length) throw new AppError('AUTHORIZATION_REQUIRED');
+  if (!DEVICE_ID.test(username)) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
+  const deviceId = Number(username);
+  const { store } = ctx.deps;
+  const device = await store.devices.getByKeyHash(hashToken(password.toString('utf8')));
+  if (device && device.id === deviceId) return device;
+  // a key of another device, or a wrong key, are bad credentials; a device that is gone is not
+  // authorized at all (deleted, or removed from its project)
+  if (!device && !(await store.devices.get(deviceId))) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
+  throw new AppError('INVALID_TOKEN');
+}
+
+async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSocketClose: () => void): Promise<void> {
+  const { presence, options } = ctx.deps;
+  // [MQTT-3.1.4-2] a connection with the same client id replaces the old one: it does not count
+  const old = (ctx.aedes as unknown as { clients: Record<string, Client | undefined> }).clients[client.id];
+  const replacing = old && sessionOf(old)?.device.id === device.id ? 1 : 0;
+  if ((await presence.count(device.id)) - replacing >= options.connectionsPerDevice) {
+    throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, connections: options.connectionsPerDevice });
+  }
+  if (client.closed) throw new AppError('SERVICE_UNAVAILABLE'); // gone while we looked
+  const ip = (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress;
+  const session = new DeviceSession(
+    { id: device.id, projectId: device.projectId, deviceClass: device.deviceClass, homeId: device.homeId },
+    'mqtt',
+    ip,
+    client,
+    ctx.connectionPrefix,
+  );
+  (client as Client & WithSession).hearth = session;
+  // the socket closing is the one signal every kind of disconnect gives
+  client.conn.on('close', onSocketClose);
+  await ctx.connections.attach(session);
+}
+
+function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
+  const reason = err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE';
+  if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
+  const ip = (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress ?? 'unknown address';
+  const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;
+  const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}`;
+  if (deviceId === undefined || !ctx.throttle.allow(`refused:${deviceId}`)) {
+    ctx.deps.logger.debug(text);
+    return;
+  }
+  // filed under the project of the device named, when it exists
+  void ctx.deps.store.devices.get(deviceId).then(
+    (d) => brokerLog(ctx, d?.projectId ?? null, undefined, 'warn', text),
+    () => undefined,
+  );
+}

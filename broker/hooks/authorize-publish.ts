@@ -1,0 +1,76 @@
+// Aedes authorizePublish (API.md §5). Every device publish is handled here, by topic kind, and
+// never forwarded by Aedes itself:
+// - Aedes sends a QoS 1 PUBACK before its `published` hook runs; an event must be committed
+//   before its PUBACK, so the work happens in this hook, which Aedes awaits first.
+// - a device's raw publish must reach nobody: KV changes go out as the stored change with its
+//   `rev` (through the bus), and nobody may subscribe to events. So after handling, the packet
+//   is pointed at a topic no client can subscribe to.
+// - Aedes drops the connection when this hook answers an error, and API.md says a foreign topic,
+//   an over-rate or an invalid payload is dropped and logged with the connection kept. Only a
+//   failure of ours (store down) answers an error: no PUBACK, so the device sends it again.
+import type { Client, PublishPacket } from 'aedes';
+import { isAppError } from '../../src/domain/errors.js';
+import type { BrokerContext } from '../context.js';
+import { brokerLog, clip } from '../general-log.js';
+import { sessionOf, type DeviceSession } from '../session.js';
+import { publishKindOf, type PublishKind } from '../topics.js';
+import { PayloadError } from '../published/payload.js';
+import { eventPublished } from '../published/event.js';
+import { kvPublished } from '../published/kv.js';
+import { dataPublished } from '../published/data.js';
+import { bulkDataPublished } from '../published/bulk-data.js';
+
+/** `$` topics are not matched by wildcards [MQTT-4.7.2-1] and no device may subscribe here */
+export const CONSUMED_TOPIC = '$hearth/consumed';
+
+type Handler = (ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, kind: PublishKind) => Promise<void>;
+const HANDLERS: Record<PublishKind['kind'], Handler> = {
+  event: eventPublished,
+  kv: kvPublished,
+  data: dataPublished,
+  bulkData: bulkDataPublished,
+};
+
+export function authorizePublish(ctx: BrokerContext) {
+  return (client: Client | null, packet: PublishPacket, done: (err?: Error | null) => void): void => {
+    const s = sessionOf(client);
+    // a will Aedes finds without its client (another node's, or a stale one): never ours to send
+    if (!client || !s) return done(new Error('publish without a device session'));
+    handle(ctx, client, s, packet).then(
+      () => {
+        packet.topic = CONSUMED_TOPIC;
+        packet.retain = false;
+        done(null);
+      },
+      (err) => done(err),
+    );
+  };
+}
+
+async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
+  const topic = packet.topic;
+  const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
+  if (!rate.allowed) {
+    // API.md §12: excess is dropped and logged (once per window, not once per packet)
+    if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, topic, 'the device publishes faster than its rate limit; excess publishes are dropped');
+    return;
+  }
+  const kind = publishKindOf(s.device.id, topic);
+  if (!kind) return dropped(ctx, s, topic, `not a topic device ${s.device.id} may publish to`);
+  try {
+    await HANDLERS[kind.kind](ctx, client, s, packet, kind);
+  } catch (err) {
+    if (err instanceof PayloadError || isAppError(err)) return dropped(ctx, s, topic, describe(err));
+    throw err;
+  }
+}
+
+function describe(err: Error): string {
+  if (!isAppError(err)) return err.message;
+  const issues = err.data?.issues as { path: string; message: string }[] | undefined;
+  return issues?.length ? `${err.reason}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}` : err.reason;
+}
+
+function dropped(ctx: BrokerContext, s: DeviceSession, topic: string, why: string): void {
+  brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `dropped MQTT publish to ${clip(topic)} from device ${s.device.id}: ${clip(why, 500)}`);
+}

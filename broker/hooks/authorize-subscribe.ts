@@ -1,0 +1,19 @@
+// Aedes authorizeSubscribe (API.md §5): a device subscribes only to its own command, kv and
+// bulkData response topics; any other filter gets SUBACK 0x80 and the connection stays. Granted
+// QoS is min(asked, 1): the QoS is lowered before Aedes sees the packet (packet-guard.ts),
+// because Aedes reports in the SUBACK the QoS asked, not the one this hook would return.
+import type { Client, Subscription } from 'aedes';
+import type { BrokerContext } from '../context.js';
+import { brokerLog, clip } from '../general-log.js';
+import { sessionOf } from '../session.js';
+import { subscriptionAllowed } from '../topics.js';
+
+export function authorizeSubscribe(ctx: BrokerContext) {
+  return (client: Client, sub: Subscription, done: (err: Error | null, sub?: Subscription | null) => void): void => {
+    const s = sessionOf(client);
+    if (s && subscriptionAllowed(s.device.id, sub.topic)) return done(null, sub);
+    if (s) brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `MQTT subscription to ${clip(sub.topic)} refused: not a topic of device ${s.device.id}`);
+    // null (not an error): SUBACK 0x80 for this filter, the others and the connection are kept
+    done(null, null);
+  };
+}

@@ -1,0 +1,34 @@
+// API.md §4: a device gets the whole KV store "right after it subscribes to its kv topic (every
+// connect)". Two Aedes events cover both ways a subscription comes to exist:
+// - `subscribe`, emitted once the SUBACK is written, for a SUBSCRIBE packet;
+// - `connackSent` with sessionPresent, for a persistent session (clean = false) whose kv
+//   subscription Aedes restored without any SUBSCRIBE. (Not `clientReady`: a SUBSCRIBE sent right
+//   behind the CONNECT may already be in place by then, and would get its reload twice.)
+import type { Client, Subscription } from 'aedes';
+import type { BrokerContext } from '../context.js';
+import { sendReload } from '../kv-reload.js';
+import { sessionOf } from '../session.js';
+import { kvTopic } from '../topics.js';
+
+function reload(ctx: BrokerContext, client: Client): void {
+  const s = sessionOf(client);
+  if (!s) return;
+  sendReload(ctx, client, s.device).catch((err) => ctx.deps.logger.warn({ err, deviceId: s.device.id }, 'kv reload failed'));
+}
+
+export function onSubscribed(ctx: BrokerContext) {
+  return (subs: Subscription[], client: Client): void => {
+    const s = sessionOf(client);
+    // refused filters come back with qos 128
+    if (s && subs.some((sub) => sub.topic === kvTopic(s.device.id) && (sub.qos as number) !== 128)) reload(ctx, client);
+  };
+}
+
+export function onConnackSent(ctx: BrokerContext) {
+  return (packet: { sessionPresent?: boolean }, client: Client): void => {
+    if (!packet.sessionPresent) return;
+    const s = sessionOf(client);
+    const restored = (client as Client & { subscriptions: Record<string, unknown> }).subscriptions;
+    if (s && restored[kvTopic(s.device.id)]) reload(ctx, client);
+  };
+}

@@ -1,0 +1,70 @@
+// createBroker(deps): the broker role (ARCHITECTURE.md). It builds, it does not listen: main.ts
+// hands it TCP sockets (handleTcp) and HTTP upgrade requests (handleUpgrade), and closes it.
+//   const onConnect = [preConnect (namespace the client id), authenticate (device + presence),
+//                      authorizeSubscribe (ACL, QoS ≤ 1), subscribed (kv reload)]
+//   const onPublish = [rate limit, topic ACL, handler by topic kind, consume]
+//   bus → deliver.ts → this node's MQTT, command, KV and event-stream sockets
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Aedes } from 'aedes';
+import type { BrokerDeps } from './deps.js';
+import type { BrokerContext } from './context.js';
+import { LogThrottle } from './log-throttle.js';
+import { LocalConnections } from './presence.js';
+import { KvSockets } from './kv-ws.js';
+import { UserStreams } from './user-stream.js';
+import { createAedes } from './aedes.js';
+import { startDelivery } from './deliver.js';
+import { tcpHandler } from './transports/tcp.js';
+import { createWebSockets, upgradeRouter } from './transports/ws.js';
+
+export type { BrokerDeps, BrokerOptions } from './deps.js';
+
+export interface Broker {
+  handleTcp(socket: Socket): void;
+  /** true when the request was a WebSocket path of the broker (it then owns the socket) */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** live device connections on this node (MQTT and command WebSocket) */
+  readonly connectionCount: number;
+  readonly aedes: Aedes;
+  /** closes every connection, then waits until their presence is written */
+  close(): Promise<void>;
+}
+
+export async function createBroker(deps: BrokerDeps): Promise<Broker> {
+  const ctx = {
+    deps,
+    nodeId: randomUUID(),
+    connectionPrefix: randomBytes(6).toString('base64url'),
+    connections: new LocalConnections(deps),
+    kvSockets: new KvSockets(),
+    streams: new UserStreams(),
+    throttle: new LogThrottle(10_000),
+  } as BrokerContext;
+  ctx.aedes = await createAedes(ctx);
+  const sockets = createWebSockets(ctx);
+  const stopDelivery = startDelivery(ctx);
+  let closing: Promise<void> | undefined;
+
+  return {
+    handleTcp: tcpHandler(ctx),
+    handleUpgrade: upgradeRouter(ctx, sockets),
+    get connectionCount() {
+      return ctx.connections.size;
+    },
+    aedes: ctx.aedes,
+    close() {
+      closing ??= (async () => {
+        stopDelivery();
+        sockets.close();
+        await new Promise<void>((resolve) => ctx.aedes.close(() => resolve()));
+        // sockets report their end asynchronously; let them, then wait for presence writes
+        await new Promise((r) => setImmediate(r));
+        await ctx.connections.settled();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// getKeyValuePairsReceiveUpdates with `Upgrade: websocket` (API.md §4): GET /devices/{id}/kv
+// answers 101, sends `reload` first, then every `set` / `delete` as it happens. The peer (the
+// device, a project key, a member of its home) may send `set` / `delete` / `reload` on the same
+// socket; a message that is not valid is dropped and logged, the socket stays. Watchers are
+// not device connections: they do not count for presence.
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Caller } from '../src/domain/auth/caller.js';
+import { deviceFor } from '../src/domain/auth/access.js';
+import { isAppError } from '../src/domain/errors.js';
+import type { KvSyncMessage } from '../src/domain/events.js';
+import { deleteKv, deviceStore, reloadMessage, setKv } from '../src/domain/kv/index.js';
+import type { PresenceDevice } from '../src/domain/presence/index.js';
+import { SPEC_STATUSES } from '../src/http/spec-statuses.js';
+import type { BrokerContext } from './context.js';
+import { brokerLog, clip } from './general-log.js';
+import { closeWebSocket } from './presence.js';
+import { jsonObjectOf, PayloadError } from './published/payload.js';
+import { watch } from './transports/ws-liveness.js';
+import { callerOf, idOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
+import { sendText } from './ws-send.js';
+
+interface KvSocket {
+  ws: WebSocket;
+  deviceId: number;
+  projectId: number;
+  device: PresenceDevice;
+  caller: Caller;
+  /** changes that arrived before the first `reload` went out; null once it has */
+  pending: KvSyncMessage[] | null;
+}
+
+export class KvSockets {
+  private readonly byDevice = new Map<number, Set<KvSocket>>();
+
+  add(k: KvSocket): void {
+    let set = this.byDevice.get(k.deviceId);
+    if (!set) this.byDevice.set(k.deviceId, (set = new Set()));
+    set.add(k);
+  }
+
+  remove(k: KvSocket): void {
+    const set = this.byDevice.get(k.deviceId);
+    if (set?.delete(k) && !set.size) this.byDevice.delete(k.deviceId);
+  }
+
+  deliver(ctx: BrokerContext, deviceId: number, message: KvSyncMessage): void {
+    const set = this.byDevice.get(deviceId);
+    if (!set) return;
+    const text = JSON.stringify(message);
+    for (const k of set) {
+      if (k.pending) k.pending.push(message);
+      else sendText(ctx, k.ws, text);
+    }
+  }
+
+  /** revocations: the sockets opened with a credential that is no longer valid */
+  closeWhere(pred: (k: KvSocket) => boolean): void {
+    for (const set of this.byDevice.values()) for (const k of set) if (pred(k)) closeWebSocket(k.ws, 1008, 'credential revoked');
+  }
+}
+
+export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
+  let caller: Caller | undefined;
+  try {
+    caller = await callerOf(ctx, u);
+    const d = await deviceFor(ctx.deps, caller, idOf(idText, 'DEVICE_NOT_FOUND'), ['project key', 'member', 'self'], 'kv');
+    const by = caller;
+    wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
+      recordAccess(ctx, u, 101, by);
+      watch(ws);
+      const device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
+      const k: KvSocket = { ws, deviceId: d.id, projectId: d.projectId, device, caller: by, pending: [] };
+      // watch first, then read: no change can fall between the reload and the live stream
+      ctx.kvSockets.add(k);
+      ws.once('close', () => ctx.kvSockets.remove(k));
+      ws.on('message', (data) => void onMessage(ctx, k, data.toString()));
+      void sendReload(ctx, k);
+    });
+  } catch (err) {
+    refuseUpgrade(ctx, u, err, SPEC_STATUSES.getKeyValuePairsReceiveUpdates, caller);
+  }
+}
+
+async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
+  try {
+    const reload = await reloadMessage(ctx.deps, deviceStore(k.device));
+    sendText(ctx, k.ws, JSON.stringify(reload));
+    const queued = k.pending ?? [];
+    k.pending = null;
+    // changes already in the reload are not sent again
+    for (const m of queued) if (m.rev > reload.rev) sendText(ctx, k.ws, JSON.stringify(m));
+  } catch (err) {
+    ctx.deps.logger.warn({ err, deviceId: k.deviceId }, 'kv reload failed');
+    k.ws.terminate();
+  }
+}
+
+async function onMessage(ctx: BrokerContext, k: KvSocket, text: string): Promise<void> {
+  try {
+    const msg = jsonObjectOf(text);
+    if (msg.action === 'reload') return await sendReload(ctx, k);
+    if (msg.action !== 'set' && msg.action !== 'delete') throw new PayloadError('action must be "set", "delete" or "reload"');
+    // access is checked again: a member removed from the home since may no longer write
+    const target = deviceStore(await deviceFor(ctx.deps, k.caller, k.deviceId, ['project key', 'member', 'self'], 'kv'));
+    if (msg.action === 'set') await setKv(ctx.deps, target, { key: msg.key, value: msg.value });
+    else await deleteKv(ctx.deps, target, { key: msg.key });
+  } catch (err) {
+    if (!(err instanceof PayloadError) && !isAppError(err)) ctx.deps.logger.error({ err }, 'kv WebSocket message failed');
+    const why = isAppError(err) ? `${err.reason}${err.data ? ' ' + JSON.stringify(err.data) : ''}` : (err as Error).message;
+    brokerLog(ctx, k.projectId, k.caller, 'warn', `dropped KV WebSocket message for device ${k.deviceId}: ${clip(why, 500)}`);
+  }
+}

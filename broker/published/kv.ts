@@ -1,0 +1,30 @@
+// `/devices/{own}/kv` (API.md §4): the device's sync messages. `set` and `delete` are stored (the
+// same verbs as REST), which bumps `rev` and echoes the change with its new `rev` to every live
+// subscriber, this device included, through the bus. `reload` answers the whole store to this
+// connection only.
+import type { Client, PublishPacket } from 'aedes';
+import { deleteKv, deviceStore, setKv } from '../../src/domain/kv/index.js';
+import type { BrokerContext } from '../context.js';
+import { currentDevice } from '../current-device.js';
+import { sendReload } from '../kv-reload.js';
+import type { DeviceSession } from '../session.js';
+import { jsonObjectOf, PayloadError } from './payload.js';
+
+export async function kvPublished(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
+  const msg = jsonObjectOf(packet.payload);
+  switch (msg.action) {
+    case 'set':
+    case 'delete': {
+      // the system event carries the device's current home (current-device.ts)
+      const target = deviceStore(await currentDevice(ctx, s));
+      if (msg.action === 'set') await setKv(ctx.deps, target, { key: msg.key, value: msg.value });
+      else await deleteKv(ctx.deps, target, { key: msg.key });
+      return;
+    }
+    case 'reload':
+      await sendReload(ctx, client, s.device);
+      return;
+    default:
+      throw new PayloadError('action must be "set", "delete" or "reload"');
+  }
+}

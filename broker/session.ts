@@ -1,0 +1,47 @@
+// What the broker keeps per live device connection (MQTT or command WebSocket): only what it
+// needs to route and account for it. 10,000 connections must stay cheap, so no timers, no
+// closures and no copy of the device row beyond four fields, resolved at CONNECT (and re-read
+// at most once a second while the device publishes, current-device.ts).
+import type { WebSocket } from 'ws';
+import type { Caller } from '../src/domain/auth/caller.js';
+import type { PresenceDevice, Transport } from '../src/domain/presence/index.js';
+
+/** the part of an Aedes client the broker uses */
+export interface MqttClientLike {
+  id: string;
+  closed: boolean;
+  close(done?: () => void): void;
+}
+
+let counter = 0;
+
+export class DeviceSession {
+  /** unique on this node; the Presence port keys connections by it */
+  readonly connectionId: string;
+  /** when `device` was read from the store (see current-device.ts) */
+  deviceReadAt = Date.now();
+
+  constructor(
+    /** the device as last read: its home may change while it is connected */
+    public device: PresenceDevice,
+    readonly transport: Transport,
+    readonly ip: string | undefined,
+    /** the Aedes client (transport mqtt) or the command WebSocket (transport websocket) */
+    readonly conn: MqttClientLike | WebSocket,
+    connectionPrefix: string,
+  ) {
+    this.connectionId = `${connectionPrefix}:${(++counter).toString(36)}`;
+  }
+
+  /** the Caller the domain verbs see for this connection */
+  caller(): Caller {
+    const d = this.device;
+    return { type: 'device', projectId: d.projectId, deviceId: d.id, deviceClass: d.deviceClass, ip: this.ip };
+  }
+}
+
+/** an authenticated Aedes client carries its session here */
+export interface WithSession {
+  hearth?: DeviceSession;
+}
+export const sessionOf = (client: unknown): DeviceSession | undefined => (client as WithSession | null)?.hearth ?? undefined;

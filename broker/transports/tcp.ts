@@ -1,0 +1,13 @@
+// MQTT over TCP (API.md §5): each accepted socket goes to Aedes with the packet guard in place.
+import type { Socket } from 'node:net';
+import type { BrokerContext } from '../context.js';
+import { guardClient } from '../packet-guard.js';
+
+export function tcpHandler(ctx: BrokerContext): (socket: Socket) => void {
+  return (socket) => {
+    // commands are small and latency matters more than packing them
+    socket.setNoDelay(true);
+    const client = ctx.aedes.handle(socket);
+    guardClient(client, ctx.deps.options.mqttPacketBytes);
+  };
+}

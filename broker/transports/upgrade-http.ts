@@ -1,0 +1,64 @@
+// The HTTP side of WebSocket upgrades that are not MQTT: the credential (header, or `authToken`
+// in the query for browsers, API.md §1), refusals answered as the REST API would (same reasons
+// and the statuses of the operation, src/http/errors.ts), and the access log line (API.md §8:
+// the path without its query, so the token is never recorded).
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
+import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
+import { AppError, isAppError } from '../../src/domain/errors.js';
+import { fitStatus, statusOf } from '../../src/http/errors.js';
+import type { BrokerContext } from '../context.js';
+
+export interface UpgradeRequest {
+  req: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+  url: URL;
+  ip: string | undefined;
+  started: bigint;
+}
+
+export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffer): UpgradeRequest {
+  return { req, socket, head, url: new URL(req.url ?? '/', 'http://localhost'), ip: req.socket.remoteAddress, started: process.hrtime.bigint() };
+}
+
+export function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
+  const token = tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
+  return resolveCaller(ctx.deps, token, u.ip);
+}
+
+/** a path segment that must be a positive integer id; anything else is that kind of "not found" */
+export function idOf(text: string, reason: 'DEVICE_NOT_FOUND'): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) throw new AppError(reason, { deviceId: text });
+  return Number(text);
+}
+
+/** answers the refusal on the raw socket, as an HTTP response with the API's error body */
+export function refuseUpgrade(ctx: BrokerContext, u: UpgradeRequest, err: unknown, statuses: readonly number[] | undefined, caller?: Caller): void {
+  const e = isAppError(err) ? err : new AppError('INTERNAL_ERROR');
+  if (!isAppError(err)) ctx.deps.logger.error({ err, path: u.url.pathname }, 'WebSocket upgrade failed');
+  const status = fitStatus(statusOf[e.reason], statuses);
+  const body = JSON.stringify(e.data ? { reason: e.reason, data: e.data } : { reason: e.reason });
+  recordAccess(ctx, u, status, caller);
+  if (u.socket.destroyed) return;
+  u.socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export function recordAccess(ctx: BrokerContext, u: UpgradeRequest, statusCode: number, caller: Caller | undefined): void {
+  const projectId = caller ? callerProjectId(caller) : undefined;
+  if (projectId === undefined || !ctx.deps.accessLog) return;
+  ctx.deps.accessLog.record({
+    projectId,
+    clientIp: u.ip ?? '',
+    latency: Number(process.hrtime.bigint() - u.started),
+    method: u.req.method ?? 'GET',
+    path: u.url.pathname,
+    statusCode,
+    timestamp: ctx.deps.clock.now().toISOString(),
+  });
+}

@@ -1,0 +1,119 @@
+// GET /userSession/websocket?authToken=... (API.md §5): the browser event stream. One text frame
+// per event (SPEC §2.7 with the service fields filled) for every home the caller can see: a
+// user's homes, or every home of a project key's project (scope `events`; a project key also sees
+// events of devices in no home). Optional filters: `homeId`, and `eventTypes` (comma-separated,
+// or the parameter repeated).
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Caller } from '../src/domain/auth/caller.js';
+import { hasScope, requireCaller } from '../src/domain/auth/access.js';
+import { AppError } from '../src/domain/errors.js';
+import type { BusMessages } from '../src/domain/events.js';
+import type { BrokerContext } from './context.js';
+import { closeWebSocket } from './presence.js';
+import { watch } from './transports/ws-liveness.js';
+import { callerOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
+import { sendText } from './ws-send.js';
+
+/** a user's memberships are read again when older than this, as events arrive (no timer) */
+const MEMBERSHIP_TTL_MS = 10_000;
+
+interface Stream {
+  ws: WebSocket;
+  caller: Caller;
+  projectId: number;
+  /** the homes a user may see; undefined for a project key (all of them) */
+  homes?: Set<number>;
+  homesReadAt: number;
+  homeId?: number;
+  types?: Set<string>;
+  /** a user session ends with its token */
+  expiresAt?: string;
+}
+
+export class UserStreams {
+  private readonly all = new Set<Stream>();
+
+  add(s: Stream): void {
+    this.all.add(s);
+  }
+  remove(s: Stream): void {
+    this.all.delete(s);
+  }
+
+  deliver(ctx: BrokerContext, m: BusMessages['event']): void {
+    let text: string | undefined;
+    const now = Date.now();
+    let nowIso: string | undefined;
+    const e = m.event;
+    for (const s of this.all) {
+      if (s.projectId !== m.projectId) continue;
+      if (s.homeId !== undefined && e.homeId !== s.homeId) continue;
+      if (s.types && !s.types.has(e.eventType)) continue;
+      if (s.expiresAt && s.expiresAt <= (nowIso ??= new Date(now).toISOString())) {
+        closeWebSocket(s.ws, 1008, 'session expired');
+        continue;
+      }
+      if (s.homes) {
+        if (now - s.homesReadAt > MEMBERSHIP_TTL_MS) refreshHomes(ctx, s, now);
+        if (e.homeId === undefined || !s.homes.has(e.homeId)) continue;
+      }
+      sendText(ctx, s.ws, (text ??= JSON.stringify(e)));
+    }
+  }
+
+  closeWhere(pred: (c: Caller) => boolean): void {
+    for (const s of this.all) if (pred(s.caller)) closeWebSocket(s.ws, 1008, 'credential revoked');
+  }
+}
+
+function refreshHomes(ctx: BrokerContext, s: Stream, now: number): void {
+  if (s.caller.type !== 'user') return;
+  s.homesReadAt = now;
+  ctx.deps.store.members.homesOf(s.caller.userId).then(
+    (ids) => (s.homes = new Set(ids)),
+    (err) => ctx.deps.logger.warn({ err }, 'reading memberships for an event stream failed'),
+  );
+}
+
+function filtersOf(u: UpgradeRequest): { homeId?: number; types?: Set<string> } {
+  const q = u.url.searchParams;
+  const homeText = q.get('homeId');
+  let homeId: number | undefined;
+  if (homeText !== null && homeText !== '') {
+    if (!/^[1-9][0-9]{0,15}$/.test(homeText)) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'homeId', message: 'homeId must be a positive integer' }] });
+    homeId = Number(homeText);
+  }
+  const types = q.getAll('eventTypes').flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  return { homeId, types: types.length ? new Set(types) : undefined };
+}
+
+export async function openUserStream(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest): Promise<void> {
+  let caller: Caller | undefined;
+  try {
+    caller = await callerOf(ctx, u);
+    requireCaller(caller);
+    const { homeId, types } = filtersOf(u);
+    const { store } = ctx.deps;
+    const s: Omit<Stream, 'ws'> = { caller, projectId: caller.projectId, homeId, types, homesReadAt: Date.now() };
+    if (caller.type === 'user') {
+      s.homes = new Set(await store.members.homesOf(caller.userId));
+      s.expiresAt = (await store.sessions.getByHash(caller.tokenHash))?.expirationTime;
+      if (homeId !== undefined && !s.homes.has(homeId)) throw new AppError('HOME_NOT_FOUND', { homeId });
+    } else if (caller.type === 'project key') {
+      if (!hasScope(caller, 'events')) throw new AppError('PERMISSION_DENIED', { required: 'scope events' });
+      if (homeId !== undefined && (await store.homes.get(homeId))?.projectId !== caller.projectId) throw new AppError('HOME_NOT_FOUND', { homeId });
+    } else {
+      throw new AppError('PERMISSION_DENIED', { required: 'a user token or a project key' });
+    }
+    const by = caller;
+    wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
+      recordAccess(ctx, u, 101, by);
+      watch(ws);
+      const stream: Stream = { ...s, ws };
+      ctx.streams.add(stream);
+      ws.once('close', () => ctx.streams.remove(stream));
+    });
+  } catch (err) {
+    refuseUpgrade(ctx, u, err, undefined, caller);
+  }
+}

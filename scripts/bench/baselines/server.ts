@@ -1,0 +1,74 @@
+// A broker alone in its own process (fork with tsx and --expose-gc), for the connections bench:
+// its resident memory is then the broker's and nothing else's. Driven over IPC:
+//   {type:'start', mode:'hearth'|'aedes', keys?: string[]}  → {type:'started', port}
+//   {type:'measure'}                                        → {type:'memory', rss, heapUsed, ...}
+//   {type:'close'}
+// Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config/load.js';
+import { startHearth, type Hearth } from '../../../src/main.js';
+import { seedDevices, startBareAedes, type RunningBroker } from './brokers.js';
+
+type Msg = { type: 'start'; mode: 'hearth' | 'aedes'; keys?: string[] } | { type: 'measure' } | { type: 'close' };
+
+const send = (m: unknown): void => void process.send!(m);
+let hearth: Hearth | undefined;
+let aedes: RunningBroker | undefined;
+let dataDir: string | undefined;
+
+async function start(m: Extract<Msg, { type: 'start' }>): Promise<void> {
+  if (m.mode === 'aedes') {
+    aedes = await startBareAedes();
+    send({ type: 'started', port: aedes.port });
+    return;
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'hearth-bench-conn-'));
+  const config = loadConfig({
+    HEARTH_DATA_DIR: dataDir,
+    HEARTH_HOST: '127.0.0.1',
+    HEARTH_HTTP_PORT: '0',
+    HEARTH_MQTT_PORT: '0',
+    HEARTH_ROLES: 'broker,api,worker',
+    HEARTH_LOG_LEVEL: 'warn',
+  });
+  hearth = await startHearth(config, pino({ level: 'warn' }));
+  const keys = m.keys ?? [];
+  await seedDevices(hearth, keys.length, { keyOf: (i) => keys[i] });
+  send({ type: 'started', port: hearth.mqttPort });
+}
+
+async function measure(): Promise<void> {
+  // let pending writes finish, then collect a few times with idle pauses between, so what is
+  // left is what is held and V8 has had the chance to give back what it no longer needs
+  for (let i = 0; i < 8; i++) {
+    await new Promise((r) => setTimeout(r, 750));
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+  const m = process.memoryUsage();
+  send({ type: 'memory', rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, connections: hearth?.broker?.connectionCount });
+}
+
+process.on('message', (m: Msg) => {
+  const fail = (e: unknown) => send({ type: 'error', message: (e as Error).stack ?? String(e) });
+  switch (m.type) {
+    case 'start':
+      start(m).catch(fail);
+      break;
+    case 'measure':
+      measure().catch(fail);
+      break;
+    case 'close':
+      Promise.resolve()
+        .then(() => hearth?.close())
+        .then(() => aedes?.close())
+        .finally(() => {
+          if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+          process.exit(0);
+        });
+      break;
+  }
+});
+send({ type: 'up' });

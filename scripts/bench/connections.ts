@@ -1,0 +1,106 @@
+// `npm run bench -- connections`: 10,000 connected devices. Each broker runs alone in a child
+// process; a load child opens the connections (raw MQTT 3.1.1: CONNECT with the device's
+// credentials, keep-alive 60, SUBSCRIBE to its command topic, then idle). Resident memory of the
+// broker's process is read before and after (after garbage collection, for the Node brokers),
+// and divided by the number of connections. Baselines in the same run: bare Aedes (in-memory
+// persistence) with the same connections and subscriptions, and Mosquitto when installed.
+// Floor: Hearth ≤ 1.5x bare Aedes per connection.
+import { createHash } from 'node:crypto';
+import { forkChild, rssOf, startMosquitto } from './baselines/brokers.js';
+import type { ConnectJob } from './baselines/mqtt-load.js';
+import type { BenchOptions, BenchResult } from './lib/types.js';
+
+const FLOOR = 1.5;
+const N = Number(process.env.BENCH_CONNECTIONS_DEVICES ?? 10_000);
+const CONCURRENCY = 250;
+
+interface Figures {
+  target: string;
+  connections: number;
+  seconds: number;
+  rssBefore: number;
+  rssAfter: number;
+  perConnection: number;
+  heapPerConnection?: number;
+}
+
+/** keys both sides can compute: the server seeds their hashes, the clients present them */
+const keyOf = (i: number) => 'dk.' + createHash('sha256').update(`hearth-bench-connections-${i}`).digest('base64url');
+
+async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']);
+  const load = await forkChild('./mqtt-load.ts');
+  try {
+    const keys = mode === 'hearth' ? Array.from({ length: N }, (_, i) => keyOf(i)) : undefined;
+    const { port } = await server.request<{ port: number }>({ type: 'start', mode, keys }, 'started', 120_000);
+    // Hearth numbers its devices 1..N in a fresh store (the seed runs in order)
+    const clients: ConnectJob['clients'] = Array.from({ length: N }, (_, i) =>
+      mode === 'hearth'
+        ? { username: String(i + 1), password: keys![i], clientId: `c${i}`, topic: `/devices/${i + 1}/command` }
+        : { clientId: `c${i}`, topic: `/devices/${i + 1}/command` },
+    );
+    const before = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    const connected = await load.request<{ count: number; ms: number }>({ type: 'connect', port, clients, concurrency: CONCURRENCY, keepalive: 60 }, 'connected', 600_000);
+    const after = await server.request<{ rss: number; heapUsed: number; connections?: number }>({ type: 'measure' }, 'memory');
+    if (mode === 'hearth' && after.connections !== N) console.log(`  note: hearth reports ${after.connections} live device connections`);
+    return {
+      target: mode === 'hearth' ? 'hearth' : 'bare aedes',
+      connections: connected.count,
+      seconds: connected.ms / 1000,
+      rssBefore: before.rss,
+      rssAfter: after.rss,
+      perConnection: (after.rss - before.rss) / connected.count,
+      heapPerConnection: (after.heapUsed - before.heapUsed) / connected.count,
+    };
+  } finally {
+    await load.close();
+    await server.close();
+  }
+}
+
+async function mosquitto(): Promise<Figures | undefined> {
+  const m = await startMosquitto();
+  if (!m) return undefined;
+  const load = await forkChild('./mqtt-load.ts');
+  try {
+    const clients: ConnectJob['clients'] = Array.from({ length: N }, (_, i) => ({ clientId: `c${i}`, topic: `/devices/${i + 1}/command` }));
+    const before = rssOf(m.pid);
+    const connected = await load.request<{ count: number; ms: number }>({ type: 'connect', port: m.port, clients, concurrency: CONCURRENCY, keepalive: 60 }, 'connected', 600_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = rssOf(m.pid);
+    return { target: 'mosquitto', connections: connected.count, seconds: connected.ms / 1000, rssBefore: before, rssAfter: after, perConnection: (after - before) / connected.count };
+  } finally {
+    await load.close();
+    await m.close();
+  }
+}
+
+const kib = (b: number) => (b / 1024).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const mib = (b: number) => (b / 1024 / 1024).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+export async function run(_opts: BenchOptions): Promise<BenchResult> {
+  console.log(`  ${N.toLocaleString('en-US')} devices, ${CONCURRENCY} CONNECTs in flight, keep-alive 60 s, one QoS 1 subscription each`);
+  const rows: Figures[] = [];
+  rows.push(await nodeBroker('hearth'));
+  rows.push(await nodeBroker('aedes'));
+  const m = await mosquitto();
+  if (m) rows.push(m);
+  else console.log('  mosquitto not installed: that baseline is skipped');
+
+  console.log(`  ${'target'.padEnd(12)} ${'connected'.padStart(9)} ${'seconds'.padStart(8)} ${'RSS before'.padStart(11)} ${'RSS after'.padStart(10)} ${'KiB/conn'.padStart(9)} ${'heap KiB/conn'.padStart(14)}`);
+  for (const r of rows) {
+    console.log(
+      `  ${r.target.padEnd(12)} ${r.connections.toLocaleString('en-US').padStart(9)} ${r.seconds.toFixed(1).padStart(8)} ${(mib(r.rssBefore) + ' MiB').padStart(11)} ${(mib(r.rssAfter) + ' MiB').padStart(10)} ${kib(r.perConnection).padStart(9)} ${(r.heapPerConnection === undefined ? '' : kib(r.heapPerConnection)).padStart(14)}`,
+    );
+  }
+  const [h, a] = rows;
+  const ratio = h.perConnection / a.perConnection;
+  const all = rows.every((r) => r.connections === N);
+  const pass = all && ratio <= FLOOR;
+  console.log(`  hearth / bare aedes  ${ratio.toFixed(2)}x memory per connection  (floor ≤ ${FLOOR}x: ${pass ? 'PASS' : 'FAIL'})`);
+  // resident memory moves with how much heap V8 keeps committed; the live heap after GC does not
+  if (h.heapPerConnection && a.heapPerConnection) console.log(`  hearth / bare aedes  ${(h.heapPerConnection / a.heapPerConnection).toFixed(2)}x live heap per connection (steadier than RSS)`);
+  if (m) console.log(`  hearth / mosquitto   ${(h.perConnection / m.perConnection).toFixed(2)}x memory per connection`);
+  if (!all) console.log('  FAIL: not every connection was established');
+  return { pass, summary: `hearth ${kib(h.perConnection)} KiB per connection; ${ratio.toFixed(2)}x of bare aedes (${kib(a.perConnection)} KiB)${m ? `, mosquitto ${kib(m.perConnection)} KiB` : ''}` };
+}

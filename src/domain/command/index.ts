@@ -1,0 +1,2 @@
+export * from './schemas.js';
+export { sendCommand, type SendCommandDeps } from './send.js';

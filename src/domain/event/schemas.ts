@@ -1,0 +1,23 @@
+// Device events (SPEC §2.7, API.md §2 "Events").
+import * as v from 'valibot';
+
+// SPEC 2.7: starts with a letter; a dash or underscore must be followed by alphanumerics. System
+// event types (`_deviceConnected_`...) start with `_`, so senders cannot forge them.
+export const EVENT_TYPE_PATTERN = /^[a-zA-Z](?:[\-_]?[a-zA-Z0-9]+)*$/;
+
+/** SPEC 2.7 pattern without its nested quantifier (equivalent; linear time on hostile input) */
+const EVENT_TYPE_LINEAR = /^[a-zA-Z][a-zA-Z0-9]*(?:[\-_][a-zA-Z0-9]+)*$/;
+
+export const EventTypeSchema = v.pipe(
+  v.string('eventType must be a string'),
+  v.regex(EVENT_TYPE_LINEAR, 'eventType must match ^[a-zA-Z](?:[\\-_]?[a-zA-Z0-9]+)*$'),
+);
+
+export const EventDataSchema = v.custom<Record<string, unknown>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+  'eventData must be a JSON object',
+);
+
+/** body of sendDeviceEventCloud; the service fields (homeId, timestamp, origin*) are ignored */
+export const EventBodySchema = v.object({ eventType: EventTypeSchema, eventData: EventDataSchema });
+export type EventBody = v.InferOutput<typeof EventBodySchema>;

@@ -1,0 +1,54 @@
+// sendDeviceEventCloud (SPEC §4.1, §2.7; API.md §2): an event from the device itself (REST or
+// MQTT) or from a project key with scope `events`. The service adds timestamp, homeId and the
+// origin fields, then hands it to the one event pipeline (emitEvent).
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import type { DeviceRow, EventRecord } from '../../ports/store.js';
+import type { Caller } from '../auth/caller.js';
+import { deviceFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { emitEvent } from './emit.js';
+import { EventBodySchema } from './schemas.js';
+
+export async function sendEvent(
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
+  caller: Caller,
+  deviceId: number,
+  body: unknown,
+): Promise<EventRecord> {
+  const device = await deviceFor(deps, caller, deviceId, ['project key', 'self'], 'events');
+  return sendEventOf(deps, caller, device, body);
+}
+
+/**
+ * The same, for a device the caller has already been admitted to (the broker resolves its
+ * connection's device itself, and re-reads it often enough to follow a change of home).
+ */
+export async function sendEventOf(
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
+  caller: Caller,
+  device: Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>,
+  body: unknown,
+): Promise<EventRecord> {
+  const r = v.safeParse(EventBodySchema, body);
+  if (!r.success) {
+    throw new AppError('INVALID_PARAMETERS', { issues: r.issues.map((i) => ({ path: (i.path ?? []).map((p) => String(p.key)).join('.'), message: i.message })) });
+  }
+  const size = Buffer.byteLength(JSON.stringify(r.output.eventData));
+  if (size > deps.limits.eventDataBytes) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }] });
+  }
+  const event: EventRecord = { eventType: r.output.eventType, eventData: r.output.eventData, timestamp: deps.clock.now().toISOString() };
+  if (device.homeId !== null) event.homeId = device.homeId;
+  // SPEC 2.7: origin fields by who sent it
+  if (caller.type === 'device') {
+    event.originDeviceId = device.id;
+    event.originDeviceClass = device.deviceClass;
+    if (caller.ip) event.originDeviceIp = caller.ip;
+  } else if (caller.type === 'project key') {
+    event.originProjectKeyId = caller.keyId;
+    event.originProjectKeyName = caller.keyName;
+  }
+  await emitEvent(deps, { projectId: device.projectId, event });
+  return event;
+}

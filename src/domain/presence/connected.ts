@@ -1,0 +1,24 @@
+// A device connection opened (API.md §2, §5): the device's first live connection anywhere flips
+// isConnected, stamps lastConnectTime and emits `_deviceConnected_ {transport}`. Further
+// connections of an already connected device change nothing a client can see.
+import type { Deps } from '../deps.js';
+import type { DeviceRow } from '../../ports/store.js';
+import type { Presence } from '../../ports/presence.js';
+import { deviceSystemEvent, emitEvent } from '../event/emit.js';
+
+export type Transport = 'mqtt' | 'websocket';
+export type PresenceDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
+
+export interface PresenceDeps extends Pick<Deps, 'store' | 'bus' | 'clock'> {
+  presence: Presence;
+}
+
+/** returns true when this connection made the device connected */
+export async function deviceConnected(deps: PresenceDeps, device: PresenceDevice, connectionId: string, transport: Transport): Promise<boolean> {
+  if (!(await deps.presence.connected(device.id, connectionId))) return false;
+  const now = deps.clock.now();
+  await deps.store.devices.setConnected(device.id, true, now.toISOString());
+  // the device was resolved a moment ago, at CONNECT: its home is current
+  await emitEvent(deps, { projectId: device.projectId, event: deviceSystemEvent(device, '_deviceConnected_', { transport }, now) });
+  return true;
+}

@@ -1,0 +1,16 @@
+// A device connection closed, for whatever reason (clean, error, keep-alive, takeover,
+// revocation): when it was the device's last live connection anywhere, isConnected goes false,
+// lastDisconnectTime is stamped and `_deviceDisconnected_ {transport}` is emitted (API.md §5).
+import { deviceSystemEvent, emitEvent } from '../event/emit.js';
+import type { PresenceDeps, PresenceDevice, Transport } from './connected.js';
+
+/** returns true when this connection was the device's last one */
+export async function deviceDisconnected(deps: PresenceDeps, device: PresenceDevice, connectionId: string, transport: Transport): Promise<boolean> {
+  if (!(await deps.presence.disconnected(device.id, connectionId))) return false;
+  const now = deps.clock.now();
+  // a deleted device has no row left to update; its event still tells watchers it went away
+  await deps.store.devices.setConnected(device.id, false, now.toISOString());
+  const fresh = (await deps.store.devices.get(device.id)) ?? device;
+  await emitEvent(deps, { projectId: device.projectId, event: deviceSystemEvent(fresh, '_deviceDisconnected_', { transport }, now) });
+  return true;
+}

@@ -1,0 +1,38 @@
+// SPEC §2.7's eventType pattern is checked in an equivalent linear-time form: both agree on every
+// string, and hostile input does not backtrack.
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { EVENT_TYPE_PATTERN, EventTypeSchema } from '../../../src/domain/event/schemas.js';
+import { ACTION_PATTERN } from '../../../src/domain/command/schemas.js';
+
+const alphabet = ['a', 'Z', '0', '9', '-', '_', '.', ' ', 'é'];
+
+function* strings(maxLen: number): Generator<string> {
+  yield '';
+  let level = [''];
+  for (let n = 1; n <= maxLen; n++) {
+    const next: string[] = [];
+    for (const s of level) for (const c of alphabet) next.push(s + c);
+    yield* next;
+    level = next;
+  }
+}
+
+describe('eventType', () => {
+  it('accepts exactly what the SPEC pattern accepts (every string up to 4 characters)', () => {
+    for (const s of strings(4)) expect(v.is(EventTypeSchema, s), JSON.stringify(s)).toBe(EVENT_TYPE_PATTERN.test(s));
+  });
+
+  it('rejects a long hostile string at once', () => {
+    const start = performance.now();
+    expect(v.is(EventTypeSchema, 'a'.repeat(50_000) + '!')).toBe(false);
+    expect(performance.now() - start).toBeLessThan(100);
+  });
+});
+
+describe('command action (SPEC §2.8)', () => {
+  it('needs three characters of [0-9a-z_-], not starting or ending with - or _', () => {
+    for (const ok of ['abc', 'a-b', 'turn_on', '0x1']) expect(ACTION_PATTERN.test(ok), ok).toBe(true);
+    for (const bad of ['ab', '-ab', 'ab-', 'Abc', 'a b', '']) expect(ACTION_PATTERN.test(bad), bad).toBe(false);
+  });
+});
