@@ -4,26 +4,39 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'n
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as NetServer } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
 import { loadConfig, ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
-import { createLocalBus } from './adapters/local/bus.js';
-import { createLocalPresence } from './adapters/local/presence.js';
+import { createRealtime } from './adapters/realtime.js';
+import { devicesOrphaned } from './domain/presence/index.js';
+import type { Presence } from './ports/presence.js';
 import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
+import { createBroker, type Broker } from '../broker/index.js';
+import type { AccessLogRecorder } from './http/access-log.js';
 import { systemClock } from './ports/clock.js';
 import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { createApi } from './http/app.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createHttpMetrics } from './http/metrics.js';
+import { Registry } from 'prom-client';
+import { createWorker } from './worker/index.js';
+import { createFsBlobStore } from './adapters/fs/blob-store.js';
+import { startReportWorker } from './worker/reports/index.js';
+import { startRetention } from './worker/retention.js';
 
 export interface Hearth {
   config: Config;
   deps: Deps;
   httpPort: number;
+  /** MQTT over TCP; 0 when this process has no broker role */
+  mqttPort: number;
+  broker?: Broker;
   /** the admin key, when this start created the project */
   adminKey?: string;
   close(): Promise<void>;
@@ -39,7 +52,7 @@ function serverSecret(config: Config): string {
   return secret;
 }
 
-function listen(server: Server, port: number, host: string, variable: string): Promise<number> {
+function listen(server: NetServer, port: number, host: string, variable: string): Promise<number> {
   return new Promise((res, rej) => {
     const onError = (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') rej(new ConfigError(`${variable}: port ${port} on ${host} is already in use; set ${variable} to a free port`));
@@ -54,11 +67,55 @@ function listen(server: Server, port: number, host: string, variable: string): P
   });
 }
 
+/**
+ * Cluster mode is Redis plus PostgreSQL; a process running only some roles needs both, since its
+ * other roles run elsewhere and SQLite cannot be shared between machines.
+ */
+function checkMode(config: Config): void {
+  if (config.redisUrl && !config.databaseUrl) {
+    throw new ConfigError('HEARTH_DATABASE_URL: cluster mode (HEARTH_REDIS_URL is set) needs PostgreSQL; set HEARTH_DATABASE_URL=postgres://...');
+  }
+}
+
+/**
+ * A process started from the command line with only some roles is one node of a cluster: its
+ * other roles run in other processes, which only Redis and PostgreSQL connect. (In-process
+ * callers such as the benchmarks may split roles inside one process.)
+ */
+function checkStandaloneRoles(config: Config): void {
+  if (config.roles.length < 3 && (!config.redisUrl || !config.databaseUrl)) {
+    throw new ConfigError(
+      `HEARTH_ROLES=${config.roles.join(',')} runs part of Hearth, which is cluster mode: set HEARTH_REDIS_URL and HEARTH_DATABASE_URL, or run all roles (broker,api,worker)`,
+    );
+  }
+}
+
+async function openStore(config: Config) {
+  try {
+    return await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined });
+  } catch (e) {
+    const where = config.databaseUrl ? 'HEARTH_DATABASE_URL' : 'HEARTH_DATA_DIR';
+    throw new ConfigError(`${where}: cannot open the database: ${(e as Error).message}`);
+  }
+}
+
 export async function startHearth(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Hearth> {
   mkdirSync(config.dataDir, { recursive: true });
   const secret = serverSecret(config);
-  const store = await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined });
-  const bus = createLocalBus();
+  checkMode(config);
+  const store = await openStore(config);
+  // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
+  const realtime = await createRealtime({
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    rateLimit: config.rateLimit,
+    presence: config.presence,
+    onError: (err, where) => logger.warn({ err: err.message }, `${where}: ${err.message}`),
+  }).catch(async (e) => {
+    await store.close();
+    throw e;
+  });
+  const bus = realtime.bus;
   const deps: Deps = {
     store,
     bus,
@@ -80,37 +137,122 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   // embedded mode: no node survives a restart, so nobody is connected yet
   if (!config.redisUrl) await store.devices.markAllOffline(systemClock.now().toISOString());
 
-  const presence = createLocalPresence();
+  // Webhooks (API.md §9): the target policy the API applies to module settings, and the delivery
+  // worker when this process has the worker role. With SQLite (embedded mode) this is the only
+  // worker on the queue, so leases left by a killed process are given back at once. The worker's
+  // metrics share the API's /metrics registry.
+  deps.webhooks = { allowPrivateTargets: config.webhooks.allowPrivateTargets };
+  const metricsRegistry = new Registry();
+  if (config.roles.includes('worker')) {
+    const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl });
+    await worker.start();
+    closers.push(() => worker.close());
+  }
+
+  // Log uploads, data sources, reports, retention (API.md §6, §7, §10): file storage in the data
+  // directory for every role; on workers, the report tick and runs, and the retention job.
+  deps.blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
+  deps.logUploads = config.logRequests;
+  if (config.roles.includes('worker')) {
+    const reports = startReportWorker({ ...deps, logger }, config.reports);
+    const retention = startRetention({ ...deps, logger }, config.retention);
+    closers.push(() => reports.stop(), () => retention.stop());
+  }
+
+  const presence = realtime.presence;
+  deps.presence = presence;
+  // cluster: devices left behind by a broker node that died go offline (Presence heartbeats)
+  presence.onOrphaned?.((ids) => devicesOrphaned({ ...deps, presence }, ids));
   let httpPort = 0;
+  let httpServer: Server | undefined;
+  let httpAccessLog: AccessLogRecorder | undefined;
+  // the broker exists before the HTTP port opens, so no upgrade arrives before it can take it
+  const broker = config.roles.includes('broker') ? await createBrokerRole(config, deps, presence, logger, () => httpAccessLog) : undefined;
   if (config.roles.includes('api') || config.roles.includes('broker')) {
     const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
     const app = createApi({
       ...deps,
       logger,
-      rateLimiter: createMemoryRateLimiter(config.rateLimit),
+      rateLimiter: realtime.rateLimiter,
+      readiness: () => realtime.check(),
       rateLimitEnabled: config.rateLimit.enabled,
       accessLog,
-      metrics: createHttpMetrics(undefined, { defaults: true }),
+      metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
       bodyLimitBytes: config.limits.httpBodyBytes,
     });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    httpServer = server;
+    httpAccessLog = accessLog;
     httpPort = await listen(server, config.http.port, config.host, 'HEARTH_HTTP_PORT');
     logger.info(`HTTP API on http://${config.host}:${httpPort}`);
     closers.push(() => new Promise<void>((r) => server.close(() => r())), () => { server.closeAllConnections(); }, () => accessLog.close());
   }
-  closers.push(() => presence.close());
+
+  // Broker role: MQTT over TCP, and the WebSocket paths of the HTTP port. Closed first: its
+  // sockets go, their presence is written, then the HTTP server and the store can close.
+  let mqttPort = 0;
+  if (broker) {
+    const tcp = createTcpServer(broker.handleTcp);
+    mqttPort = await listen(tcp, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
+    logger.info(`MQTT on mqtt://${config.host}:${mqttPort}`);
+    const server = httpServer;
+    server?.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!broker.handleUpgrade(req, socket, head)) serveAsRequest(server, req, socket);
+    });
+    closers.push(async () => {
+      tcp.close();
+      await broker.close();
+    });
+  }
 
   return {
     config,
     deps,
     httpPort,
+    mqttPort,
+    broker,
     adminKey: boot?.adminKey,
     async close() {
       for (const c of closers.reverse()) await c();
-      await bus.close();
+      await realtime.close();
       await store.close();
     },
   };
+}
+
+function createBrokerRole(config: Config, deps: Deps, presence: Presence, logger: Logger, accessLog: () => AccessLogRecorder | undefined): Promise<Broker> {
+  return createBroker({
+    ...deps,
+    presence,
+    logger,
+    publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
+    accessLog: { record: (row) => accessLog()?.record(row) },
+    options: {
+      mqttPacketBytes: config.limits.mqttPacketBytes,
+      wsFrameBytes: config.limits.wsFrameBytes,
+      connectTimeoutMs: config.limits.connectTimeoutMs,
+      connectionsPerDevice: config.limits.connectionsPerDevice,
+      drainTimeoutMs: config.broker.drainTimeoutMs,
+      wsPingIntervalMs: config.broker.wsPingIntervalMs,
+      wsBufferedBytes: config.broker.wsBufferedBytes,
+    },
+  });
+}
+
+/**
+ * An upgrade the broker does not take (another path, or `Upgrade: h2c`) is an ordinary HTTP
+ * request: Node hands every upgrade to the 'upgrade' listener once there is one, so give it back
+ * to the API as a plain request on the same socket.
+ */
+function serveAsRequest(server: Server, req: IncomingMessage, socket: Duplex): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as import('node:net').Socket);
+  res.on('finish', () => {
+    res.detachSocket(socket as import('node:net').Socket);
+    socket.end();
+  });
+  server.emit('request', req, res);
 }
 
 async function main() {
@@ -124,9 +266,11 @@ async function main() {
   const logger = pino({ level: config.logLevel });
   let hearth: Hearth;
   try {
+    checkStandaloneRoles(config);
     hearth = await startHearth(config, logger);
   } catch (e) {
-    if (e instanceof ConfigError) console.error(e.message);
+    // configuration and unreachable dependencies: one line naming the setting
+    if (e instanceof ConfigError || (e as Error).name === 'RedisUnavailableError') console.error((e as Error).message);
     else logger.fatal({ err: e }, 'start-up failed');
     process.exit(1);
   }

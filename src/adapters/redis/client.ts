@@ -16,16 +16,21 @@ export interface RedisOptions {
 }
 
 export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
+  // a Redis that was never reached is a configuration problem, reported at start-up; once
+  // connected, the client keeps reconnecting for as long as it takes
+  let connected = false;
   const client = createClient({
     url: opts.url,
     disableOfflineQueue: opts.offlineQueue === false,
     socket: {
       connectTimeout: 5000,
       // 50 ms, 100 ms, ... capped at 2 s: a restarted Redis is picked up within about 2 s
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
+      reconnectStrategy: (retries: number, cause: Error) =>
+        !connected && retries >= 3 ? new Error(`cannot connect: ${cause.message}`) : Math.min(50 * 2 ** retries, 2000),
     },
   });
   client.on('error', (err: Error) => opts.onError?.(err));
   await client.connect();
+  connected = true;
   return client;
 }

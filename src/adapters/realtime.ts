@@ -1,0 +1,84 @@
+// Picks the realtime adapters for a mode: in-process (embedded) or Redis (cluster). The same
+// ports either way; only these objects change (ARCHITECTURE: "only the adapters change").
+import type { Bus } from '../ports/bus.js';
+import type { Presence } from '../ports/presence.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+import { createLocalBus } from './local/bus.js';
+import { createLocalPresence } from './local/presence.js';
+import { createMemoryRateLimiter } from './local/rate-limiter.js';
+import { connectRedis, type RedisClient } from './redis/client.js';
+import { redisKeys, type RedisKeys } from './redis/keys.js';
+import { createRedisBus } from './redis/bus.js';
+import { createRedisPresence } from './redis/presence.js';
+import { createRedisRateLimiter } from './redis/rate-limiter.js';
+
+export interface RealtimeOptions {
+  redisUrl: string | null;
+  redisPrefix: string;
+  rateLimit: { perSecond: number; burst: number };
+  presence: { heartbeatMs: number; nodeTimeoutMs: number };
+  onError: (err: Error, where: string) => void;
+}
+
+export interface Realtime {
+  mode: 'embedded' | 'cluster';
+  bus: Bus;
+  presence: Presence;
+  rateLimiter: RateLimiter;
+  /** cluster mode: the shared client and key names, for Aedes's Redis emitter and persistence */
+  redis?: { url: string; client: RedisClient; keys: RedisKeys; prefix: string };
+  /** throws when a dependency is unreachable (for /readyz) */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class RedisUnavailableError extends Error {
+  override name = 'RedisUnavailableError';
+}
+
+export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
+  if (!opts.redisUrl) {
+    const bus = createLocalBus();
+    const presence = createLocalPresence();
+    return {
+      mode: 'embedded',
+      bus,
+      presence,
+      rateLimiter: createMemoryRateLimiter(opts.rateLimit),
+      check: async () => {},
+      async close() {
+        await presence.close();
+        await bus.close();
+      },
+    };
+  }
+  const keys = redisKeys(opts.redisPrefix);
+  let client: RedisClient;
+  let limiterClient: RedisClient;
+  try {
+    client = await connectRedis({ url: opts.redisUrl, onError: (e) => opts.onError(e, 'redis') });
+    // fails fast while Redis is away, so the limiter falls back to memory instead of waiting
+    limiterClient = await connectRedis({ url: opts.redisUrl, offlineQueue: false, onError: (e) => opts.onError(e, 'redis rate limiter') });
+  } catch (e) {
+    throw new RedisUnavailableError(`HEARTH_REDIS_URL: cannot reach Redis at ${opts.redisUrl}: ${(e as Error).message}`);
+  }
+  const bus = await createRedisBus({ client, keys, onError: (e) => opts.onError(e, 'redis bus') });
+  const presence = await createRedisPresence({ client, keys, ...opts.presence, onError: (e) => opts.onError(e, 'redis presence') });
+  return {
+    mode: 'cluster',
+    bus,
+    presence,
+    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
+    redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
+    async check() {
+      if (!client.isReady) throw new Error('Redis is not connected');
+      await client.ping();
+    },
+    async close() {
+      await presence.close();
+      await bus.close();
+      await limiterClient.close().catch(() => {});
+      await client.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Real Hearth processes for end-to-end tests: `node --import tsx src/main.ts` as a child with its own ports,
+// data directory and environment; waits for /healthz; kills what it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from './redis-server.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface HearthProcess {
+  name: string;
+  httpPort: number;
+  mqttPort: number;
+  dataDir: string;
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** start again on the same ports and data directory */
+  restart(): Promise<void>;
+}
+
+export async function startHearthProcess(opts: { name?: string; env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {}): Promise<HearthProcess> {
+  const httpPort = await freePort();
+  const mqttPort = await freePort();
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hearth-proc-'));
+  let out = '';
+  let child!: ChildProcess;
+  const launch = async () => {
+    // node --import tsx, not the tsx CLI: a SIGKILL of the CLI would leave the server running
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        HEARTH_HOST: '127.0.0.1',
+        HEARTH_HTTP_PORT: String(httpPort),
+        HEARTH_MQTT_PORT: String(mqttPort),
+        HEARTH_DATA_DIR: dataDir,
+        HEARTH_LOG_LEVEL: 'warn',
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const end = Date.now() + (opts.timeoutMs ?? 30_000);
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`hearth ${opts.name ?? ''} exited with ${child.exitCode}: ${out}`);
+      try {
+        const r = await fetch(`http://127.0.0.1:${httpPort}/healthz`);
+        if (r.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > end) throw new Error(`hearth ${opts.name ?? ''} did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(t);
+  };
+  await launch();
+  return {
+    name: opts.name ?? 'hearth',
+    httpPort,
+    mqttPort,
+    dataDir,
+    url: `http://127.0.0.1:${httpPort}`,
+    get child() {
+      return child;
+    },
+    output: () => out,
+    kill,
+    restart: launch,
+  };
+}
+
+export function removeDataDir(p: HearthProcess): void {
+  rmSync(p.dataDir, { recursive: true, force: true });
+}
