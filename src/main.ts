@@ -1,8 +1,7 @@
 // Composition root: reads configuration, builds adapters, starts the roles. The only module that
 // reads the environment. `startHearth(config)` is also what end-to-end tests call in-process.
-import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
+import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as NetServer } from 'node:net';
@@ -10,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
 import { loadConfig, ConfigError } from './config/load.js';
+import { serverSecret } from './config/secret.js';
 import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime } from './adapters/realtime.js';
@@ -40,16 +40,6 @@ export interface Hearth {
   /** the admin key, when this start created the project */
   adminKey?: string;
   close(): Promise<void>;
-}
-
-/** the server secret: configured, or generated once into the data directory */
-function serverSecret(config: Config): string {
-  if (config.secret) return config.secret;
-  const file = join(config.dataDir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
 }
 
 function listen(server: NetServer, port: number, host: string, variable: string): Promise<number> {

@@ -6,7 +6,11 @@ import type { RateLimiter } from '../../ports/rate-limiter.js';
 export function createMemoryRateLimiter(opts: { perSecond: number; burst: number }): RateLimiter {
   const steady = new RateLimiterMemory({ points: opts.perSecond, duration: 1 });
   const burst = new RateLimiterMemory({ keyPrefix: 'burst', points: Math.max(0, opts.burst - opts.perSecond), duration: 10 });
-  const limiter = new BurstyRateLimiter(steady, burst);
+  return asRateLimiter(new BurstyRateLimiter(steady, burst));
+}
+
+/** The port over a rate-limiter-flexible limiter (memory or Redis): a refusal is a decision, not an error. */
+export function asRateLimiter(limiter: BurstyRateLimiter): RateLimiter {
   return {
     async consume(key, points = 1) {
       try {

@@ -1,6 +1,7 @@
 // Redis token bucket shared by every api node (rate-limiter-flexible). If Redis is unreachable,
 // an in-memory limiter with the same settings takes over (insurance) rather than failing requests.
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { asRateLimiter } from '../local/rate-limiter.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
 import type { RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
@@ -23,16 +24,5 @@ export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisK
     duration: 10,
     insuranceLimiter: new RateLimiterMemory({ points: extra, duration: 10 }),
   });
-  const limiter = new BurstyRateLimiter(steady, burst);
-  return {
-    async consume(key, points = 1) {
-      try {
-        await limiter.consume(key, points);
-        return { allowed: true, retryAfterMs: 0 };
-      } catch (e) {
-        if (e instanceof RateLimiterRes) return { allowed: false, retryAfterMs: e.msBeforeNext };
-        throw e;
-      }
-    },
-  };
+  return asRateLimiter(new BurstyRateLimiter(steady, burst));
 }
