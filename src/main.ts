@@ -170,7 +170,13 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
       metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
       bodyLimitBytes: config.limits.httpBodyBytes,
     });
-    const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    // API.md §13: a connection (WebSocket upgrades included) must send its request head within
+    // the connect timeout; Node's default is 60 s, checked every 30 s. Bodies (log uploads) are
+    // not cut by this.
+    const server = createAdaptorServer({
+      fetch: app.fetch,
+      serverOptions: { headersTimeout: config.limits.connectTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.limits.connectTimeoutMs) },
+    }) as Server;
     httpServer = server;
     httpAccessLog = accessLog;
     httpPort = await listen(server, config.http.port, config.host, 'HEARTH_HTTP_PORT');
