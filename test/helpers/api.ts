@@ -39,6 +39,8 @@ export interface TestResponse {
 
 export async function makeTestApi(opts: { rateLimit?: { perSecond: number; burst: number }; bodyLimitBytes?: number; limits?: Partial<ApiDeps['limits']> } = {}): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-api-'));
+  // a test file that never reaches close() (a failed beforeAll) still leaves nothing behind
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const store = await createSqlStore({ url: join(dir, 'hearth.db') });
   const logger = pino({ level: 'silent' });
   const accessLog = createAccessLogRecorder({ store, logger, flushMs: 50, batchSize: 100 });
@@ -90,10 +92,14 @@ export async function makeTestApi(opts: { rateLimit?: { perSecond: number; burst
     adminKey: boot!.adminKey,
     req,
     async close() {
-      await accessLog.close();
-      await deps.bus.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      // a test may have closed the store itself (readiness tests): the directory goes regardless
+      try {
+        await accessLog.close();
+        await deps.bus.close();
+        await store.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }
