@@ -9,8 +9,9 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { startHearth, type Hearth } from '../../src/main.js';
-import { generateToken, hashToken, randomId, seal } from '../../src/domain/auth/tokens.js';
+import { generateToken, hashToken, randomId } from '../../src/domain/auth/tokens.js';
 import type { DeviceRow } from '../../src/ports/store.js';
+import { seedDevice as seedStoreDevice } from './store-seed.js';
 
 export interface SeededDevice {
   id: number;
@@ -92,25 +93,7 @@ export async function startTestHearth(overrides?: DeepPartial<Config>, opts: { d
   const now = () => new Date().toISOString();
 
   const seedDevice: TestHearth['seedDevice'] = async (o = {}) => {
-    const key = generateToken('dk.');
-    const d = await store.devices.create({
-      projectId: o.projectId ?? 1,
-      deviceClass: o.deviceClass ?? 'default',
-      homeId: o.homeId ?? null,
-      name: 'test device',
-      description: null,
-      tag: null,
-      apiKeyHash: hashToken(key),
-      apiKeySealed: seal(deps.secret, key),
-      claimCodeHash: null,
-      claimCodeSealed: null,
-      claimExpirationTime: null,
-      claimTime: null,
-      creationTime: now(),
-      bundleInstalled: null,
-      bundleInstallTime: null,
-      channel: null,
-    });
+    const { device: d, key } = await seedStoreDevice(deps, { ...o, name: 'test device' });
     return { id: d.id, key, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
   };
 

@@ -1,7 +1,8 @@
 // Fixtures for the route tests of commands and events: a test API (app.request, no port) with a
 // device in a home, a member of that home and a stranger, seeded through the store.
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
-import { generateToken, hashToken, randomId, seal } from '../../../src/domain/auth/tokens.js';
+import { seedDevice as seedStoreDevice } from '../../helpers/store-seed.js';
+import { generateToken, hashToken, randomId } from '../../../src/domain/auth/tokens.js';
 import type { BusMessages } from '../../../src/domain/events.js';
 
 export interface Fixtures {
@@ -21,25 +22,7 @@ const now = () => new Date().toISOString();
 export async function makeFixtures(): Promise<Fixtures> {
   const t = await makeTestApi();
   const seedDevice: Fixtures['seedDevice'] = async (opts = {}) => {
-    const key = generateToken('dk.');
-    const d = await t.deps.store.devices.create({
-      projectId: opts.projectId ?? 1,
-      deviceClass: 'default',
-      homeId: opts.homeId ?? null,
-      name: null,
-      description: null,
-      tag: null,
-      apiKeyHash: hashToken(key),
-      apiKeySealed: seal(t.deps.secret, key),
-      claimCodeHash: null,
-      claimCodeSealed: null,
-      claimExpirationTime: null,
-      claimTime: null,
-      creationTime: now(),
-      bundleInstalled: null,
-      bundleInstallTime: null,
-      channel: null,
-    });
+    const { device: d, key } = await seedStoreDevice(t.deps, opts);
     return { id: d.id, key };
   };
   const seedKey: Fixtures['seedKey'] = async (scopes, projectId = 1) => {
