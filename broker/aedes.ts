@@ -15,6 +15,8 @@ export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
   const { options, logger } = ctx.deps;
   const aedes = await Aedes.createBroker({
     id: ctx.nodeId,
+    mq: ctx.deps.aedesShared?.mq,
+    persistence: ctx.deps.aedesShared?.persistence,
     // API.md §13: a socket that never sends CONNECT is closed
     connectTimeout: options.connectTimeoutMs,
     // one subscriber that stops reading is dropped instead of holding delivery slots forever

@@ -31,4 +31,9 @@ export interface BrokerDeps extends Deps {
   /** WebSocket upgrades are HTTP requests too (API.md §8); absent when no api role records them */
   accessLog?: { record(row: AccessLogRow): void };
   options: BrokerOptions;
+  /**
+   * cluster mode: Aedes's emitter and persistence on Redis (src/adapters/redis/aedes.ts), so the
+   * brokers act as one; absent in embedded mode (Aedes's in-memory defaults)
+   */
+  aedesShared?: { mq: unknown; persistence: unknown };
 }

@@ -12,9 +12,10 @@ import { loadConfig, ConfigError } from './config/load.js';
 import { serverSecret } from './config/secret.js';
 import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
-import { createRealtime } from './adapters/realtime.js';
+import { createRealtime, type Realtime } from './adapters/realtime.js';
+import { createAedesSharing } from './adapters/redis/aedes.js';
+import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
 import { devicesOrphaned } from './domain/presence/index.js';
-import type { Presence } from './ports/presence.js';
 import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
 import { createBroker, type Broker } from '../broker/index.js';
 import type { AccessLogRecorder } from './http/access-log.js';
@@ -157,7 +158,8 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   let httpServer: Server | undefined;
   let httpAccessLog: AccessLogRecorder | undefined;
   // the broker exists before the HTTP port opens, so no upgrade arrives before it can take it
-  const broker = config.roles.includes('broker') ? await createBrokerRole(config, deps, presence, logger, () => httpAccessLog) : undefined;
+  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog) : undefined;
+  const broker = brokerRole?.broker;
   if (config.roles.includes('api') || config.roles.includes('broker')) {
     const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
     const app = createApi({
@@ -197,7 +199,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
     });
     closers.push(async () => {
       tcp.close();
-      await broker.close();
+      await brokerRole!.close();
     });
   }
 
@@ -216,10 +218,26 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   };
 }
 
-function createBrokerRole(config: Config, deps: Deps, presence: Presence, logger: Logger, accessLog: () => AccessLogRecorder | undefined): Promise<Broker> {
-  return createBroker({
+interface BrokerRole {
+  broker: Broker;
+  close(): Promise<void>;
+}
+
+async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, logger: Logger, accessLog: () => AccessLogRecorder | undefined): Promise<BrokerRole> {
+  // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
+  // connects to another broker is closed here); handled device publishes never leave the node
+  const shared = realtime.redis
+    ? createAedesSharing({
+        url: realtime.redis.url,
+        prefix: realtime.redis.prefix,
+        localOnlyTopics: [CONSUMED_TOPIC],
+        onError: (err) => logger.warn({ err: err.message }, `redis (MQTT sessions): ${err.message}`),
+      })
+    : undefined;
+  const broker = await createBroker({
     ...deps,
-    presence,
+    presence: realtime.presence,
+    aedesShared: shared,
     logger,
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
@@ -232,7 +250,17 @@ function createBrokerRole(config: Config, deps: Deps, presence: Presence, logger
       wsPingIntervalMs: config.broker.wsPingIntervalMs,
       wsBufferedBytes: config.broker.wsBufferedBytes,
     },
+  }).catch(async (e) => {
+    await shared?.close();
+    throw e;
   });
+  return {
+    broker,
+    async close() {
+      await broker.close();
+      await shared?.close();
+    },
+  };
 }
 
 /**

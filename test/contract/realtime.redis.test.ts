@@ -1,10 +1,12 @@
 // The same contracts against the machine's Redis (HEARTH_TEST_REDIS_URL), each under a key prefix
 // of its own; plus what only a shared Redis can do: several nodes acting as one.
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createRedisBus } from '../../src/adapters/redis/bus.js';
 import { createRedisPresence } from '../../src/adapters/redis/presence.js';
 import { createRedisRateLimiter } from '../../src/adapters/redis/rate-limiter.js';
-import { REDIS_URL, redisFixture } from '../helpers/redis.js';
+import { REDIS_URL, deleteKeys, redisFixture, testPrefix } from '../helpers/redis.js';
+import { createRedisEmitter, createRedisPersistence, type PrefixedEmitter } from '../../src/adapters/redis/aedes.js';
+import { aedesEmitterContract, aedesPersistenceContract } from './aedes.js';
 import { busContract } from './bus.js';
 import { presenceContract } from './presence.js';
 import { rateLimiterContract } from './rate-limiter.js';
@@ -80,5 +82,36 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(await s1.count(11)).toBe(1);
     expect(await r.client.zRange(r.keys.nodes, 0, -1)).toEqual(expect.arrayContaining(['s1', 's2']));
     expect(await r.client.zRange(r.keys.nodes, 0, -1)).not.toContain('dying');
+  });
+});
+
+// what Aedes runs on in cluster mode (src/adapters/redis/aedes.ts): the same suites as its
+// in-process twins (realtime.local.test.ts), each emitter and persistence under a prefix of its own
+describe.skipIf(!REDIS_URL)('Aedes on Redis', () => {
+  const prefixes: string[] = [];
+  const fresh = () => {
+    const prefix = testPrefix();
+    prefixes.push(prefix);
+    return { url: REDIS_URL!, prefix, onError: () => {} };
+  };
+  afterAll(async () => {
+    const r = await redisFixture();
+    for (const p of prefixes) await deleteKeys(r.client, p);
+    await r.cleanup();
+  });
+  aedesEmitterContract('redis', (opts) => createRedisEmitter(fresh(), opts));
+  aedesPersistenceContract('redis', {
+    buildEmitter: () => createRedisEmitter(fresh()),
+    persistence: () => {
+      const p = createRedisPersistence(fresh());
+      // the suite destroys the persistence only; its emitter's connections go with it
+      const destroy = p.destroy.bind(p);
+      p.destroy = async () => {
+        const mq = (p as unknown as { broker?: { mq?: PrefixedEmitter } }).broker?.mq;
+        await destroy();
+        await new Promise<void>((r) => (mq ? mq.close(r) : r()));
+      };
+      return p;
+    },
   });
 });

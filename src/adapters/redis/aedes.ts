@@ -1,0 +1,170 @@
+// Cluster mode: several brokers act as one broker (ARCHITECTURE.md). Aedes's own emitter and
+// persistence go through Redis, with mqemitter-redis and aedes-persistence-redis 12:
+// - the emitter carries Aedes's `$SYS` traffic between nodes, above all `$SYS/<node>/new/clients`,
+//   on which a node closes its connection of a client id that connected elsewhere
+//   (MQTT-3.1.4-2 across brokers), and the subscription broadcasts of the persistence;
+// - the persistence keeps sessions (subscriptions of clean=false clients), wills and retained
+//   messages where every node sees them.
+// Commands, KV changes and revocations do not take this path: they cross nodes on the Bus and each
+// node writes to its own connections (broker/deliver.ts).
+//
+// Redis pub/sub channels are global to a Redis server (database numbers do not separate them),
+// so every MQTT topic is carried on a channel under Hearth's prefix, and listeners see the topic
+// without it: two clusters (or two test runs) on one Redis never see each other's clients.
+// Persistence keys get the same prefix through ioredis's keyPrefix.
+import { Redis } from 'ioredis';
+import MQEmitterRedis from 'mqemitter-redis';
+import createPersistence from 'aedes-persistence-redis';
+
+type Message = { topic: string } & Record<string, unknown>;
+type Listener = (message: Message, done: () => void) => void;
+type Callback = (err?: Error) => void;
+
+/** what Aedes needs of an emitter (its `mq` option) */
+export interface AedesEmitter {
+  readonly current: number;
+  readonly concurrency: number;
+  on(topic: string, listener: Listener, done?: () => void): this;
+  emit(message: Message, done?: Callback): void;
+  removeListener(topic: string, listener: Listener, done?: () => void): void;
+  close(done: () => void): void;
+}
+
+export interface AedesSharingOptions {
+  url: string;
+  /** Hearth's Redis prefix (config `redisPrefix`) */
+  prefix: string;
+  /**
+   * topics published locally that no node ever needs (the broker points every handled device
+   * publish at one: authorize-publish.ts), so they cost no Redis round trip
+   */
+  localOnlyTopics?: readonly string[];
+  onError: (err: Error) => void;
+}
+
+export interface AedesSharing {
+  mq: AedesEmitter;
+  /** an aedes-persistence-redis instance (Aedes's `persistence` option) */
+  persistence: unknown;
+  /** after Aedes has closed: ends the persistence's connection */
+  close(): Promise<void>;
+}
+
+/** MQTT wildcards and Redis glob characters cannot be part of the channel prefix */
+export function channelPrefix(prefix: string): string {
+  return `${prefix.replace(/[/+#*?[\]\\]/g, '_')}mqtt/`;
+}
+
+/** MQTT topics on prefixed Redis channels; listeners get the topic as it was published */
+export class PrefixedEmitter implements AedesEmitter {
+  /** listener → topic → the wrappers registered for it (one per `on`) */
+  private readonly wrappers = new Map<Listener, Map<string, Listener[]>>();
+  private readonly localOnly: ReadonlySet<string>;
+  private closed = false;
+
+  constructor(
+    private readonly inner: MQEmitterRedis.MQEmitterRedis,
+    private readonly prefix: string,
+    localOnlyTopics: readonly string[] = [],
+  ) {
+    this.localOnly = new Set(localOnlyTopics);
+  }
+
+  get current(): number {
+    return this.inner.current;
+  }
+
+  get concurrency(): number {
+    return (this.inner as unknown as { concurrency: number }).concurrency;
+  }
+
+  on(topic: string, listener: Listener, done?: () => void): this {
+    const cut = this.prefix.length;
+    const self = this;
+    const wrapped: Listener = function (message, cb) {
+      listener.call(self, { ...message, topic: message.topic.slice(cut) }, cb);
+    };
+    let byTopic = this.wrappers.get(listener);
+    if (!byTopic) this.wrappers.set(listener, (byTopic = new Map()));
+    const list = byTopic.get(topic);
+    if (list) list.push(wrapped);
+    else byTopic.set(topic, [wrapped]);
+    this.inner.on(this.prefix + topic, wrapped, done);
+    return this;
+  }
+
+  emit(message: Message, done?: Callback): void {
+    if (this.closed) return done?.(new Error('the Redis emitter is closed'));
+    if (this.localOnly.has(message.topic)) {
+      if (done) process.nextTick(done);
+      return;
+    }
+    this.inner.emit({ ...message, topic: this.prefix + message.topic }, done);
+  }
+
+  removeListener(topic: string, listener: Listener, done?: () => void): void {
+    const byTopic = this.wrappers.get(listener);
+    const list = byTopic?.get(topic);
+    const wrapped = list?.pop();
+    if (list && !list.length) byTopic!.delete(topic);
+    if (byTopic && !byTopic.size) this.wrappers.delete(listener);
+    // after close the connections are gone: nothing is left to unsubscribe
+    if (!wrapped || this.closed) {
+      if (done) setImmediate(done);
+      return;
+    }
+    this.inner.removeListener(this.prefix + topic, wrapped, done);
+  }
+
+  close(done: () => void): void {
+    if (this.closed) return void setImmediate(done);
+    this.closed = true;
+    this.inner.close(done);
+  }
+}
+
+function connection(url: string, name: string, onError: (err: Error) => void, keyPrefix?: string): Redis {
+  const conn = new Redis(url, {
+    keyPrefix,
+    connectionName: name,
+    // a restarted Redis is picked up within about 2 s, as with the other clients
+    retryStrategy: (times) => Math.min(50 * 2 ** times, 2000),
+  });
+  conn.on('error', (err: Error) => onError(err));
+  return conn;
+}
+
+/** Aedes's emitter on Redis: two connections of its own (publisher, subscriber) */
+export function createRedisEmitter(opts: AedesSharingOptions, emitterOptions: MQEmitterRedis.MQEmitterOptions = {}): PrefixedEmitter {
+  const inner = MQEmitterRedis({
+    ...emitterOptions,
+    subConn: connection(opts.url, 'hearth-aedes-sub', opts.onError),
+    pubConn: connection(opts.url, 'hearth-aedes-pub', opts.onError),
+  });
+  (inner as unknown as { state: import('node:events').EventEmitter }).state.on('error', (err: Error) => opts.onError(err));
+  return new PrefixedEmitter(inner, channelPrefix(opts.prefix), opts.localOnlyTopics);
+}
+
+/** Aedes's persistence on Redis, its keys under `<prefix>aedes:` */
+export function createRedisPersistence(opts: Pick<AedesSharingOptions, 'url' | 'prefix' | 'onError'>): { destroy(): Promise<void> } {
+  const conn = connection(opts.url, 'hearth-aedes-persistence', opts.onError, `${opts.prefix}aedes:`);
+  return createPersistence({ conn }) as { destroy(): Promise<void> };
+}
+
+export function createAedesSharing(opts: AedesSharingOptions): AedesSharing {
+  const mq = createRedisEmitter(opts);
+  const persistence = createRedisPersistence(opts);
+  let closing: Promise<void> | undefined;
+  return {
+    mq,
+    persistence,
+    close() {
+      // Aedes closes its emitter itself, not the persistence; closing twice is harmless
+      closing ??= persistence
+        .destroy()
+        .catch((err: Error) => opts.onError(err))
+        .then(() => new Promise<void>((resolve) => mq.close(resolve)));
+      return closing;
+    },
+  };
+}
