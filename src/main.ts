@@ -66,6 +66,11 @@ function checkMode(config: Config): void {
   if (config.redisUrl && !config.databaseUrl) {
     throw new ConfigError('HEARTH_DATABASE_URL: cluster mode (HEARTH_REDIS_URL is set) needs PostgreSQL; set HEARTH_DATABASE_URL=postgres://...');
   }
+  // a secret generated into each node's data directory would differ between machines: keys
+  // sealed by one node could not be read by another, and webhook keys would not match
+  if (config.redisUrl && !config.secret) {
+    throw new ConfigError('HEARTH_SECRET: cluster mode (HEARTH_REDIS_URL is set) needs the same secret on every node; set HEARTH_SECRET to one long random value (e.g. `openssl rand -base64 32`)');
+  }
 }
 
 /**
@@ -92,8 +97,8 @@ async function openStore(config: Config) {
 
 export async function startHearth(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Hearth> {
   mkdirSync(config.dataDir, { recursive: true });
-  const secret = serverSecret(config);
   checkMode(config);
+  const secret = serverSecret(config);
   const store = await openStore(config);
   // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
   const realtime = await createRealtime({
