@@ -1,0 +1,217 @@
+// A Hearth cluster of real processes for benches: nodes are `node --import tsx src/main.ts`
+// children (never the tsx CLI: a SIGKILL of it orphans the server) on free loopback ports, one
+// data directory each, sharing one PostgreSQL schema, one Redis key prefix and one secret, all
+// made fresh for the run. close() stops every node and removes the schema, the keys and the
+// directories; it is idempotent, so a SIGINT handler and a `finally` can both call it.
+//
+// Each node's PostgreSQL connections carry application_name `<pgAppPrefix><node>`, so the bench
+// can find the server backends that work for the cluster (pg_stat_activity) and read their CPU.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, connect as netConnect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { withMigrationLock } from '../../../src/adapters/sql/connect.js';
+import { connectRedis } from '../../../src/adapters/redis/client.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const SCHEMA = /^hearth_bench_[0-9a-f]+$/;
+
+export interface ClusterNode {
+  name: string;
+  roles: string;
+  pid: number;
+  httpPort: number;
+  /** 0 without the broker role */
+  mqttPort: number;
+  dataDir: string;
+  /** what the node printed (warn level and above) */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface Cluster {
+  databaseUrl: string;
+  redisUrl: string;
+  schema: string;
+  redisPrefix: string;
+  secret: string;
+  /** application_name prefix of every node's PostgreSQL connections */
+  pgAppPrefix: string;
+  /** the database URL with an application_name that does not match pgAppPrefix (bench's own clients) */
+  benchDatabaseUrl: string;
+  start(name: string, roles: string): Promise<ClusterNode>;
+  nodes(): ClusterNode[];
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+function accepting(port: number): Promise<boolean> {
+  return new Promise((r) => {
+    const s = netConnect(port, '127.0.0.1', () => {
+      s.destroy();
+      r(true);
+    });
+    s.on('error', () => r(false));
+  });
+}
+
+function withAppName(url: string, name: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', name);
+  return u.toString();
+}
+
+/** fails fast (one line) when PostgreSQL or Redis cannot be reached */
+export async function reachable(databaseUrl: string, redisUrl: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.end();
+  } catch (e) {
+    return `PostgreSQL at ${databaseUrl}: ${(e as Error).message}`;
+  }
+  try {
+    const r = await connectRedis({ url: redisUrl });
+    await r.close();
+  } catch (e) {
+    return `Redis at ${redisUrl}: ${(e as Error).message}`;
+  }
+  return undefined;
+}
+
+/**
+ * @param env settings every node gets on top of the cluster's own (rate limits and the like)
+ */
+export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: Record<string, string> }): Cluster {
+  const id = randomBytes(6).toString('hex');
+  const schema = `hearth_bench_${id}`;
+  const redisPrefix = `hearth-bench:${id}:`;
+  const secret = randomBytes(32).toString('base64url');
+  const pgAppPrefix = `hbench_${id}_`;
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-cluster-'));
+  const running: ClusterNode[] = [];
+  let closing: Promise<void> | undefined;
+
+  // the node's environment is built from scratch for Hearth's part: a HEARTH_* variable of the
+  // shell must not change what is measured
+  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_')));
+
+  async function start(name: string, roles: string): Promise<ClusterNode> {
+    if (closing) throw new Error('the cluster is closing');
+    const httpPort = await freePort();
+    const mqttPort = roles.includes('broker') ? await freePort() : 0;
+    const dataDir = join(dir, name);
+    mkdirSync(dataDir, { recursive: true });
+    // BENCH_PROFILE=<dir> (as for the in-process benches, lib/profile.ts): each node writes a
+    // CPU profile there when it stops
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`, `--cpu-prof-name=cluster-${name}-${Date.now()}.cpuprofile`] : [];
+    const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...baseEnv,
+        HEARTH_HOST: '127.0.0.1',
+        HEARTH_HTTP_PORT: String(httpPort),
+        HEARTH_MQTT_PORT: String(mqttPort || (await freePort())),
+        HEARTH_DATA_DIR: dataDir,
+        HEARTH_ROLES: roles,
+        HEARTH_DATABASE_URL: withAppName(o.databaseUrl, pgAppPrefix + name),
+        HEARTH_DATABASE_SCHEMA: schema,
+        HEARTH_REDIS_URL: o.redisUrl,
+        HEARTH_REDIS_PREFIX: redisPrefix,
+        HEARTH_SECRET: secret,
+        HEARTH_LOG_LEVEL: 'warn',
+        ...o.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    };
+    const node: ClusterNode = { name, roles, pid: child.pid!, httpPort, mqttPort, dataDir, output: () => out, stop };
+    running.push(node);
+    child.once('exit', () => {
+      const i = running.indexOf(node);
+      if (i >= 0) running.splice(i, 1);
+    });
+    // ready: /healthz answers (every node with the api or broker role serves HTTP) and, on a
+    // broker, the MQTT port accepts (it opens after the HTTP port)
+    const end = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`cluster node ${name} exited with ${child.exitCode}: ${out}`);
+      const ok = await fetch(`http://127.0.0.1:${httpPort}/healthz`).then((r) => r.ok, () => false);
+      if (ok && (!mqttPort || (await accepting(mqttPort)))) return node;
+      if (Date.now() > end) throw new Error(`cluster node ${name} did not start within 60 s: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function cleanUp(): Promise<void> {
+    const errors: string[] = [];
+    await Promise.all([...running].map((n) => n.stop().catch((e: Error) => errors.push(`${n.name}: ${e.message}`))));
+    if (!SCHEMA.test(schema)) throw new Error(`refusing to drop schema ${schema}`);
+    // under the migration lock: a drop during another store's migration breaks its introspection
+    await withMigrationLock(withAppName(o.databaseUrl, `hbench_${id}-cleanup`), async () => {
+      const client = new pg.Client({ connectionString: o.databaseUrl });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await client.end();
+      }
+    }).catch((e: Error) => errors.push(`drop schema ${schema}: ${e.message}`));
+    try {
+      const redis = await connectRedis({ url: o.redisUrl });
+      try {
+        for await (const batch of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 500 })) {
+          const keys = Array.isArray(batch) ? batch : [batch];
+          if (keys.length) await redis.del(keys);
+        }
+      } finally {
+        await redis.close();
+      }
+    } catch (e) {
+      errors.push(`delete Redis keys ${redisPrefix}*: ${(e as Error).message}`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    if (errors.length) throw new Error(`cluster clean-up: ${errors.join('; ')}`);
+  }
+
+  return {
+    databaseUrl: o.databaseUrl,
+    redisUrl: o.redisUrl,
+    schema,
+    redisPrefix,
+    secret,
+    pgAppPrefix,
+    benchDatabaseUrl: withAppName(o.databaseUrl, `hbench_${id}-bench`),
+    start,
+    nodes: () => [...running],
+    close: () => (closing ??= cleanUp()),
+  };
+}
+
+/** the admin key the first node wrote when it created the project */
+export function adminKeyOf(node: ClusterNode): string {
+  return readFileSync(join(node.dataDir, 'admin.key'), 'utf8').trim();
+}
