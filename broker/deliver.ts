@@ -1,6 +1,6 @@
-// The bus → this node's live connections: commands, KV sync messages, events for browser streams
-// and revocations. Each node delivers to its LOCAL connections only; every node gets every bus
-// message. This is the one place that turns bus messages into MQTT publishes, and it writes to
+// The bus → this node's live connections: commands, KV sync messages and revocations (events for
+// browser streams: user-stream.ts, subscribed only while a stream is open). Each node delivers to
+// its LOCAL connections only; every node gets every bus message of the topics it subscribes. This is the one place that turns bus messages into MQTT publishes, and it writes to
 // this node's own Aedes clients (those subscribed to the topic, at the QoS they were granted)
 // instead of aedes.publish: nothing goes through Aedes' emitter or persistence, so it stays
 // right when brokers later share Aedes through mqemitter-redis (an aedes.publish on every node
@@ -77,7 +77,6 @@ export function startDelivery(ctx: BrokerContext): () => void {
   const offs = [
     bus.subscribe('command', (m) => deliverCommand(ctx, m)),
     bus.subscribe('kv', (m) => deliverKv(ctx, m)),
-    bus.subscribe('event', (m) => ctx.streams.deliver(ctx, m)),
     bus.subscribe('revoke', (m) => revoke(ctx, m)),
   ];
   return () => offs.forEach((off) => off());

@@ -32,6 +32,33 @@ interface Stream {
 
 export class UserStreams {
   private readonly all = new Set<Stream>();
+  /** streams open or opening; the node hears the bus's events only while there are any */
+  private holders = 0;
+  private unsubscribe?: () => void;
+
+  /**
+   * before a stream opens: subscribes this node to events (once live, no event the stream should
+   * see is missed); returns the release, to call once when the stream is gone or never opened
+   */
+  async hold(ctx: BrokerContext): Promise<() => void> {
+    if (this.holders++ === 0) this.unsubscribe = ctx.deps.bus.subscribe('event', (m) => this.deliver(ctx, m));
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--this.holders === 0) {
+        this.unsubscribe?.();
+        this.unsubscribe = undefined;
+      }
+    };
+    try {
+      await ctx.deps.bus.ready?.();
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return release;
+  }
 
   add(s: Stream): void {
     this.all.add(s);
@@ -89,6 +116,7 @@ function filtersOf(u: UpgradeRequest): { homeId?: number; types?: Set<string> } 
 
 export async function openUserStream(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest): Promise<void> {
   let caller: Caller | undefined;
+  let release: (() => void) | undefined;
   try {
     caller = await callerOf(ctx, u);
     requireCaller(caller);
@@ -106,14 +134,22 @@ export async function openUserStream(ctx: BrokerContext, wss: WebSocketServer, u
       throw new AppError('PERMISSION_DENIED', { required: 'a user token or a project key' });
     }
     const by = caller;
+    release = await ctx.streams.hold(ctx);
+    const done = release;
+    // ws calls back only for a completed upgrade; a socket gone meanwhile never opens a stream
+    u.socket.once('close', done);
     wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
       recordAccess(ctx, u, 101, by);
       watch(ws);
       const stream: Stream = { ...s, ws };
       ctx.streams.add(stream);
-      ws.once('close', () => ctx.streams.remove(stream));
+      ws.once('close', () => {
+        ctx.streams.remove(stream);
+        done();
+      });
     });
   } catch (err) {
+    release?.();
     refuseUpgrade(ctx, u, err, undefined, caller);
   }
 }

@@ -77,6 +77,24 @@ export function busContract(name: string, make: BusFactory): void {
       expect(got).toEqual([{ queue: 'a' }]);
     });
 
+    it('delivers again to a subscriber that comes after the last one left', async () => {
+      const bus = await fresh();
+      const first: unknown[] = [];
+      const off = bus.subscribe('event', (m) => first.push(m));
+      await bus.ready?.();
+      off();
+      // nobody listens: what is published now reaches nobody, later subscribers included
+      await bus.publish('event', { projectId: 1, deviceId: 1, event: { eventType: 'lost' } } as never);
+      const again: { event: { eventType: string } }[] = [];
+      bus.subscribe('event', (m) => again.push(m as never));
+      await bus.ready?.();
+      await bus.publish('event', { projectId: 1, deviceId: 1, event: { eventType: 'heard' } } as never);
+      await until(() => again.length >= 1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(first).toEqual([]);
+      expect(again.map((m) => m.event.eventType)).toEqual(['heard']);
+    });
+
     it('carries nested JSON values unchanged', async () => {
       const bus = await fresh();
       const got: BusMessages['kv'][] = [];

@@ -2,7 +2,8 @@
 // A node hears its own publishes back through Redis, so local and remote subscribers see one
 // order. While Redis is down, publishes wait in the client's offline queue and subscriptions are
 // restored on reconnect by node-redis; a message published while nobody listens is lost, which
-// is why nothing that must survive travels only on the bus.
+// is why nothing that must survive travels only on the bus. A topic's channel is subscribed while
+// the node has a handler for it, and only then.
 import { EventEmitter } from 'node:events';
 import type { Bus } from '../../ports/bus.js';
 import type { BusTopic } from '../../domain/events.js';
@@ -16,11 +17,13 @@ export async function createRedisBus(opts: { client: RedisClient; keys: RedisKey
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const subscribed = new Map<BusTopic, Promise<void>>();
+  /** a topic's UNSUBSCRIBE in flight: a new SUBSCRIBE waits for it, or its reply would undo it */
+  const leaving = new Map<BusTopic, Promise<void>>();
 
   const ensureSubscribed = (topic: BusTopic) => {
     if (!subscribed.has(topic)) {
-      const p = sub
-        .subscribe(opts.keys.busChannel(topic), (message: string) => {
+      const p = (leaving.get(topic) ?? Promise.resolve())
+        .then(() => sub.subscribe(opts.keys.busChannel(topic), (message: string) => {
           let msg: unknown;
           try {
             msg = JSON.parse(message);
@@ -29,7 +32,7 @@ export async function createRedisBus(opts: { client: RedisClient; keys: RedisKey
             return;
           }
           local.emit(topic, msg);
-        })
+        }))
         .then(() => undefined);
       p.catch((err: Error) => {
         subscribed.delete(topic);
@@ -54,7 +57,22 @@ export async function createRedisBus(opts: { client: RedisClient; keys: RedisKey
       };
       local.on(topic, h);
       void ensureSubscribed(topic);
-      return () => local.off(topic, h);
+      return () => {
+        local.off(topic, h);
+        // a node with nobody listening to a topic stops receiving it (browser event streams
+        // come and go: a broker without one should not parse every event of the cluster)
+        const live = subscribed.get(topic);
+        if (local.listenerCount(topic) > 0 || !live) return;
+        subscribed.delete(topic);
+        const gone = live
+          .then(() => (sub.isOpen ? sub.unsubscribe(opts.keys.busChannel(topic)) : undefined))
+          .then(
+            () => undefined,
+            (err: Error) => opts.onError?.(err),
+          );
+        leaving.set(topic, gone);
+        void gone.then(() => leaving.get(topic) === gone && leaving.delete(topic));
+      };
     },
     async ready() {
       await Promise.all(subscribed.values());

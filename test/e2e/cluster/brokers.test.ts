@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../../helpers/db.js';
 import { REDIS_URL, deleteKeys, redisFixture, testPrefix } from '../../helpers/redis.js';
-import { inbox, mqttConnect } from '../broker/clients.js';
+import { inbox, mqttConnect, wsConnect } from '../broker/clients.js';
 import type { MqttClient } from 'mqtt';
 
 const SECRET = 'cluster-secret-cluster-secret-cluster';
@@ -80,6 +80,26 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
     // the session, with its subscription, came from Redis: no SUBSCRIBE on this broker
     await expect.poll(async () => (await b.http('PUT', topic, { token: a.adminKey, body: { action: 'roamed', parameters: {} } })).status).toBe(204);
     expect(await box.next(topic)).toMatchObject({ action: 'roamed' });
+  });
+
+  it('an event published on one broker reaches an event stream on the other; brokers without a stream do not hear events', async () => {
+    const r = await redisFixture();
+    const listeners = async () => Number(((await r.client.sendCommand(['PUBSUB', 'NUMSUB', `${prefix}bus:event`])) as [string, number])[1]);
+    try {
+      expect(await listeners()).toBe(0);
+      const k = await a.seedProjectKey(['events']);
+      const stream = await wsConnect(b, '/userSession/websocket?eventTypes=ping', { token: k.key });
+      expect(await listeners()).toBe(1);
+      const d = await a.seedDevice();
+      const device = await mqttConnect(a, d);
+      await device.publishAsync(`/devices/${d.id}/event`, JSON.stringify({ eventType: 'ping', eventData: { n: 1 } }), { qos: 1 });
+      expect(await stream.next(5000)).toMatchObject({ eventType: 'ping', eventData: { n: 1 }, originDeviceId: d.id });
+      stream.ws.close();
+      await stream.closed;
+      await expect.poll(listeners).toBe(0);
+    } finally {
+      await r.cleanup();
+    }
   });
 
   it("the same device ids in another cluster on the same Redis are none of this cluster's business", async () => {
