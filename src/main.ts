@@ -15,7 +15,7 @@ import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
 import { createAedesSharing } from './adapters/redis/aedes.js';
 import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
-import { devicesOrphaned } from './domain/presence/index.js';
+import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
 import { createBroker, type Broker } from '../broker/index.js';
 import type { AccessLogRecorder } from './http/access-log.js';
@@ -159,6 +159,8 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   deps.presence = presence;
   // cluster: devices left behind by a broker node that died go offline (Presence heartbeats)
   presence.onOrphaned?.((ids) => devicesOrphaned({ ...deps, presence }, ids));
+  // and those a node wrote back after Redis lost them are connected again
+  presence.onRestored?.((ids) => devicesRestored({ ...deps, presence }, ids));
   let httpPort = 0;
   let httpServer: Server | undefined;
   let httpAccessLog: AccessLogRecorder | undefined;

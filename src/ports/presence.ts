@@ -13,5 +13,11 @@ export interface Presence {
    * the composition root, which marks them offline; adapters without nodes never call it.
    */
   onOrphaned?(handler: (deviceIds: number[]) => Promise<void>): void;
+  /**
+   * Devices whose live connections on this node were written back after the shared state lost
+   * them (Redis restarted empty, or this node was taken for dead): the composition root marks
+   * those the reaper had marked offline connected again. Adapters without nodes never call it.
+   */
+  onRestored?(handler: (deviceIds: number[]) => Promise<void>): void;
   close(): Promise<void>;
 }

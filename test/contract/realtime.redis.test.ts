@@ -83,6 +83,27 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(await r.client.zRange(r.keys.nodes, 0, -1)).toEqual(expect.arrayContaining(['s1', 's2']));
     expect(await r.client.zRange(r.keys.nodes, 0, -1)).not.toContain('dying');
   });
+
+  it('a node writes its live connections back when Redis lost them, and reports their devices', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const node = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'n1', heartbeatMs: 50, nodeTimeoutMs: 300 });
+    onTestFinished(() => node.close());
+    const restored: number[][] = [];
+    node.onRestored!(async (ids) => void restored.push(ids));
+    expect(await node.connected(20, 'a')).toBe(true);
+    expect(await node.connected(21, 'b')).toBe(true);
+    expect(await node.connected(21, 'c')).toBe(false);
+    expect(await node.disconnected(21, 'c')).toBe(false);
+    // what a Redis restarted empty looks like to this node
+    await deleteKeys(r.client, r.prefix);
+    await expect.poll(() => node.count(20), { timeout: 3000 }).toBe(1);
+    expect(await node.count(21)).toBe(1);
+    expect(restored.flat().sort()).toEqual([20, 21]);
+    // and a connection that ends before it was written back still ends the device's presence
+    await deleteKeys(r.client, r.prefix);
+    expect(await node.disconnected(20, 'a')).toBe(true);
+  });
 });
 
 // what Aedes runs on in cluster mode (src/adapters/redis/aedes.ts): the same suites as its

@@ -3,6 +3,10 @@
 // found and removed. Every node heartbeats into a sorted set and reaps nodes silent for longer
 // than nodeTimeoutMs; ZREM decides which reaper handles a dead node, so it is handled once.
 // Bound: a dead node's devices are offline within nodeTimeoutMs + heartbeatMs.
+// Each node also keeps its own connections in memory: when its heartbeat finds the node missing
+// from Redis (Redis restarted empty, or this node was reaped after a long pause), it writes them
+// all back and reports their devices (onRestored), so nobody reads a live device as offline for
+// longer than one heartbeat, or the reconnect of the client, whichever comes first.
 import { randomUUID } from 'node:crypto';
 import type { Presence } from '../../ports/presence.js';
 import type { RedisClient } from './client.js';
@@ -21,8 +25,39 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
   const { client, keys } = opts;
   const nodeId = opts.nodeId ?? randomUUID();
   let orphanHandler: ((ids: number[]) => Promise<void>) | undefined;
+  let restoredHandler: ((ids: number[]) => Promise<void>) | undefined;
+  /** this node's live connections: connection id → device id */
+  const mine = new Map<string, number>();
 
-  const heartbeat = () => client.zAdd(keys.nodes, { score: Date.now(), value: nodeId });
+  /** writes this node's connections back after Redis lost them; returns their devices */
+  const restore = async (): Promise<number[]> => {
+    const entries = [...mine];
+    const devices = new Set<number>();
+    for (let i = 0; i < entries.length; i += 500) {
+      const m = client.multi();
+      for (const [conn, deviceId] of entries.slice(i, i + 500)) {
+        m.hSet(keys.deviceConnections(deviceId), conn, nodeId).sAdd(keys.nodeConnections(nodeId), `${deviceId}|${conn}`);
+        devices.add(deviceId);
+      }
+      await m.exec();
+    }
+    return [...devices];
+  };
+
+  let beating: Promise<void> | undefined;
+  /** ZADD answers 1 when the node was not there: Redis lost it, or it was reaped meanwhile */
+  const heartbeat = () =>
+    (beating ??= (async () => {
+      try {
+        const added = await client.zAdd(keys.nodes, { score: Date.now(), value: nodeId });
+        if (added === 1 && mine.size) {
+          const ids = await restore();
+          if (ids.length && restoredHandler) await restoredHandler(ids);
+        }
+      } finally {
+        beating = undefined;
+      }
+    })());
 
   /** removes the connections of nodes that stopped heartbeating; returns devices left with none */
   const reap = async (): Promise<number[]> => {
@@ -45,6 +80,9 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
   };
 
   await heartbeat();
+  // a reconnected client (Redis restarted) beats at once instead of at the next tick
+  const onReady = () => void heartbeat().catch((err: Error) => opts.onError?.(err));
+  client.on('ready', onReady);
   const timer = setInterval(() => {
     heartbeat()
       .then(() => reap())
@@ -56,6 +94,7 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     nodeId,
     reap,
     async connected(deviceId, connectionId) {
+      mine.set(connectionId, deviceId);
       const r = (await client
         .multi()
         .hSet(keys.deviceConnections(deviceId), connectionId, nodeId)
@@ -65,13 +104,15 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
       return r[0] === 1 && r[2] === 1;
     },
     async disconnected(deviceId, connectionId) {
+      const wasMine = mine.delete(connectionId);
       const r = (await client
         .multi()
         .hDel(keys.deviceConnections(deviceId), connectionId)
         .sRem(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
         .hLen(keys.deviceConnections(deviceId))
         .exec()) as unknown as [number, number, number];
-      return r[0] === 1 && r[2] === 0;
+      // a connection Redis lost (restarted empty) and not yet written back still ends here
+      return (r[0] === 1 || wasMine) && r[2] === 0;
     },
     async count(deviceId) {
       return client.hLen(keys.deviceConnections(deviceId));
@@ -79,8 +120,12 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     onOrphaned(handler) {
       orphanHandler = handler;
     },
+    onRestored(handler) {
+      restoredHandler = handler;
+    },
     async close() {
       clearInterval(timer);
+      client.off('ready', onReady);
       // a clean shutdown: this node's connections were closed by the broker; forget the node
       await client.zRem(keys.nodes, nodeId).catch(() => undefined);
     },
