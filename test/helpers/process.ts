@@ -22,7 +22,16 @@ export interface HearthProcess {
   restart(): Promise<void>;
 }
 
-export async function startHearthProcess(opts: { name?: string; env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {}): Promise<HearthProcess> {
+export interface HearthProcessOptions {
+  name?: string;
+  env?: Record<string, string>;
+  dataDir?: string;
+  timeoutMs?: number;
+  /** when the process counts as started; default: GET /healthz answers 200 (a worker-only node has no HTTP port) */
+  ready?: (p: { httpPort: number; child: ChildProcess }) => Promise<boolean>;
+}
+
+export async function startHearthProcess(opts: HearthProcessOptions = {}): Promise<HearthProcess> {
   const httpPort = await freePort();
   const mqttPort = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hearth-proc-'));
@@ -49,12 +58,15 @@ export async function startHearthProcess(opts: { name?: string; env?: Record<str
     for (;;) {
       if (child.exitCode !== null) throw new Error(`hearth ${opts.name ?? ''} exited with ${child.exitCode}: ${out}`);
       try {
-        const r = await fetch(`http://127.0.0.1:${httpPort}/healthz`);
-        if (r.ok) return;
+        if (opts.ready ? await opts.ready({ httpPort, child }) : (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok) return;
       } catch {
         // not listening yet
       }
-      if (Date.now() > end) throw new Error(`hearth ${opts.name ?? ''} did not start: ${out}`);
+      if (Date.now() > end) {
+        // nobody gets a handle on a process that did not start: it must not outlive the test
+        child.kill('SIGKILL');
+        throw new Error(`hearth ${opts.name ?? ''} did not start: ${out}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -66,7 +78,12 @@ export async function startHearthProcess(opts: { name?: string; env?: Record<str
     await exited;
     clearTimeout(t);
   };
-  await launch();
+  try {
+    await launch();
+  } catch (e) {
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     name: opts.name ?? 'hearth',
     httpPort,
