@@ -22,6 +22,7 @@ import type { AccessLogRecorder } from './http/access-log.js';
 import { systemClock } from './ports/clock.js';
 import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
+import { followModuleChanges } from './domain/webhook/targets.js';
 import { createApi } from './http/app.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createHttpMetrics } from './http/metrics.js';
@@ -122,6 +123,8 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
   };
   const closers: (() => Promise<void> | void)[] = [];
+  // webhook targets cached per project follow module changes made on other nodes
+  closers.push(followModuleChanges(deps));
 
   const boot = await bootstrapIfEmpty(deps);
   if (boot) {

@@ -28,5 +28,7 @@ export interface BusMessages {
     | { kind: 'session'; tokenHash: string };
   /** durable work was queued: wake workers now instead of at their next poll */
   work: { queue: string };
+  /** a project's smart modules changed: every node drops its cached webhook targets */
+  modules: { projectId: number };
 }
 export type BusTopic = keyof BusMessages;

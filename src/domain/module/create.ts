@@ -6,14 +6,14 @@ import type { ModuleRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { parseInput } from './parse.js';
 import { writeLog } from '../log/write.js';
-import { invalidateTargets } from '../webhook/targets.js';
+import { modulesChanged } from '../webhook/targets.js';
 import { ModuleCreateSchema, type Module } from './schemas.js';
 import { requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';
 import { checkEventWebhook, commandWebhookRow, eventWebhookRow, MAX_MODULES_PER_PROJECT, sealedNewKey } from './settings.js';
 import { moduleView } from './view.js';
 
-export type ModuleDeps = Pick<Deps, 'store' | 'clock' | 'secret'>;
+export type ModuleDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret'>;
 
 export async function createModule(deps: ModuleDeps, checks: WebhookChecks, caller: Caller, projectId: number, body: unknown): Promise<Module> {
   requireModuleManager(caller, projectId);
@@ -37,7 +37,7 @@ export async function createModule(deps: ModuleDeps, checks: WebhookChecks, call
     modificationTime: now,
   };
   if (!(await deps.store.modules.create(row))) throw new AppError('ALREADY_EXISTS', { moduleId: input.id });
-  invalidateTargets(deps.store, projectId);
+  await modulesChanged(deps, projectId);
   await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${row.id} created` });
   return moduleView(row, deps.secret, { event: true, command: true });
 }

@@ -3,7 +3,7 @@
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
-import { invalidateTargets } from '../webhook/targets.js';
+import { modulesChanged } from '../webhook/targets.js';
 import { requireModuleManager } from './access.js';
 import { MODULE_ID_PATTERN } from './schemas.js';
 import type { ModuleDeps } from './create.js';
@@ -18,6 +18,6 @@ export async function deleteModule(deps: ModuleDeps, caller: Caller, projectId: 
       return true;
     }));
   if (!deleted) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  invalidateTargets(deps.store, projectId);
+  await modulesChanged(deps, projectId);
   await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} deleted` });
 }

@@ -5,7 +5,7 @@ import type { ModulePatch } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
-import { invalidateTargets } from '../webhook/targets.js';
+import { modulesChanged } from '../webhook/targets.js';
 import { RotateKeysSchema, type Module } from './schemas.js';
 import { loadModule, requireModuleManager } from './access.js';
 import { sealedNewKey } from './settings.js';
@@ -32,7 +32,7 @@ export async function rotateModuleKeys(deps: ModuleDeps, caller: Caller, project
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'webhook', message: `module ${moduleId} has no ${which === 'both' ? '' : which + ' '}webhook to rotate` }] });
   }
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  invalidateTargets(deps.store, projectId);
+  await modulesChanged(deps, projectId);
   await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId}: webhook keys rotated (${which})` });
   return moduleView({ ...row, ...patch }, deps.secret, reveal);
 }

@@ -5,7 +5,7 @@ import type { ModulePatch, ModuleRow, WebhookDisabled } from '../../ports/store.
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
-import { invalidateTargets } from '../webhook/targets.js';
+import { modulesChanged } from '../webhook/targets.js';
 import { ModulePatchSchema, type Module, type ModulePatchInput } from './schemas.js';
 import { loadModule, requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';
@@ -73,7 +73,7 @@ export async function updateModule(deps: ModuleDeps, checks: WebhookChecks, call
   if (input.commandWebhook === null) Object.assign(patch, { commandWebhook: null, commandDisabled: null });
   else if (input.commandWebhook) await patchCommand(deps, checks, row, input.commandWebhook, patch, reveal, now);
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  invalidateTargets(deps.store, projectId);
+  await modulesChanged(deps, projectId);
   await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} updated` });
   return moduleView({ ...row, ...patch }, deps.secret, reveal);
 }

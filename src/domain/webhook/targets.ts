@@ -1,9 +1,11 @@
 // Which modules an event goes to (SPEC §6.2), without a query per event: each project's modules
-// are cached for a short while. A change made through this process (module verbs, a webhook the
-// worker disables) drops the entry at once; a change made by another node of a cluster is seen
-// within TTL_MS. A stale entry is harmless: the worker reads the module again before sending and
-// drops a delivery whose webhook is gone or disabled.
+// are cached for a short while. A change (module verbs, a webhook the worker disables) drops the
+// entry at once in this process and, through the bus, on every other node of a cluster, which
+// then sees it as soon as the message arrives (TTL_MS is the bound should a message be lost, as
+// while Redis restarts). A stale entry is harmless: the worker reads the module again before
+// sending and drops a delivery whose webhook is gone or disabled.
 import type { ModuleRow, Store } from '../../ports/store.js';
+import type { Deps } from '../deps.js';
 
 export const TARGETS_TTL_MS = 2000;
 // beyond this many projects the cache starts over rather than grow without bound
@@ -40,6 +42,17 @@ export function projectModules(store: Store, projectId: number): Promise<ModuleR
 
 export function invalidateTargets(store: Store, projectId: number): void {
   caches.get(store)?.delete(projectId);
+}
+
+/** after a change to a project's modules: here at once, elsewhere as the bus brings it */
+export async function modulesChanged(deps: Pick<Deps, 'store' | 'bus'>, projectId: number): Promise<void> {
+  invalidateTargets(deps.store, projectId);
+  await deps.bus.publish('modules', { projectId });
+}
+
+/** every node: drop the cached targets of a project whose modules another node changed */
+export function followModuleChanges(deps: Pick<Deps, 'store' | 'bus'>): () => void {
+  return deps.bus.subscribe('modules', (m) => invalidateTargets(deps.store, m.projectId));
 }
 
 /** SPEC §6.2: `*` subscribes to everything, otherwise the exact type */

@@ -7,6 +7,7 @@ import { dropSchema, freshSchemaName, testDatabaseUrl } from '../../helpers/db.j
 import { REDIS_URL, deleteKeys, redisFixture, testPrefix } from '../../helpers/redis.js';
 import { inbox, mqttConnect, wsConnect } from '../broker/clients.js';
 import type { MqttClient } from 'mqtt';
+import { startReceiver, waitFor } from '../webhooks/receiver.js';
 
 const SECRET = 'cluster-secret-cluster-secret-cluster';
 
@@ -21,7 +22,7 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
 
   beforeAll(async () => {
     const cluster = { databaseUrl: testDatabaseUrl!, databaseSchema: schema, redisUrl: REDIS_URL!, redisPrefix: prefix, secret: SECRET };
-    a = await startTestHearth(cluster);
+    a = await startTestHearth({ ...cluster, webhooks: { allowPrivateTargets: true } });
     b = await startTestHearth({ ...cluster, roles: ['broker', 'api'] });
   });
   afterAll(async () => {
@@ -100,6 +101,28 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
     } finally {
       await r.cleanup();
     }
+  });
+
+  it('a module created through one node gets the events accepted on another right after', async () => {
+    const receiver = await startReceiver();
+    const homeId = await a.seedHome();
+    const d = await a.seedDevice({ homeId });
+    const device = await mqttConnect(b, d);
+    const event = (eventType: string) => device.publishAsync(`/devices/${d.id}/event`, JSON.stringify({ eventType, eventData: {} }), { qos: 1 });
+    // b has the project's modules (none) cached now
+    await event('before');
+    const heard = new Promise<void>((r) => {
+      const off = b.deps.bus.subscribe('modules', () => (off(), r()));
+    });
+    const created = await a.http('POST', '/projects/1/smartModules', {
+      token: a.adminKey,
+      body: { id: 'follows', moduleType: 'webhooks', eventWebhook: { url: receiver.url, subscriptions: 'after' } },
+    });
+    expect(created.status).toBe(201);
+    // b's cache was dropped by the change message before this test's handler ran
+    await heard;
+    await event('after');
+    await waitFor(() => receiver.received.some((r) => r.body?.eventType === 'after'), 10_000, 'the event webhook');
   });
 
   it("the same device ids in another cluster on the same Redis are none of this cluster's business", async () => {
