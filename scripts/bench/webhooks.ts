@@ -5,14 +5,15 @@
 // events over MQTT (`/devices/{id}/event`, QoS 1: PUBACK once committed) or sends them with
 // `PUT /devices/{id}/event`. A receiver (another child process, node:http) answers the webhooks.
 // The baseline, in the same run, is the same generator POSTing the same bodies straight to the
-// same receiver over a bare node:http keep-alive pool. All are closed loops at one concurrency.
+// same receiver over a bare node:http keep-alive pool. All are closed loops at one concurrency,
+// on the device side and at the receiver (the worker's concurrency is set to the baseline's).
 //
 // Throughput = events / (first send → last arrival); latency = arrival − send (the event carries
 // its own send time). Floor: Hearth with MQTT device events ≥ 0.5x the baseline's throughput.
 // Also printed: the delivery stage alone (a queue filled first, then drained by the worker), which
 // isolates the webhook worker from event ingestion.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -22,6 +23,7 @@ import { generateToken, hashToken, seal } from '../../src/domain/auth/tokens.js'
 import { createWorker } from '../../src/worker/index.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 import { GENERATOR, RECEIVER } from './webhooks-children.js';
+import { profiled } from './lib/profile.js';
 
 const FLOOR = 0.5;
 
@@ -37,6 +39,9 @@ interface Figures {
   duplicates: number;
   /** CPU of every process involved, per event (contention-proof companion to events/s) */
   cpuMicrosPerEvent: number;
+  /** of which Hearth (all its threads), and Hearth's main thread (its event loop) */
+  hearthMicrosPerEvent: number;
+  mainThreadMicrosPerEvent: number;
 }
 
 type Job = Record<string, unknown> & { count: number; offset: number };
@@ -61,17 +66,31 @@ const nextMessage = <T>(p: ChildProcess, pick: (m: any) => boolean): Promise<T> 
     p.on('message', on);
   });
 
+// this process's main thread (its task id is the pid), from /proc: the event loop's share of
+// Hearth's CPU, the rest being the sender thread and libuv/V8 helpers. 0 where there is no /proc.
+function mainThreadMicros(): number {
+  try {
+    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100; // utime + stime, in USER_HZ (100) ticks
+  } catch {
+    return 0;
+  }
+}
+
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-async function runOnce(target: string, rx: ChildProcess, gen: ChildProcess, job: Job, countOwnCpu: boolean): Promise<Figures & { last: number }> {
+async function runOnce(target: string, rx: ChildProcess, gen: ChildProcess, job: Job, countOwnCpu: boolean, onSent?: () => void): Promise<Figures & { last: number }> {
   rx.send({ expect: job.count });
   await nextMessage(rx, (m) => m.ready);
   const done = nextMessage<{ latencies: number[]; last: number; dup: number; cpuMicros: number }>(rx, (m) => m.done);
   const sentP = nextMessage<{ started: number; sent: number; cpuMicros: number }>(gen, (m) => m.started !== undefined);
+  if (onSent) void sentP.then(onSent, () => {});
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadMicros();
   gen.send(job);
   const [sent, got] = await Promise.all([sentP, done]);
   const own = process.cpuUsage(cpu);
+  const main = mainThreadMicros() - mainCpu;
   const seconds = (got.last - sent.started) / 1000;
   const sorted = got.latencies.sort((a, b) => a - b);
   const hearthMicros = countOwnCpu ? own.user + own.system : 0;
@@ -85,6 +104,8 @@ async function runOnce(target: string, rx: ChildProcess, gen: ChildProcess, job:
     p99: pct(sorted, 0.99),
     duplicates: got.dup,
     cpuMicrosPerEvent: (sent.cpuMicros + got.cpuMicros + hearthMicros) / job.count,
+    hearthMicrosPerEvent: hearthMicros / job.count,
+    mainThreadMicrosPerEvent: countOwnCpu ? main / job.count : 0,
     last: got.last,
   };
 }
@@ -94,6 +115,11 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const count = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
   const warmup = Math.max(500, Math.round(count / 10));
   const concurrency = Math.min(opts.connections, 64);
+  // Requests in flight at the receiver: the baseline keeps `concurrency` there, so the worker may
+  // too (a closed loop's throughput is its concurrency over its latency; comparing 16 against 50
+  // would measure the setting, not the pipeline). BENCH_WEBHOOK_CONCURRENCY measures another
+  // setting, e.g. the default (config/default.json webhooks.concurrency).
+  const workerConcurrency = process.env.BENCH_WEBHOOK_CONCURRENCY ?? String(concurrency);
   const config = loadConfig({
     HEARTH_DATA_DIR: join(dir, 'data'),
     HEARTH_HOST: '127.0.0.1',
@@ -105,6 +131,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     HEARTH_MQTT_RATE_LIMIT_PUBLISHES_PER_SECOND: '10000000',
     HEARTH_MQTT_RATE_LIMIT_BURST: '10000000',
     HEARTH_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+    HEARTH_WEBHOOKS_CONCURRENCY: workerConcurrency,
   });
   const rx = child(dir, 'receiver', RECEIVER);
   const gen = child(dir, 'generator', GENERATOR);
@@ -140,15 +167,15 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const viaHttp = { url: `${base}/devices/${device.id}/event`, method: 'PUT', headers: { authorization: `ModeCloud ${deviceKey}` }, concurrency, shape: 'event' };
     const bare = { url: hookUrl, method: 'POST', headers: {}, concurrency, shape: 'webhook' };
     let offset = 0;
-    const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false) => {
-      const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu);
+    const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false, onSent?: () => void) => {
+      const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu, onSent);
       offset += 10_000_000;
       return r;
     };
     await once('warm-up', bare, warmup);
     await once('warm-up', viaMqtt, warmup);
     await once('warm-up', viaHttp, warmup);
-    results.push(await once('hearth, MQTT events', viaMqtt, count, true));
+    results.push(await profiled('webhooks-mqtt', () => once('hearth, MQTT events', viaMqtt, count, true)));
     results.push(await once('hearth, HTTP events', viaHttp, count, true));
     results.push(await once('bare node:http', bare, count));
     // latency at a steady load both can carry (half of what Hearth just sustained): closed loops
@@ -160,16 +187,19 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
 
     // the delivery stage alone: fill the queue with the worker stopped, then time the drain
     await worker.close();
-    const fill = once('fill queue', viaMqtt, count, true);
-    for (;;) {
-      const q = await store.deliveries.stats();
-      if (q.pending >= count) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // every event is committed with its delivery once the device has every PUBACK
+    let filled!: () => void;
+    const allAcked = new Promise<void>((r) => (filled = r));
+    const fill = once('fill queue', viaMqtt, count, true, () => filled());
+    await profiled('webhooks-fill', () => allAcked);
+    const queued = await store.deliveries.stats();
+    if (queued.pending < count) throw new Error(`the queue holds ${queued.pending} deliveries, expected ${count}`);
     worker = newWorker();
     const t0 = performance.timeOrigin + performance.now();
-    await worker.start();
-    const drained = await fill;
+    const drained = await profiled('webhooks-drain', async () => {
+      await worker.start();
+      return fill;
+    });
     stage = { perSecond: count / ((drained.last - t0) / 1000), bare: results[2].perSecond };
   } finally {
     await worker.close();
@@ -187,6 +217,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     );
   }
   const [mqttRun, httpRun, bareRun, steadyHearth, steadyBare] = results;
+  for (const r of [mqttRun, steadyHearth]) {
+    console.log(`  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`);
+  }
   const x = mqttRun.perSecond / bareRun.perSecond;
   const pass = x >= FLOOR && results.every((r) => r.duplicates === 0);
   console.log(`  hearth (MQTT) / bare node:http  ${x.toFixed(2)}x  (floor ${FLOOR}x: ${x >= FLOOR ? 'PASS' : 'FAIL'})`);

@@ -88,9 +88,19 @@ export interface QueueStats {
 /** `${projectId}/${moduleId}/${kind}`: one webhook, the unit of fairness between receivers */
 export const laneOf = (d: { projectId: number; moduleId: string; kind: DeliveryKind }): string => `${d.projectId}/${d.moduleId}/${d.kind}`;
 
+/** new rows handed straight to a worker of this process: leased to it from the start */
+export interface InsertClaim {
+  workerId: string;
+  /** the lease: after this, another worker may claim the rows */
+  leaseUntil: string;
+}
+
 export interface Deliveries {
-  /** new rows, status pending, due at their creationTime */
-  insertMany(rows: NewDelivery[]): Promise<void>;
+  /**
+   * new rows, status pending, due at their creationTime; with `claim`, status delivering under
+   * that worker's lease instead (the rows are claimed as they are written, no claim query)
+   */
+  insertMany(rows: NewDelivery[], claim?: InsertClaim): Promise<void>;
   get(projectId: number, moduleId: string, id: string): Promise<DeliveryRow | undefined>;
   /** newest first */
   list(f: DeliveryFilter, page: Page): Promise<Paged<DeliveryRow>>;

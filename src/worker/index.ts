@@ -9,8 +9,11 @@ import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
-import { createWebhookClient } from './webhook/http-client.js';
-import { createRunner, type Runner } from './webhook/runner.js';
+import { registerClaimer } from '../domain/webhook/handoff.js';
+import { checkClientOptions } from './webhook/http-client.js';
+import { createLocalSender } from './webhook/sender.js';
+import { createThreadedSender } from './webhook/threaded-sender.js';
+import { createRunner, type MakeSender, type Runner } from './webhook/runner.js';
 import { createOutcomeWriter } from './webhook/outcomes.js';
 import { FailureLog } from './webhook/failure-log.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
@@ -41,6 +44,8 @@ export interface WorkerDeps {
   random?: () => number;
   /** how long close() waits for deliveries in flight before handing them back (default 5 s) */
   closeGraceMs?: number;
+  /** the sending (signing, HTTP exchanges) in a thread of their own (threaded-sender.ts); default true */
+  senderThread?: boolean;
 }
 
 export interface Worker {
@@ -62,7 +67,17 @@ const FAILURE_LOG_WINDOW_MS = 10_000;
 export function createWorker(deps: WorkerDeps): Worker {
   const id = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const metrics = createWorkerMetrics(deps.store.deliveries, () => deps.clock.now(), deps.registry);
-  const client = createWebhookClient({ allowPrivateTargets: deps.webhooks.allowPrivateTargets, timeoutMs: deps.webhooks.timeoutMs });
+  // the worker reads no response header but Retry-After
+  const clientOptions = { allowPrivateTargets: deps.webhooks.allowPrivateTargets, timeoutMs: deps.webhooks.timeoutMs, responseHeaders: false };
+  checkClientOptions(clientOptions);
+  const leaseMs = deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
+  // a job waiting this long for its lane goes back to the queue, well before its lease ends
+  const senderOptions = { concurrency: deps.webhooks.concurrency, staleMs: leaseMs / 4 };
+  // the exchanges on another core than the event loop that ingests events and writes the queue
+  const makeSender: MakeSender = (deliver) =>
+    deps.senderThread === false
+      ? createLocalSender(clientOptions, senderOptions, deliver)
+      : createThreadedSender(clientOptions, senderOptions, deliver, (err) => deps.logger.error({ err }, 'webhook sender thread failed; its deliveries will be retried'));
   const retentionMs = (deps.retentionDays ?? 7) * 86400_000;
   let runner: Runner | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -96,10 +111,10 @@ export function createWorker(deps: WorkerDeps): Worker {
       runner = createRunner(
         {
           store: deps.store,
+          bus: deps.bus,
           clock: deps.clock,
           secret: deps.secret,
           logger: deps.logger,
-          client,
           metrics,
           workerId: id,
           outcomes: createOutcomeWriter(deps.store.deliveries, id),
@@ -107,11 +122,18 @@ export function createWorker(deps: WorkerDeps): Worker {
           retryScheduleSeconds: deps.webhooks.retryScheduleSeconds,
           random: deps.random ?? Math.random,
         },
-        { concurrency: deps.webhooks.concurrency, pollMs: deps.webhooks.pollMs, leaseMs: deps.webhooks.timeoutMs + LEASE_MARGIN_MS },
+        { concurrency: deps.webhooks.concurrency, pollMs: deps.webhooks.pollMs, leaseMs },
+        makeSender,
       );
-      unsubscribe = deps.bus.subscribe('work', (msg) => {
+      const unsubscribeBus = deps.bus.subscribe('work', (msg) => {
         if (msg.queue === WEBHOOK_QUEUE) runner?.pump();
       });
+      // new event deliveries come straight to this worker when it has room (handoff.ts)
+      const unregister = registerClaimer(deps.store, runner);
+      unsubscribe = () => {
+        unsubscribeBus();
+        unregister();
+      };
       pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
       pruneTimer.unref();
       void prune();
@@ -124,7 +146,6 @@ export function createWorker(deps: WorkerDeps): Worker {
       clearInterval(pruneTimer);
       await runner?.stop(deps.closeGraceMs ?? CLOSE_GRACE_MS);
       runner = undefined;
-      client.close();
     },
   };
 }

@@ -21,6 +21,8 @@ export interface SqlOptions {
 export interface SqlHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** the SQLite connection under Kysely, for the hot statements of sqlite-raw.ts (SQLite only) */
+  sqlite?: BetterSqlite3.Database;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect } {
+function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database } {
   if (isPostgres(opts.url)) {
     if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
     const pool = new pg.Pool({
@@ -48,7 +50,7 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }) };
+  return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }), sqlite: database };
 }
 
 /** pg_advisory_lock key held while migrating or dropping a schema ("Hearth" in ASCII) */
@@ -87,7 +89,7 @@ async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | unde
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
-  const { dialect, driver } = openDialect(opts);
+  const { dialect, driver, sqlite } = openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
   try {
     if (dialect === 'postgres') await withMigrationLock(opts.url, () => migrate(raw, dialect, opts.schema));
@@ -97,5 +99,5 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     throw e;
   }
   const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
-  return { db, dialect, close: () => raw.destroy() };
+  return { db, dialect, sqlite, close: () => raw.destroy() };
 }

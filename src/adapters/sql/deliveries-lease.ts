@@ -4,17 +4,54 @@
 // guarantee. Outcomes are written only while the lease is held (`claimed_by` = the worker).
 import { sql } from 'kysely';
 import type { Dialect } from './migrations.js';
-import type { Deliveries } from '../../ports/queue.js';
-import { toRow, type DeliveriesDb } from './deliveries.js';
+import type { Deliveries, DeliveryRow } from '../../ports/queue.js';
+import { fromSnake, toRow, type DeliveriesDb } from './deliveries.js';
+import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
 
 // outcomes per UPDATE (7 parameters each)
 const COMPLETE_CHUNK = 200;
 
+// SQLite, without Kysely (sqlite-raw.ts). A claim reads the due rows, then leases each by its
+// key, in one immediate transaction (SQLite has one writer: nobody claims in between); an UPDATE
+// ... RETURNING over the sub-select cost twice as much per row. Lanes left out come as one JSON
+// array parameter, so one statement serves any number of them.
+// The limit is written into the text, not bound: SQLite re-plans a statement whose LIMIT is a
+// bound parameter on every run (a re-prepare per claim). Claims are at most a worker's buffer, so
+// the distinct texts are few.
+const DUE_SQLITE = (excluding: boolean, limit: number) => `select * from deliveries where next_attempt_time <= ?${excluding ? ' and lane not in (select value from json_each(?))' : ''}
+  order by next_attempt_time limit ${limit}`;
+const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ? where id = ?`;
+const COMPLETE_SQLITE = `update deliveries set status = ?, attempts = ?, round_attempts = ?, next_attempt_time = ?, update_time = ?, claimed_by = null
+  where id = ? and claimed_by = ? and status = 'delivering'`;
+const RELEASE_SQLITE = `update deliveries set status = 'pending', claimed_by = null, next_attempt_time = ?, update_time = ?
+  where id = ? and claimed_by = ? and status = 'delivering'`;
+
+// RETURNING order is unspecified: oldest due first
+const oldestFirst = (a: DeliveryRow, b: DeliveryRow) => a.creationTime.localeCompare(b.creationTime) || a.id.localeCompare(b.id);
+
 type LeaseOps = Pick<Deliveries, 'claim' | 'complete' | 'completeMany' | 'release' | 'releaseAll'>;
 
-export function leaseOps(db: DeliveriesDb, dialect: Dialect): LeaseOps {
+export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): LeaseOps {
   return {
     async claim(req) {
+      if (raw) {
+        const excluding = (req.excludeLanes?.length ?? 0) > 0;
+        const rows = await raw((d) => {
+          if (!Number.isSafeInteger(req.limit) || req.limit < 0) throw new RangeError(`claim limit must be a non-negative integer, got ${req.limit}`);
+          const due = prepared(d, DUE_SQLITE(excluding, req.limit));
+          const lease = prepared(d, LEASE_SQLITE);
+          return atomically(
+            d,
+            () => {
+              const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
+              for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
+              return found;
+            },
+            true,
+          );
+        });
+        return rows.map((r) => ({ ...fromSnake(r), status: 'delivering' as const, claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now })).sort(oldestFirst);
+      }
       const rows = await db
         .updateTable('deliveries')
         .set({ status: 'delivering', claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now })
@@ -26,8 +63,7 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect): LeaseOps {
         })
         .returningAll()
         .execute();
-      // RETURNING order is unspecified: oldest due first
-      return rows.map(toRow).sort((a, b) => a.creationTime.localeCompare(b.creationTime) || a.id.localeCompare(b.id));
+      return rows.map(toRow).sort(oldestFirst);
     },
 
     async complete(id, workerId, o) {
@@ -50,6 +86,20 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect): LeaseOps {
 
     async completeMany(workerId, items) {
       const kept = new Set<string>();
+      if (items.length === 0) return kept;
+      if (raw) {
+        // one prepared UPDATE per outcome, all in one transaction (one WAL commit)
+        await raw((d) => {
+          const st = prepared(d, COMPLETE_SQLITE);
+          atomically(d, () => {
+            for (const { id, outcome: o } of items) {
+              const next = o.status === 'pending' ? o.nextAttemptTime : null;
+              if (st.run(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId).changes > 0) kept.add(id);
+            }
+          });
+        });
+        return kept;
+      }
       // one UPDATE ... FROM (rows) per chunk: a round trip (and a WAL append) for many outcomes.
       // The row source is a UNION ALL of SELECTs, which both dialects accept (SQLite names no
       // VALUES columns); the integer is cast so PostgreSQL types the column.
@@ -70,6 +120,15 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect): LeaseOps {
 
     async release(ids, workerId, now) {
       if (ids.length === 0) return;
+      if (raw) {
+        await raw((d) => {
+          const st = prepared(d, RELEASE_SQLITE);
+          atomically(d, () => {
+            for (const id of ids) st.run(now, now, id, workerId);
+          });
+        });
+        return;
+      }
       await db
         .updateTable('deliveries')
         .set({ status: 'pending', claimedBy: null, nextAttemptTime: now, updateTime: now })

@@ -7,6 +7,7 @@ import type { Dialect } from './migrations.js';
 import { laneOf, type DeliveryKind, type DeliveryRow, type DeliveryStatus, type Deliveries } from '../../ports/queue.js';
 import { leaseOps } from './deliveries-lease.js';
 import { countOf } from './util.js';
+import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
 
 export interface DeliveriesTable {
   id: string;
@@ -47,23 +48,60 @@ export function toRow(r: Selectable<DeliveriesTable>): DeliveryRow {
   };
 }
 
-// SQLite caps bound parameters per statement (32766 since 3.32); 12 columns a row.
-const INSERT_CHUNK = 500;
+/** a row as SQLite hands it back without Kysely's camelCase mapping (sqlite-raw.ts) */
+export function fromSnake(r: Record<string, any>): DeliveryRow {
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    moduleId: r.module_id,
+    kind: r.kind as DeliveryKind,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    payload: r.payload,
+    status: r.status as DeliveryStatus,
+    attempts: JSON.parse(r.attempts),
+    roundAttempts: r.round_attempts,
+    nextAttemptTime: r.next_attempt_time,
+    creationTime: r.creation_time,
+    updateTime: r.update_time,
+    claimedBy: r.claimed_by,
+  };
+}
 
-export function deliveryRepo(base: Kysely<Database>, dialect: Dialect): Deliveries {
+// SQLite caps bound parameters per statement (32766 since 3.32); 15 columns a row.
+const INSERT_CHUNK = 500;
+const INSERT_SQLITE = `insert into deliveries (id, project_id, module_id, kind, lane, event_id, event_type, payload, status, attempts,
+  round_attempts, next_attempt_time, creation_time, update_time, claimed_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)`;
+
+export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: RawSqlite): Deliveries {
   const db = base as unknown as Db;
   const repo: Deliveries = {
-    async insertMany(rows) {
+    async insertMany(rows, claim) {
+      if (rows.length === 0) return;
+      // claimed on insert: leased to the worker at once, due again when the lease ends
+      const status = claim ? 'delivering' : 'pending';
+      const claimedBy = claim?.workerId ?? null;
+      if (raw) {
+        await raw((d) => {
+          const st = prepared(d, INSERT_SQLITE);
+          atomically(d, () => {
+            for (const r of rows) {
+              st.run(r.id, r.projectId, r.moduleId, r.kind, laneOf(r), r.eventId, r.eventType, r.payload, status, claim?.leaseUntil ?? r.creationTime, r.creationTime, r.creationTime, claimedBy);
+            }
+          });
+        });
+        return;
+      }
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         const values = rows.slice(i, i + INSERT_CHUNK).map((d) => ({
           ...d,
           lane: laneOf(d),
-          status: 'pending',
+          status,
           attempts: '[]',
           roundAttempts: 0,
-          nextAttemptTime: d.creationTime,
+          nextAttemptTime: claim?.leaseUntil ?? d.creationTime,
           updateTime: d.creationTime,
-          claimedBy: null,
+          claimedBy,
         }));
         await db.insertInto('deliveries').values(values).execute();
       }
@@ -89,7 +127,7 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect): Deliveri
       return { total, items: rows.map(toRow) };
     },
 
-    ...leaseOps(db, dialect),
+    ...leaseOps(db, dialect, raw),
 
     async redeliver(projectId, moduleId, id, now) {
       // a row being delivered right now is left to its worker: its outcome would overwrite ours

@@ -1,15 +1,16 @@
 // Group commit for the event pipeline: every accepted event is written before it is acknowledged
 // (a REST 204, an MQTT PUBACK), and a transaction per event caps ingest at what one commit costs.
-// Writes that arrive while a commit is under way wait for the next one, which takes them all in
-// ONE transaction and then resolves every waiter: under load a commit carries hundreds of
-// events, when idle one event commits at once (no timer, no added latency). Durability is
-// unchanged: nobody is answered before their rows are committed.
-import type { Store } from '../../ports/store.js';
+// Items that arrive while a commit is under way wait for the next one, which writes them all in
+// ONE transaction (and, through `commit`, in one statement per table rather than one per item)
+// and then resolves every waiter: under load a commit carries hundreds of events, when idle one
+// event commits at once (no timer, no added latency). Durability is unchanged: nobody is
+// answered before their rows are committed.
 
-type Work = (tx: Store) => Promise<void>;
+/** writes the items in one transaction, all or none */
+export type CommitBatch<T> = (items: T[]) => Promise<void>;
 
-interface Waiter {
-  work: Work;
+interface Waiter<T> {
+  item: T;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -17,15 +18,16 @@ interface Waiter {
 /** enough to amortize a commit; small enough that one transaction stays short */
 const MAX_BATCH = 512;
 
-class GroupCommit {
-  private queue: Waiter[] = [];
+export class GroupCommit<T> {
+  private queue: Waiter<T>[] = [];
   private running = false;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly commit: CommitBatch<T>) {}
 
-  run(work: Work): Promise<void> {
+  /** resolves once `item` is committed */
+  add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ work, resolve, reject });
+      this.queue.push({ item, resolve, reject });
       // whatever arrives in this turn of the event loop joins the same commit
       if (!this.running && this.queue.length === 1) setImmediate(() => void this.drain());
     });
@@ -37,25 +39,23 @@ class GroupCommit {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, MAX_BATCH);
-        await this.commit(batch);
+        await this.commitBatch(batch);
       }
     } finally {
       this.running = false;
     }
   }
 
-  private async commit(batch: Waiter[]): Promise<void> {
+  private async commitBatch(batch: Waiter<T>[]): Promise<void> {
     try {
-      await this.store.transaction(async (tx) => {
-        for (const w of batch) await w.work(tx);
-      });
+      await this.commit(batch.map((w) => w.item));
       for (const w of batch) w.resolve();
     } catch (err) {
       if (batch.length === 1) return batch[0].reject(err);
       // one bad write must not fail the others: each alone, in its own transaction
       for (const w of batch) {
         try {
-          await this.store.transaction(w.work);
+          await this.commit([w.item]);
           w.resolve();
         } catch (e) {
           w.reject(e);
@@ -63,13 +63,4 @@ class GroupCommit {
       }
     }
   }
-}
-
-const committers = new WeakMap<Store, GroupCommit>();
-
-/** runs `work` in a transaction shared with the other writes of this moment; resolves once committed */
-export function groupCommit(store: Store, work: Work): Promise<void> {
-  let g = committers.get(store);
-  if (!g) committers.set(store, (g = new GroupCommit(store)));
-  return g.run(work);
 }

@@ -1,19 +1,17 @@
-// One claimed delivery, as a list of steps: find its target (module webhook, data source or
-// report destination), prepare the request (templates, signature), send it, decide what the
-// result means, write the outcome back under the lease, then tell the operator (general log,
-// metrics) and disable a webhook that answered 410.
+// What becomes of one delivery once the sender has reported on it (sender-core.ts): decide what
+// the result means, write the outcome back under the lease, then tell the operator (general log,
+// metrics), tell the target (data-source health) and disable a webhook that answered 410. A
+// delivery with nothing to send (its target is gone, or a template error) is recorded the same way.
 import type { Logger } from 'pino';
 import type { Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import { laneOf, type DeliveryAttempt, type DeliveryOutcome, type DeliveryRow } from '../../ports/queue.js';
 import { writeLog } from '../../domain/log/write.js';
-import type { WebhookClient, WebhookResult } from './http-client.js';
-import { prepareRequest } from './request.js';
+import type { WebhookResult } from './http-client.js';
 import { decide, type Decision } from './policy.js';
-import type { LaneSignal } from './lanes.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { OutcomeWriter } from './outcomes.js';
-import type { Resolution } from './targets.js';
+import type { Target } from './targets.js';
 import type { FailureLog } from './failure-log.js';
 
 /** attempts kept per delivery (a redelivered one keeps adding rounds) */
@@ -24,7 +22,6 @@ export interface DispatchDeps {
   clock: Clock;
   secret: string;
   logger: Logger;
-  client: WebhookClient;
   metrics: WorkerMetrics;
   workerId: string;
   /** where outcomes are written (group commit, outcomes.ts) */
@@ -35,9 +32,10 @@ export interface DispatchDeps {
   failureLog: FailureLog;
 }
 
-export interface Dispatched {
-  /** for lane sizing */
-  signal: LaneSignal;
+/** what the sender (or the target lookup) made of a delivery */
+export type Sent = { result: WebhookResult } | { drop: string; templateError?: boolean };
+
+export interface Settled {
   /** when the delivery is due again, if it is to be retried */
   retryInMs?: number;
 }
@@ -51,35 +49,30 @@ const attemptOf = (time: Date, r: WebhookResult): DeliveryAttempt => {
 
 const is2xx = (r: WebhookResult) => r.status !== undefined && r.status >= 200 && r.status < 300;
 
-function signalOf(r: WebhookResult): LaneSignal {
-  if (is2xx(r)) return 'ok';
-  if (r.status === undefined || r.status >= 500) return 'slow';
-  return 'neutral';
-}
-
 type Finish = 'failed' | 'dropped' | 'dropped quietly';
 
-export async function dispatch(deps: DispatchDeps, row: DeliveryRow, resolution: Resolution): Promise<Dispatched> {
-  const started = deps.clock.now();
-  const prepared = 'drop' in resolution ? resolution : prepareRequest(row, resolution.target, deps.secret);
-  if ('drop' in prepared) {
+/** `target`: the one the request went to (absent when the delivery was dropped before sending) */
+export async function settle(deps: DispatchDeps, row: DeliveryRow, target: Target | undefined, sent: Sent): Promise<Settled> {
+  const now = deps.clock.now();
+  if ('drop' in sent) {
     // SPEC §6.4.8, §7.5: nothing is sent. A template error is news for the operator; a webhook
     // removed or disabled is not (its removal or the 410 was logged when it happened).
-    const attempt: DeliveryAttempt = { time: started.toISOString(), error: prepared.drop, latencyMs: 0, response: '' };
-    const templateError = 'templateError' in prepared && prepared.templateError;
-    await finish(deps, row, { status: 'failed', reason: prepared.drop }, attempt, templateError ? 'dropped' : 'dropped quietly');
-    return { signal: 'neutral' };
+    const attempt: DeliveryAttempt = { time: now.toISOString(), error: sent.drop, latencyMs: 0, response: '' };
+    await finish(deps, row, { status: 'failed', reason: sent.drop }, attempt, sent.templateError ? 'dropped' : 'dropped quietly');
+    return {};
   }
-  const target = (resolution as Extract<Resolution, { target: unknown }>).target;
-  const result = await deps.client.send(prepared.send);
+  const result = sent.result;
   deps.metrics.attemptSeconds.observe({ kind: row.kind }, result.latencyMs / 1000);
   const decision = decide(result, row.roundAttempts + 1, deps.retryScheduleSeconds, deps.random);
-  await finish(deps, row, decision, attemptOf(started, result));
-  await target.afterAttempt?.(is2xx(result), result.error ?? (result.status !== undefined ? `HTTP ${result.status}` : undefined)).catch((err) => {
-    deps.logger.warn({ err, deliveryId: row.id }, 'webhook target state not updated');
-  });
-  if (decision.status === 'failed' && decision.disable && target.disable) await disableWebhook(deps, row, () => target.disable!(decision.reason));
-  return { signal: signalOf(result), retryInMs: decision.status === 'pending' ? decision.delayMs : undefined };
+  // the attempt started when the exchange did
+  await finish(deps, row, decision, attemptOf(new Date(now.getTime() - result.latencyMs), result));
+  if (target?.afterAttempt) {
+    await target.afterAttempt(is2xx(result), result.error ?? (result.status !== undefined ? `HTTP ${result.status}` : undefined)).catch((err) => {
+      deps.logger.warn({ err, deliveryId: row.id }, 'webhook target state not updated');
+    });
+  }
+  if (decision.status === 'failed' && decision.disable && target?.disable) await disableWebhook(deps, row, () => target.disable!(decision.reason));
+  return { retryInMs: decision.status === 'pending' ? decision.delayMs : undefined };
 }
 
 async function finish(deps: DispatchDeps, row: DeliveryRow, d: Decision, attempt: DeliveryAttempt, failedAs: Finish = 'failed'): Promise<void> {

@@ -19,12 +19,13 @@ export interface WebhookResult {
 }
 
 export interface ExchangeLimits {
-  started: number;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** report the response headers; without them Retry-After is read from the raw list */
+  headers: boolean;
 }
 
-export function readResponse(request: http.ClientRequest, body: Buffer, limits: ExchangeLimits): Promise<WebhookResult> {
+export function readResponse(request: http.ClientRequest, body: Buffer, started: number, limits: ExchangeLimits): Promise<WebhookResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -35,7 +36,7 @@ export function readResponse(request: http.ClientRequest, body: Buffer, limits: 
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      const result: WebhookResult = { ok, ...head, responseBody: decodeUtf8(chunks), latencyMs: performance.now() - limits.started };
+      const result: WebhookResult = { ok, ...head, responseBody: decodeUtf8(chunks, received), latencyMs: performance.now() - started };
       if (error !== undefined) result.error = error;
       resolve(result);
     };
@@ -50,7 +51,8 @@ export function readResponse(request: http.ClientRequest, body: Buffer, limits: 
     request.on('error', (err) => settle(false, errorCode(err)));
     request.on('response', (res) => {
       const status = res.statusCode ?? 0;
-      head = { status, headers: flattenHeaders(res.headers), ...retryAfter(res.headers['retry-after']) };
+      // res.headers is built from the raw list on first use: only when asked for
+      head = limits.headers ? { status, headers: flattenHeaders(res.headers), ...retryAfter(res.headers['retry-after']) } : { status, ...retryAfter(rawHeader(res.rawHeaders, 'retry-after')) };
       const ok = status >= 200 && status < 300;
       // API.md §9: redirects are never followed; a 3xx is a failed attempt like any non-2xx.
       const error = status >= 300 && status < 400 ? 'REDIRECT_NOT_FOLLOWED' : undefined;
@@ -81,6 +83,12 @@ export function readResponse(request: http.ClientRequest, body: Buffer, limits: 
   });
 }
 
+/** the first value of a header in a raw [name, value, ...] list, any case */
+function rawHeader(raw: string[], lower: string): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === lower.length && raw[i].toLowerCase() === lower) return raw[i + 1];
+  return undefined;
+}
+
 /** Retry-After as ms from `now`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined) return undefined;
@@ -107,9 +115,13 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
 }
 
 // The cap may split a multi-byte character; a streaming decode drops the incomplete tail rather
-// than ending the text with U+FFFD.
-function decodeUtf8(chunks: Buffer[]): string {
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true });
+// than ending the text with U+FFFD (and drops a byte order mark). Text that ends in ASCII and
+// starts without a BOM (nearly every answer) decodes the same without a decoder.
+function decodeUtf8(chunks: Buffer[], length: number): string {
+  if (length === 0) return '';
+  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+  if (bytes[bytes.length - 1] < 0x80 && bytes[0] !== 0xef) return bytes.toString('utf8');
+  return new TextDecoder('utf-8').decode(bytes, { stream: true });
 }
 
 function errorCode(err: unknown): string {

@@ -15,18 +15,21 @@ export interface OutcomeWriter {
   write(id: string, outcome: DeliveryOutcome): Promise<boolean>;
 }
 
-// a batch never waits for more than this many outcomes; it never waits beyond the current turn
+// A batch gathers the outcomes of a short window, not only of one turn: each batch is a write
+// transaction (a WAL commit on SQLite), and nothing waits on it but the delivery's own record —
+// the slot the delivery held was freed when its exchange ended (sender-core.ts).
+const WINDOW_MS = 2;
+// a batch never waits for more than this many outcomes
 const MAX_BATCH = 200;
 
 export function createOutcomeWriter(queue: Deliveries, workerId: string): OutcomeWriter {
   let waiting: Waiting[] = [];
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
   async function flush(): Promise<void> {
-    scheduled = false;
     const batch = waiting.splice(0, MAX_BATCH);
-    if (waiting.length > 0) schedule();
+    if (waiting.length > 0) schedule(0);
     if (batch.length === 0) return;
     try {
       const kept = await queue.completeMany(workerId, batch.map(({ id, outcome }) => ({ id, outcome })));
@@ -36,21 +39,23 @@ export function createOutcomeWriter(queue: Deliveries, workerId: string): Outcom
     }
   }
 
-  function schedule(): void {
-    if (scheduled) return;
-    scheduled = true;
-    // after the I/O callbacks of this turn, so outcomes arriving together go together; one
-    // statement at a time, the next batch gathering meanwhile
-    setImmediate(() => {
+  function schedule(ms: number): void {
+    if (timer) {
+      if (ms > 0) return;
+      clearTimeout(timer);
+    }
+    // one statement at a time, the next batch gathering meanwhile
+    timer = setTimeout(() => {
+      timer = undefined;
       writing = writing.then(flush);
-    });
+    }, ms);
   }
 
   return {
     write(id, outcome) {
       return new Promise((resolve, reject) => {
         waiting.push({ id, outcome, resolve, reject });
-        schedule();
+        schedule(waiting.length >= MAX_BATCH ? 0 : WINDOW_MS);
       });
     },
   };

@@ -5,7 +5,8 @@
 import type { ModuleRow, Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DeliveryRow } from '../../ports/queue.js';
-import { projectModules, invalidateTargets } from '../../domain/webhook/targets.js';
+import { projectModules, modulesChanged } from '../../domain/webhook/targets.js';
+import type { Bus } from '../../ports/bus.js';
 import { noteDataDelivery } from '../../domain/data/health.js';
 
 export interface Target {
@@ -22,7 +23,7 @@ export interface Target {
 /** a target, or why there is none (the delivery is dropped, nothing sent) */
 export type Resolution = { target: Target } | { drop: string };
 
-type Deps = { store: Store; clock: Clock };
+type Deps = { store: Store; bus: Bus; clock: Clock };
 
 /**
  * A module from the per-project cache the event fan-out uses (no query per delivery). The cache
@@ -46,7 +47,8 @@ async function moduleTarget(deps: Deps, row: DeliveryRow): Promise<Resolution> {
     const time = deps.clock.now().toISOString();
     const disabled = { time, reason };
     await deps.store.modules.update(row.projectId, row.moduleId, { ...(event ? { eventDisabled: disabled } : { commandDisabled: disabled }), modificationTime: time });
-    invalidateTargets(deps.store, row.projectId);
+    // every node's cached targets drop the disabled webhook
+    await modulesChanged(deps, row.projectId);
   };
   const target: Target = { url: hook.url, keySealed: hook.keySealed, disable };
   if (event && m.eventWebhook && (m.eventWebhook.headers || m.eventWebhook.body)) {

@@ -1,7 +1,7 @@
 // The Queue contract, the worker's side: claiming due rows under a lease, the lease as a fence for
 // outcomes, giving rows back, and concurrent claimers never sharing a row.
 import { describe, expect, it } from 'vitest';
-import { at, claim, delivery, fresh, type MakeStore } from './fixtures.js';
+import { at, claim, delivery, fresh, T0, type MakeStore } from './fixtures.js';
 
 export function leaseContract(make: MakeStore): void {
   describe('leases', () => {
@@ -74,6 +74,25 @@ export function leaseContract(make: MakeStore): void {
       expect((await claim(s, 'w3', 2)).map((d) => d.id)).toEqual(['a', 'b']);
       expect(await s.deliveries.releaseAll(at(3))).toBe(3);
       expect((await claim(s, 'w4', 3)).map((d) => d.id)).toEqual(['a', 'b', 'c']);
+    });
+
+    it('inserts rows already claimed by a worker (hand-off): leased, fenced and released like claimed ones', async () => {
+      const s = await fresh(make);
+      await s.deliveries.insertMany([delivery('h1'), delivery('h2')], { workerId: 'w1', leaseUntil: at(60) });
+      await s.deliveries.insertMany([delivery('p1')]);
+      expect(await s.deliveries.get(1, 'm1', 'h1')).toMatchObject({ status: 'delivering', claimedBy: 'w1', nextAttemptTime: at(60), attempts: [], roundAttempts: 0 });
+      expect(await s.deliveries.stats()).toEqual({ pending: 1, delivering: 2, oldestPendingTime: T0 });
+      // nobody else claims them while the lease runs
+      expect((await claim(s, 'w2', 10)).map((d) => d.id)).toEqual(['p1']);
+      const done = { status: 'success' as const, attempts: [{ time: at(1), statusCode: 200, latencyMs: 1, response: 'ok' }], roundAttempts: 1, nextAttemptTime: null, updateTime: at(1) };
+      expect(await s.deliveries.complete('h1', 'w2', done)).toBe(false);
+      expect([...(await s.deliveries.completeMany('w1', [{ id: 'h1', outcome: done }]))]).toEqual(['h1']);
+      await s.deliveries.release(['h2'], 'w1', at(2));
+      expect((await claim(s, 'w3', 2)).map((d) => d.id)).toEqual(['h2']);
+      // a lease that runs out makes the row claimable again (the worker died)
+      await s.deliveries.insertMany([delivery('h3')], { workerId: 'w1', leaseUntil: at(60) });
+      expect(await claim(s, 'w4', 59)).toEqual([]);
+      expect((await claim(s, 'w4', 60)).map((d) => d.id)).toEqual(['h3']);
     });
 
     it('never hands one row to two concurrent claimers', async () => {

@@ -89,6 +89,32 @@ export function recordsContract(make: MakeStore): void {
       const s = await fresh(make);
       await s.deliveries.insertMany(Array.from({ length: 1200 }, (_, i) => delivery(`b${i}`)));
       expect((await s.deliveries.stats()).pending).toBe(1200);
+      await s.deliveries.insertMany(Array.from({ length: 1200 }, (_, i) => delivery(`c${i}`)), { workerId: 'w', leaseUntil: at(60) });
+      expect(await s.deliveries.stats()).toMatchObject({ pending: 1200, delivering: 1200 });
+      await s.deliveries.insertMany([]);
+    });
+
+    it('commits many events with their deliveries in one transaction, or none of them', async () => {
+      const s = await fresh(make);
+      const events = Array.from({ length: 700 }, (_, i) => ({ id: `ev${i}`, projectId: 1, event: { eventType: 'tick', eventData: { i }, timestamp: at(i), homeId: 1, originDeviceId: 5 } }));
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.events.insertMany(events);
+          await tx.deliveries.insertMany([delivery('x')], { workerId: 'w', leaseUntil: at(60) });
+          await tx.events.insertMany([events[0]]); // a duplicate id: the whole transaction fails
+        }),
+      ).rejects.toThrow();
+      expect((await s.events.list({ projectId: 1 }, { skip: 0, limit: 10 })).total).toBe(0);
+      expect(await s.deliveries.get(1, 'm1', 'x')).toBeUndefined();
+      await s.transaction(async (tx) => {
+        await tx.events.insertMany(events);
+        await tx.deliveries.insertMany([delivery('x')], { workerId: 'w', leaseUntil: at(60) });
+      });
+      const page = await s.events.list({ projectId: 1, deviceId: 5 }, { skip: 0, limit: 2 });
+      expect(page.total).toBe(700);
+      expect(page.items[0]).toEqual(events[699]);
+      expect(await s.deliveries.get(1, 'm1', 'x')).toMatchObject({ status: 'delivering', claimedBy: 'w' });
+      await s.events.insertMany([]);
     });
 
   });

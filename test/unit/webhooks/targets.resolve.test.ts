@@ -3,6 +3,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeSqliteStore } from '../../helpers/db.js';
 import { systemClock } from '../../../src/ports/clock.js';
+import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { resolveTarget } from '../../../src/worker/webhook/targets.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 import type { ModuleRow } from '../../../src/ports/store.js';
@@ -22,7 +23,9 @@ const mod = (o: Partial<ModuleRow> = {}): ModuleRow => ({
 async function store() {
   const { store, cleanup } = await makeSqliteStore();
   onTestFinished(cleanup);
-  return { store, clock: systemClock };
+  const bus = createLocalBus();
+  onTestFinished(() => bus.close());
+  return { store, bus, clock: systemClock };
 }
 
 describe('resolveTarget', () => {

@@ -1,0 +1,55 @@
+// Hand-off of new deliveries to a worker in this process. A delivery row written `pending` costs
+// the worker a claim query to find it, and waits for a bus message or the poll to be looked for;
+// a worker with room can instead take the rows as they are written: they are inserted already
+// leased to it (InsertClaim), in the same transaction as their event, and given to it in memory
+// once that commits. Nothing else changes: the row is in the queue, leased, exactly as if it had
+// been claimed, so a crash, a lost lease or a second worker behave as they do for claimed rows.
+//
+// A worker offers room only when it knows the queue holds nothing due for it (its last claim came
+// back short), so new rows never overtake a backlog or a retry coming due.
+import type { Store } from '../../ports/store.js';
+import type { InsertClaim, NewDelivery } from '../../ports/queue.js';
+
+export interface Reservation {
+  /** how the taken rows must be written */
+  claim: InsertClaim;
+  /** the rows this worker takes, in the order given */
+  taken: NewDelivery[];
+  /** the rows are committed: the worker starts them */
+  accept(): void;
+  /** they were not written: the room is given back */
+  cancel(): void;
+}
+
+export interface LocalClaimer {
+  /** takes what it has room for now (maybe nothing) */
+  reserve(rows: NewDelivery[]): Reservation | undefined;
+}
+
+const claimers = new WeakMap<Store, Set<LocalClaimer>>();
+
+/** a worker of this process offers room for the rows written to `store`; returns the unregister */
+export function registerClaimer(store: Store, claimer: LocalClaimer): () => void {
+  let set = claimers.get(store);
+  if (!set) claimers.set(store, (set = new Set()));
+  set.add(claimer);
+  return () => set.delete(claimer);
+}
+
+/** the local workers' reservations for `rows`, and the rows left for the queue */
+export function reserveLocal(store: Store, rows: NewDelivery[]): { reservations: Reservation[]; rest: NewDelivery[] } {
+  const reservations: Reservation[] = [];
+  let rest = rows;
+  const set = claimers.get(store);
+  if (set) {
+    for (const c of set) {
+      if (rest.length === 0) break;
+      const r = c.reserve(rest);
+      if (!r || r.taken.length === 0) continue;
+      reservations.push(r);
+      const taken = new Set(r.taken);
+      rest = rest.filter((d) => !taken.has(d));
+    }
+  }
+  return { reservations, rest };
+}
