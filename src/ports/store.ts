@@ -426,6 +426,11 @@ export interface Store {
     get(id: number): Promise<ProjectRow | undefined>;
     list(): Promise<ProjectRow[]>;
     count(): Promise<number>;
+    /**
+     * inside a transaction: waits until no other node is bootstrapping, so nodes that start
+     * together on an empty database create the first project once (held until the transaction ends)
+     */
+    lockFirstStart(): Promise<void>;
   };
 
   apiKeys: {
@@ -534,6 +539,8 @@ export interface Store {
 
   events: {
     insert(row: EventRow): Promise<void>;
+    /** several at once (the event pipeline's group commit) */
+    insertMany(rows: EventRow[]): Promise<void>;
     list(f: EventFilter, page: Page): Promise<Paged<EventRow>>;
   };
 

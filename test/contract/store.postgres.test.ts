@@ -4,6 +4,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import pg from 'pg';
 import { storeContract } from './store.js';
 import { makePostgresStore, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
+import { createSqlStore } from '../../src/adapters/sql/store.js';
+import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
+import { systemClock } from '../../src/ports/clock.js';
 
 const url = testDatabaseUrl ?? '';
 
@@ -22,5 +25,17 @@ describe.skipIf(!testDatabaseUrl)('postgres', () => {
     expect(await tablesIn(schema)).toBeGreaterThan(10);
     await cleanup();
     expect(await tablesIn(schema)).toBe(0);
+  });
+
+  it('nodes starting together on an empty database create the first project once', async () => {
+    const schema = freshSchemaName();
+    const { store, cleanup } = await makePostgresStore(url, schema);
+    onTestFinished(cleanup);
+    // three more nodes, each with its own pool, on the same schema
+    const nodes = await Promise.all([1, 2, 3].map(() => createSqlStore({ url, schema })));
+    onTestFinished(() => Promise.all(nodes.map((n) => n.close())).then(() => undefined));
+    const results = await Promise.all(nodes.map((n) => bootstrapIfEmpty({ store: n, clock: systemClock })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.projects.count()).toBe(1);
   });
 });

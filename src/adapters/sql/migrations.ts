@@ -333,10 +333,45 @@ function logsDataReports(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * PostgreSQL: the rows every process caches (read-cache.ts) announce their updates and deletions
+ * on commit, so every process on the database drops its copy (change-feed.ts, CHANGE_CHANNEL).
+ * The payload is `<schema>/<table>/<cache key>`; the key column is the trigger's argument.
+ * SQLite needs nothing: PRAGMA data_version tells the one server of writes by others.
+ */
+function readCacheNotify(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      if (dialect !== 'postgres') return;
+      await sql`create or replace function hearth_read_cache_notify() returns trigger language plpgsql as $$
+        begin
+          perform pg_notify('hearth_read_cache', tg_table_schema || '/' || tg_table_name || '/' || (to_jsonb(old) ->> tg_argv[0]));
+          return null;
+        end
+      $$`.execute(db);
+      for (const [table, key] of [
+        ['api_keys', 'key_hash'],
+        ['sessions', 'token_hash'],
+        ['users', 'id'],
+        ['devices', 'id'],
+      ]) {
+        await sql
+          .raw(`create trigger ${table}_read_cache after update or delete on ${table} for each row execute function hearth_read_cache_notify('${key}')`)
+          .execute(db);
+      }
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
-      return { '0001_initial': initial(dialect), '0002_webhooks': webhooks(), '0003_logs_data_reports': logsDataReports(dialect) };
+      return {
+        '0001_initial': initial(dialect),
+        '0002_webhooks': webhooks(),
+        '0003_logs_data_reports': logsDataReports(dialect),
+        '0004_read_cache_notify': readCacheNotify(dialect),
+      };
     },
   };
 }

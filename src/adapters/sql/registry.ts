@@ -1,6 +1,6 @@
 // Projects, API keys, users, sessions, homes, members, device classes, provisioning tokens and
 // bundles: plain rows, one query each.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { BundleRow, HomeRole, Store, UserRow } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
@@ -8,12 +8,15 @@ import { precompiled } from './precompiled.js';
 
 type Db = Kysely<Database>;
 
+/** pg_advisory_xact_lock key of first-start bootstraps (any constant no other lock uses) */
+const FIRST_START_LOCK = 4_826_117_305;
+
 const toUser = (r: Omit<UserRow, 'canCreateDevices'> & { canCreateDevices: number }): UserRow => ({
   ...r,
   canCreateDevices: !!r.canCreateDevices,
 });
 
-export function registryRepos(db: Db): Pick<
+export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
   Store,
   'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'
 > {
@@ -30,6 +33,10 @@ export function registryRepos(db: Db): Pick<
       get: (id) => db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
       list: () => db.selectFrom('projects').selectAll().orderBy('id').execute(),
       count: async () => countOf(await db.selectFrom('projects').select((e) => e.fn.countAll().as('n')).executeTakeFirst()),
+      async lockFirstStart() {
+        // SQLite: one process owns the database file and its writes are serialised already
+        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FIRST_START_LOCK})`.execute(db);
+      },
     },
 
     apiKeys: {

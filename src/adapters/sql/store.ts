@@ -15,6 +15,9 @@ import { reportRepo } from './reports.js';
 import { reportRunRepo } from './report-runs.js';
 import { reportDataRepo } from './report-data.js';
 import { retentionRepo } from './retention.js';
+import { rawSqlite } from './sqlite-raw.js';
+import { withReadCache } from './read-cache.js';
+import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
 
 type Db = Kysely<Database>;
 
@@ -24,18 +27,20 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
   const within = <T>(fn: (d: Db) => Promise<T>): Promise<T> =>
     inTx ? fn(db) : db.transaction().execute((trx) => fn(trx));
 
+  // SQLite: the webhook pipeline's hot statements skip Kysely (sqlite-raw.ts)
+  const raw = handle.sqlite ? rawSqlite(db, handle.sqlite, inTx) : undefined;
   const store: Store = {
     transaction: (fn) => (inTx ? fn(store) : db.transaction().execute((trx) => fn(build(trx, handle, true)))),
     async ping() {
       await sql`select 1`.execute(db);
     },
     close: () => handle.close(),
-    ...registryRepos(db),
+    ...registryRepos(db, handle.dialect),
     devices: deviceRepo(db),
     kv: kvRepo(db, within),
-    ...logRepos(db),
+    ...logRepos(db, raw),
     modules: moduleRepo(db),
-    deliveries: deliveryRepo(db, handle.dialect),
+    deliveries: deliveryRepo(db, handle.dialect, raw),
     logRequests: logRequestRepo(db),
     dataSources: dataSourceRepo(db),
     dataRecords: dataRecordRepo(db),
@@ -52,7 +57,12 @@ export interface SqlStore extends Store {
   readonly sql: SqlHandle;
 }
 
-export async function createSqlStore(opts: SqlOptions): Promise<SqlStore> {
+/** `readCache: false` leaves out the read cache of the auth and device lookups (read-cache.ts) */
+export async function createSqlStore(opts: SqlOptions & { readCache?: boolean }): Promise<SqlStore> {
   const handle = await openSql(opts);
-  return Object.assign(build(handle.db, handle, false), { sql: handle });
+  const store = Object.assign(build(handle.db, handle, false), { sql: handle });
+  if (opts.readCache === false) return store;
+  return withReadCache(store, (sink) =>
+    handle.sqlite ? sqliteChangeFeed(handle.sqlite, sink) : postgresChangeFeed({ url: opts.url, schema: opts.schema }, sink),
+  );
 }

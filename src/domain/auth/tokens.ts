@@ -1,6 +1,7 @@
 // Credentials are random (32 bytes) with a readable prefix (API.md §1). Only their SHA-256 is
 // stored for lookup: the tokens carry 256 bits of entropy, so a fast hash is enough (passwords,
 // which do not, use scrypt in password.ts).
+import * as crypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.';
@@ -9,8 +10,12 @@ export function generateToken(prefix: TokenPrefix): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
+// crypto.hash (Node >= 20.12) hashes in one call, at under half the cost of a Hash object; every
+// authenticated request hashes its token
+const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
+
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', token, 'hex') : createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** short random id for keys, log requests, deliveries... */

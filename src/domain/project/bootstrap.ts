@@ -5,6 +5,8 @@ import { generateToken, hashToken, randomId } from '../auth/tokens.js';
 
 export async function bootstrapIfEmpty(deps: Pick<Deps, 'store' | 'clock'>): Promise<{ projectId: number; adminKey: string } | undefined> {
   return deps.store.transaction(async (store) => {
+    // cluster nodes started together: the first creates the project, the others find it
+    await store.projects.lockFirstStart();
     if ((await store.projects.count()) > 0) return undefined;
     const now = deps.clock.now().toISOString();
     const project = await store.projects.create({ name: 'Default project', creationTime: now });
