@@ -45,7 +45,7 @@ export function haveMosquitto(): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
   const port = (s.address() as AddressInfo).port;
@@ -53,7 +53,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function accepting(port: number): Promise<boolean> {
+export function accepting(port: number): Promise<boolean> {
   return new Promise((r) => {
     const s = netConnect(port, '127.0.0.1', () => {
       s.destroy();

@@ -10,12 +10,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { withMigrationLock } from '../../../src/adapters/sql/connect.js';
 import { connectRedis } from '../../../src/adapters/redis/client.js';
+import { accepting, freePort } from '../baselines/brokers.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SCHEMA = /^hearth_bench_[0-9a-f]+$/;
@@ -48,23 +48,6 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-function accepting(port: number): Promise<boolean> {
-  return new Promise((r) => {
-    const s = netConnect(port, '127.0.0.1', () => {
-      s.destroy();
-      r(true);
-    });
-    s.on('error', () => r(false));
-  });
-}
 
 function withAppName(url: string, name: string): string {
   const u = new URL(url);
