@@ -24,6 +24,7 @@ import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { followModuleChanges } from './domain/webhook/targets.js';
 import { createApi } from './http/app.js';
+import { EdgeResponse } from './http/edge-response.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createHttpMetrics } from './http/metrics.js';
 import { Registry } from 'prom-client';
@@ -170,7 +171,9 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   // the broker exists before the HTTP port opens, so no upgrade arrives before it can take it
   const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog) : undefined;
   const broker = brokerRole?.broker;
-  if (config.roles.includes('api') || config.roles.includes('broker')) {
+  // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
+  // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
+  {
     const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
     const app = createApi({
       ...deps,
@@ -181,18 +184,19 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
       accessLog,
       metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
       bodyLimitBytes: config.limits.httpBodyBytes,
+      operationsOnly: !config.roles.includes('api'),
     });
     // API.md §13: a connection (WebSocket upgrades included) must send its request head within
     // the connect timeout; Node's default is 60 s, checked every 30 s. Bodies (log uploads) are
-    // not cut by this.
+    // not cut by this. EdgeResponse writes the headers every answer carries (src/http/edge.ts).
     const server = createAdaptorServer({
       fetch: app.fetch,
-      serverOptions: { headersTimeout: config.limits.connectTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.limits.connectTimeoutMs) },
+      serverOptions: { ServerResponse: EdgeResponse as typeof ServerResponse, headersTimeout: config.limits.connectTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.limits.connectTimeoutMs) },
     }) as Server;
     httpServer = server;
     httpAccessLog = accessLog;
     httpPort = await listen(server, config.http.port, config.host, 'HEARTH_HTTP_PORT');
-    logger.info(`HTTP API on http://${config.host}:${httpPort}`);
+    logger.info(`${config.roles.includes('api') ? 'HTTP API' : 'HTTP (health, readiness, metrics)'} on http://${config.host}:${httpPort}`);
     closers.push(() => new Promise<void>((r) => server.close(() => r())), () => { server.closeAllConnections(); }, () => accessLog.close());
   }
 

@@ -56,15 +56,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     });
     const base = `http://127.0.0.1:${hearth.httpPort}`;
     const headers = { authorization: `ModeCloud ${adminKey}` };
-    let path = `/devices/${device.id}`;
-    let probe = await fetch(base + path, { headers });
-    if (probe.status === 404 && ((await probe.clone().json()) as { reason: string }).reason === 'NOT_FOUND') {
-      // the registry route is not mounted in this tree: measure an equivalent authenticated read
-      await fetch(`${base}/devices/${device.id}/kv/bench`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: '{"value":"x"}' });
-      path = `/devices/${device.id}/kv/bench`;
-      probe = await fetch(base + path, { headers });
-      console.log(`  note: GET /devices/{id} is not mounted; measuring GET ${path} instead`);
-    }
+    const path = `/devices/${device.id}`;
+    const probe = await fetch(base + path, { headers });
     if (probe.status !== 200) throw new Error(`GET ${path} answered ${probe.status}: ${await probe.text()}`);
     const json = await probe.json();
     console.log(`  ${opts.connections} connections; per target ${opts.warmupSeconds} s warm-up, then ${opts.durationSeconds} s in ${ROUNDS} alternating rounds (medians); GET ${path} (${JSON.stringify(json).length} bytes)`);

@@ -16,6 +16,11 @@ export interface ApiDeps extends Deps {
   bodyLimitBytes: number;
   /** extra readiness checks (bus, ...) beside the store ping */
   readiness?: () => Promise<void>;
+  /**
+   * a cluster node without the api role: only the operations endpoints (health, readiness,
+   * metrics); the broker's WebSocket paths are not routes of this app
+   */
+  operationsOnly?: boolean;
 }
 
 export interface HttpEnv {
@@ -23,7 +28,6 @@ export interface HttpEnv {
     requestId: string;
     caller: Caller;
     op: OpMeta | undefined;
-    logger: Logger;
     deps: ApiDeps;
   };
 }

@@ -72,7 +72,7 @@ export function onError(err: Error, c: Context<HttpEnv>): Response {
     const reason: Reason = status === 404 ? 'NOT_FOUND' : status === 405 ? 'METHOD_NOT_ALLOWED' : status === 413 ? 'BODY_TOO_LARGE' : 'INVALID_PARAMETERS';
     return errorResponse(c, new AppError(reason));
   }
-  const logger = c.get('logger');
+  const logger = c.get('deps')?.logger;
   if (isUnavailable(err)) {
     logger?.warn({ err, requestId: c.get('requestId') }, 'dependency unavailable');
     return errorResponse(c, new AppError('SERVICE_UNAVAILABLE'));

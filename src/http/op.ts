@@ -1,14 +1,16 @@
 // Per-route metadata, attached as the first middleware of each route: it names the operation,
 // fixes which statuses it may answer, resolves the caller, applies the rate limit, and is what
 // /openapi.json is generated from (one definition: validation, types and docs).
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
 import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
 import { callerKey } from '../domain/auth/caller.js';
 import { AppError } from '../domain/errors.js';
 import type { HttpEnv } from './env.js';
+import type { RateDecision } from '../ports/rate-limiter.js';
 import { SPEC_STATUSES, type SpecOperation } from './spec-statuses.js';
 import { clientIp } from './client-ip.js';
+import { requestHeader } from './headers.js';
 
 export interface OpMeta {
   operationId: string;
@@ -28,34 +30,49 @@ export interface OpMeta {
   queryToken?: boolean;
 }
 
-export type OpMiddleware = MiddlewareHandler<HttpEnv> & { meta: OpMeta };
+/**
+ * The operation's metadata, and its admission: what runs before the handler (name the operation,
+ * resolve the caller, spend the rate limit). createApi calls `admit` itself, folded with the
+ * handler into the one function the router holds for the route (edge.ts); as a middleware it does
+ * the same and calls next().
+ */
+export type OpMiddleware = MiddlewareHandler<HttpEnv> & { meta: OpMeta; admit: (c: Context<HttpEnv>) => Promise<void> };
+
+/** RATE_LIMITED when the bucket had no point left */
+function check(d: RateDecision): void {
+  if (!d.allowed) throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(d.retryAfterMs / 1000)) });
+}
 
 export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; statuses?: readonly number[] }): OpMiddleware {
   const full: OpMeta = { ...meta, statuses: meta.spec ? SPEC_STATUSES[meta.spec] : meta.statuses };
+  // read once here: the metadata objects of the routes differ in shape, and reading their fields
+  // in the one middleware function they share made every such read megamorphic (slow)
   const rateLimited = !full.statuses || full.statuses.includes(429);
-  const mw: MiddlewareHandler<HttpEnv> = async (c, next) => {
+  const authenticated = full.authenticated !== false;
+  const queryToken = full.queryToken === true;
+  const admit = async (c: Context<HttpEnv>): Promise<void> => {
     c.set('op', full);
     const deps = c.get('deps');
-    const ip = clientIp(c);
-    const limit = async (key: string) => {
-      const d = await deps.rateLimiter.consume(key);
-      if (!d.allowed) throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(d.retryAfterMs / 1000)) });
-    };
     // operations whose SPEC list has no 429 are exempt (API.md §12)
     const limited = rateLimited && deps.rateLimitEnabled;
-    if (full.authenticated !== false) {
-      let token = tokenFromHeader(c.req.header('authorization'));
-      if (!token && full.queryToken) token = c.req.query('authToken') || undefined;
+    if (!authenticated && !limited) return;
+    const ip = clientIp(c);
+    if (authenticated) {
+      let token = tokenFromHeader(requestHeader(c, 'authorization'));
+      if (!token && queryToken) token = c.req.query('authToken') || undefined;
       try {
         c.set('caller', await resolveCaller(deps, token, ip));
       } catch (err) {
         // an unknown token spends the client IP's bucket: guessing is limited like anonymity
-        if (limited) await limit(`ip:${ip}`);
+        if (limited) check(await deps.rateLimiter.consume(`ip:${ip}`));
         throw err;
       }
     }
-    if (limited) await limit(callerKey(c.get('caller')) ?? `ip:${ip}`);
+    if (limited) check(await deps.rateLimiter.consume(callerKey(c.get('caller')) ?? `ip:${ip}`));
+  };
+  const mw: MiddlewareHandler<HttpEnv> = async (c, next) => {
+    await admit(c);
     await next();
   };
-  return Object.assign(mw, { meta: full });
+  return Object.assign(mw, { meta: full, admit });
 }

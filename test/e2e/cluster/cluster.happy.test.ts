@@ -122,4 +122,18 @@ describe.skipIf(!canRunCluster)('a cluster of two brokers, an api node and two w
       expect(runs.every((r) => r.trigger === 'schedule' && r.status === 'success')).toBe(true);
     }
   });
+
+  it('nodes without the api role serve health, readiness and metrics only; workers show their queue on /metrics', { timeout: 60_000 }, async () => {
+    for (const name of ['A', 'w1']) {
+      expect((await c.http(name, 'GET', '/healthz')).status).toBe(200);
+      expect((await c.http(name, 'GET', '/readyz')).status).toBe(200);
+      const api = await c.http(name, 'GET', '/devices');
+      expect(api.status).toBe(404);
+      expect(api.body).toMatchObject({ reason: 'NOT_FOUND', data: { message: expect.stringMatching(/api node/) } });
+    }
+    const metrics = await fetch(`${c.node('w1').url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/hearth_webhook/);
+    expect((await c.http('api', 'GET', '/devices')).status).toBe(200);
+  });
 });

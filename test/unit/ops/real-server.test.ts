@@ -1,14 +1,19 @@
 // The HTTP edge through a real @hono/node-server on loopback: the headers every answer carries
-// are set on the Node response there (app.ts presetHeader), not through Hono, so they are
-// checked on real sockets, for successes, errors and answers the framework builds.
+// are written by the Node response there (edge-response.ts on the API's own server, preset with
+// setHeader on any other), not through Hono, so they are checked on real sockets, for
+// successes, errors and answers the framework builds, with both kinds of Node response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';
+import { EdgeResponse } from '../../../src/http/edge-response.js';
 
-describe('HTTP edge on a real server', () => {
+describe.each([
+  ['a plain Node response', undefined],
+  ['EdgeResponse, as main.ts serves it', EdgeResponse as typeof ServerResponse],
+])('HTTP edge on a real server with %s', (_kind, ServerResponseClass) => {
   let t: TestApi;
   let server: Server;
   let base: string;
@@ -16,7 +21,7 @@ describe('HTTP edge on a real server', () => {
   beforeAll(async () => {
     t = await makeTestApi();
     ({ device: { id: deviceId } } = await seedDevice(t.deps));
-    server = createAdaptorServer({ fetch: t.app.fetch }) as Server;
+    server = createAdaptorServer({ fetch: t.app.fetch, serverOptions: ServerResponseClass ? { ServerResponse: ServerResponseClass } : {} }) as Server;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -64,6 +69,31 @@ describe('HTTP edge on a real server', () => {
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-methods')).toContain('PUT');
     expect(r.headers.get('access-control-allow-headers')).toContain('Authorization');
+    // once each: the preflight's own CORS headers are not doubled by the edge's
+    expect(r.headers.get('access-control-expose-headers')).toBeNull();
+    expect(r.headers.get('x-request-id')!.split(',')).toHaveLength(1);
+  });
+
+  it('carries them on a HEAD and on a 429 with its Retry-After', async () => {
+    const head = await fetch(`${base}/healthz`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expectEdgeHeaders(head);
+    const limited = await makeTestApi({ rateLimit: { perSecond: 1, burst: 1 } });
+    const s = createAdaptorServer({ fetch: limited.app.fetch, serverOptions: ServerResponseClass ? { ServerResponse: ServerResponseClass } : {} }) as Server;
+    try {
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/devices/${deviceId}/kv`;
+      await fetch(url);
+      const r = await fetch(url);
+      expect(r.status).toBe(429);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expectEdgeHeaders(r);
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      s.closeAllConnections();
+      await new Promise((r) => s.close(r));
+      await limited.close();
+    }
   });
 
   it('sends one x-request-id per answer, new for each request without one', async () => {
