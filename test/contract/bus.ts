@@ -83,16 +83,16 @@ export function busContract(name: string, make: BusFactory): void {
       const off = bus.subscribe('event', (m) => first.push(m));
       await bus.ready?.();
       off();
-      // nobody listens: what is published now reaches nobody, later subscribers included
-      await bus.publish('event', { projectId: 1, deviceId: 1, event: { eventType: 'lost' } } as never);
+      // published while nobody listens (at most once: a later subscriber may or may not get it)
+      await bus.publish('event', { projectId: 1, deviceId: 1, event: { eventType: 'between' } } as never);
       const again: { event: { eventType: string } }[] = [];
       bus.subscribe('event', (m) => again.push(m as never));
       await bus.ready?.();
       await bus.publish('event', { projectId: 1, deviceId: 1, event: { eventType: 'heard' } } as never);
-      await until(() => again.length >= 1);
+      await until(() => again.some((m) => m.event.eventType === 'heard'));
       await new Promise((r) => setTimeout(r, 50));
       expect(first).toEqual([]);
-      expect(again.map((m) => m.event.eventType)).toEqual(['heard']);
+      expect(again.filter((m) => m.event.eventType === 'heard')).toHaveLength(1);
     });
 
     it('carries nested JSON values unchanged', async () => {
