@@ -32,8 +32,8 @@ export interface HearthProcessOptions {
 }
 
 export async function startHearthProcess(opts: HearthProcessOptions = {}): Promise<HearthProcess> {
-  const httpPort = await freePort();
-  const mqttPort = await freePort();
+  let httpPort = await freePort();
+  let mqttPort = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hearth-proc-'));
   let out = '';
   let child!: ChildProcess;
@@ -79,7 +79,18 @@ export async function startHearthProcess(opts: HearthProcessOptions = {}): Promi
     clearTimeout(t);
   };
   try {
-    await launch();
+    // a free port can be taken by another test file between freePort() and the child's bind:
+    // the child then stops at once naming the port; start again on fresh ones
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await launch();
+        break;
+      } catch (e) {
+        if (attempt >= 3 || !/already in use/.test((e as Error).message)) throw e;
+        httpPort = await freePort();
+        mqttPort = await freePort();
+      }
+    }
   } catch (e) {
     if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     throw e;
