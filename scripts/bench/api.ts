@@ -9,7 +9,8 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth } from '../../src/main.js';
 import { generateToken, hashToken, seal } from '../../src/domain/auth/tokens.js';
-import { measureInterleaved } from './lib/load.js';
+import { measure, measureInterleaved } from './lib/load.js';
+import { profiled } from './lib/profile.js';
 import { bareHono, bareNode } from './lib/baselines.js';
 import { cpuRatio, fmtRatio, printTable, ratio } from './lib/report.js';
 import type { BenchOptions, BenchResult, LoadFigures } from './lib/types.js';
@@ -76,6 +77,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
           { ...opts, headers, rounds: ROUNDS },
         )),
       );
+      // BENCH_PROFILE=<dir>: one more run against Hearth alone, CPU-profiled (not in the figures)
+      if (process.env.BENCH_PROFILE) await profiled('api-hearth', () => measure('hearth (profiled)', base + path, { ...opts, warmupSeconds: 1, headers }));
     } finally {
       await hono.close();
       await node.close();

@@ -191,6 +191,8 @@ function failed(c: C, err: unknown): Response {
   c.error = err;
   return onError(err, c);
 }
+
+/** the not-found answer has no op() to admit by */
 const admitted: Admit = () => undefined;
 
 /** a route matched after another one (same request): its handlers, without a second edge */
