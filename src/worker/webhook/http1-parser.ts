@@ -53,6 +53,7 @@ const enum State {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const HEX = /^[0-9a-fA-F]+$/;
+const STATUS_PREFIX = 'HTTP/1.';
 
 const invalid = (why: string) => new ResponseError('INVALID_RESPONSE', `invalid HTTP response: ${why}`);
 
@@ -184,6 +185,11 @@ export class ResponseParser {
 
   /** reads up to the blank line ending a head; returns where what follows it starts in data */
   private readHead(data: Buffer, at: number): number {
+    // RFC 9112 §2.2: empty lines before the status line are ignored
+    if (!this.pending) {
+      while (at < data.length && (data[at] === 10 || data[at] === 13)) at++;
+      if (at === data.length) return at;
+    }
     const fresh = at === 0 ? data : data.subarray(at);
     const carried = this.pending?.length ?? 0;
     const bytes = this.pending ? Buffer.concat([this.pending, fresh]) : fresh;
@@ -193,6 +199,10 @@ export class ResponseParser {
       if (bytes[i + 1] === 10) end = i + 2;
       else if (bytes[i + 1] === 13 && bytes[i + 2] === 10) end = i + 3;
     }
+    // not an HTTP/1 answer at all (another protocol on the port): refused at once, not after
+    // 16 KiB or the timeout
+    const probe = bytes.toString('latin1', 0, Math.min(bytes.length, STATUS_PREFIX.length));
+    if (!STATUS_PREFIX.startsWith(probe)) throw invalid(`status line "${probe}"`);
     if (end < 0 ? bytes.length > MAX_HEAD_BYTES : end > MAX_HEAD_BYTES) {
       throw new ResponseError('RESPONSE_HEAD_TOO_LARGE', `response head exceeds ${MAX_HEAD_BYTES} bytes`);
     }
@@ -210,8 +220,6 @@ export class ResponseParser {
     // drop the CRs, and the two empty entries the blank line leaves
     for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
     while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    // RFC 9112 §2.2: empty lines before the status line are ignored
-    while (lines.length > 0 && lines[0] === '') lines.shift();
     const m = STATUS_LINE.exec(lines[0] ?? '');
     if (!m) throw invalid(`status line "${(lines[0] ?? '').slice(0, 40)}"`);
     const http10 = m[1] === '0';
@@ -270,7 +278,8 @@ export class ResponseParser {
       if (status === 101) throw invalid('101 Switching Protocols to a webhook');
       return; // interim: the final answer follows on the same connection
     }
-    this.keepAlive = http10 ? keepAliveHeader && !close : !close;
+    // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 answer is faulty framing; close after it
+    this.keepAlive = http10 ? keepAliveHeader && !close && !encoded : !close;
     const head: ResponseHead = { status, rawHeaders, keepAlive: this.keepAlive };
     if (keepAliveMs !== undefined) head.keepAliveMs = keepAliveMs;
     if (status === 204 || status === 304) {

@@ -114,6 +114,8 @@ export function createPools(opts: PoolOptions): Pools {
     err: Error | undefined;
     /** the answer went past the byte cap: the socket goes, the rest unread */
     private cut = false;
+    /** a byte of an answer to the current exchange has arrived (the request was surely received) */
+    private answering = false;
 
     constructor(readonly pool: Pool) {
       const ep = pool.endpoint;
@@ -134,6 +136,7 @@ export function createPools(opts: PoolOptions): Pools {
       ex.conn = this;
       this.uses++;
       this.cut = false;
+      this.answering = false;
       this.parser = new ResponseParser(this);
       this.socket.write(ex.request);
     }
@@ -182,6 +185,7 @@ export function createPools(opts: PoolOptions): Pools {
         this.socket.destroy();
         return;
       }
+      this.answering = true;
       let used: number;
       try {
         used = this.parser!.feed(data);
@@ -228,8 +232,9 @@ export function createPools(opts: PoolOptions): Pools {
       this.ex = undefined;
       if (ex && !ex.settled) {
         if (this.parser!.close()) answered(ex); // a body delimited by the close
-        else if (!this.parser!.started && ex.received === 0 && this.uses > 1 && !ex.retried) {
-          // a reused socket the server had closed as we wrote: once more on a new one
+        else if (!this.answering && this.uses > 1 && !ex.retried) {
+          // a reused socket the server had closed as we wrote (not a byte of answer came): once
+          // more on a new one
           ex.retried = true;
           ex.conn = undefined;
           dispatch(pool, ex);

@@ -1,8 +1,8 @@
 // The body of the sender thread (threaded-sender.ts): the sender core (buffer, lanes, signing)
 // and the plain webhook client (keep-alive pool per origin, timeout, response cap, target policy
-// on the dialled address) in a worker_thread, so the exchanges' CPU — node:http and the socket
-// syscalls, as much as ingesting the event that caused them — is spent on another core than the
-// event loop that ingests events and writes the queue.
+// on the dialled address) in a worker_thread, so the exchanges' CPU — the socket syscalls and
+// reading the answers — is spent on another core than the event loop that ingests events and
+// writes the queue.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createWebhookClient } from './http-client.js';
 import { createSenderCore } from './sender-core.js';

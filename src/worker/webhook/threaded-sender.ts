@@ -1,6 +1,7 @@
-// The sender in a worker_thread (sender-thread.ts). A delivery's exchange costs about as much CPU
-// as ingesting the event that caused it (node:http plus the socket syscalls, `npm run bench --
-// webhooks`); on one event loop the two share one core, leaving the second idle in embedded mode.
+// The sender in a worker_thread (sender-thread.ts). A delivery's exchange (signing, the socket
+// syscalls, reading the answer) costs a good share of what ingesting the event that caused it
+// does (`npm run bench -- webhooks`); on one event loop the two share one core, leaving the
+// second idle in embedded mode.
 // The whole send loop runs in the thread — buffer, lanes, signing, the keep-alive pool — so a
 // freed slot starts the next delivery there at once; only batches of jobs and of reports cross
 // between threads, never one hop per delivery on its critical path. Leases, outcomes and retries
