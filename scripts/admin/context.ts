@@ -7,6 +7,10 @@ import { loadConfig } from '../../src/config/load.js';
 import { serverSecret } from '../../src/config/secret.js';
 import { createSqlStore } from '../../src/adapters/sql/store.js';
 import { createLocalBus } from '../../src/adapters/local/bus.js';
+import { connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
+import { createRedisBus } from '../../src/adapters/redis/bus.js';
+import { redisKeys } from '../../src/adapters/redis/keys.js';
+import type { Bus } from '../../src/ports/bus.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { Deps } from '../../src/domain/deps.js';
 import type { Caller } from '../../src/domain/auth/caller.js';
@@ -23,8 +27,22 @@ export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise
   const config = loadConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const store = await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined });
-  // offline: a bus of our own. Revocations reach no running server's live connections (README).
-  const bus = createLocalBus();
+  // cluster mode: the cluster's bus, so a revocation closes the credential's live connections on
+  // every node as the API's would. Embedded mode: a bus of our own; a running server refuses the
+  // credential from its next request, and its open connections stay until they end (README).
+  // (only the bus: the CLI is not a node, it joins no presence)
+  let redis: RedisClient | undefined;
+  let bus: Bus;
+  try {
+    if (config.redisUrl) {
+      redis = await connectRedis({ url: config.redisUrl, onError: (e) => console.error(`redis: ${e.message}`) });
+      bus = await createRedisBus({ client: redis, keys: redisKeys(config.redisPrefix), onError: (e) => console.error(`redis bus: ${e.message}`) });
+    } else bus = createLocalBus();
+  } catch (e) {
+    await redis?.close().catch(() => {});
+    await store.close();
+    throw new Error(`HEARTH_REDIS_URL: cannot reach Redis at ${config.redisUrl}: ${(e as Error).message}`);
+  }
   const deps: Deps = {
     store,
     bus,
@@ -42,6 +60,7 @@ export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise
     },
     async close() {
       await bus.close();
+      await redis?.close().catch(() => {});
       await store.close();
     },
   };

@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth, type Hearth } from '../../src/main.js';
+import { createRedisBus } from '../../src/adapters/redis/bus.js';
+import type { BusMessages } from '../../src/ports/bus.js';
+import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
+import { REDIS_URL, redisFixture } from '../helpers/redis.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // each run is a fresh `node --import tsx` process (about 1 to 3 s on a busy 2-core machine)
@@ -19,12 +23,11 @@ interface Run {
   stderr: string;
 }
 
-describe('admin CLI', () => {
-  let dir: string;
-  let env: Record<string, string>;
-  const run = (...args: string[]): Promise<Run> =>
+/** the CLI as a child process with exactly these settings (the parent's HEARTH_* do not leak) */
+function cli(env: () => Record<string, string>) {
+  return (...args: string[]): Promise<Run> =>
     new Promise((res, rej) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -32,16 +35,23 @@ describe('admin CLI', () => {
       child.on('error', rej);
       child.on('exit', (code) => res({ code, stdout, stderr }));
     });
-  const json = (r: Run) => {
-    expect(r.code, r.stderr).toBe(0);
-    return JSON.parse(r.stdout);
-  };
+}
+
+const json = (r: Run) => {
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+const withoutHearthSettings = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_'))) as Record<string, string>;
+
+describe('admin CLI', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  const run = cli(() => env);
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'hearth-cli-'));
-    // the parent's HEARTH_* settings must not leak into the child
-    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_'))) as Record<string, string>;
-    env = { ...base, HEARTH_DATA_DIR: dir };
+    env = { ...withoutHearthSettings(), HEARTH_DATA_DIR: dir };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -115,5 +125,56 @@ describe('admin CLI', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stdout).toBe('');
     }
+  });
+});
+
+// Cluster mode: the CLI works on the cluster's PostgreSQL schema and publishes on its Redis bus,
+// so a key it revokes has its live connections closed by every node, as an API revocation does
+// (the nodes' side of that is tested with the API's revocations).
+describe.skipIf(!testDatabaseUrl || !REDIS_URL)('admin CLI in cluster mode', () => {
+  const schema = freshSchemaName();
+  let dir: string;
+  let redis: Awaited<ReturnType<typeof redisFixture>>;
+  let env: Record<string, string>;
+  const run = cli(() => env);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hearth-cli-cluster-'));
+    redis = await redisFixture();
+    env = {
+      ...withoutHearthSettings(),
+      HEARTH_DATA_DIR: dir,
+      HEARTH_DATABASE_URL: testDatabaseUrl!,
+      HEARTH_DATABASE_SCHEMA: schema,
+      HEARTH_REDIS_URL: REDIS_URL!,
+      HEARTH_REDIS_PREFIX: redis.prefix,
+      HEARTH_SECRET: 'cli-cluster-test-secret-0123456789',
+    };
+  });
+  afterAll(async () => {
+    await redis?.cleanup();
+    await dropSchema(testDatabaseUrl!, schema);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('announces a key it revokes on the cluster bus', SLOW, async () => {
+    expect(json(await run('projects', 'create', 'Acme'))).toMatchObject({ id: 1 });
+    const key = json(await run('keys', 'create', '1', '--name', 'ops'));
+    const bus = await createRedisBus({ client: redis.client, keys: redis.keys });
+    try {
+      const heard: BusMessages['revoke'][] = [];
+      bus.subscribe('revoke', (m) => heard.push(m));
+      await bus.ready();
+      expect(json(await run('keys', 'revoke', key.id))).toEqual({ revoked: key.id });
+      await expect.poll(() => heard).toEqual([{ kind: 'projectKey', keyId: key.id }]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('says so when Redis cannot be reached, with exit code 2', SLOW, async () => {
+    const r = await cli(() => ({ ...env, HEARTH_REDIS_URL: 'redis://127.0.0.1:1' }))('projects', 'list');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/HEARTH_REDIS_URL: cannot reach Redis at redis:\/\/127.0.0.1:1/);
   });
 });
