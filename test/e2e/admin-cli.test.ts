@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth, type Hearth } from '../../src/main.js';
 import { createRedisBus } from '../../src/adapters/redis/bus.js';
-import type { BusMessages } from '../../src/ports/bus.js';
+import type { BusMessages } from '../../src/domain/events.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
 import { REDIS_URL, redisFixture } from '../helpers/redis.js';
 
@@ -164,7 +164,7 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('admin CLI in cluster mode', () 
     try {
       const heard: BusMessages['revoke'][] = [];
       bus.subscribe('revoke', (m) => heard.push(m));
-      await bus.ready();
+      await bus.ready?.();
       expect(json(await run('keys', 'revoke', key.id))).toEqual({ revoked: key.id });
       await expect.poll(() => heard).toEqual([{ kind: 'projectKey', keyId: key.id }]);
     } finally {

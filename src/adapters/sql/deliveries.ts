@@ -50,22 +50,23 @@ export function toRow(r: Selectable<DeliveriesTable>): DeliveryRow {
 
 /** a row as SQLite hands it back without Kysely's camelCase mapping (sqlite-raw.ts) */
 export function fromSnake(r: Record<string, any>): DeliveryRow {
-  return {
+  return toRow({
     id: r.id,
     projectId: r.project_id,
     moduleId: r.module_id,
-    kind: r.kind as DeliveryKind,
+    kind: r.kind,
+    lane: r.lane,
     eventId: r.event_id,
     eventType: r.event_type,
     payload: r.payload,
-    status: r.status as DeliveryStatus,
-    attempts: JSON.parse(r.attempts),
+    status: r.status,
+    attempts: r.attempts,
     roundAttempts: r.round_attempts,
     nextAttemptTime: r.next_attempt_time,
     creationTime: r.creation_time,
     updateTime: r.update_time,
     claimedBy: r.claimed_by,
-  };
+  });
 }
 
 // SQLite caps bound parameters per statement (32766 since 3.32); 15 columns a row.
