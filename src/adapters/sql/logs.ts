@@ -13,6 +13,12 @@ const eventColumns = (row: EventRow) => {
   return { id: row.id, projectId: row.projectId, homeId: e.homeId ?? null, deviceId: e.originDeviceId ?? null, eventType: e.eventType, timestamp: e.timestamp, body: JSON.stringify(e) };
 };
 const INSERT_ACCESS_LOG_SQLITE = 'insert into access_logs (project_id, client_ip, latency, method, path, status_code, timestamp) values (?, ?, ?, ?, ?, ?, ?)';
+// Rows a statement of the batched access-log insert. Running a statement costs about as much as
+// writing its row: 50 rows a run write a row for 1.3 µs instead of 2.2 µs (better-sqlite3, this
+// table and its index), and `npm run bench -- api`, which logs every request, went from 63 to
+// about 60 µs of CPU a request. 350 parameters, far under SQLite's limit.
+const ACCESS_LOG_CHUNK = 50;
+const INSERT_ACCESS_LOGS_SQLITE = INSERT_ACCESS_LOG_SQLITE.replace(/values .*$/, 'values ' + Array(ACCESS_LOG_CHUNK).fill('(?, ?, ?, ?, ?, ?, ?)').join(', '));
 const INSERT_EVENT_SQLITE = 'insert into events (id, project_id, home_id, device_id, event_type, timestamp, body) values (?, ?, ?, ?, ?, ?, ?)';
 // 7 parameters a row: well within both dialects' limits per statement
 const EVENT_CHUNK = 500;
@@ -25,13 +31,33 @@ export function logRepos(db: Db, raw?: RawSqlite): Pick<Store, 'accessLogs' | 'l
     accessLogs: {
       async insertMany(rows) {
         if (rows.length === 0) return;
-        // every authenticated request writes a row (API.md §8): on SQLite one prepared statement
-        // run per row, all in one transaction (Kysely's multi-row insert cost 3 µs a row to build)
+        // every authenticated request writes a row (API.md §8): on SQLite prepared statements of
+        // ACCESS_LOG_CHUNK rows, the rest one by one, all in one transaction (Kysely's multi-row
+        // insert cost 3 µs a row to build)
         if (raw) {
           await raw((d) => {
-            const st = prepared(d, INSERT_ACCESS_LOG_SQLITE);
+            const chunk = prepared(d, INSERT_ACCESS_LOGS_SQLITE);
+            const one = prepared(d, INSERT_ACCESS_LOG_SQLITE);
             atomically(d, () => {
-              for (const r of rows) st.run(r.projectId, r.clientIp, r.latency, r.method, r.path, r.statusCode, r.timestamp);
+              const params: unknown[] = new Array(ACCESS_LOG_CHUNK * 7);
+              let i = 0;
+              for (; i + ACCESS_LOG_CHUNK <= rows.length; i += ACCESS_LOG_CHUNK) {
+                for (let j = 0, p = 0; j < ACCESS_LOG_CHUNK; j++) {
+                  const r = rows[i + j];
+                  params[p++] = r.projectId;
+                  params[p++] = r.clientIp;
+                  params[p++] = r.latency;
+                  params[p++] = r.method;
+                  params[p++] = r.path;
+                  params[p++] = r.statusCode;
+                  params[p++] = r.timestamp;
+                }
+                chunk.run(params);
+              }
+              for (; i < rows.length; i++) {
+                const r = rows[i];
+                one.run(r.projectId, r.clientIp, r.latency, r.method, r.path, r.statusCode, r.timestamp);
+              }
             });
           });
           return;

@@ -32,6 +32,15 @@ export function accessLogsContract(make: MakeStore): void {
       expect(last.items.map((r) => r.path)).toEqual(rows.slice(0, 50).reverse().map((r) => r.path));
     });
 
+    it('keeps the order of a batch that is not a whole number of statement chunks, within one timestamp', async () => {
+      const store = await freshStore(make);
+      const rows = Array.from({ length: 123 }, (_, i) => row(7, { path: `/same-second/${i}`, latency: i }));
+      await store.accessLogs.insertMany(rows);
+      const listed = await store.accessLogs.list({ projectId: 1 }, all);
+      expect(listed.total).toBe(123);
+      expect(listed.items).toEqual([...rows].reverse());
+    });
+
     it('accepts an empty batch', async () => {
       const store = await freshStore(make);
       await store.accessLogs.insertMany([]);
