@@ -75,6 +75,8 @@ interface Conn {
 
 interface Pool {
   endpoint: Endpoint;
+  /** the last TLS session the origin gave us: a new socket resumes it instead of a full handshake */
+  tlsSession?: Buffer;
   idle: Conn[];
   conns: Set<Conn>;
   queue: Exchange[];
@@ -121,9 +123,12 @@ export function createPools(opts: PoolOptions): Pools {
       const ep = pool.endpoint;
       const options: net.TcpNetConnectOpts = { host: ep.hostname, port: ep.port, noDelay: true };
       if (opts.lookup) options.lookup = opts.lookup;
-      this.socket = ep.https
-        ? tls.connect({ ...options, servername: isIP(ep.hostname) ? undefined : ep.hostname, ALPNProtocols: ['http/1.1'], ca: opts.ca })
-        : net.connect(options);
+      if (ep.https) {
+        const socket = tls.connect({ ...options, servername: isIP(ep.hostname) ? undefined : ep.hostname, ALPNProtocols: ['http/1.1'], ca: opts.ca, session: pool.tlsSession });
+        // (TLS 1.3 hands sessions over after the handshake, possibly more than one)
+        socket.on('session', (session: Buffer) => (pool.tlsSession = session));
+        this.socket = socket;
+      } else this.socket = net.connect(options);
       this.socket.setNoDelay(true);
       this.socket.on('data', (data: Buffer) => this.onData(data));
       this.socket.on('error', (err) => (this.err ??= err));

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createWebhookClient, type WebhookClient, type WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
 import { answer, sleep, startRawServer, writeSlowly, type RawServer } from './raw-servers.js';
@@ -426,6 +427,21 @@ describe('webhook client on the wire: HTTPS', () => {
     expect(server.connections()).toBe(1);
     expect(server.requests[0].requestLine).toBe('POST /hook HTTP/1.1');
     expect(server.requests[0].headers).toContainEqual(['Host', `127.0.0.1:${server.port}`]);
+  });
+
+  it('resumes the TLS session of the origin on a new connection', async () => {
+    const reused: boolean[] = [];
+    const server = await startRawServer(
+      (_req, conn) => {
+        reused.push((conn.socket as TLSSocket).isSessionReused());
+        conn.socket.end(answer('once', '200 OK', ['Connection: close']));
+      },
+      { tls: { key, cert } },
+    );
+    const c = client({ ca: [cert] });
+    for (let i = 0; i < 3; i++) expect(await post(c, server.url, String(i))).toMatchObject({ ok: true, responseBody: 'once' });
+    expect(server.connections()).toBe(3);
+    expect(reused).toEqual([false, true, true]);
   });
 
   it('checks the name of the host against the certificate (localhost)', async () => {
