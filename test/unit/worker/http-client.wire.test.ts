@@ -173,10 +173,8 @@ describe('webhook client on the wire: which sockets are reused', () => {
     expect(bodies(server)).toEqual(['first', 'second']);
   });
 
-  // BUG: the retry is meant for a reused socket "the server had closed as we wrote" (before any
-  // answer), but the condition is `!parser.started`, which stays false until a whole head has been
-  // parsed. A server that read the request and began answering (here: half a status line, or a
-  // complete `100 Continue`) and then closed has the same POST sent a second time on a new socket.
+  // the one retry is for a reused socket the server had closed as we wrote: a server that read the
+  // request and began answering (half a status line, or a whole `100 Continue`) has it already
   it('does not resend a request whose answer had begun (half a head) on a reused socket', async () => {
     const server = await startRawServer((_req, conn) => {
       if (conn.requests === 1) conn.socket.write(answer());

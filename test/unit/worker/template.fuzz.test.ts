@@ -1,21 +1,10 @@
 // Randomized checks of the template language: seeded, so a failure is reproducible from its seed.
 import { describe, expect, it } from 'vitest';
+import { mulberry32, type Rng } from '../../helpers/random.js';
 import { buildWebhookRequest, parseTemplate, renderTemplate, TemplateError } from '../../../src/worker/webhook/template.js';
 
 const SAFE = /^[\t\x20-\x7e]*$/;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = ReturnType<typeof mulberry32>;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)];
 
 const NAMES = ['eventData', 'eventType', 'foo', 'bar', 'buz', 'a', 'b', 'é', '😀', 'x-y', '0'];
