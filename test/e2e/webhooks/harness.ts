@@ -2,7 +2,7 @@
 // worker on the same store and bus with a fast retry schedule, a home and a device in it. Events
 // go through the one event pipeline (emitEvent) or the HTTP route; deliveries go out over real
 // sockets to the receivers of receiver.ts.
-import { afterAll, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { createWorker, type Worker, type WebhookWorkerConfig } from '../../../src/worker/index.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
@@ -11,6 +11,8 @@ import type { EventRecord } from '../../../src/ports/store.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 
 export interface Harness {
+  /** stops the worker and removes the API and its data directory (once) */
+  close(): Promise<void>;
   t: TestApi;
   worker: Worker;
   projectId: number;
@@ -35,8 +37,11 @@ export interface HarnessOptions extends Partial<WebhookWorkerConfig> {
   /** the worker's own policy at dial time; default = allowPrivateTargets */
   workerAllowPrivate?: boolean;
   startWorker?: boolean;
-  /** 'test' (default): cleaned up when the test finishes; 'afterAll': when the file's suite ends */
-  cleanup?: 'test' | 'afterAll';
+  /**
+   * 'test' (default): cleaned up when the test finishes; 'caller': by the caller's own afterAll
+   * calling close() (a hook registered from inside beforeAll would never run)
+   */
+  cleanup?: 'test' | 'caller';
 }
 
 export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
@@ -56,12 +61,13 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
     random: () => 0.5,
     closeGraceMs: 200,
   });
-  const close = async () => {
-    await worker.close();
-    await t.close();
-  };
-  if (o.cleanup === 'afterAll') afterAll(close);
-  else onTestFinished(close);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await worker.close();
+      await t.close();
+    })());
+  if (o.cleanup !== 'caller') onTestFinished(close);
   if (o.startWorker !== false) await worker.start();
   const now = new Date().toISOString();
   const store = t.deps.store;
@@ -86,6 +92,7 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
     channel: null,
   });
   return {
+    close,
     t,
     worker,
     projectId: 1,

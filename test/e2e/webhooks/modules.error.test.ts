@@ -103,8 +103,9 @@ describe('module settings refused when saved', () => {
 describe('what does not exist', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await makeHarness({ startWorker: false, cleanup: 'afterAll' });
+    h = await makeHarness({ startWorker: false, cleanup: 'caller' });
   }, 30_000);
+  afterAll(() => h?.close());
 
   it.each([
     ['GET', '/projects/1/smartModules/nope', 'MODULE_NOT_FOUND'],
