@@ -39,7 +39,8 @@ export interface WebhookClient {
   close(): void;
 }
 
-// Idle pooled sockets are closed after this; Node also honours a shorter `Keep-Alive: timeout=`.
+// Idle pooled sockets are closed after this, or sooner when the server's `Keep-Alive: timeout=` says
+// so (http1-pool.ts).
 const IDLE_SOCKET_MS = 4_000;
 // Framing and hop-by-hop headers are ours to set: a templated Content-Length would corrupt framing.
 const OWNED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
