@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import type { WebhookResult } from './http-response.js';
 import { createPools } from './http1-pool.js';
+import { TOKEN } from './http1-parser.js';
 import { bareHost, guardedLookup, isAllowedAddress, parseTargetUrl, TargetNotAllowedError } from './target-policy.js';
 
 export { checkTargetUrl, TargetNotAllowedError } from './target-policy.js';
@@ -73,8 +74,7 @@ interface Route {
   refused: boolean;
 }
 
-// RFC 9110 §5.1 field names; values as node:http accepts them (no CR, LF, NUL or other controls)
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// header values as node:http accepts them (no CR, LF, NUL or other controls); names are TOKENs
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 // URLs remembered; the oldest is forgotten first

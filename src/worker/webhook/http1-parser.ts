@@ -50,7 +50,8 @@ const enum State {
   Done,
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** RFC 9110 §5.1 field names (of answers here, and of the requests http-client.ts writes) */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const HEX = /^[0-9a-fA-F]+$/;
 const STATUS_PREFIX = 'HTTP/1.';
@@ -94,14 +95,9 @@ export class ResponseParser {
         case State.Head:
           at = this.readHead(data, at);
           break;
-        case State.Length: {
-          const n = Math.min(this.remaining, data.length - at);
-          this.on.body(data.subarray(at, at + n));
-          at += n;
-          this.remaining -= n;
-          if (this.remaining === 0) this.state = State.Done;
+        case State.Length:
+          at = this.takeBody(data, at, State.Done);
           break;
-        }
         case State.UntilClose:
           this.on.body(at === 0 ? data : data.subarray(at));
           at = data.length;
@@ -115,14 +111,9 @@ export class ResponseParser {
           this.onLine(line.text);
           break;
         }
-        case State.ChunkData: {
-          const n = Math.min(this.remaining, data.length - at);
-          this.on.body(data.subarray(at, at + n));
-          at += n;
-          this.remaining -= n;
-          if (this.remaining === 0) this.state = State.ChunkDataEnd;
+        case State.ChunkData:
+          at = this.takeBody(data, at, State.ChunkDataEnd);
           break;
-        }
       }
     }
     return at;
@@ -143,6 +134,15 @@ export class ResponseParser {
   /** the connection may carry another exchange (valid once done) */
   get reusable(): boolean {
     return this.keepAlive;
+  }
+
+  /** up to `remaining` body bytes from data at `at`, then `next` once they are all in; returns where it stopped */
+  private takeBody(data: Buffer, at: number, next: State): number {
+    const n = Math.min(this.remaining, data.length - at);
+    this.on.body(data.subarray(at, at + n));
+    this.remaining -= n;
+    if (this.remaining === 0) this.state = next;
+    return at + n;
   }
 
   private onLine(text: string): void {
@@ -280,8 +280,6 @@ export class ResponseParser {
     }
     // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 answer is faulty framing; close after it
     this.keepAlive = http10 ? keepAliveHeader && !close && !encoded : !close;
-    const head: ResponseHead = { status, rawHeaders, keepAlive: this.keepAlive };
-    if (keepAliveMs !== undefined) head.keepAliveMs = keepAliveMs;
     if (status === 204 || status === 304) {
       this.state = State.Done;
     } else if (encoded) {
@@ -299,7 +297,8 @@ export class ResponseParser {
       this.keepAlive = false;
       this.state = State.UntilClose;
     }
-    head.keepAlive = this.keepAlive;
+    const head: ResponseHead = { status, rawHeaders, keepAlive: this.keepAlive };
+    if (keepAliveMs !== undefined) head.keepAliveMs = keepAliveMs;
     this.on.head(head);
   }
 }
