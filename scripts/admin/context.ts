@@ -10,6 +10,7 @@ import { createLocalBus } from '../../src/adapters/local/bus.js';
 import { connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
 import { createRedisBus } from '../../src/adapters/redis/bus.js';
 import { redisKeys } from '../../src/adapters/redis/keys.js';
+import { redisUnavailable } from '../../src/adapters/realtime.js';
 import type { Bus } from '../../src/ports/bus.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { Deps } from '../../src/domain/deps.js';
@@ -33,16 +34,16 @@ export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise
   // (only the bus: the CLI is not a node, it joins no presence)
   let redis: RedisClient | undefined;
   let bus: Bus;
-  try {
-    if (config.redisUrl) {
+  if (config.redisUrl) {
+    try {
       redis = await connectRedis({ url: config.redisUrl, onError: (e) => console.error(`redis: ${e.message}`) });
       bus = await createRedisBus({ client: redis, keys: redisKeys(config.redisPrefix), onError: (e) => console.error(`redis bus: ${e.message}`) });
-    } else bus = createLocalBus();
-  } catch (e) {
-    await redis?.close().catch(() => {});
-    await store.close();
-    throw new Error(`HEARTH_REDIS_URL: cannot reach Redis at ${config.redisUrl}: ${(e as Error).message}`);
-  }
+    } catch (e) {
+      await redis?.close().catch(() => {});
+      await store.close();
+      throw redisUnavailable(config.redisUrl, e);
+    }
+  } else bus = createLocalBus();
   const deps: Deps = {
     store,
     bus,

@@ -36,6 +36,10 @@ export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
 }
 
+/** a Redis never reached at start-up: one line naming the setting (the server's and the admin CLI's) */
+export const redisUnavailable = (url: string, cause: unknown) =>
+  new RedisUnavailableError(`HEARTH_REDIS_URL: cannot reach Redis at ${url}: ${(cause as Error).message}`);
+
 export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
   if (!opts.redisUrl) {
     const bus = createLocalBus();
@@ -60,7 +64,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     // fails fast while Redis is away, so the limiter falls back to memory instead of waiting
     limiterClient = await connectRedis({ url: opts.redisUrl, offlineQueue: false, onError: (e) => opts.onError(e, 'redis rate limiter') });
   } catch (e) {
-    throw new RedisUnavailableError(`HEARTH_REDIS_URL: cannot reach Redis at ${opts.redisUrl}: ${(e as Error).message}`);
+    throw redisUnavailable(opts.redisUrl, e);
   }
   const bus = await createRedisBus({ client, keys, onError: (e) => opts.onError(e, 'redis bus') });
   const presence = await createRedisPresence({ client, keys, ...opts.presence, onError: (e) => opts.onError(e, 'redis presence') });
