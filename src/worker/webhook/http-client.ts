@@ -132,11 +132,12 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
     const route = routeOf(req.url);
     if (typeof route === 'string') return failed(route);
     if (route.refused) return failed('TARGET_NOT_ALLOWED');
-    const head = requestHead(req, route);
+    const bodyLength = Buffer.byteLength(req.body, 'utf8');
+    const head = requestHead(req, route, bodyLength);
     if ('error' in head) return failed(head.error);
     // one buffer, one write: the head, then the exact bytes the signature covers (SPEC 5.3)
     const headLength = head.text.length;
-    const request = Buffer.allocUnsafe(headLength + Buffer.byteLength(req.body, 'utf8'));
+    const request = Buffer.allocUnsafe(headLength + bodyLength);
     request.write(head.text, 0, 'latin1');
     request.write(req.body, headLength, 'utf8');
     return pools.exchange(route, request, started);
@@ -155,7 +156,7 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
  * (unless given), Content-Length and Connection. A name or value node:http would refuse is
  * refused with its code, and nothing is sent.
  */
-function requestHead(req: WebhookRequest, route: Route): { text: string } | { error: string } {
+function requestHead(req: WebhookRequest, route: Route, bodyLength: number): { text: string } | { error: string } {
   let text = `${req.method ?? 'POST'} ${route.path} HTTP/1.1\r\n`;
   let host = false;
   let authorization = false;
@@ -171,5 +172,5 @@ function requestHead(req: WebhookRequest, route: Route): { text: string } | { er
   }
   if (!host) text += `Host: ${route.hostHeader}\r\n`;
   if (route.authorization && !authorization) text += `Authorization: ${route.authorization}\r\n`;
-  return { text: `${text}Content-Length: ${Buffer.byteLength(req.body, 'utf8')}\r\nConnection: keep-alive\r\n\r\n` };
+  return { text: `${text}Content-Length: ${bodyLength}\r\nConnection: keep-alive\r\n\r\n` };
 }
