@@ -1,13 +1,14 @@
 // Opens the database (SQLite file or PostgreSQL URL), applies migrations, and hands back a Kysely
 // instance with camelCase mapping. The dialect is chosen by the URL alone.
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
+import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 
 export interface SqlOptions {
   /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
@@ -23,6 +24,8 @@ export interface SqlHandle {
   dialect: Dialect;
   /** the SQLite connection under Kysely, for the hot statements of sqlite-raw.ts (SQLite only) */
   sqlite?: BetterSqlite3.Database;
+  /** SQLite in a file: the thread that writes the access log (access-log-writer.ts) */
+  accessLogWriter?: AccessLogWriter;
   close(): Promise<void>;
 }
 
@@ -50,7 +53,42 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  attachAccessLog(database, opts.url === ':memory:' ? ':memory:' : accessLogFile(opts.url));
   return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }), sqlite: database };
+}
+
+/** `data/hearth.db` keeps its access log in `data/hearth-access-log.db` */
+export function accessLogFile(file: string): string {
+  const ext = extname(file);
+  return join(dirname(file), `${basename(file, ext)}-access-log${ext || '.db'}`);
+}
+
+/**
+ * SQLite keeps the access log (API.md §8: a row for every authenticated request) in a database
+ * file of its own, attached to the connection as `access_log`: its writer thread commits there
+ * without taking the main file's write lock, and without changing the main file's data_version,
+ * which would empty the read cache (change-feed.ts) at every batch. Unqualified, `access_logs`
+ * names this table once migration 0005 has moved the rows out of the main file; every query
+ * runs unchanged. An in-memory database gets an in-memory one, written on the connection itself.
+ */
+function attachAccessLog(database: BetterSqlite3.Database, file: string): void {
+  database.prepare('attach database ? as access_log').run(file);
+  database.pragma('access_log.journal_mode = WAL');
+  database.pragma('access_log.synchronous = NORMAL');
+  // the same table and index as migration 0001 made in the main file
+  database.exec(`
+    create table if not exists access_log.access_logs (
+      id integer primary key autoincrement,
+      project_id integer not null,
+      client_ip text not null,
+      latency bigint not null,
+      method text not null,
+      path text not null,
+      status_code integer not null,
+      timestamp text not null
+    );
+    create index if not exists access_log.access_logs_project_time on access_logs (project_id, timestamp);
+  `);
 }
 
 /** pg_advisory_lock key held while migrating or dropping a schema ("Hearth" in ASCII) */
@@ -99,5 +137,16 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     throw e;
   }
   const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
-  return { db, dialect, sqlite, close: () => raw.destroy() };
+  const accessLogWriter = sqlite && sqlite.name !== ':memory:' ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
+  return {
+    db,
+    dialect,
+    sqlite,
+    accessLogWriter,
+    async close() {
+      // the batches already handed to the writer are committed before the database closes
+      await accessLogWriter?.close();
+      await raw.destroy();
+    },
+  };
 }

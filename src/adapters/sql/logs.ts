@@ -5,6 +5,8 @@ import type { EventRecord, EventRow, Store } from '../../ports/store.js';
 import { countOf } from './util.js';
 import { precompiled } from './precompiled.js';
 import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
+import { ACCESS_LOG_CHUNK, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE } from './access-log-protocol.js';
+import type { AccessLogWriter } from './access-log-writer.js';
 
 type Db = Kysely<Database>;
 
@@ -12,18 +14,12 @@ const eventColumns = (row: EventRow) => {
   const e = row.event;
   return { id: row.id, projectId: row.projectId, homeId: e.homeId ?? null, deviceId: e.originDeviceId ?? null, eventType: e.eventType, timestamp: e.timestamp, body: JSON.stringify(e) };
 };
-const INSERT_ACCESS_LOG_SQLITE = 'insert into access_logs (project_id, client_ip, latency, method, path, status_code, timestamp) values (?, ?, ?, ?, ?, ?, ?)';
-// Rows a statement of the batched access-log insert. Running a statement costs about as much as
-// writing its row: 50 rows a run write a row for 1.3 µs instead of 2.2 µs (better-sqlite3, this
-// table and its index), and `npm run bench -- api`, which logs every request, went from 63 to
-// about 60 µs of CPU a request. 350 parameters, far under SQLite's limit.
-const ACCESS_LOG_CHUNK = 50;
-const INSERT_ACCESS_LOGS_SQLITE = INSERT_ACCESS_LOG_SQLITE.replace(/values .*$/, 'values ' + Array(ACCESS_LOG_CHUNK).fill('(?, ?, ?, ?, ?, ?, ?)').join(', '));
 const INSERT_EVENT_SQLITE = 'insert into events (id, project_id, home_id, device_id, event_type, timestamp, body) values (?, ?, ?, ?, ?, ?, ?)';
 // 7 parameters a row: well within both dialects' limits per statement
 const EVENT_CHUNK = 500;
 
-export function logRepos(db: Db, raw?: RawSqlite): Pick<Store, 'accessLogs' | 'logs' | 'events'> {
+/** `writer`: SQLite in a file, outside a transaction (a transaction's rows are written in it) */
+export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pick<Store, 'accessLogs' | 'logs' | 'events'> {
   const insertEvent = precompiled(db, () =>
     db.insertInto('events').values({ id: '', projectId: 0, homeId: null, deviceId: null, eventType: '', timestamp: '', body: '' }),
   );
@@ -31,9 +27,11 @@ export function logRepos(db: Db, raw?: RawSqlite): Pick<Store, 'accessLogs' | 'l
     accessLogs: {
       async insertMany(rows) {
         if (rows.length === 0) return;
-        // every authenticated request writes a row (API.md §8): on SQLite prepared statements of
+        // every authenticated request writes a row (API.md §8): on SQLite in a file, by the
+        // writer thread (access-log-writer.ts); else prepared statements of
         // ACCESS_LOG_CHUNK rows, the rest one by one, all in one transaction (Kysely's multi-row
         // insert cost 3 µs a row to build)
+        if (writer) return writer.write(rows);
         if (raw) {
           await raw((d) => {
             const chunk = prepared(d, INSERT_ACCESS_LOGS_SQLITE);

@@ -363,6 +363,21 @@ function readCacheNotify(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * SQLite: the access log moves to its own file (connect.ts attaches it, with the table, before
+ * migrating). Rows written before keep their ids and order. PostgreSQL keeps the table.
+ */
+function accessLogFile(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      if (dialect !== 'sqlite') return;
+      const columns = 'id, project_id, client_ip, latency, method, path, status_code, timestamp';
+      await sql.raw(`insert into access_log.access_logs (${columns}) select ${columns} from main.access_logs order by id`).execute(db);
+      await sql.raw('drop table main.access_logs').execute(db);
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -371,6 +386,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0002_webhooks': webhooks(),
         '0003_logs_data_reports': logsDataReports(dialect),
         '0004_read_cache_notify': readCacheNotify(dialect),
+        '0005_access_log_file': accessLogFile(dialect),
       };
     },
   };

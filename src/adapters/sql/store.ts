@@ -38,7 +38,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     ...registryRepos(db, handle.dialect),
     devices: deviceRepo(db),
     kv: kvRepo(db, within),
-    ...logRepos(db, raw),
+    ...logRepos(db, raw, inTx ? undefined : handle.accessLogWriter),
     modules: moduleRepo(db),
     deliveries: deliveryRepo(db, handle.dialect, raw),
     logRequests: logRequestRepo(db),

@@ -1,0 +1,38 @@
+// The body of the access-log writer thread (access-log-writer.ts): its own SQLite connection to
+// the access-log file, writing each batch it is sent in one transaction and answering with the
+// batch's id (and the error, if it failed).
+import { parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { ACCESS_LOG_CHUNK, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
+
+const port = parentPort!;
+const { file } = workerData as WriterData;
+const db = new BetterSqlite3(file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+// the API's own connection also writes this file (retention, and inserts inside a transaction)
+db.pragma('busy_timeout = 5000');
+const chunk = db.prepare(INSERT_ACCESS_LOGS_SQLITE);
+const one = db.prepare(INSERT_ACCESS_LOG_SQLITE);
+const width = 7;
+const insert = db.transaction((values: unknown[]) => {
+  const rowsPerChunk = ACCESS_LOG_CHUNK * width;
+  let i = 0;
+  for (; i + rowsPerChunk <= values.length; i += rowsPerChunk) chunk.run(values.slice(i, i + rowsPerChunk));
+  for (; i < values.length; i += width) one.run(values.slice(i, i + width));
+});
+
+port.on('message', (msg: ToWriter) => {
+  if ('close' in msg) {
+    db.close();
+    port.postMessage({ closed: true } satisfies FromWriter);
+    port.close();
+    return;
+  }
+  try {
+    insert(msg.values);
+    port.postMessage({ id: msg.id } satisfies FromWriter);
+  } catch (err) {
+    port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) } satisfies FromWriter);
+  }
+});
