@@ -68,6 +68,21 @@ describe('access log in its own SQLite file', () => {
     side.close();
   });
 
+  it("leaves the main file's data_version alone: the read cache is not emptied by the thread's commits", async () => {
+    const store = await open(join(tempDir(), 'hearth.db'));
+    const version = () => store.sql.sqlite!.prepare('pragma data_version').pluck().get();
+    await store.accessLogs.insertMany([row(0)]);
+    const before = version();
+    for (let i = 1; i <= 3; i++) await store.accessLogs.insertMany([row(i)]);
+    expect(version()).toBe(before);
+    expect(store.sql.sqlite!.prepare('pragma access_log.data_version').pluck().get()).not.toBe(undefined);
+    // the check itself works: a commit by another connection to the main file changes it
+    const other = new BetterSqlite3(store.sql.sqlite!.name);
+    other.exec("insert into kv_revs (scope, owner_id, rev) values ('x', 1, 1)");
+    other.close();
+    expect(version()).not.toBe(before);
+  });
+
   it('writes a batch of more than one chunk (50 rows a statement) and its remainder', async () => {
     const store = await open(join(tempDir(), 'hearth.db'));
     const rows = Array.from({ length: 123 }, (_, n) => row(n));
