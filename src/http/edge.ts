@@ -17,13 +17,13 @@ import { RANGE_HEADER } from './paging.js';
 import { isoTime, loggablePath } from './access-log.js';
 import { clientIp } from './client-ip.js';
 import { requestHeader } from './headers.js';
-import type { OpMeta, OpMiddleware } from './op.js';
+import type { Admit as OpAdmit, OpMeta, OpMiddleware } from './op.js';
 import { PART_UPLOAD_PATH } from './routes/device-logger.js';
 import { EdgeResponse } from './edge-response.js';
 
 type C = Context<HttpEnv>;
 /** what runs inside the edge: a route's admission (op()), then its handler; or the not-found answer */
-type Admit = (c: C) => Promise<void> | undefined;
+type Admit = OpAdmit;
 type Inner = (c: C, next: Next) => Promise<Response | undefined> | Response | undefined;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -57,7 +57,8 @@ export function createEdge(deps: ApiDeps): Edge {
   /** the route's answer, an error turned into its answer as compose would */
   async function answer(c: C, admit: Admit, inner: Inner, next: Next): Promise<Response> {
     try {
-      await admit(c);
+      const admitting = admit(c);
+      if (admitting) await admitting;
       return settled(c, await inner(c, next));
     } catch (err) {
       return failed(c, err);
@@ -122,7 +123,8 @@ export function createEdge(deps: ApiDeps): Edge {
     // async frame less on the commonest path
     else if (method === 'GET' || method === 'HEAD') {
       try {
-        await admit(c);
+        const admitting = admit(c);
+        if (admitting) await admitting;
         res = settled(c, await inner(c, next));
       } catch (err) {
         res = failed(c, err);
@@ -197,7 +199,8 @@ const admitted: Admit = () => undefined;
 
 /** a route matched after another one (same request): its handlers, without a second edge */
 async function within(c: C, admit: Admit, inner: Inner, next: Next): Promise<Response | undefined> {
-  await admit(c);
+  const admitting = admit(c);
+  if (admitting) await admitting;
   const res = await inner(c, next);
   return c.finalized ? c.res : res;
 }

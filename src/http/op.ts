@@ -3,10 +3,11 @@
 // /openapi.json is generated from (one definition: validation, types and docs).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
-import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
-import { callerKey } from '../domain/auth/caller.js';
+import { resolveCaller, resolveCallerNow, tokenFromHeader } from '../domain/auth/resolve.js';
+import { callerKey, type Caller } from '../domain/auth/caller.js';
+import { hashToken } from '../domain/auth/tokens.js';
 import { AppError } from '../domain/errors.js';
-import type { HttpEnv } from './env.js';
+import type { ApiDeps, HttpEnv } from './env.js';
 import type { RateDecision } from '../ports/rate-limiter.js';
 import { SPEC_STATUSES, type SpecOperation } from './spec-statuses.js';
 import { clientIp } from './client-ip.js';
@@ -34,13 +35,37 @@ export interface OpMeta {
  * The operation's metadata, and its admission: what runs before the handler (name the operation,
  * resolve the caller, spend the rate limit). createApi calls `admit` itself, folded with the
  * handler into the one function the router holds for the route (edge.ts); as a middleware it does
- * the same and calls next().
+ * the same and calls next(). Admission returns no promise (undefined) when it was decided at once
+ * (the credential's rows in the read cache, the rate limit in memory), and throws its refusal
+ * then; else it returns the promise of the rest.
  */
-export type OpMiddleware = MiddlewareHandler<HttpEnv> & { meta: OpMeta; admit: (c: Context<HttpEnv>) => Promise<void> };
+export type Admit = (c: Context<HttpEnv>) => Promise<void> | undefined;
+export type OpMiddleware = MiddlewareHandler<HttpEnv> & { meta: OpMeta; admit: Admit };
 
 /** RATE_LIMITED when the bucket had no point left */
 function check(d: RateDecision): void {
   if (!d.allowed) throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(d.retryAfterMs / 1000)) });
+}
+
+/** a point of the key's bucket: decided at once by an in-memory limiter, else a promise */
+function spend(deps: ApiDeps, key: string): Promise<void> | undefined {
+  if (deps.rateLimiter.consumeNow) {
+    check(deps.rateLimiter.consumeNow(key));
+    return undefined;
+  }
+  return deps.rateLimiter.consume(key).then(check);
+}
+
+/** admission when the credential's rows must be read from the store */
+async function admitLater(c: Context<HttpEnv>, deps: ApiDeps, token: string | undefined, hash: string | undefined, ip: string, limited: boolean): Promise<void> {
+  try {
+    c.set('caller', await resolveCaller(deps, token, ip, hash));
+  } catch (err) {
+    // an unknown token spends the client IP's bucket: guessing is limited like anonymity
+    if (limited) await spend(deps, `ip:${ip}`);
+    throw err;
+  }
+  if (limited) await spend(deps, callerKey(c.get('caller')) ?? `ip:${ip}`);
 }
 
 export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; statuses?: readonly number[] }): OpMiddleware {
@@ -50,25 +75,23 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
   const rateLimited = !full.statuses || full.statuses.includes(429);
   const authenticated = full.authenticated !== false;
   const queryToken = full.queryToken === true;
-  const admit = async (c: Context<HttpEnv>): Promise<void> => {
+  const admit: Admit = (c) => {
     c.set('op', full);
     const deps = c.get('deps');
     // operations whose SPEC list has no 429 are exempt (API.md §12)
     const limited = rateLimited && deps.rateLimitEnabled;
-    if (!authenticated && !limited) return;
+    if (!authenticated && !limited) return undefined;
     const ip = clientIp(c);
     if (authenticated) {
       let token = tokenFromHeader(requestHeader(c, 'authorization'));
       if (!token && queryToken) token = c.req.query('authToken') || undefined;
-      try {
-        c.set('caller', await resolveCaller(deps, token, ip));
-      } catch (err) {
-        // an unknown token spends the client IP's bucket: guessing is limited like anonymity
-        if (limited) check(await deps.rateLimiter.consume(`ip:${ip}`));
-        throw err;
-      }
+      const hash = token ? hashToken(token) : undefined;
+      const caller: Caller | undefined = token ? resolveCallerNow(deps, token, hash!, ip) : { type: 'nobody', ip };
+      // not at hand: the store is asked, and gives every refusal
+      if (!caller) return admitLater(c, deps, token, hash, ip, limited);
+      c.set('caller', caller);
     }
-    if (limited) check(await deps.rateLimiter.consume(callerKey(c.get('caller')) ?? `ip:${ip}`));
+    return limited ? spend(deps, callerKey(c.get('caller')) ?? `ip:${ip}`) : undefined;
   };
   const mw: MiddlewareHandler<HttpEnv> = async (c, next) => {
     await admit(c);

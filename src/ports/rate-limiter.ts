@@ -9,4 +9,6 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateDecision>;
+  /** the same decision without a promise, where the adapter decides in memory */
+  consumeNow?(key: string, points?: number): RateDecision;
 }

@@ -436,6 +436,8 @@ export interface Store {
   apiKeys: {
     create(k: ApiKeyRow): Promise<void>;
     getByHash(keyHash: string): Promise<ApiKeyRow | undefined>;
+    /** the row when a read cache holds it and may serve it now (else undefined: ask getByHash) */
+    peekByHash?(keyHash: string): ApiKeyRow | undefined;
     get(id: string): Promise<ApiKeyRow | undefined>;
     list(projectId: number): Promise<ApiKeyRow[]>;
     delete(id: string): Promise<boolean>;
@@ -444,6 +446,8 @@ export interface Store {
   users: {
     create(u: Omit<UserRow, 'id'>): Promise<UserRow>;
     get(id: number): Promise<UserRow | undefined>;
+    /** the row when a read cache holds it and may serve it now (else undefined: ask get) */
+    peek?(id: number): UserRow | undefined;
     getByEmail(projectId: number, email: string): Promise<UserRow | undefined>;
     list(f: { projectId: number; search?: string }, page: Page): Promise<Paged<UserRow>>;
     update(id: number, patch: Partial<Pick<UserRow, 'name' | 'email' | 'passwordHash' | 'canCreateDevices'>>): Promise<void>;
@@ -453,6 +457,8 @@ export interface Store {
   sessions: {
     create(s: SessionRow): Promise<void>;
     getByHash(tokenHash: string): Promise<SessionRow | undefined>;
+    /** the row when a read cache holds it and may serve it now (else undefined: ask getByHash) */
+    peekByHash?(tokenHash: string): SessionRow | undefined;
     delete(tokenHash: string): Promise<boolean>;
     /** every session of one user: deleting the user revokes each (bus `revoke` by token hash) */
     listForUser(userId: number): Promise<SessionRow[]>;
@@ -488,6 +494,10 @@ export interface Store {
     create(d: NewDevice): Promise<DeviceRow>;
     get(id: number): Promise<DeviceRow | undefined>;
     getByKeyHash(apiKeyHash: string): Promise<DeviceRow | undefined>;
+    /** the row when a read cache holds it and may serve it now (else undefined: ask get) */
+    peek?(id: number): DeviceRow | undefined;
+    /** the row when a read cache holds it and may serve it now (else undefined: ask getByKeyHash) */
+    peekByKeyHash?(apiKeyHash: string): DeviceRow | undefined;
     getByClaimHash(claimCodeHash: string): Promise<DeviceRow | undefined>;
     list(f: DeviceFilter, page: Page): Promise<Paged<DeviceRow>>;
     update(id: number, patch: DevicePatch): Promise<void>;

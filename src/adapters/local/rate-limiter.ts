@@ -18,7 +18,8 @@ interface Windows {
   burstEnds: number;
 }
 
-const ALLOWED: Promise<RateDecision> = Promise.resolve(Object.freeze({ allowed: true, retryAfterMs: 0 }));
+const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterMs: 0 });
+const ALLOWED_PROMISE: Promise<RateDecision> = Promise.resolve(ALLOWED);
 
 export function createMemoryRateLimiter(opts: { perSecond: number; burst: number; now?: () => number }): RateLimiter {
   const steadyPoints = opts.perSecond;
@@ -33,28 +34,33 @@ export function createMemoryRateLimiter(opts: { perSecond: number; burst: number
     sweepAt = t + BURST_MS;
   };
 
+  const consumeNow = (key: string, points = 1): RateDecision => {
+    const t = now();
+    if (t >= sweepAt) sweep(t);
+    let w = byKey.get(key);
+    if (!w) byKey.set(key, (w = { steady: 0, steadyEnds: 0, burst: 0, burstEnds: 0 }));
+    // a window that has ended starts again with this request
+    if (w.steadyEnds <= t) {
+      w.steady = 0;
+      w.steadyEnds = t + STEADY_MS;
+    }
+    w.steady += points;
+    if (w.steady <= steadyPoints) return ALLOWED;
+    // past the steady rate: the burst allowance pays (and counts even what it refuses, as the
+    // steady window does)
+    if (w.burstEnds <= t) {
+      w.burst = 0;
+      w.burstEnds = t + BURST_MS;
+    }
+    w.burst += points;
+    if (w.burst <= burstPoints) return ALLOWED;
+    return { allowed: false, retryAfterMs: Math.min(w.steadyEnds - t, w.burstEnds - t) };
+  };
   return {
+    consumeNow,
     consume(key, points = 1) {
-      const t = now();
-      if (t >= sweepAt) sweep(t);
-      let w = byKey.get(key);
-      if (!w) byKey.set(key, (w = { steady: 0, steadyEnds: 0, burst: 0, burstEnds: 0 }));
-      // a window that has ended starts again with this request
-      if (w.steadyEnds <= t) {
-        w.steady = 0;
-        w.steadyEnds = t + STEADY_MS;
-      }
-      w.steady += points;
-      if (w.steady <= steadyPoints) return ALLOWED;
-      // past the steady rate: the burst allowance pays (and counts even what it refuses, as the
-      // steady window does)
-      if (w.burstEnds <= t) {
-        w.burst = 0;
-        w.burstEnds = t + BURST_MS;
-      }
-      w.burst += points;
-      if (w.burst <= burstPoints) return ALLOWED;
-      return Promise.resolve({ allowed: false, retryAfterMs: Math.min(w.steadyEnds - t, w.burstEnds - t) });
+      const d = consumeNow(key, points);
+      return d === ALLOWED ? ALLOWED_PROMISE : Promise.resolve(d);
     },
   };
 }

@@ -86,6 +86,13 @@ class Rows implements CacheSink {
   }
 }
 
+/** each repo with its peek methods added */
+function withPeeks<R extends Record<string, object>>(repos: R, peeks: { [K in keyof R]?: object }): R {
+  const out = { ...repos };
+  for (const k in peeks) out[k] = { ...repos[k], ...peeks[k] } as R[typeof k];
+  return out;
+}
+
 function put<K, V>(map: Map<K, V>, key: K, value: V): void {
   if (map.size >= MAX_ROWS && !map.has(key)) map.delete(map.keys().next().value as K);
   map.set(key, value);
@@ -114,6 +121,31 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
     if (v !== undefined && generation === rows.generation) put(map, key, dup(v));
     return v;
   }
+
+  /** a hit the feed vouches for, copied; undefined when the store must be asked */
+  function peek<K, V>(map: Map<K, V>, key: K, dup: (v: V) => V): V | undefined {
+    if (!feed.usable()) return undefined;
+    const hit = map.get(key);
+    return hit === undefined ? undefined : dup(hit);
+  }
+
+  /** a device by key hash, held and still holding that key */
+  function peekDeviceByKeyHash(h: string): DeviceRow | undefined {
+    if (!feed.usable()) return undefined;
+    const id = rows.deviceByKeyHash.get(h);
+    const hit = id === undefined ? undefined : rows.devices.get(id);
+    // a regenerated key leaves its old hash pointing at a row that no longer has it
+    return hit && hit.apiKeyHash === h ? copyDevice(hit) : undefined;
+  }
+
+  // Outside a transaction the repos also answer synchronously from what the cache holds (the
+  // API's admission and device reads take no promise on a hit); a transaction's view has no peek.
+  const peeks = {
+    apiKeys: { peekByHash: (h: string) => peek(rows.keys, h, copyKey) },
+    sessions: { peekByHash: (h: string) => peek(rows.sessions, h, copySession) },
+    users: { peek: (id: number) => peek(rows.users, id, copyUser) },
+    devices: { peek: (id: number) => peek(rows.devices, id, copyDevice), peekByKeyHash: peekDeviceByKeyHash },
+  };
 
   /** the four repos over `s`; `cached` false inside a transaction (it must see its own writes) */
   function repos(s: Store, cached: boolean, changed: (c: Change) => void): Pick<Store, 'apiKeys' | 'sessions' | 'users' | 'devices'> {
@@ -159,10 +191,8 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
 
   async function deviceByKeyHash(s: Store, h: string): Promise<DeviceRow | undefined> {
     if (!feed.usable()) return s.devices.getByKeyHash(h);
-    const id = rows.deviceByKeyHash.get(h);
-    const hit = id === undefined ? undefined : rows.devices.get(id);
-    // a regenerated key leaves its old hash pointing at a row that no longer has it
-    if (hit && hit.apiKeyHash === h) return copyDevice(hit);
+    const hit = peekDeviceByKeyHash(h);
+    if (hit) return hit;
     const generation = rows.generation;
     const d = await s.devices.getByKeyHash(h);
     if (d && generation === rows.generation) {
@@ -197,7 +227,7 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
         for (const c of pending) rows.apply(c);
       }
     },
-    ...repos(inner, true, (c) => rows.apply(c)),
+    ...withPeeks(repos(inner, true, (c) => rows.apply(c)), peeks),
     async close() {
       rows.clear();
       await feed.close();

@@ -36,7 +36,8 @@ export async function deviceFor(
   scope: Scope = 'devices',
 ): Promise<DeviceRow> {
   requireCaller(caller);
-  const d = await deps.store.devices.get(deviceId);
+  // a row the read cache holds is taken without a promise
+  const d = deps.store.devices.peek?.(deviceId) ?? (await deps.store.devices.get(deviceId));
   if (!d || d.projectId !== caller.projectId) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
   let as: DeviceAccess | undefined;
   if (caller.type === 'project key') as = 'project key';

@@ -223,4 +223,42 @@ describe('read cache: the store', () => {
     expect((await store.devices.get(d.id))?.name).toBe('original');
     expect((await store.apiKeys.getByHash(k.hash))?.scopes).toEqual(['devices']);
   });
+
+  it('peeks only at rows it holds, hands out copies, and knows nothing once a row changes or inside a transaction', async () => {
+    const d = await seedDevice(t, { name: 'peeked' });
+    const k = await newKey();
+    const dHash = hashToken(d.apiKey);
+    // nothing looked up yet: nothing to peek at, the store must be asked
+    expect(store.apiKeys.peekByHash!(k.hash)).toBeUndefined();
+    expect(store.devices.peek!(d.id)).toBeUndefined();
+    expect(store.devices.peekByKeyHash!(dHash)).toBeUndefined();
+    await store.apiKeys.getByHash(k.hash);
+    await store.devices.getByKeyHash(dHash);
+    expect(store.apiKeys.peekByHash!(k.hash)?.id).toBe(k.id);
+    expect(store.devices.peekByKeyHash!(dHash)?.id).toBe(d.id);
+    const row = store.devices.peek!(d.id)!;
+    expect(row.name).toBe('peeked');
+    row.name = 'scribbled';
+    store.apiKeys.peekByHash!(k.hash)!.scopes.push('admin');
+    expect(store.devices.peek!(d.id)?.name).toBe('peeked');
+    expect(store.apiKeys.peekByHash!(k.hash)?.scopes).toEqual(['devices']);
+    // a transaction's view reads its own writes from the store: it has no peek
+    await store.transaction(async (tx) => {
+      expect(tx.apiKeys.peekByHash).toBeUndefined();
+      expect(tx.devices.peek).toBeUndefined();
+    });
+    // a write through this store, and one by another connection, each leave nothing to peek at
+    await store.devices.update(d.id, { name: 'renamed' });
+    expect(store.devices.peek!(d.id)).toBeUndefined();
+    expect(store.devices.peekByKeyHash!(dHash)).toBeUndefined();
+    expect(store.apiKeys.peekByHash!(k.hash)?.id).toBe(k.id);
+    const other = await createSqlStore({ url: store.sql.sqlite!.name, readCache: false });
+    try {
+      await other.apiKeys.delete(k.id);
+    } finally {
+      await other.close();
+    }
+    expect(store.apiKeys.peekByHash!(k.hash)).toBeUndefined();
+    expect(await store.apiKeys.getByHash(k.hash)).toBeUndefined();
+  });
 });
