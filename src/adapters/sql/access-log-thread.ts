@@ -3,7 +3,7 @@
 // batch's id (and the error, if it failed).
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { ACCESS_LOG_CHUNK, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
+import { ACCESS_LOG_CHUNK, decode, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
 
 const port = parentPort!;
 const { file } = workerData as WriterData;
@@ -30,7 +30,7 @@ port.on('message', (msg: ToWriter) => {
     return;
   }
   try {
-    insert(msg.values);
+    insert(decode(msg.batch));
     port.postMessage({ id: msg.id } satisfies FromWriter);
   } catch (err) {
     port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) } satisfies FromWriter);

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { AccessLogRow } from '../../ports/store.js';
-import { flatten, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
+import { encode, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
 
 // Source (.ts, run under tsx) or built (.js): the thread loads its sibling of the same kind. On
 // Node 20 loader hooks are not inherited by worker threads, so a .ts thread registers tsx itself
@@ -87,7 +87,8 @@ export function createAccessLogWriter(file: string): AccessLogWriter {
       w.ref();
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        w.postMessage({ id, values: flatten(rows) } satisfies ToWriter);
+        const batch = encode(rows);
+        w.postMessage({ id, batch } satisfies ToWriter, [batch.numbers.buffer]);
       });
     },
     async close() {
