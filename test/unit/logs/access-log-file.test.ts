@@ -11,6 +11,7 @@ import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely'
 import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
 import { accessLogFile } from '../../../src/adapters/sql/connect.js';
 import { migrationProvider } from '../../../src/adapters/sql/migrations.js';
+import { decode, encode } from '../../../src/adapters/sql/access-log-protocol.js';
 import type { AccessLogRow } from '../../../src/ports/store.js';
 
 const row = (n: number, projectId = 1): AccessLogRow => ({
@@ -43,6 +44,18 @@ describe('access log in its own SQLite file', () => {
     const close = store.close.bind(store);
     return Object.assign(store, { close: () => ((closed = true), close()) });
   }
+
+  it('encodes a batch for the thread without losing a value: each distinct text once, numbers exact', () => {
+    const rows: AccessLogRow[] = [
+      { ...row(0), path: '/devices/1/kv/é😀', latency: 2 ** 53 - 1 },
+      { ...row(1), clientIp: '::1', method: 'DELETE', statusCode: 404 },
+      { ...row(0), path: '/devices/1/kv/é😀', projectId: 7 },
+    ];
+    const batch = encode(rows);
+    expect(batch.strings).toEqual(['10.0.0.1', 'GET', '/devices/1/kv/é😀', row(0).timestamp, '::1', 'DELETE', '/r/1', row(1).timestamp]);
+    expect(decode(batch)).toEqual(rows.flatMap((r) => [r.projectId, r.clientIp, r.latency, r.method, r.path, r.statusCode, r.timestamp]));
+    expect(decode(encode([]))).toEqual([]);
+  });
 
   it('names the file after the database', () => {
     expect(accessLogFile('/var/lib/hearth/hearth.db')).toBe('/var/lib/hearth/hearth-access-log.db');
