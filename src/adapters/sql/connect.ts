@@ -72,7 +72,12 @@ export function accessLogFile(file: string): string {
  * runs unchanged. An in-memory database gets an in-memory one, written on the connection itself.
  */
 function attachAccessLog(database: BetterSqlite3.Database, file: string): void {
-  database.prepare('attach database ? as access_log').run(file);
+  try {
+    database.prepare('attach database ? as access_log').run(file);
+  } catch (e) {
+    database.close();
+    throw new Error(`cannot open the access-log database ${file}: ${(e as Error).message}`);
+  }
   database.pragma('access_log.journal_mode = WAL');
   database.pragma('access_log.synchronous = NORMAL');
   // the same table and index as migration 0001 made in the main file

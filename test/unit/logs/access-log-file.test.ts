@@ -3,7 +3,7 @@
 // says why; a dead thread fails its batches and the next batch starts a new one; closing the
 // store commits what was handed over; a database from before the move keeps its rows.
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -55,6 +55,13 @@ describe('access log in its own SQLite file', () => {
     expect(batch.strings).toEqual(['10.0.0.1', 'GET', '/devices/1/kv/é😀', row(0).timestamp, '::1', 'DELETE', '/r/1', row(1).timestamp]);
     expect(decode(batch)).toEqual(rows.flatMap((r) => [r.projectId, r.clientIp, r.latency, r.method, r.path, r.statusCode, r.timestamp]));
     expect(decode(encode([]))).toEqual([]);
+  });
+
+  it('refuses to start, saying which file, when the access-log file cannot be opened', async () => {
+    const dir = tempDir();
+    // a directory where the file should be
+    mkdirSync(join(dir, 'hearth-access-log.db'));
+    await expect(createSqlStore({ url: join(dir, 'hearth.db') })).rejects.toThrow(/cannot open the access-log database .*hearth-access-log\.db/);
   });
 
   it('names the file after the database', () => {
