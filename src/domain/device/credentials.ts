@@ -1,7 +1,7 @@
 // Device credentials (API.md §1): the device API key and the claim code are random, looked up by
 // hash only, and kept sealed with the server secret so privileged clients can read them back.
 import type { DeviceRow } from '../../ports/store.js';
-import { generateClaimCode, generateToken, hashToken, normalizeClaimCode, seal, unseal } from '../auth/tokens.js';
+import { generateClaimCode, generateToken, hashToken, normalizeClaimCode, seal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 
 export function newDeviceKey(secret: string): { apiKey: string; apiKeyHash: string; apiKeySealed: string } {
@@ -24,9 +24,4 @@ export function claimCodeFields(secret: string, code: string): { claimCodeHash: 
 export function newClaimCode(secret: string): { claimCode: string; claimCodeHash: string; claimCodeSealed: string } {
   const claimCode = generateClaimCode();
   return { claimCode, ...claimCodeFields(secret, claimCode) };
-}
-
-/** the plaintexts, for privileged readers only */
-export function unsealDevice(secret: string, d: Pick<DeviceRow, 'apiKeySealed' | 'claimCodeSealed'>): { apiKey: string; claimCode?: string } {
-  return { apiKey: unseal(secret, d.apiKeySealed), ...(d.claimCodeSealed ? { claimCode: unseal(secret, d.claimCodeSealed) } : {}) };
 }

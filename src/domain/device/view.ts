@@ -4,7 +4,7 @@
 import type { DeviceRow } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { hasScope } from '../auth/access.js';
-import { unsealDevice } from './credentials.js';
+import { unseal } from '../auth/tokens.js';
 import type { Device } from './schemas.js';
 
 export const revealsSecrets = (caller: Caller): boolean => hasScope(caller, 'devices');
@@ -15,7 +15,10 @@ export function deviceView(secret: string, d: DeviceRow, reveal: boolean): Devic
   if (d.name !== null) out.name = d.name;
   if (d.description !== null) out.description = d.description;
   if (d.tag !== null) out.tag = d.tag;
-  if (reveal) Object.assign(out, unsealDevice(secret, d));
+  if (reveal) {
+    out.apiKey = unseal(secret, d.apiKeySealed);
+    if (d.claimCodeSealed) out.claimCode = unseal(secret, d.claimCodeSealed);
+  }
   if (d.claimExpirationTime !== null) out.claimExpirationTime = d.claimExpirationTime;
   if (d.claimTime !== null) out.claimTime = d.claimTime;
   out.creationTime = d.creationTime;
