@@ -7,25 +7,11 @@
 // (src/http/access-log.ts) keeps its rows' order and reports failures as it did. If the thread
 // dies, the batches it held fail and the next batch starts a new thread.
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { dirname, join } from 'node:path';
+import { threadBoot } from '../thread-boot.js';
 import type { AccessLogRow } from '../../ports/store.js';
 import { encode, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
 
-// Source (.ts, run under tsx) or built (.js): the thread loads its sibling of the same kind. On
-// Node 20 loader hooks are not inherited by worker threads, so a .ts thread registers tsx itself
-// (as the webhook sender thread does).
-const HERE = import.meta.url;
-const TS = /\.ts$/.test(new URL(HERE).pathname);
-function tsxApi(): string {
-  const pkg = createRequire(HERE).resolve('tsx/package.json');
-  return pathToFileURL(join(dirname(pkg), 'dist/esm/api/index.mjs')).href;
-}
-const BOOT = `(async () => {
-  ${TS ? `(await import(${JSON.stringify(tsxApi())})).register();` : ''}
-  await import(${JSON.stringify(new URL(`./access-log-thread.${TS ? 'ts' : 'js'}`, HERE).href)});
-})();`;
+const BOOT = threadBoot(import.meta.url, 'access-log-thread');
 
 export interface AccessLogWriter {
   /** resolves once the rows are committed; rejects with the reason they were not */

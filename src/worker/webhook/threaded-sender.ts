@@ -11,9 +11,7 @@
 // (SENDER_FAILED), which the delivery policy retries like any network failure, and the next
 // submit starts a new thread.
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { dirname, join } from 'node:path';
+import { threadBoot } from '../../adapters/thread-boot.js';
 import { checkClientOptions, type WebhookClientOptions } from './http-client.js';
 import type { ReportBatch, SenderOptions } from './sender-core.js';
 import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
@@ -23,19 +21,7 @@ import type { Job } from './request.js';
 /** the error of the jobs a dead thread held */
 export const SENDER_FAILED = 'SENDER_FAILED';
 
-// Source (.ts, run under tsx) or built (.js): the thread loads its sibling of the same kind. On
-// Node 20 loader hooks are not inherited by worker threads, so a .ts thread registers tsx itself,
-// through tsx's ESM API (its `import` condition, which require.resolve cannot pick).
-const HERE = import.meta.url;
-const TS = /\.ts$/.test(new URL(HERE).pathname);
-function tsxApi(): string {
-  const pkg = createRequire(HERE).resolve('tsx/package.json');
-  return pathToFileURL(join(dirname(pkg), 'dist/esm/api/index.mjs')).href;
-}
-const BOOT = `(async () => {
-  ${TS ? `(await import(${JSON.stringify(tsxApi())})).register();` : ''}
-  await import(${JSON.stringify(new URL(`./sender-thread.${TS ? 'ts' : 'js'}`, HERE).href)});
-})();`;
+const BOOT = threadBoot(import.meta.url, 'sender-thread');
 
 export interface ThreadedSender extends Sender {
   /** the thread while one runs (a test ends it to check that a crash is survived) */
