@@ -1,6 +1,6 @@
 // Fixtures written straight through the Store port, so route tests do not depend on the registry
 // routes (devices, homes, users, keys): each seed writes exactly what those routes would.
-import type { Store, DeviceRow, HomeRow, UserRow, HomeRole } from '../../src/ports/store.js';
+import type { AccessLogRow, Store, DeviceRow, HomeRow, UserRow, HomeRole } from '../../src/ports/store.js';
 import { generateToken, hashToken, randomId, seal } from '../../src/domain/auth/tokens.js';
 import type { Scope } from '../../src/domain/auth/caller.js';
 
@@ -90,3 +90,14 @@ export async function seedProject(deps: SeedDeps): Promise<{ projectId: number; 
   const { key } = await seedKey(deps, { projectId: p.id, scopes: ['admin'], name: 'admin' });
   return { projectId: p.id, adminKey: key };
 }
+
+/** access-log row number n: its own path, latency and millisecond (rows list newest first) */
+export const accessLogRow = (n: number, projectId = 1): AccessLogRow => ({
+  projectId,
+  clientIp: '10.0.0.1',
+  latency: 1000 + n,
+  method: 'GET',
+  path: `/r/${n}`,
+  statusCode: 200,
+  timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)).toISOString(),
+});

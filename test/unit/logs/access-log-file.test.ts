@@ -12,17 +12,10 @@ import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.j
 import { accessLogFile } from '../../../src/adapters/sql/connect.js';
 import { migrationProvider } from '../../../src/adapters/sql/migrations.js';
 import { decode, encode } from '../../../src/adapters/sql/access-log-protocol.js';
+import { accessLogRow } from '../../helpers/store-seed.js';
 import type { AccessLogRow } from '../../../src/ports/store.js';
 
-const row = (n: number, projectId = 1): AccessLogRow => ({
-  projectId,
-  clientIp: '10.0.0.1',
-  latency: 1000 + n,
-  method: 'GET',
-  path: `/r/${n}`,
-  statusCode: 200,
-  timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)).toISOString(),
-});
+const row = accessLogRow;
 const all = { skip: 0, limit: 10_000 };
 
 describe('access log in its own SQLite file', () => {

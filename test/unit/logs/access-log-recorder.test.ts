@@ -7,17 +7,10 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createSqlStore } from '../../../src/adapters/sql/store.js';
 import { createAccessLogRecorder, loggablePath } from '../../../src/http/access-log.js';
-import type { AccessLogRow, Store } from '../../../src/ports/store.js';
+import { accessLogRow } from '../../helpers/store-seed.js';
+import type { Store } from '../../../src/ports/store.js';
 
-const row = (n: number): AccessLogRow => ({
-  projectId: 1,
-  clientIp: '10.0.0.1',
-  latency: 1000 + n,
-  method: 'GET',
-  path: `/r/${n}`,
-  statusCode: 200,
-  timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)).toISOString(),
-});
+const row = accessLogRow;
 
 describe('access-log recorder', () => {
   const cleanups: (() => Promise<void>)[] = [];
