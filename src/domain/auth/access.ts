@@ -32,19 +32,41 @@ export async function deviceFor(
   deps: Pick<Deps, 'store'>,
   caller: Caller,
   deviceId: number,
-  who: DeviceAccess[],
+  who: readonly DeviceAccess[],
   scope: Scope = 'devices',
 ): Promise<DeviceRow> {
   requireCaller(caller);
   // a row the read cache holds is taken without a promise
   const d = deps.store.devices.peek?.(deviceId) ?? (await deps.store.devices.get(deviceId));
+  const member = caller.type === 'user' && d && d.projectId === caller.projectId && d.homeId !== null ? !!(await deps.store.members.get(d.homeId, caller.userId)) : false;
+  return admitted(caller, d, deviceId, who, scope, member);
+}
+
+/**
+ * deviceFor without a promise, when nothing needs the store: the row is in the read cache and
+ * the caller is not a user (whose membership would be read). Undefined: call deviceFor. A
+ * refusal is thrown here as deviceFor would.
+ */
+export function deviceForNow(
+  deps: Pick<Deps, 'store'>,
+  caller: Caller,
+  deviceId: number,
+  who: readonly DeviceAccess[],
+  scope: Scope = 'devices',
+): DeviceRow | undefined {
+  requireCaller(caller);
+  if (caller.type === 'user') return undefined;
+  const d = deps.store.devices.peek?.(deviceId);
+  return d && admitted(caller, d, deviceId, who, scope, false);
+}
+
+/** the rules of deviceFor over a loaded row (`member`: the user caller is in the device's home) */
+function admitted(caller: Exclude<Caller, { type: 'nobody' }>, d: DeviceRow | undefined, deviceId: number, who: readonly DeviceAccess[], scope: Scope, member: boolean): DeviceRow {
   if (!d || d.projectId !== caller.projectId) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
   let as: DeviceAccess | undefined;
   if (caller.type === 'project key') as = 'project key';
   else if (caller.type === 'device') as = caller.deviceId === d.id ? 'self' : undefined;
-  else if (caller.type === 'user' && d.homeId !== null) {
-    as = (await deps.store.members.get(d.homeId, caller.userId)) ? 'member' : undefined;
-  }
+  else if (caller.type === 'user' && member) as = 'member';
   if (!as) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
   if (!who.includes(as)) throw new AppError('PERMISSION_DENIED');
   if (as === 'project key' && !hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });

@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
-import { deviceFor, requireCaller, requireProjectKey } from '../auth/access.js';
+import { deviceFor, deviceForNow, requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { listProjectId } from '../project/access.js';
 import type { Device, DeviceListFilter } from './schemas.js';
@@ -12,9 +12,17 @@ import { deviceView, revealsSecrets } from './view.js';
 
 type D = Pick<Deps, 'store' | 'secret'>;
 
+const READERS = ['project key', 'member', 'self'] as const;
+
 export async function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Promise<Device> {
-  const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
+  const d = await deviceFor(deps, caller, deviceId, READERS);
   return deviceView(deps.secret, d, revealsSecrets(caller));
+}
+
+/** getDevice without a promise when the read cache holds what it needs (deviceForNow); else undefined */
+export function getDeviceNow({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Device | undefined {
+  const d = deviceForNow(deps, caller, deviceId, READERS);
+  return d && deviceView(deps.secret, d, revealsSecrets(caller));
 }
 
 export async function listDevices({ deps, caller, filter, page }: { deps: D; caller: Caller; filter: DeviceListFilter; page: Page }): Promise<Paged<Device>> {
