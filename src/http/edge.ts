@@ -17,13 +17,12 @@ import { RANGE_HEADER } from './paging.js';
 import { isoTime, loggablePath } from './access-log.js';
 import { clientIp } from './client-ip.js';
 import { requestHeader } from './headers.js';
-import type { Admit as OpAdmit, OpMeta, OpMiddleware } from './op.js';
+import type { Admit, OpMeta, OpMiddleware } from './op.js';
 import { PART_UPLOAD_PATH } from './routes/device-logger.js';
 import { EdgeResponse } from './edge-response.js';
 
 type C = Context<HttpEnv>;
 /** what runs inside the edge: a route's admission (op()), then its handler; or the not-found answer */
-type Admit = OpAdmit;
 type Inner = (c: C, next: Next) => Promise<Response | undefined> | Response | undefined;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -125,7 +124,9 @@ export function createEdge(deps: ApiDeps): Edge {
       try {
         const admitting = admit(c);
         if (admitting) await admitting;
-        res = settled(c, await inner(c, next));
+        // a handler that answered at once (a read from the cache) is not awaited
+        const answered = inner(c, next);
+        res = settled(c, answered instanceof Promise ? await answered : answered);
       } catch (err) {
         res = failed(c, err);
       }
