@@ -69,11 +69,11 @@ export function createAccessLogWriter(file: string): AccessLogWriter {
       if (closed) return Promise.reject(new Error('access-log writer closed'));
       if (rows.length === 0) return Promise.resolve();
       const id = nextId++;
+      const batch = encode(rows);
       const w = thread();
       w.ref();
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        const batch = encode(rows);
         w.postMessage({ id, batch } satisfies ToWriter, [batch.numbers.buffer]);
       });
     },

@@ -53,9 +53,12 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  attachAccessLog(database, opts.url === ':memory:' ? ':memory:' : accessLogFile(opts.url));
+  attachAccessLog(database, inMemory(opts.url) ? ':memory:' : accessLogFile(opts.url));
   return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }), sqlite: database };
 }
+
+/** SQLite's in-memory database, or its private temporary one (an empty name) */
+const inMemory = (file: string) => file === ':memory:' || file === '';
 
 /** `data/hearth.db` keeps its access log in `data/hearth-access-log.db` */
 export function accessLogFile(file: string): string {
@@ -142,7 +145,7 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     throw e;
   }
   const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
-  const accessLogWriter = sqlite && sqlite.name !== ':memory:' ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
+  const accessLogWriter = sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
   return {
     db,
     dialect,

@@ -155,12 +155,15 @@ describe('access log in its own SQLite file', () => {
     expect(store.sql.accessLogWriter!.thread).toBeUndefined();
   });
 
-  it('an in-memory database keeps an in-memory access log, written without a thread', async () => {
-    const store = await createSqlStore({ url: ':memory:' });
-    cleanups.push(() => store.close());
-    expect(store.sql.accessLogWriter).toBeUndefined();
-    await store.accessLogs.insertMany([row(0), row(1)]);
-    expect((await store.accessLogs.list({ projectId: 1 }, all)).items).toEqual([row(1), row(0)]);
+  it('an in-memory (or temporary) database keeps its access log alike, written without a thread', async () => {
+    for (const url of [':memory:', '']) {
+      const store = await createSqlStore({ url });
+      cleanups.push(() => store.close());
+      expect(store.sql.accessLogWriter).toBeUndefined();
+      await store.accessLogs.insertMany([row(0), row(1)]);
+      expect((await store.accessLogs.list({ projectId: 1 }, all)).items).toEqual([row(1), row(0)]);
+    }
+    expect(existsSync('-access-log.db')).toBe(false);
   });
 
   it('moves the rows of a database from before the move into the new file, ids and order kept', async () => {
