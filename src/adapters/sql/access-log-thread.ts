@@ -3,7 +3,7 @@
 // batch's id (and the error, if it failed).
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { ACCESS_LOG_CHUNK, decode, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
+import { decode, insertAccessLogValues, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
 
 const port = parentPort!;
 const { file } = workerData as WriterData;
@@ -14,13 +14,7 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 const chunk = db.prepare(INSERT_ACCESS_LOGS_SQLITE);
 const one = db.prepare(INSERT_ACCESS_LOG_SQLITE);
-const width = 7;
-const insert = db.transaction((values: unknown[]) => {
-  const rowsPerChunk = ACCESS_LOG_CHUNK * width;
-  let i = 0;
-  for (; i + rowsPerChunk <= values.length; i += rowsPerChunk) chunk.run(values.slice(i, i + rowsPerChunk));
-  for (; i < values.length; i += width) one.run(values.slice(i, i + width));
-});
+const insert = db.transaction((values: unknown[]) => insertAccessLogValues(chunk, one, values));
 
 port.on('message', (msg: ToWriter) => {
   if ('close' in msg) {

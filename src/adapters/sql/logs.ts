@@ -5,7 +5,7 @@ import type { EventRecord, EventRow, Store } from '../../ports/store.js';
 import { countOf } from './util.js';
 import { precompiled } from './precompiled.js';
 import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
-import { ACCESS_LOG_CHUNK, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE } from './access-log-protocol.js';
+import { INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, insertAccessLogValues, rowValues } from './access-log-protocol.js';
 import type { AccessLogWriter } from './access-log-writer.js';
 
 type Db = Kysely<Database>;
@@ -28,35 +28,14 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
       async insertMany(rows) {
         if (rows.length === 0) return;
         // every authenticated request writes a row (API.md §8): on SQLite in a file, by the
-        // writer thread (access-log-writer.ts); else prepared statements of
-        // ACCESS_LOG_CHUNK rows, the rest one by one, all in one transaction (Kysely's multi-row
-        // insert cost 3 µs a row to build)
+        // writer thread (access-log-writer.ts); else on this connection, by the same prepared
+        // statements in one transaction (Kysely's multi-row insert cost 3 µs a row to build)
         if (writer) return writer.write(rows);
         if (raw) {
           await raw((d) => {
             const chunk = prepared(d, INSERT_ACCESS_LOGS_SQLITE);
             const one = prepared(d, INSERT_ACCESS_LOG_SQLITE);
-            atomically(d, () => {
-              const params: unknown[] = new Array(ACCESS_LOG_CHUNK * 7);
-              let i = 0;
-              for (; i + ACCESS_LOG_CHUNK <= rows.length; i += ACCESS_LOG_CHUNK) {
-                for (let j = 0, p = 0; j < ACCESS_LOG_CHUNK; j++) {
-                  const r = rows[i + j];
-                  params[p++] = r.projectId;
-                  params[p++] = r.clientIp;
-                  params[p++] = r.latency;
-                  params[p++] = r.method;
-                  params[p++] = r.path;
-                  params[p++] = r.statusCode;
-                  params[p++] = r.timestamp;
-                }
-                chunk.run(params);
-              }
-              for (; i < rows.length; i++) {
-                const r = rows[i];
-                one.run(r.projectId, r.clientIp, r.latency, r.method, r.path, r.statusCode, r.timestamp);
-              }
-            });
+            atomically(d, () => insertAccessLogValues(chunk, one, rowValues(rows)));
           });
           return;
         }
