@@ -111,22 +111,22 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
   const rows = new Rows();
   const feed = makeFeed(rows);
 
-  /** a lookup: a hit when the feed vouches for the cache, else the store, filling unless changed meanwhile */
-  async function lookup<K, V>(map: Map<K, V>, key: K, load: () => Promise<V | undefined>, dup: (v: V) => V): Promise<V | undefined> {
-    if (!feed.usable()) return load();
-    const hit = map.get(key);
-    if (hit !== undefined) return dup(hit);
-    const generation = rows.generation;
-    const v = await load();
-    if (v !== undefined && generation === rows.generation) put(map, key, dup(v));
-    return v;
-  }
-
   /** a hit the feed vouches for, copied; undefined when the store must be asked */
   function peek<K, V>(map: Map<K, V>, key: K, dup: (v: V) => V): V | undefined {
     if (!feed.usable()) return undefined;
     const hit = map.get(key);
     return hit === undefined ? undefined : dup(hit);
+  }
+
+  /** a lookup: a hit when the feed vouches for the cache, else the store, filling unless changed meanwhile */
+  async function lookup<K, V>(map: Map<K, V>, key: K, load: () => Promise<V | undefined>, dup: (v: V) => V): Promise<V | undefined> {
+    const hit = peek(map, key, dup);
+    if (hit !== undefined) return hit;
+    if (!feed.usable()) return load();
+    const generation = rows.generation;
+    const v = await load();
+    if (v !== undefined && generation === rows.generation) put(map, key, dup(v));
+    return v;
   }
 
   /** a device by key hash, held and still holding that key */
@@ -190,9 +190,9 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
   }
 
   async function deviceByKeyHash(s: Store, h: string): Promise<DeviceRow | undefined> {
-    if (!feed.usable()) return s.devices.getByKeyHash(h);
     const hit = peekDeviceByKeyHash(h);
     if (hit) return hit;
+    if (!feed.usable()) return s.devices.getByKeyHash(h);
     const generation = rows.generation;
     const d = await s.devices.getByKeyHash(h);
     if (d && generation === rows.generation) {
