@@ -81,7 +81,15 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
     info: { title: 'Hearth API', version: info.version, description: 'Self-hosted device cloud. Credentials: `Authorization: ModeCloud <token>` or `Bearer <token>`.' },
     servers: [{ url: '/' }],
     components: {
-      securitySchemes: { token: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        ModeCloud: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'A project API key, user token or device API key, sent as `Authorization: ModeCloud <token>` (enter `ModeCloud pk.…` as the value).',
+        },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The same credential as `Authorization: Bearer <token>`.' },
+      },
       schemas: {
         Error: {
           type: 'object',
@@ -93,7 +101,7 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
         },
       },
     },
-    security: [{ token: [] }],
+    security: [{ ModeCloud: [] }, { bearer: [] }],
     paths,
   };
 }

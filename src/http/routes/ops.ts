@@ -4,19 +4,7 @@ import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { buildOpenApi } from '../openapi.js';
 import { AppError } from '../../domain/errors.js';
-
-const DOCS_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>Hearth API</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}code{background:#f4f4f4;padding:0 .2em}
-.op{border-top:1px solid #ddd;padding:.5rem 0}.m{display:inline-block;width:4.5rem;font-weight:bold}</style></head>
-<body><h1>Hearth API</h1><p>Generated from <a href="/openapi.json">/openapi.json</a>. Send credentials as
-<code>Authorization: ModeCloud &lt;token&gt;</code>.</p><div id="ops">Loading…</div>
-<script>
-fetch('/openapi.json').then(r=>r.json()).then(doc=>{const out=[];
-for(const [p,ms] of Object.entries(doc.paths))for(const [m,o] of Object.entries(ms)){
-out.push('<div class="op"><span class="m">'+m.toUpperCase()+'</span><code>'+p+'</code> '+(o.summary||'')+
-' <small>('+o.operationId+'; '+Object.keys(o.responses).join(', ')+')</small>'+(o.description?'<br><small>'+o.description+'</small>':'')+'</div>');}
-document.getElementById('ops').innerHTML=out.join('');});
-</script></body></html>`;
+import { DOCS_HTML, readScalarBundle } from '../docs-page.js';
 
 export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
   const ops = new Hono<HttpEnv>();
@@ -46,6 +34,16 @@ export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
     return c.json(openapi);
   });
 
-  ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference', success: 200 }), (c) => c.html(DOCS_HTML));
+  ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it', success: 200 }), (c) => c.html(DOCS_HTML));
+
+  let scalar: Promise<Buffer> | undefined;
+  ops.get('/docs/scalar.js', op({ ...open, operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, served from the package)", success: 200 }), async (c) => {
+    scalar ??= readScalarBundle();
+    const bytes = await scalar.catch((err) => {
+      scalar = undefined;
+      throw err;
+    });
+    return c.body(new Uint8Array(bytes), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+  });
   return ops;
 }
