@@ -49,7 +49,9 @@ describe('OpenAPI document', () => {
 
   it('documents request bodies and query parameters from the validating schemas', () => {
     const put = doc.paths['/devices/{deviceId}/kv/{key}'].put;
-    expect(put.requestBody.content['application/json'].schema.required).toEqual(['value']);
+    const body = put.requestBody.content['application/json'].schema;
+    expect(body).toEqual({ $ref: '#/components/schemas/KeyValueWrite' });
+    expect(doc.components.schemas.KeyValueWrite.required).toEqual(['value']);
     const q = doc.paths['/httpAccessLogs'].get.parameters.map((p: { name: string }) => p.name);
     expect(q).toEqual(expect.arrayContaining(['projectId', 'since', 'until', 'method', 'statusCode', 'pathPrefix', 'skip', 'limit']));
     const events = doc.paths['/events'].get.parameters.map((p: { name: string }) => p.name);
@@ -65,5 +67,88 @@ describe('OpenAPI validator (guards the test above against passing vacuously)', 
   it('rejects a document with a response lacking its description', async () => {
     const bad = { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/x': { get: { responses: { '200': {} } } } } };
     expect((await new Validator().validate(bad)).valid).toBe(false);
+  });
+});
+
+describe('OpenAPI document: descriptions, examples, components, tags (docs/api.md#openapi)', () => {
+  let t: TestApi;
+  let doc: any;
+  beforeAll(async () => {
+    t = await makeTestApi();
+    doc = (await t.req('GET', '/openapi.json')).body;
+  });
+  afterAll(() => t.close());
+
+  const operations = () => Object.entries(doc.paths).flatMap(([path, ms]: [string, any]) => Object.entries(ms).map(([m, o]: [string, any]) => ({ where: `${m.toUpperCase()} ${path}`, o })));
+
+  /** every property of every object schema in the tree, with where it is */
+  function properties(node: unknown, where: string, out: { where: string; p: any }[] = []): { where: string; p: any }[] {
+    if (!node || typeof node !== 'object') return out;
+    if (Array.isArray(node)) {
+      node.forEach((n, i) => properties(n, `${where}[${i}]`, out));
+      return out;
+    }
+    const n = node as Record<string, unknown>;
+    for (const [k, v] of Object.entries(n)) {
+      if (k === 'example' || k === 'examples') continue;
+      if (k === 'properties' && v && typeof v === 'object' && !Array.isArray(v)) {
+        for (const [name, p] of Object.entries(v)) {
+          out.push({ where: `${where}.${name}`, p });
+          properties(p, `${where}.${name}`, out);
+        }
+      } else properties(v, `${where}.${k}`, out);
+    }
+    return out;
+  }
+
+  it('gives every operation a description, a tag that is declared, and examples for its request and responses', () => {
+    const tags = new Set(doc.tags.map((tg: { name: string; description: string }) => tg.name));
+    expect(doc.tags.every((tg: { description?: string }) => tg.description)).toBe(true);
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(90);
+    for (const { where, o } of ops) {
+      expect(o.description, where).toMatch(/\S/);
+      expect(o.tags?.length, where).toBe(1);
+      expect(tags.has(o.tags[0]), where).toBe(true);
+      const body = o.requestBody?.content?.['application/json'];
+      if (body) expect(body.example !== undefined || Object.keys(body.examples ?? {}).length > 0, `${where} request example`).toBe(true);
+      for (const [status, r] of Object.entries(o.responses) as [string, any][]) {
+        const c = r.content?.['application/json'];
+        if (c) expect(c.example, `${where} ${status} example`).toBeDefined();
+      }
+      for (const p of o.parameters) {
+        expect(p.description, `${where} ?${p.name}`).toMatch(/\S/);
+        expect(p.example, `${where} ?${p.name} example`).toBeDefined();
+      }
+    }
+  });
+
+  it('describes every schema property, in components and inline', () => {
+    const props = [...properties(doc.components.schemas, 'components'), ...properties(doc.paths, 'paths')];
+    expect(props.length).toBeGreaterThan(300);
+    const bare = props.filter(({ p }) => !p.description && !p.$ref).map(({ where }) => where);
+    expect(bare).toEqual([]);
+  });
+
+  it('shares resource schemas as components instead of inlining copies', () => {
+    expect(doc.components.schemas.Device.properties.isConnected.description).toMatch(/connect/i);
+    const one = doc.paths['/devices/{deviceId}'].get.responses['200'].content['application/json'].schema;
+    const list = doc.paths['/devices'].get.responses['200'].content['application/json'].schema;
+    expect(one).toEqual({ $ref: '#/components/schemas/Device' });
+    expect(list).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Device' } });
+    // no inlined copy of the Device schema anywhere in the paths
+    const text = JSON.stringify(doc.paths);
+    expect(text).not.toContain('"lastDisconnectTime":{"type"');
+  });
+
+  it('offers the ModeCloud header scheme for try-it', () => {
+    expect(doc.components.securitySchemes.ModeCloud).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(doc.security).toContainEqual({ ModeCloud: [] });
+  });
+
+  it('has examples that its own schemas accept (a device example is a device)', () => {
+    const ex = doc.paths['/devices/{deviceId}'].get.responses['200'].content['application/json'].example;
+    expect(Object.keys(ex)).toEqual(expect.arrayContaining(doc.components.schemas.Device.required));
+    expect(typeof ex.id).toBe('number');
   });
 });
