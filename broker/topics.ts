@@ -1,22 +1,33 @@
-// The MQTT topic ACL (API.md §5). A device publishes only to its own event, kv, data and
-// bulkData/{label} topics and subscribes only to its own command, kv and bulkData responses.
-// Topics are MODE's, so existing firmware works unchanged.
+// The MQTT topic ACL (docs/devices.md#mqtt-topics), read from the one topic table
+// (src/domain/device-topics.ts) that the AsyncAPI document is generated from. A device publishes
+// only to its own event, kv, data and bulkData/{label} topics and subscribes only to its own
+// command, kv and bulkData responses.
+import { DEVICE_TOPICS, deviceTopic, topicTail, type DeviceTopicName } from '../src/domain/device-topics.js';
 
-export const commandTopic = (deviceId: number): string => `/devices/${deviceId}/command`;
-export const kvTopic = (deviceId: number): string => `/devices/${deviceId}/kv`;
+export const commandTopic = (deviceId: number): string => deviceTopic('command', deviceId);
+export const kvTopic = (deviceId: number): string => deviceTopic('kv', deviceId);
 
 export type PublishKind = { kind: 'event' } | { kind: 'kv' } | { kind: 'data' } | { kind: 'bulkData'; label: string };
 
 const WILDCARD = /[+#]/;
+const names = Object.keys(DEVICE_TOPICS) as DeviceTopicName[];
+const plain = (way: 'publish' | 'subscribe') =>
+  new Set(names.filter((n) => DEVICE_TOPICS[n].device === way || DEVICE_TOPICS[n].device === 'both').map(topicTail).filter((t) => !t.includes('{')));
+/** `event`, `kv`, `data`: topics a device publishes to, without a label */
+const PUBLISH = plain('publish');
+/** `command`, `kv` */
+const SUBSCRIBE = plain('subscribe');
+const BULK = topicTail('bulkData').replace('{label}', ''); // `bulkData/`
+const BULK_RESPONSE = new RegExp(`^${topicTail('bulkDataResponse').replace('{label}', '([^/]+)')}$`);
 
 /** what a publish of this device to this topic is, or undefined when the device may not publish there */
 export function publishKindOf(deviceId: number, topic: string): PublishKind | undefined {
   const own = `/devices/${deviceId}/`;
   if (!topic.startsWith(own)) return undefined;
   const rest = topic.slice(own.length);
-  if (rest === 'event' || rest === 'kv' || rest === 'data') return { kind: rest };
-  if (rest.startsWith('bulkData/')) {
-    const label = rest.slice('bulkData/'.length);
+  if (PUBLISH.has(rest)) return { kind: rest as 'event' | 'kv' | 'data' };
+  if (rest.startsWith(BULK)) {
+    const label = rest.slice(BULK.length);
     // one topic level: `bulkData/x/response` is the service's answer, never the device's to send
     if (label && !label.includes('/') && !WILDCARD.test(label)) return { kind: 'bulkData', label };
   }
@@ -28,8 +39,8 @@ export function subscriptionAllowed(deviceId: number, filter: string): boolean {
   const own = `/devices/${deviceId}/`;
   if (!filter.startsWith(own)) return false;
   const rest = filter.slice(own.length);
-  if (rest === 'command' || rest === 'kv') return true;
+  if (SUBSCRIBE.has(rest)) return true;
   // `bulkData/+/response`, or the response topic of one label
-  const m = /^bulkData\/([^/]+)\/response$/.exec(rest);
+  const m = BULK_RESPONSE.exec(rest);
   return !!m && (m[1] === '+' || !WILDCARD.test(m[1]));
 }

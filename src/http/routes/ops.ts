@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { buildOpenApi } from '../openapi.js';
+import { buildAsyncApi } from '../asyncapi.js';
 import { AppError } from '../../domain/errors.js';
 import { DOCS_HTML, readScalarBundle } from '../docs-page.js';
 
@@ -32,6 +33,12 @@ export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
   ops.get('/openapi.json', op({ ...open, operationId: 'openapi', summary: 'This API as OpenAPI 3.1', success: 200 }), (c) => {
     openapi ??= buildOpenApi(root, { version: '0.1.0' });
     return c.json(openapi);
+  });
+
+  let asyncapi: unknown;
+  ops.get('/asyncapi.json', op({ ...open, operationId: 'asyncapi', summary: 'The device side (MQTT topics, WebSocket channels) as AsyncAPI 3.0', success: 200 }), (c) => {
+    asyncapi ??= buildAsyncApi({ version: '0.1.0' });
+    return c.json(asyncapi);
   });
 
   ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it', success: 200 }), (c) => c.html(DOCS_HTML));
