@@ -9,7 +9,11 @@ const plainObject = (what: string) =>
 
 /** body of sendCommandDevice; unknown fields are ignored */
 export const CommandBodySchema = v.object({
-  action: v.pipe(v.string('action must be a string'), v.regex(ACTION_PATTERN, 'action must match ^[0-9a-z][0-9a-z_\\-]+[0-9a-z]$')),
+  action: v.pipe(
+    v.string('action must be a string'),
+    v.regex(ACTION_PATTERN, 'action must match ^[0-9a-z][0-9a-z_\\-]+[0-9a-z]$'),
+    v.description('Command name: lowercase letters, digits, `-` and `_`, at least 3 characters, starting and ending with a letter or digit'),
+  ),
   parameters: v.optional(plainObject('parameters')),
 });
 export type CommandBody = v.InferOutput<typeof CommandBodySchema>;

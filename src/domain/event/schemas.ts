@@ -11,6 +11,7 @@ const EVENT_TYPE_LINEAR = /^[a-zA-Z][a-zA-Z0-9]*(?:[\-_][a-zA-Z0-9]+)*$/;
 export const EventTypeSchema = v.pipe(
   v.string('eventType must be a string'),
   v.regex(EVENT_TYPE_LINEAR, 'eventType must match ^[a-zA-Z](?:[\\-_]?[a-zA-Z0-9]+)*$'),
+  v.description('Event type: starts with a letter; a `-` or `_` must be followed by letters or digits (types starting with `_` are system events)'),
 );
 
 export const EventDataSchema = v.custom<Record<string, unknown>>(

@@ -11,6 +11,7 @@ export const KvKeySchema = v.pipe(
   v.minLength(1, 'key must be 1 to 256 characters'),
   v.maxLength(256, 'key must be 1 to 256 characters'),
   v.regex(KV_KEY_PATTERN, 'key must match ^[a-zA-Z0-9]([a-zA-Z0-9\\-_\\:]*[a-zA-Z0-9])*$'),
+  v.description('Key: 1 to 256 letters, digits, `-`, `_`, `:`, starting and ending with a letter or digit (`sys:` keys belong to the service)'),
 );
 
 /** any JSON value but null (API.md §4); the size limit is checked by the verb */
