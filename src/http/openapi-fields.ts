@@ -109,6 +109,26 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   'CreateDeviceClassRequest.id': { d: 'Class id: letters, digits, `-`, `_`, `.`', e: 'lamp' },
   'CreateBundleRequest.id': { d: 'Bundle id: letters, digits, `-`, `_`, `.`', e: 'lamp-fw-1.2.0' },
   'CreateDataSourceRequest.id': { d: 'Data source id', e: 'readings' },
+  'ApiKey.name': { d: 'Display name', e: 'backend' },
+  'CreatedApiKey.name': { d: 'Display name', e: 'backend' },
+  'CreateProjectApiKeyRequest.name': { d: 'Display name', e: 'backend' },
+  'DeviceClass.name': { d: 'Display name', e: 'Lamp' },
+  'CreateDeviceClassRequest.name': { d: 'Display name', e: 'Lamp' },
+  'User.name': { d: 'Display name', e: 'Ada Lovelace' },
+  'CreateUserRequest.name': { d: 'Display name', e: 'Ada Lovelace' },
+  'UpdateUserRequest.name': { d: 'Display name', e: 'Ada Lovelace' },
+  'Member.name': { d: 'Display name', e: 'Ada Lovelace' },
+  'Home.name': { d: 'Display name', e: 'my flat' },
+  'CreateHomeRequest.name': { d: 'Display name', e: 'my flat' },
+  'UpdateHomeRequest.name': { d: 'Display name', e: 'my flat' },
+  'Bundle.name': { d: 'Display name', e: 'Lamp firmware 1.2.0' },
+  'CreateBundleRequest.name': { d: 'Display name', e: 'Lamp firmware 1.2.0' },
+  'DataSource.name': { d: 'Display name', e: 'temperature readings' },
+  'CreateDataSourceRequest.name': { d: 'Display name', e: 'temperature readings' },
+  'UpdateDataSourceRequest.name': { d: 'Display name', e: 'temperature readings' },
+  'ScheduledReport.name': { d: 'Display name', e: 'devices every morning' },
+  'CreateScheduledReportRequest.name': { d: 'Display name', e: 'devices every morning' },
+  'UpdateScheduledReportRequest.name': { d: 'Display name', e: 'devices every morning' },
   part: { d: 'Part number, from 1', e: 1 },
   // the device
   'Device.id': { d: 'Unique device id (read-only)', e: 42 },
@@ -278,9 +298,12 @@ export function exampleOf(schema: JsonSchema, resolve: (s: JsonSchema) => JsonSc
   const ref = schema.$ref as string | undefined;
   if (ref) return exampleOf(resolve(schema), resolve, name, depth + 1, ref.split('/').pop(), '');
   const known = name ? exampleField(owner, path, name) : undefined;
-  if (known && 'e' in known && schema.type !== 'object') return known.e;
   if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (Array.isArray(schema.enum)) return known && schema.enum.includes(known.e) ? known.e : schema.enum[0];
+  if (known && 'e' in known && schema.type !== 'object') {
+    // a glossary value of one item where the schema wants a list
+    return schema.type === 'array' && !Array.isArray(known.e) ? [known.e] : known.e;
+  }
   for (const k of ['anyOf', 'oneOf'] as const) {
     const opts = (schema[k] as JsonSchema[] | undefined)?.filter((o) => o.type !== 'null');
     if (opts?.length) return exampleOf(opts[0], resolve, name, depth + 1, owner, path);
@@ -327,6 +350,11 @@ export const OP_EXAMPLES: Record<string, { request?: unknown; requests?: Record<
   createUpdateHomeKeyValuePair: { request: { value: 'away' } },
   postData: { request: { data: [{ temperature: 21.5, humidity: 40 }] } },
   getAuthInfo: { response: { type: 'project key', projectId: 1, projectKeyId: 'k7Qx2mB9', projectKeyName: 'admin' } },
+  updateUser: { request: { name: 'Ada Lovelace' } },
+  createDataSource: { request: { id: 'readings', name: 'temperature readings', type: 'store', deviceClasses: ['default'], retentionDays: 30 } },
+  updateDataSource: { request: { name: 'temperature readings', retentionDays: 60 } },
+  updateScheduledReport: { request: { enabled: false } },
+  updateSmartModule: { request: { eventWebhook: { subscriptions: 'button-pressed\ntemp-high' } } },
   createUserSession: { request: { projectId: 1, email: 'ada@example.com', password: 'correct horse battery staple' } },
   createSmartModule: {
     request: {

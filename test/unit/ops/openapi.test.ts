@@ -2,6 +2,7 @@
 // and valibot schemas that guard the routes, naming every route that has metadata.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import * as v from 'valibot';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import type { OpMeta } from '../../../src/http/op.js';
 
@@ -144,6 +145,58 @@ describe('OpenAPI document: descriptions, examples, components, tags (docs/api.m
   it('offers the ModeCloud header scheme for try-it', () => {
     expect(doc.components.securitySchemes.ModeCloud).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
     expect(doc.security).toContainEqual({ ModeCloud: [] });
+  });
+
+  it('gives each example of a shared schema every field that schema requires, of its type', () => {
+    const checked: string[] = [];
+    const check = (where: string, schema: any, example: unknown) => {
+      if (schema?.type === 'array' && schema.items?.$ref) {
+        expect(Array.isArray(example), where).toBe(true);
+        for (const e of example as unknown[]) check(where, schema.items, e);
+        return;
+      }
+      const ref = schema?.$ref as string | undefined;
+      if (!ref || example === undefined) return;
+      const c = doc.components.schemas[ref.split('/').pop()!];
+      expect(typeof example, where).toBe('object');
+      for (const f of c.required ?? []) {
+        expect(example, `${where}: ${f}`).toHaveProperty(f);
+        const t = c.properties?.[f]?.type;
+        const v = (example as Record<string, unknown>)[f];
+        if (t === 'string') expect(typeof v, `${where}: ${f}`).toBe('string');
+        if (t === 'number' || t === 'integer') expect(typeof v, `${where}: ${f}`).toBe('number');
+        if (t === 'boolean') expect(typeof v, `${where}: ${f}`).toBe('boolean');
+      }
+      checked.push(where);
+    };
+    for (const { where, o } of operations()) {
+      const body = o.requestBody?.content?.['application/json'];
+      if (body?.example !== undefined) check(`${where} request`, body.schema, body.example);
+      for (const [status, r] of Object.entries(o.responses) as [string, any][]) {
+        const c = r.content?.['application/json'];
+        if (c) check(`${where} ${status}`, c.schema, c.example);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(300);
+  });
+
+  it('has request examples that the validating schemas of the routes accept', () => {
+    const failures: string[] = [];
+    let n = 0;
+    for (const r of t.app.routes) {
+      const meta = (r.handler as { meta?: OpMeta }).meta;
+      if (!meta?.body) continue;
+      const path = r.path.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
+      const content = doc.paths[path][r.method.toLowerCase()].requestBody.content['application/json'];
+      const examples = content.examples ? Object.values(content.examples).map((e: any) => e.value) : [content.example];
+      for (const ex of examples) {
+        n++;
+        const parsed = v.safeParse(meta.body, ex);
+        if (!parsed.success) failures.push(`${meta.operationId}: ${JSON.stringify(ex)}: ${parsed.issues.map((i) => i.message).join('; ')}`);
+      }
+    }
+    expect(n).toBeGreaterThan(25);
+    expect(failures).toEqual([]);
   });
 
   it('has examples that its own schemas accept (a device example is a device)', () => {
