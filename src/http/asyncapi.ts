@@ -32,13 +32,14 @@ const FIELD_TEXT: Record<string, string> = {
   items: 'Every pair of the store',
 };
 
-interface MessageDef {
+export interface MessageDef {
   schema: GenericSchema;
   summary: string;
   example: unknown;
 }
 
-const MESSAGES: Record<string, MessageDef> = {
+/** the messages of the device side, by name (exported for the test that checks their examples) */
+export const MESSAGES: Record<string, MessageDef> = {
   DeviceEvent: { schema: EventBodySchema, summary: 'An event from the device (over MQTT a missing eventData is taken as {})', example: { eventType: 'button-pressed', eventData: { button: 1 } } },
   Command: { schema: CommandBodySchema, summary: 'A command for the device', example: { action: 'light-on', parameters: { level: 80 } } },
   DataPost: { schema: DataPostSchema, summary: 'Data records, routed to the data sources of the project', example: { data: [{ temperature: 21.5 }] } },

@@ -5,6 +5,8 @@ import { Parser, DiagnosticSeverity } from '@asyncapi/parser';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { DEVICE_TOPICS, deviceTopic } from '../../../src/domain/device-topics.js';
 import { publishKindOf, subscriptionAllowed } from '../../../broker/topics.js';
+import * as v from 'valibot';
+import { MESSAGES } from '../../../src/http/asyncapi.js';
 
 const errorsOf = async (doc: unknown) => {
   const { diagnostics } = await new Parser().parse(JSON.stringify(doc));
@@ -46,6 +48,14 @@ describe('AsyncAPI document', () => {
     }
     expect(doc.components.schemas.DeviceEvent.required).toEqual(['eventType', 'eventData']);
     expect(doc.components.schemas.KvReload.properties.rev.description).toMatch(/revision/);
+  });
+
+  it('has message examples that the payload schemas accept', () => {
+    const bad = Object.entries(MESSAGES).filter(([, m]) => !v.safeParse(m.schema, m.example).success).map(([n]) => n);
+    expect(Object.keys(MESSAGES).length).toBeGreaterThan(8);
+    expect(bad).toEqual([]);
+    // and a wrong one is refused (the check can fail)
+    expect(v.safeParse(MESSAGES.Command.schema, { action: 'X' }).success).toBe(false);
   });
 
   it('the validator rejects a broken document (the check above can fail)', async () => {
