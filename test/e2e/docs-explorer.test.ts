@@ -42,6 +42,8 @@ describe('/docs explorer in Chromium', () => {
 
   it('finds GET /auth by search and runs it with the ModeCloud key, offline', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // a busy machine renders the reference slowly: each step waits for its element, up to this
+    page.setDefaultTimeout(90_000);
     const foreign: string[] = [];
     const authHeaders: (string | undefined)[] = [];
     page.on('request', (r) => {
@@ -52,8 +54,8 @@ describe('/docs explorer in Chromium', () => {
 
     await page.goto(`${h.httpUrl}/docs`);
     // the reference has rendered the document: its groups are in the sidebar
-    await page.getByText('Hearth API', { exact: true }).first().waitFor({ timeout: 60_000 });
-    await page.locator('button').filter({ hasText: 'device key-value' }).first().waitFor({ timeout: 60_000 });
+    await page.getByText('Hearth API', { exact: true }).first().waitFor({ timeout: 120_000 });
+    await page.locator('button').filter({ hasText: 'device key-value' }).first().waitFor({ timeout: 120_000 });
 
     // search: the search box finds the operation by words of its summary
     await page.locator('button').filter({ hasText: 'Search' }).first().click();
@@ -81,7 +83,7 @@ describe('/docs explorer in Chromium', () => {
       await page.screenshot({ path: shot });
     }
     await page.close();
-  }, 120_000);
+  }, 300_000);
 
   it('serves the explorer script from the package, not a CDN', async () => {
     const html = await (await fetch(`${h.httpUrl}/docs`)).text();
