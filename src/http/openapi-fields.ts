@@ -42,25 +42,25 @@ export const COMPONENT_NAMES: Record<string, string> = {
 
 /** tags by area, with the docs page that explains the area */
 export const TAGS: Record<string, { description: string; page?: string }> = {
-  operations: { description: 'Health, readiness, metrics and these contracts. No credential.', page: 'docs/operations.md' },
+  devices: { description: 'The device registry: create, claim, provision, read, update, delete.', page: 'docs/concepts.md#devices' },
+  'device realtime': { description: 'Commands to devices, events from devices, the command WebSocket.', page: 'docs/devices.md' },
+  'device key-value': { description: "A device's key-value store; live sync over MQTT or WebSocket.", page: 'docs/devices.md#kv-sync' },
+  homes: { description: 'Homes, their members, and provisioning tokens for new devices.', page: 'docs/concepts.md#homes' },
+  'home key-value': { description: "A home's key-value store.", page: 'docs/concepts.md#key-value-stores' },
+  users: { description: "A project's users (self-signup while the project allows it).", page: 'docs/concepts.md#homes' },
   auth: { description: 'Who a credential is; user sign-in and sessions.', page: 'docs/api.md#credentials' },
   projects: { description: 'Project API keys and device classes.', page: 'docs/concepts.md#projects' },
-  users: { description: "A project's users (self-signup while the project allows it).", page: 'docs/concepts.md#homes' },
-  homes: { description: 'Homes, their members, and provisioning tokens for new devices.', page: 'docs/concepts.md#homes' },
-  devices: { description: 'The device registry: create, claim, provision, read, update, delete.', page: 'docs/concepts.md#devices' },
   bundles: { description: 'Firmware bundles and what a device installed.', page: 'docs/concepts.md#devices' },
-  'device key-value': { description: "A device's key-value store; live sync over MQTT or WebSocket.", page: 'docs/devices.md#kv-sync' },
-  'home key-value': { description: "A home's key-value store.", page: 'docs/concepts.md#key-value-stores' },
-  logs: { description: 'HTTP access logs and the general log.', page: 'docs/operations.md#logs' },
   events: { description: 'Stored event history.', page: 'docs/concepts.md#events' },
-  'device realtime': { description: 'Commands to devices, events from devices, the command WebSocket.', page: 'docs/devices.md' },
-  realtime: { description: 'The live event stream for browsers.', page: 'docs/devices.md#browser-event-stream' },
-  'smart modules': { description: 'Webhooks for events and commands, their keys and delivery log.', page: 'docs/webhooks.md' },
-  'device log requests': { description: 'Asking a device for its log files, and reading them.', page: 'docs/concepts.md#log-requests' },
-  'device log upload': { description: "The device's side of a log request: a multi-part upload with the request's token.", page: 'docs/devices.md#log-upload' },
   data: { description: 'Data records posted by devices.', page: 'docs/concepts.md#data-sources' },
   'data sources': { description: 'Where data records go: stored, or posted to a webhook.', page: 'docs/concepts.md#data-sources' },
+  'smart modules': { description: 'Webhooks for events and commands, their keys and delivery log.', page: 'docs/webhooks.md' },
   'scheduled reports': { description: 'Reports on a cron schedule (or on demand), stored or posted.', page: 'docs/concepts.md#reports' },
+  'device log requests': { description: 'Asking a device for its log files, and reading them.', page: 'docs/concepts.md#log-requests' },
+  'device log upload': { description: "The device's side of a log request: a multi-part upload with the request's token.", page: 'docs/devices.md#log-upload' },
+  realtime: { description: 'The live event stream for browsers.', page: 'docs/devices.md#browser-event-stream' },
+  logs: { description: 'HTTP access logs and the general log.', page: 'docs/operations.md#logs' },
+  operations: { description: 'Health, readiness, metrics and these contracts. No credential.', page: 'docs/operations.md' },
 };
 
 const T = '2026-11-22T12:00:00.123Z';

@@ -203,7 +203,10 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
       responses,
     };
   }
-  const usedTags = new Set(routes.map((r) => r.meta.tag));
+  // areas in the glossary's order (devices first, operations last), any other after them
+  const order = [...Object.keys(TAGS).filter((t) => t !== 'operations'), 'operations'];
+  const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
+  const usedTags = [...new Set(routes.map((r) => r.meta.tag))].sort((a, b) => rank(a) - rank(b));
   return {
     openapi: '3.1.0',
     info: {
@@ -216,7 +219,7 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
         'The device side (MQTT topics, WebSocket channels) is described by `/asyncapi.json`.',
     },
     servers: [{ url: '/', description: 'this server' }],
-    tags: [...usedTags].map((name) => ({ name, description: TAGS[name]?.description ?? name })),
+    tags: usedTags.map((name) => ({ name, description: TAGS[name]?.description ?? name })),
     components: {
       securitySchemes: {
         ModeCloud: {
