@@ -33,8 +33,8 @@ describe('/docs explorer in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     h = await startTestHearth();
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-  });
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, timeout: 120_000 });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();

@@ -30,8 +30,9 @@ describe('README quickstart', () => {
     mkdirSync(join(dir, 'data'));
     // the one-liners `require("ws")` as they would in the repository directory
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    server = await startHearthProcess({ dataDir: join(dir, 'data'), env: { HEARTH_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
-  });
+    // a busy machine (Chromium in a neighbouring test) may take a while to start a process
+    server = await startHearthProcess({ dataDir: join(dir, 'data'), env: { HEARTH_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }, timeoutMs: 120_000 });
+  }, 180_000);
   afterAll(async () => {
     await server?.kill();
     rmSync(dir, { recursive: true, force: true });
