@@ -108,9 +108,9 @@ describe('OpenAPI document: descriptions, examples, components, tags (docs/api.m
     const ops = operations();
     expect(ops.length).toBeGreaterThan(90);
     for (const { where, o } of ops) {
-      expect(o.description, where).toMatch(/\S/);
+      expect(o.description, `${where}: op() summary`).toMatch(/\S/);
       expect(o.tags?.length, where).toBe(1);
-      expect(tags.has(o.tags[0]), where).toBe(true);
+      expect(tags.has(o.tags[0]), `${where}: tag ${o.tags[0]} (TAGS in src/http/openapi-fields.ts)`).toBe(true);
       const body = o.requestBody?.content?.['application/json'];
       if (body) expect(body.example !== undefined || Object.keys(body.examples ?? {}).length > 0, `${where} request example`).toBe(true);
       for (const [status, r] of Object.entries(o.responses) as [string, any][]) {
@@ -119,7 +119,7 @@ describe('OpenAPI document: descriptions, examples, components, tags (docs/api.m
       }
       for (const p of o.parameters) {
         expect(p.description, `${where} ?${p.name}`).toMatch(/\S/);
-        expect(p.example, `${where} ?${p.name} example`).toBeDefined();
+        expect(p.example, `${where} ?${p.name} example (FIELDS in src/http/openapi-fields.ts)`).toBeDefined();
       }
     }
   });
@@ -128,7 +128,7 @@ describe('OpenAPI document: descriptions, examples, components, tags (docs/api.m
     const props = [...properties(doc.components.schemas, 'components'), ...properties(doc.paths, 'paths')];
     expect(props.length).toBeGreaterThan(300);
     const bare = props.filter(({ p }) => !p.description && !p.$ref).map(({ where }) => where);
-    expect(bare).toEqual([]);
+    expect(bare, 'describe these fields: v.description() where the schema is defined, or an entry of FIELDS in src/http/openapi-fields.ts').toEqual([]);
   });
 
   it('shares resource schemas as components instead of inlining copies', () => {
