@@ -192,10 +192,11 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
         ? {
             requestBody: {
               required: true,
-              description: 'JSON; a form-encoded body with the same fields is accepted too (`"true"`, `"false"` and digits are coerced).',
+              description: 'JSON; a form-encoded or multipart body with the same fields is accepted too (`"true"`, `"false"` and digits are coerced).',
               content: {
                 'application/json': { schema: bjs, ...bodyExamples },
                 'application/x-www-form-urlencoded': { schema: bjs },
+                'multipart/form-data': { schema: bjs },
               },
             },
           }
