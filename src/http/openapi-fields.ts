@@ -221,6 +221,7 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   canCreateDevices: { d: 'May create devices of the project (set by a project key)', e: false },
   verified: { d: 'Whether the email address is verified', e: true },
   role: { d: 'Role in the home: owner or member', e: 'member' },
+  phoneNumber: { d: "Accepted and ignored (MODE's app library sends it)", e: '+15550100' },
   appId: { d: 'Id of the app signing in', e: 'web' },
   scopes: { d: 'What the key may do (`admin` = everything in the project)', e: ['admin'] },
   allowUserSignup: { d: 'Whether anyone may sign up as a user of the project', e: true },
