@@ -254,6 +254,7 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   nextAttemptTime: { d: 'When the next attempt is due', e: T },
   lastAttempt: { d: 'The latest attempt' },
   attempts: { d: 'Every attempt, oldest first' },
+  event: { d: 'A sample event (the fields of an event webhook body) to render the templates with', e: { eventType: 'button-pressed', eventData: { button: 1 }, homeId: 7, originDeviceId: 42 } },
   payload: { d: 'The body that is sent', e: { eventType: 'button-pressed', eventData: { button: 1 }, homeId: 7, timestamp: T } },
   error: { d: 'What went wrong', e: 'timeout' },
   latencyMs: { d: 'How long it took, in milliseconds', e: 84 },
