@@ -28,6 +28,8 @@ import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { startReportWorker } from './worker/reports/index.js';
 import { startRetention } from './worker/retention.js';
 import { bindListeners, type Listeners } from './listeners/index.js';
+import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
+import type { IncomingMessage } from 'node:http';
 
 export interface Hearth {
   config: Config;
@@ -166,8 +168,11 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   // and those a node wrote back after Redis lost them are connected again
   presence.onRestored?.((ids) => devicesRestored({ ...deps, presence }, ids));
   let httpAccessLog: AccessLogRecorder | undefined;
+  // behind a reverse proxy: whose X-Forwarded-For names the client (src/http/client-ip.ts)
+  const trustedProxies = createTrustedProxies(config.trustedProxies);
+  const clientIpOf = trustedProxies && ((req: IncomingMessage) => requestClientIp(req, trustedProxies));
   // the broker exists before the HTTP ports serve, so no upgrade arrives before it can take it
-  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog) : undefined;
+  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog, clientIpOf) : undefined;
   const broker = brokerRole?.broker;
   // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
   // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
@@ -183,6 +188,8 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
     metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
     bodyLimitBytes: config.limits.httpBodyBytes,
     operationsOnly: !config.roles.includes('api'),
+    trustedProxies,
+    corsOrigins: config.corsOrigins,
   });
   closers.push(() => listeners.close(), () => accessLog.close());
   // Broker role: MQTT over TCP and TLS, and the WebSocket paths of the HTTP ports. Closed first:
@@ -219,7 +226,14 @@ interface BrokerRole {
   close(): Promise<void>;
 }
 
-async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, logger: Logger, accessLog: () => AccessLogRecorder | undefined): Promise<BrokerRole> {
+async function createBrokerRole(
+  config: Config,
+  deps: Deps,
+  realtime: Realtime,
+  logger: Logger,
+  accessLog: () => AccessLogRecorder | undefined,
+  clientIpOf: ((req: IncomingMessage) => string | undefined) | undefined,
+): Promise<BrokerRole> {
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
   // connects to another broker is closed here); handled device publishes never leave the node
   const shared = realtime.redis
@@ -237,6 +251,7 @@ async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, 
     logger,
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
+    clientIpOf,
     options: {
       mqttPacketBytes: config.limits.mqttPacketBytes,
       wsFrameBytes: config.limits.wsFrameBytes,
