@@ -123,8 +123,11 @@ export function unknownVariables(env: NodeJS.ProcessEnv = process.env): { name: 
       const d = distance(name, k);
       if (d < best) [best, closest] = [d, k];
     }
+    // a name cut short (HEARTH_TLS_CERT for HEARTH_TLS_CERT_FILE) means its shortest extension
+    const extended = [...known].filter((k) => k.startsWith(name + '_')).sort((a, b) => a.length - b.length)[0];
+    if (extended) out.push({ name, closest: extended });
     // a third of the name changed is a different name, not a typo of this one
-    out.push(best <= Math.max(2, Math.floor((name.length - 'HEARTH_'.length) / 3)) ? { name, closest } : { name });
+    else out.push(best <= Math.max(2, Math.floor((name.length - 'HEARTH_'.length) / 3)) ? { name, closest } : { name });
   }
   return out;
 }
