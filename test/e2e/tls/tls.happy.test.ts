@@ -3,7 +3,6 @@
 // MQTT over WebSocket), MQTT over TLS (MQTT.js and mosquitto_sub --cafile); the plain listeners
 // stay beside them, and parser errors on the HTTPS port answer the API's error body.
 import { execFileSync, spawn } from 'node:child_process';
-import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import mqtt from 'mqtt';
@@ -11,6 +10,7 @@ import { WebSocket } from 'ws';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { eventually, inbox } from '../broker/clients.js';
 import { makePki, type Pki, type ServerCert } from './pki.js';
+import { httpsJson, presented } from './clients.js';
 
 let pki: Pki;
 let server: ServerCert;
@@ -25,36 +25,6 @@ afterAll(async () => {
   await t?.close();
   pki?.remove();
 });
-
-/** an HTTPS request trusting the test CA; JSON out */
-export function httpsJson(port: number, path: string, opts: { ca?: string; method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `ModeCloud ${opts.token}`;
-    if (body) headers['content-type'] = 'application/json';
-    const req = httpsRequest({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', ca: opts.ca, headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** the certificate the server presents to a new handshake (sha256 fingerprint) */
-export function presented(port: number, ca: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, () => {
-      const fp = s.getPeerCertificate().fingerprint256;
-      s.destroy();
-      resolve(fp);
-    });
-    s.on('error', reject);
-  });
-}
 
 describe('HTTPS', () => {
   it('serves the API on the HTTPS port with the configured certificate, beside plain HTTP', async () => {
