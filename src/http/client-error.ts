@@ -3,8 +3,8 @@
 //   431 HEADERS_TOO_LARGE   the head is over Node's limit (16 KiB, --max-http-header-size)
 //   408 REQUEST_TIMEOUT     no complete head within the connect timeout (API.md §13)
 //   400 BAD_REQUEST         anything else the parser cannot read (a broken request line, ...)
-// A connection that already carries an answer in progress, or cannot be written, is only closed:
-// writing there would corrupt that answer.
+// On a kept-alive connection whose previous request is still being answered (pipelining), the
+// refusal follows that answer; a connection that cannot be written is only closed.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Reason } from '../domain/errors.js';
@@ -21,8 +21,24 @@ function answerOf(code: string | undefined): [status: 400 | 408 | 431, reason: R
 }
 
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  // Node's own field for the answer that holds the socket now
   const busy = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || busy) {
+  if (busy && !busy.writableFinished) {
+    busy.once('finish', () => refuse(err, socket));
+    busy.once('close', () => {
+      if (!busy.writableFinished) socket.destroy();
+    });
+    return;
+  }
+  refuse(err, socket);
+}
+
+function refuse(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
     socket.destroy();
     return;
   }
