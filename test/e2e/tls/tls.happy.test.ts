@@ -133,3 +133,17 @@ describe('MQTT over TLS', () => {
     expect(JSON.parse(stdout.trim().split('\n')[0])).toEqual({ action: 'to-mosquitto', parameters: {} });
   });
 });
+
+describe('TLS only (HEARTH_HTTP_ENABLED=false, HEARTH_MQTT_ENABLED=false)', () => {
+  it('binds no plain port and serves the API and devices over TLS', async () => {
+    const only = await startTestHearth({ http: { port: 0, enabled: false, publicUrl: null }, mqtt: { port: 0, enabled: false }, tls: { certFile: server.cert, keyFile: server.key, caFile: null } });
+    onTestFinished(() => only.close());
+    expect([only.hearth.httpPort, only.hearth.mqttPort]).toEqual([0, 0]);
+    const d = await only.seedDevice();
+    const r = await httpsJson(only.hearth.httpsPort, `/devices/${d.id}/kv`, { ca: pki.ca, token: d.key });
+    expect(r.status).toBe(200);
+    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${only.hearth.mqttsPort}`, { username: String(d.id), password: d.key, ca: pki.ca, reconnectPeriod: 0, connectTimeout: 5000 });
+    expect(client.connected).toBe(true);
+    await client.endAsync(true);
+  });
+});
