@@ -176,22 +176,27 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   const broker = brokerRole?.broker;
   // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
   // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
-  const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
-  httpAccessLog = accessLog;
-  const app = createApi({
-    ...deps,
-    logger,
-    rateLimiter: realtime.rateLimiter,
-    readiness: () => realtime.check(),
-    rateLimitEnabled: config.rateLimit.enabled,
-    accessLog,
-    metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
-    bodyLimitBytes: config.limits.httpBodyBytes,
-    operationsOnly: !config.roles.includes('api'),
-    trustedProxies,
-    corsOrigins: config.corsOrigins,
-  });
-  closers.push(() => listeners.close(), () => accessLog.close());
+  {
+    const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
+    const app = createApi({
+      ...deps,
+      logger,
+      rateLimiter: realtime.rateLimiter,
+      readiness: () => realtime.check(),
+      rateLimitEnabled: config.rateLimit.enabled,
+      accessLog,
+      metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
+      bodyLimitBytes: config.limits.httpBodyBytes,
+      operationsOnly: !config.roles.includes('api'),
+      trustedProxies,
+      corsOrigins: config.corsOrigins,
+    });
+    httpAccessLog = accessLog;
+    // the ports were bound first (src/listeners): from here they serve the API and the broker
+    listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
+    closers.push(() => listeners.close(), () => accessLog.close());
+  }
+
   // Broker role: MQTT over TCP and TLS, and the WebSocket paths of the HTTP ports. Closed first:
   // its sockets go, their presence is written, then the HTTP servers and the store can close.
   if (brokerRole) {
@@ -200,7 +205,6 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
       await brokerRole.close();
     });
   }
-  listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
   for (const line of listeners.describe(config.roles.includes('api'))) logger.info(line);
 
   return {
