@@ -7,8 +7,8 @@
 //   MQTT   HEARTH_MQTT_PORT  (broker role; HEARTH_MQTT_ENABLED)     MQTT over TCP
 //   MQTTS  HEARTH_MQTTS_PORT (broker role, with TLS files)          MQTT over TLS
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server as HttpServer, type ServerOptions, ServerResponse } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createServer as createTcpServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -17,6 +17,9 @@ import type { Config } from '../config/schema.js';
 import { answerClientError } from '../http/client-error.js';
 import { EdgeResponse } from '../http/edge-response.js';
 import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
+import { listen, serveAsRequest } from './net.js';
+
+export { listen } from './net.js';
 
 export interface Ports {
   /** 0: not listening */
@@ -47,22 +50,6 @@ export interface Listeners {
   stopMqtt(): void;
   /** stops everything and drops the HTTP connections still open */
   close(): Promise<void>;
-}
-
-export function listen(server: NetServer, port: number, host: string, variable: string): Promise<number> {
-  return new Promise((res, rej) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') rej(new ConfigError(`${variable}: port ${port} on ${host} is already in use; set ${variable} to a free port`));
-      else if (err.code === 'EACCES') rej(new ConfigError(`${variable}: no permission to listen on port ${port}; set ${variable} to a port above 1023`));
-      else if (err.code === 'EADDRNOTAVAIL') rej(new ConfigError(`HEARTH_HOST: ${host} is not an address of this machine (binding ${variable}=${port})`));
-      else rej(err);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      res((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /** checks that the settings leave something to serve; throws ConfigError */
@@ -208,19 +195,3 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
 }
 
 function ignore(): void {}
-
-/**
- * An upgrade the broker does not take (another path, or `Upgrade: h2c`) is an ordinary HTTP
- * request: Node hands every upgrade to the 'upgrade' listener once there is one, so give it back
- * to the API as a plain request on the same socket.
- */
-function serveAsRequest(server: HttpServer | HttpsServer, req: IncomingMessage, socket: Duplex): void {
-  const res = new ServerResponse(req);
-  res.shouldKeepAlive = false;
-  res.assignSocket(socket as Socket);
-  res.on('finish', () => {
-    res.detachSocket(socket as Socket);
-    socket.end();
-  });
-  server.emit('request', req, res);
-}
