@@ -21,6 +21,8 @@ export interface BrokerOptions {
   wsPingIntervalMs: number;
   /** a WebSocket peer with more than this many bytes unsent is dropped (it stopped reading) */
   wsBufferedBytes: number;
+  /** API.md §0: JSON nesting allowed in a payload (MQTT, KV WebSocket) */
+  jsonDepth: number;
 }
 
 export interface BrokerDeps extends Deps {

@@ -97,7 +97,7 @@ async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
 
 async function onMessage(ctx: BrokerContext, k: KvSocket, text: string): Promise<void> {
   try {
-    const msg = jsonObjectOf(text);
+    const msg = jsonObjectOf(text, ctx.deps.options.jsonDepth);
     if (msg.action === 'reload') return await sendReload(ctx, k);
     if (msg.action !== 'set' && msg.action !== 'delete') throw new PayloadError('action must be "set", "delete" or "reload"');
     // access is checked again: a member removed from the home since may no longer write

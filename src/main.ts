@@ -263,6 +263,7 @@ async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, 
       drainTimeoutMs: config.broker.drainTimeoutMs,
       wsPingIntervalMs: config.broker.wsPingIntervalMs,
       wsBufferedBytes: config.broker.wsBufferedBytes,
+      jsonDepth: config.limits.jsonDepth,
     },
   }).catch(async (e) => {
     await shared?.close();

@@ -34,6 +34,8 @@ export const ConfigSchema = v.object({
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,
+    // API.md §0: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
+    jsonDepth: positive,
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
