@@ -12,6 +12,7 @@ import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
 import type { BrokerContext } from './context.js';
 import { LogThrottle } from './log-throttle.js';
+import { AuthBackoff } from './auth-backoff.js';
 import { LocalConnections } from './presence.js';
 import { KvSockets } from './kv-ws.js';
 import { UserStreams } from './user-stream.js';
@@ -42,8 +43,10 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
     kvSockets: new KvSockets(),
     streams: new UserStreams(),
     throttle: new LogThrottle(10_000),
+    authBackoff: new AuthBackoff({ baseMs: deps.options.authFailureDelayMs, maxMs: deps.options.authFailureMaxDelayMs }),
   } as BrokerContext;
   ctx.aedes = await createAedes(ctx);
+  ctx.sessions.start();
   const sockets = createWebSockets(ctx);
   const stopDelivery = startDelivery(ctx);
   let closing: Promise<void> | undefined;
@@ -58,6 +61,7 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
     close() {
       closing ??= (async () => {
         stopDelivery();
+        ctx.sessions.stop();
         sockets.close();
         await new Promise<void>((resolve) => ctx.aedes.close(() => resolve()));
         // sockets report their end asynchronously; let them, then wait for presence writes

@@ -11,7 +11,20 @@ const ROLES = ['broker', 'api', 'worker'] as const;
 export const ConfigSchema = v.object({
   host: v.pipe(v.string(), v.minLength(1, 'expected an address')),
   http: v.object({ port, publicUrl: v.nullable(v.pipe(v.string(), v.url('expected an absolute URL'))) }),
-  mqtt: v.object({ port }),
+  // API.md §5: one device cannot exhaust the broker. Filters per connection (SUBACK 0x80 past
+  // it), persistent sessions per device (the oldest offline one goes past it), unacknowledged
+  // QoS 1 messages queued per persistent session (QoS 0 past it), the lifetime of an offline
+  // session, and the wait before refusing repeated bad credentials from one address (doubled
+  // each time, up to the max)
+  mqtt: v.object({
+    port,
+    maxSubscriptionsPerConnection: positive,
+    maxSessionsPerDevice: positive,
+    maxQueuedPerSession: positive,
+    sessionExpirySeconds: positive,
+    authFailureDelayMs: positive,
+    authFailureMaxDelayMs: positive,
+  }),
   dataDir: v.pipe(v.string(), v.minLength(1, 'expected a directory')),
   databaseUrl: v.nullable(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/.+/, 'expected a postgres:// URL'))),
   databaseSchema: v.nullable(v.pipe(v.string(), v.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier'))),

@@ -70,7 +70,7 @@ export async function startTestHearth(overrides?: DeepPartial<Config>, opts: { d
       ...base,
       host: '127.0.0.1',
       http: { ...base.http, port: 0 },
-      mqtt: { port: 0 },
+      mqtt: { ...base.mqtt, port: 0 },
       dataDir: dir,
       databaseUrl: null,
       redisUrl: null,
