@@ -30,6 +30,8 @@ export interface Broker {
   /** live device connections on this node (MQTT and command WebSocket) */
   readonly connectionCount: number;
   readonly aedes: Aedes;
+  /** removes the persistent sessions offline since before `now` minus their lifetime (runs on a timer too); answers how many */
+  sweepSessions(now?: number): Promise<number>;
   /** closes every connection, then waits until their presence is written */
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
       return ctx.connections.size;
     },
     aedes: ctx.aedes,
+    sweepSessions: (now) => ctx.sessions.sweep(now),
     close() {
       closing ??= (async () => {
         stopDelivery();

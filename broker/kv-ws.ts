@@ -16,7 +16,7 @@ import { brokerLog, clip } from './general-log.js';
 import { closeWebSocket } from './presence.js';
 import { jsonObjectOf, PayloadError } from './published/payload.js';
 import { watch } from './transports/ws-liveness.js';
-import { callerOf, idOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
+import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 import { sendText } from './ws-send.js';
 
 interface KvSocket {
@@ -77,7 +77,7 @@ export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: 
       void sendReload(ctx, k);
     });
   } catch (err) {
-    refuseUpgrade(ctx, u, err, SPEC_STATUSES.getKeyValuePairsReceiveUpdates, caller);
+    await refuseGuess(ctx, u, err, SPEC_STATUSES.getKeyValuePairsReceiveUpdates, caller);
   }
 }
 
