@@ -2,8 +2,9 @@
 // API.md §5 enforced where Aedes writes to it. Everything else passes through unchanged.
 // - Subscriptions: Aedes stores the WHOLE subscription list of a SUBSCRIBE packet once per filter
 //   it grants (handlers/subscribe.js storeSubscriptions), refused filters included; so a session
-//   that asked for 5,000 filters kept 5,000 whatever SUBACK said (issue 13 F3). Only the filters
-//   authorizeSubscribe granted to that connection are stored.
+//   that asked for 5,000 filters kept 5,000 whatever SUBACK said (issue 13 F3), and wrote the
+//   list 5,000 times (quadratic). Only the filters authorizeSubscribe granted to that
+//   connection are stored, once.
 // - Queued QoS 1 packets of a persistent session are counted per client id, so deliver.ts can stop
 //   queueing past `maxQueuedPerSession` (counted per broker node: in cluster mode a session
 //   that moves to another node starts a fresh count there).
@@ -36,6 +37,10 @@ export class BoundedPersistence {
     grantedOf: GrantedOf,
   ) {
     const queued = this.queued;
+    /** client id → the tail of its subscription writes */
+    const chains = new Map<string, Promise<unknown>>();
+    /** a SUBSCRIBE's filter list → the filters of it already written */
+    const storedOf = new WeakMap<object, Set<string>>();
     const count = (id: string, n: number) => {
       const v = (queued.get(id) ?? 0) + n;
       if (v > 0) queued.set(id, v);
@@ -46,11 +51,27 @@ export class BoundedPersistence {
       async setup(broker) {
         return inner.setup(broker);
       },
+      // Aedes calls this once per granted filter, in parallel, each time with the packet's
+      // whole list. Stored here once per packet (the list's identity), one call at a time per
+      // client: aedes-persistence-redis waits for its broadcast keyed by client and first topic,
+      // so two calls of one client in flight leave one waiting forever.
       addSubscriptions(client, subs) {
-        const granted = grantedOf(client as Client);
-        // no session (Aedes restoring a session itself, a test): nothing to filter by
-        const kept = granted ? subs.filter((s) => granted.has(s.topic)) : subs;
-        return kept.length ? inner.addSubscriptions(client, kept) : Promise.resolve();
+        const prev = chains.get(client.id) ?? Promise.resolve();
+        const next = prev.then(() => {
+          const granted = grantedOf(client as Client);
+          let done = storedOf.get(subs);
+          if (!done) storedOf.set(subs, (done = new Set()));
+          // no session (a restore, a test): nothing to filter by
+          const kept = subs.filter((s) => (!granted || granted.has(s.topic)) && !done.has(s.topic));
+          for (const s of kept) done.add(s.topic);
+          return kept.length ? inner.addSubscriptions(client, kept) : undefined;
+        });
+        const tail = next.catch(() => undefined);
+        chains.set(client.id, tail);
+        void tail.then(() => {
+          if (chains.get(client.id) === tail) chains.delete(client.id);
+        });
+        return next;
       },
       outgoingEnqueue(sub, packet) {
         count(sub.clientId, 1);
