@@ -104,6 +104,19 @@ function payloads(rng: Rng, fields: string[], maxBytes: number): { name: string;
     list.push({ name: `fields = ${odd}`, body: `{${[...fields, 'value', 'eventData', 'data'].map((f) => `${JSON.stringify(f)}:${odd}`).join(',')}}` });
   }
   list.push({ name: 'fields nested 40', body: `{${[...fields, 'value', 'eventData'].map((f) => `${JSON.stringify(f)}:${nestedObjects(40)}`).join(',')}}` });
+  // one field nested deep while the others are plausible, so validation reaches it (issue 13 F1:
+  // eventType valid, eventData 5,000 levels)
+  const all = [...new Set([...fields, 'eventType', 'eventData', 'value', 'data', 'parameters', 'action'])];
+  for (const f of all) {
+    for (const [levels, nest] of [
+      [5000, nestedObjects],
+      [100_000, nestedArrays],
+    ] as const) {
+      const others = all.filter((o) => o !== f).map((o) => `${JSON.stringify(o)}:${o === 'data' ? '[{}]' : o === 'eventData' || o === 'parameters' ? '{}' : '"fuzz"'}`);
+      const deep = f === 'data' ? `[${nest(levels)}]` : nest(levels);
+      list.push({ name: `${f} nested ${levels}`, body: `{${[...others, `${JSON.stringify(f)}:${deep}`].join(',')}}` });
+    }
+  }
   for (let i = 0; i < RANDOM_PER_TARGET; i++) {
     const inner = `{${[...fields, 'eventType', 'eventData', 'action', 'key', 'value', 'data'].map((f) => `${JSON.stringify(f)}:${randomJson(rng, 0)}`).join(',')}}`;
     list.push({ name: `random #${i}`, body: inner });
