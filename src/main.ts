@@ -252,6 +252,7 @@ async function createBrokerRole(
     ...deps,
     presence: realtime.presence,
     aedesShared: shared,
+    mqttSessions: realtime.mqttSessions,
     logger,
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
@@ -264,6 +265,13 @@ async function createBrokerRole(
       drainTimeoutMs: config.broker.drainTimeoutMs,
       wsPingIntervalMs: config.broker.wsPingIntervalMs,
       wsBufferedBytes: config.broker.wsBufferedBytes,
+      jsonDepth: config.limits.jsonDepth,
+      maxSubscriptionsPerConnection: config.mqtt.maxSubscriptionsPerConnection,
+      maxSessionsPerDevice: config.mqtt.maxSessionsPerDevice,
+      maxQueuedPerSession: config.mqtt.maxQueuedPerSession,
+      sessionExpirySeconds: config.mqtt.sessionExpirySeconds,
+      authFailureDelayMs: config.mqtt.authFailureDelayMs,
+      authFailureMaxDelayMs: config.mqtt.authFailureMaxDelayMs,
     },
   }).catch(async (e) => {
     await shared?.close();

@@ -3,6 +3,9 @@
 import type { Bus } from '../ports/bus.js';
 import type { Presence } from '../ports/presence.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { MqttSessions } from '../ports/mqtt-sessions.js';
+import { createLocalMqttSessions } from './local/mqtt-sessions.js';
+import { createRedisMqttSessions } from './redis/mqtt-sessions.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
@@ -25,6 +28,8 @@ export interface Realtime {
   bus: Bus;
   presence: Presence;
   rateLimiter: RateLimiter;
+  /** the broker's persistent MQTT sessions per device (API.md §5 bounds) */
+  mqttSessions: MqttSessions;
   /** cluster mode: the shared client and key names, for Aedes's Redis emitter and persistence */
   redis?: { url: string; client: RedisClient; keys: RedisKeys; prefix: string };
   /** throws when a dependency is unreachable (for /readyz) */
@@ -49,6 +54,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       bus,
       presence,
       rateLimiter: createMemoryRateLimiter(opts.rateLimit),
+      mqttSessions: createLocalMqttSessions(),
       check: async () => {},
       async close() {
         await presence.close();
@@ -73,6 +79,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     bus,
     presence,
     rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
+    mqttSessions: createRedisMqttSessions({ client, keys }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {
       if (!client.isReady) throw new Error('Redis is not connected');
