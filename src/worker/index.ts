@@ -10,12 +10,12 @@ import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
 import { registerClaimer } from '../domain/webhook/handoff.js';
-import { checkClientOptions } from './webhook/http-client.js';
-import { createLocalSender } from './webhook/sender.js';
-import { createThreadedSender } from './webhook/threaded-sender.js';
-import { createRunner, type MakeSender, type Runner } from './webhook/runner.js';
-import { createOutcomeWriter } from './webhook/outcomes.js';
-import { FailureLog } from './webhook/failure-log.js';
+import { checkClientOptions } from './webhook/client/http-client.js';
+import { createLocalSender } from './webhook/sender/sender.js';
+import { createThreadedSender } from './webhook/sender/threaded-sender.js';
+import { createRunner, type MakeSender, type Runner } from './webhook/delivery/runner.js';
+import { createOutcomeWriter } from './webhook/delivery/outcomes.js';
+import { FailureLog } from './webhook/delivery/failure-log.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 
 export interface WebhookWorkerConfig {

@@ -10,7 +10,7 @@ import { systemClock } from '../../../src/ports/clock.js';
 import { seal } from '../../../src/domain/auth/tokens.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
 import { eventWebhookBody } from '../../../src/domain/webhook/payload.js';
-import { generateWebhookKey } from '../../../src/worker/webhook/signature.js';
+import { generateWebhookKey } from '../../../src/worker/webhook/sender/signature.js';
 import { createWorker, type Worker } from '../../../src/worker/index.js';
 import type { Store } from '../../../src/ports/store.js';
 import { freshSchemaName, makePostgresStore, testDatabaseUrl } from '../../helpers/db.js';

@@ -3,13 +3,13 @@
 // lane's cap hold; template errors send nothing; stale and stopped jobs go back unsent; the
 // target policy applies where the exchange runs; a thread that dies loses no job.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createLocalSender, type Sender } from '../../../src/worker/webhook/sender.js';
-import { createThreadedSender, SENDER_FAILED, type ThreadedSender } from '../../../src/worker/webhook/threaded-sender.js';
-import type { Report, ReportBatch, SenderOptions } from '../../../src/worker/webhook/sender-core.js';
-import type { WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
-import type { Job } from '../../../src/worker/webhook/request.js';
-import { verify } from '../../../src/worker/webhook/signature.js';
-import { INITIAL_CAP } from '../../../src/worker/webhook/lanes.js';
+import { createLocalSender, type Sender } from '../../../src/worker/webhook/sender/sender.js';
+import { createThreadedSender, SENDER_FAILED, type ThreadedSender } from '../../../src/worker/webhook/sender/threaded-sender.js';
+import type { Report, ReportBatch, SenderOptions } from '../../../src/worker/webhook/sender/sender-core.js';
+import type { WebhookClientOptions } from '../../../src/worker/webhook/client/http-client.js';
+import type { Job } from '../../../src/worker/webhook/sender/request.js';
+import { verify } from '../../../src/worker/webhook/sender/signature.js';
+import { INITIAL_CAP } from '../../../src/worker/webhook/sender/lanes.js';
 import { startServer } from './servers.js';
 
 const KEY = 'whk.sender-test-key';

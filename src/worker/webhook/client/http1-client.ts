@@ -1,3 +1,4 @@
+// The hand-written client (http1-pool.ts), kept beside undici's for the measurement in scripts/bench/webhook-client.ts.
 // Outbound webhook HTTP (API.md §9): one keep-alive pool per origin (http1-pool.ts), not global
 // fetch (measured 4x slower here, ARCHITECTURE rule 11) nor node:http's Agent (3x the CPU per
 // exchange). This file turns a request into the bytes sent: the URL's route, the headers checked
@@ -8,12 +9,12 @@ import { isIP } from 'node:net';
 import type { WebhookResult } from './http-response.js';
 import { createPools } from './http1-pool.js';
 import { TOKEN } from './http1-parser.js';
-import { bareHost, guardedLookup, isAllowedAddress, parseTargetUrl, TargetNotAllowedError } from './target-policy.js';
+import { bareHost, guardedLookup, isAllowedAddress, parseTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
 
-export { checkTargetUrl, TargetNotAllowedError } from './target-policy.js';
-export { parseRetryAfter, type WebhookResult } from './http-response.js';
 
-export interface WebhookClientOptions {
+
+
+interface WebhookClientOptions {
   allowPrivateTargets: boolean;
   /** Whole exchange: queueing, DNS, connect, request, response head and body. Default 10 s. */
   timeoutMs?: number;
@@ -47,7 +48,7 @@ const IDLE_SOCKET_MS = 4_000;
 const OWNED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
 
 /** Bad limits are a configuration error: refused at construction rather than failing every send later. */
-export function checkClientOptions(opts: WebhookClientOptions): void {
+function checkClientOptions(opts: WebhookClientOptions): void {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const maxResponseBytes = opts.maxResponseBytes ?? 4096;
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
@@ -80,7 +81,7 @@ const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 // URLs remembered; the oldest is forgotten first
 const MAX_ROUTES = 1024;
 
-export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
+export function createHttp1WebhookClient(opts: WebhookClientOptions): WebhookClient {
   checkClientOptions(opts);
   const pools = createPools({
     timeoutMs: opts.timeoutMs ?? 10_000,

@@ -11,8 +11,8 @@
 // (SENDER_FAILED), which the delivery policy retries like any network failure, and the next
 // submit starts a new thread.
 import { Worker } from 'node:worker_threads';
-import { threadBoot } from '../../adapters/thread-boot.js';
-import { checkClientOptions, type WebhookClientOptions } from './http-client.js';
+import { threadBoot } from '../../../adapters/thread-boot.js';
+import { checkClientOptions, type WebhookClientOptions } from '../client/http-client.js';
 import type { ReportBatch, SenderOptions } from './sender-core.js';
 import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
 import type { Sender } from './sender.js';
