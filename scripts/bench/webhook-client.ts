@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWebhookClient, type WebhookClient, type WebhookClientOptions } from '../../src/worker/webhook/client/http-client.js';
-import { createHttp1WebhookClient } from '../../src/worker/webhook/client/http1-client.js';
+import { createUndiciWebhookClient } from './lib/undici-pool.js';
 import { buildRequest } from '../../src/worker/webhook/sender/request.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 
@@ -19,10 +19,10 @@ server.keepAliveTimeout = 30000;
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 `;
 
-/** the clients compared: name → factory (a hand-written one is added here while it exists) */
+/** the clients compared: Hearth's (the hand-written pool, http1-pool.ts) and the same on undici */
 export const CLIENTS: Record<string, (o: WebhookClientOptions) => WebhookClient> = {
-  undici: createWebhookClient,
-  'hand-written': createHttp1WebhookClient,
+  'hand-written': createWebhookClient,
+  undici: createUndiciWebhookClient,
 };
 
 async function exchanges(client: WebhookClient, url: string, count: number, concurrency: number): Promise<number> {

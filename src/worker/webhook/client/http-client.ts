@@ -1,11 +1,12 @@
-// Outbound webhook HTTP (API.md §9): undici's keep-alive pool per origin (undici-pool.ts), not
-// global fetch (measured 4x slower here, ARCHITECTURE rule 11) nor node:http's Agent (3x the CPU
-// per exchange). This file turns a request into what is sent: the URL's route, the headers checked
-// as node:http would check them, the framing headers set by undici. send() never rejects: every
+// Outbound webhook HTTP (API.md §9): one keep-alive pool per origin (http1-pool.ts), not global
+// fetch (measured 4x slower here, ARCHITECTURE rule 11) nor node:http's Agent (3x the CPU per
+// exchange). This file turns a request into the bytes sent: the URL's route, the headers checked
+// as node:http would check them, the framing headers set by us. send() never rejects: every
 // network problem becomes a result the delivery loop can record and schedule a retry from.
 
 import type { WebhookResult } from './http-response.js';
-import { createPools } from './undici-pool.js';
+import { createPools } from './http1-pool.js';
+import { TOKEN } from './http1-parser.js';
 import { bareHost, guardedLookup, isAllowedAddress, isIpLiteral, parseTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
 
 export { checkTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
@@ -39,11 +40,10 @@ export interface WebhookClient {
 }
 
 // Idle pooled sockets are closed after this, or sooner when the server's `Keep-Alive: timeout=` says
-// so (undici-pool.ts).
+// so (http1-pool.ts).
 const IDLE_SOCKET_MS = 4_000;
 // Framing and hop-by-hop headers are ours to set: a templated Content-Length would corrupt framing.
-// Expect too: we never wait for a 100 Continue (undici refuses to send it).
-const OWNED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+const OWNED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
 
 /** Bad limits are a configuration error: refused at construction rather than failing every send later. */
 export function checkClientOptions(opts: WebhookClientOptions): void {
@@ -59,16 +59,21 @@ export function checkClientOptions(opts: WebhookClientOptions): void {
 /** What a webhook URL resolves to, parsed once per URL (routes are cached). */
 interface Route {
   origin: string;
+  https: boolean;
+  /** bare host (IPv6 without brackets), for the socket */
+  hostname: string;
+  port: number;
   /** the request line's target: path and query, as the URL parser encoded them */
   path: string;
+  /** the host with brackets and a non-default port, as a browser would send it */
+  hostHeader: string;
   /** `Basic ...` from user:password in the URL */
   authorization?: string;
   /** a literal IP the target policy refuses (names are judged at connect time) */
   refused: boolean;
 }
 
-// header names are RFC 9110 tokens; values as node:http accepts them (no CR, LF, NUL or other controls)
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// header values as node:http accepts them (no CR, LF, NUL or other controls); names are TOKENs
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 // URLs remembered; the oldest is forgotten first
@@ -95,9 +100,14 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
     try {
       const target = parseTargetUrl(url);
       const hostname = bareHost(target.hostname);
+      const https = target.protocol === 'https:';
       route = {
         origin: target.origin,
+        https,
+        hostname,
+        port: target.port ? Number(target.port) : https ? 443 : 80,
         path: (target.pathname || '/') + target.search,
+        hostHeader: target.host,
         // A literal IP is dialled without any lookup, so it is judged here; names are judged by
         // guardedLookup at connect time, on the addresses actually dialled.
         refused: !opts.allowPrivateTargets && isIpLiteral(hostname) && !isAllowedAddress(hostname),
@@ -121,10 +131,15 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
     const route = routeOf(req.url);
     if (typeof route === 'string') return failed(route);
     if (route.refused) return failed('TARGET_NOT_ALLOWED');
-    const headers = requestHeaders(req, route);
-    if (typeof headers === 'string') return failed(headers);
-    // the exact bytes the signature covers (SPEC 5.3)
-    return pools.exchange({ origin: route.origin, method: req.method ?? 'POST', path: route.path, headers, body: Buffer.from(req.body, 'utf8') }, started);
+    const bodyLength = Buffer.byteLength(req.body, 'utf8');
+    const head = requestHead(req, route, bodyLength);
+    if ('error' in head) return failed(head.error);
+    // one buffer, one write: the head, then the exact bytes the signature covers (SPEC 5.3)
+    const headLength = head.text.length;
+    const request = Buffer.allocUnsafe(headLength + bodyLength);
+    request.write(head.text, 0, 'latin1');
+    request.write(req.body, headLength, 'utf8');
+    return pools.exchange(route, request, started);
   }
 
   function close(): void {
@@ -136,22 +151,25 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
 }
 
 /**
- * The caller's headers without framing ones, then Authorization (unless given), as [name, value,
- * ...]; undici adds Host (unless given), Content-Length and Connection. A name or value node:http
- * would refuse is refused with its code, and nothing is sent.
+ * The request line and headers: the caller's without framing ones, then Host, Authorization
+ * (unless given), Content-Length and Connection. A name or value node:http would refuse is
+ * refused with its code, and nothing is sent.
  */
-function requestHeaders(req: WebhookRequest, route: Route): string[] | string {
-  const out: string[] = [];
+function requestHead(req: WebhookRequest, route: Route, bodyLength: number): { text: string } | { error: string } {
+  let text = `${req.method ?? 'POST'} ${route.path} HTTP/1.1\r\n`;
+  let host = false;
   let authorization = false;
   for (const name in req.headers) {
     const value = req.headers[name];
-    if (!TOKEN.test(name)) return 'ERR_INVALID_HTTP_TOKEN';
-    if (BAD_VALUE.test(value)) return 'ERR_INVALID_CHAR';
+    if (!TOKEN.test(name)) return { error: 'ERR_INVALID_HTTP_TOKEN' };
+    if (BAD_VALUE.test(value)) return { error: 'ERR_INVALID_CHAR' };
     const lower = name.toLowerCase();
     if (OWNED_HEADERS.has(lower)) continue;
-    if (lower === 'authorization') authorization = true;
-    out.push(name, value);
+    if (lower === 'host') host = true;
+    else if (lower === 'authorization') authorization = true;
+    text += `${name}: ${value}\r\n`;
   }
-  if (route.authorization && !authorization) out.push('Authorization', route.authorization);
-  return out;
+  if (!host) text += `Host: ${route.hostHeader}\r\n`;
+  if (route.authorization && !authorization) text += `Authorization: ${route.authorization}\r\n`;
+  return { text: `${text}Content-Length: ${bodyLength}\r\nConnection: keep-alive\r\n\r\n` };
 }

@@ -10,8 +10,8 @@
 // If the thread dies (it should not), the jobs it held are reported as failed attempts
 // (SENDER_FAILED), which the delivery policy retries like any network failure, and the next
 // submit starts a new thread.
-import { Worker } from 'node:worker_threads';
-import { threadBoot } from '../../../adapters/thread-boot.js';
+import type { Worker } from 'node:worker_threads';
+import type { StartThread } from '../../../ports/thread.js';
 import { checkClientOptions, type WebhookClientOptions } from '../client/http-client.js';
 import type { ReportBatch, SenderOptions } from './sender-core.js';
 import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
@@ -21,76 +21,55 @@ import type { Job } from './request.js';
 /** the error of the jobs a dead thread held */
 export const SENDER_FAILED = 'SENDER_FAILED';
 
-const BOOT = threadBoot(import.meta.url, 'sender-thread');
-
 export interface ThreadedSender extends Sender {
   /** the thread while one runs (a test ends it to check that a crash is survived) */
   readonly thread: Worker | undefined;
 }
 
-/** `onError`: told when the thread fails */
+/** `threads`: the thread manager (adapters/thread-port.ts, handed in by main.ts); `onError`: told when the thread fails */
 export function createThreadedSender(
+  threads: StartThread,
   client: WebhookClientOptions,
   opts: SenderOptions,
   deliver: (batch: ReportBatch) => void,
   onError: (err: unknown) => void = () => {},
 ): ThreadedSender {
   checkClientOptions(client);
-  const data: SenderThreadData = { client, sender: opts };
-  // jobs in the thread that have not been reported yet
-  const outstanding = new Set<string>();
   let queue: Job[] = [];
   let scheduled = false;
-  let worker: Worker | undefined;
-  let stopping: (() => void) | undefined;
   let closed = false;
-
-  function gone(w: Worker, err?: unknown): void {
-    if (worker !== w) return;
-    worker = undefined;
-    if (err !== undefined) onError(err);
-    const lost = [...outstanding];
-    outstanding.clear();
-    if (lost.length > 0) deliver({ reports: lost.map((id) => ({ id, result: { ok: false, responseBody: '', latencyMs: 0, error: SENDER_FAILED }, signal: 'neutral' as const })), caps: [] });
-    stopping?.();
-  }
-
-  function thread(): Worker {
-    if (worker) return worker;
-    const w = new Worker(BOOT, { eval: true, workerData: data });
-    w.on('message', (m: FromSender) => {
-      if ('stopped' in m) return stopping?.();
-      for (const r of m.batch.reports) outstanding.delete(r.id);
-      // an idle thread does not keep the process alive; one with deliveries under way does
-      if (outstanding.size === 0) w.unref();
+  // the jobs in the thread that have not been reported yet are its tickets
+  const port = threads<ToSender, FromSender, true>({
+    from: import.meta.url,
+    module: 'sender-thread',
+    workerData: { client, sender: opts } satisfies SenderThreadData,
+    onMessage(m) {
+      if ('stopped' in m) return;
+      for (const r of m.batch.reports) port.settle(r.id);
       deliver(m.batch);
-    });
-    w.on('error', (err) => gone(w, err));
-    w.on('exit', () => gone(w));
-    worker = w;
-    return w;
-  }
+    },
+    onLost(lost, err) {
+      if (err !== undefined) onError(err);
+      const reports = [...lost.keys()].map((id) => ({ id: String(id), result: { ok: false, responseBody: '', latencyMs: 0, error: SENDER_FAILED }, signal: 'neutral' as const }));
+      deliver({ reports, caps: [] });
+    },
+  });
 
   function flush(): void {
     scheduled = false;
     if (queue.length === 0) return;
     const jobs = queue;
     queue = [];
-    const w = thread();
-    w.ref();
-    w.postMessage({ jobs } satisfies ToSender);
+    port.post({ jobs } satisfies ToSender, jobs.map((j) => [j.id, true] as [string, true]));
   }
 
   return {
     get thread() {
-      return worker;
+      return port.thread;
     },
     submit(jobs) {
       if (closed) throw new Error('sender closed');
-      for (const j of jobs) {
-        outstanding.add(j.id);
-        queue.push(j);
-      }
+      for (const j of jobs) queue.push(j);
       // the jobs of this turn go together
       if (!scheduled) {
         scheduled = true;
@@ -99,24 +78,12 @@ export function createThreadedSender(
     },
     async stop(graceMs) {
       flush();
-      const w = worker;
-      if (!w) return;
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        stopping = resolve;
-        w.postMessage({ stop: true, graceMs } satisfies ToSender);
-        // the thread answers within graceMs; this only guards against one that cannot
-        timer = setTimeout(resolve, graceMs + 1000);
-      });
-      clearTimeout(timer);
-      stopping = undefined;
+      // the thread answers within graceMs; the extra second only guards against one that cannot
+      await port.ask<FromSender>({ stop: true, graceMs } satisfies ToSender, (m) => m !== undefined && 'stopped' in m, graceMs + 1000);
     },
     close() {
       closed = true;
-      const w = worker;
-      worker = undefined;
-      outstanding.clear();
-      if (w) void w.terminate();
+      void port.terminate();
     },
   };
 }

@@ -1,5 +1,10 @@
-// The webhook client's connections, through undici (Node's own HTTP/1.1 client): an Agent holds a
-// keep-alive Pool per origin, each socket carrying one exchange at a time. What we add around it:
+// The webhook client on undici (Node's own HTTP/1.1 client), for `npm run bench -- webhook-client`
+// only: measured against the hand-written pool (src/worker/webhook/client/http1-pool.ts), it cost
+// about a third more CPU per exchange, and it differs on the wire contract
+// (test/unit/worker/http-client.wire.test.ts): an unsolicited 100 Continue is a bad response, a
+// POST is never resent on a new socket, and a pool opens a socket more than the load needs after
+// each answer (its client is busy for one turn). Kept here so the comparison can be run again.
+// An Agent holds a keep-alive Pool per origin, each socket carrying one exchange at a time. Around it:
 // - the socket is dialled through the caller's lookup (buildConnector passes it to net/tls.connect),
 //   so the SSRF check applies to the address actually dialled; TLS sessions are resumed per host;
 // - one timer bounds the whole exchange (queueing, connect, request, answer): undici's own header
@@ -13,7 +18,9 @@
 // chunk, the raw header list read only as far as needed.
 import type net from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { errorCode, parseRetryAfter, decodeUtf8, type WebhookResult } from './http-response.js';
+import { errorCode, parseRetryAfter, decodeUtf8, type WebhookResult } from '../../../src/worker/webhook/client/http-response.js';
+import { bareHost, guardedLookup, isAllowedAddress, isIpLiteral, parseTargetUrl } from '../../../src/domain/webhook/target-policy.js';
+import { checkClientOptions, type WebhookClient, type WebhookClientOptions, type WebhookRequest } from '../../../src/worker/webhook/client/http-client.js';
 
 export interface PoolOptions {
   timeoutMs: number;
@@ -221,4 +228,65 @@ export function createPools(opts: PoolOptions): Pools {
 function reusedSocket(err: Error): boolean {
   const info = (err as { socket?: { bytesRead?: number } }).socket;
   return (info?.bytesRead ?? 0) > 0;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const OWNED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+
+/** the same WebhookClient as createWebhookClient, on undici: routes cached per URL, headers checked the same way */
+export function createUndiciWebhookClient(opts: WebhookClientOptions): WebhookClient {
+  checkClientOptions(opts);
+  const pools = createPools({
+    timeoutMs: opts.timeoutMs ?? 10_000,
+    maxResponseBytes: opts.maxResponseBytes ?? 4096,
+    headers: opts.responseHeaders ?? true,
+    maxSockets: opts.maxSockets ?? Infinity,
+    idleMs: 4_000,
+    lookup: opts.allowPrivateTargets ? undefined : guardedLookup,
+    ca: opts.ca,
+  });
+  const routes = new Map<string, { origin: string; path: string; authorization?: string; refused: boolean } | string>();
+  function routeOf(url: string) {
+    let route = routes.get(url);
+    if (route !== undefined) return route;
+    try {
+      const target = parseTargetUrl(url);
+      const hostname = bareHost(target.hostname);
+      route = { origin: target.origin, path: (target.pathname || '/') + target.search, refused: !opts.allowPrivateTargets && isIpLiteral(hostname) && !isAllowedAddress(hostname) };
+      if (target.username || target.password) route.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
+    } catch {
+      route = 'INVALID_URL';
+    }
+    routes.set(url, route);
+    return route;
+  }
+  function headersOf(req: WebhookRequest, authorization: string | undefined): string[] | string {
+    const out: string[] = [];
+    let auth = false;
+    for (const name in req.headers) {
+      const value = req.headers[name];
+      if (!TOKEN.test(name)) return 'ERR_INVALID_HTTP_TOKEN';
+      if (BAD_VALUE.test(value)) return 'ERR_INVALID_CHAR';
+      const lower = name.toLowerCase();
+      if (OWNED_HEADERS.has(lower)) continue;
+      if (lower === 'authorization') auth = true;
+      out.push(name, value);
+    }
+    if (authorization && !auth) out.push('Authorization', authorization);
+    return out;
+  }
+  return {
+    async send(req) {
+      const started = performance.now();
+      const failed = (error: string): WebhookResult => ({ ok: false, responseBody: '', latencyMs: performance.now() - started, error });
+      const route = routeOf(req.url);
+      if (typeof route === 'string') return failed(route);
+      if (route.refused) return failed('TARGET_NOT_ALLOWED');
+      const headers = headersOf(req, route.authorization);
+      if (typeof headers === 'string') return failed(headers);
+      return pools.exchange({ origin: route.origin, method: req.method ?? 'POST', path: route.path, headers, body: Buffer.from(req.body, 'utf8') }, started);
+    },
+    close: () => pools.close(),
+  };
 }
