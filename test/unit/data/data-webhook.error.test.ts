@@ -48,7 +48,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const waitFor = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
+// a wait for an event; the deadline only bounds a failure (a loaded machine is slow, not wrong)
+const waitFor = async (check: () => Promise<boolean> | boolean, ms = 30_000) => {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');
