@@ -6,6 +6,9 @@ export function render(out: unknown, opts: { json: boolean; columns?: string[] }
   if (out === undefined || out === null) return '';
   if (typeof out === 'string') return out.endsWith('\n') ? out : out + '\n';
   if (Array.isArray(out)) return table(out, opts.columns);
+  // an instruction (PostgreSQL backup and restore): what to run, ready to paste
+  const o = out as { message?: unknown; command?: unknown };
+  if (typeof o.message === 'string' && typeof o.command === 'string') return `${o.message}\n\n  ${o.command}\n`;
   if (typeof out === 'object') return fields(out as Record<string, unknown>);
   return String(out) + '\n';
 }
