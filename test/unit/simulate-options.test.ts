@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseOptions } from '../../scripts/simulate/options.js';
+import { parseOptions as parse, type SimOptions } from '../../scripts/simulate/options.js';
+
+const parseOptions = (argv: string[], cwd?: string) => parse(argv, cwd) as SimOptions;
 
 describe('simulator options', () => {
   it('defaults, with the key read from ./data/admin.key', () => {
