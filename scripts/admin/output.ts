@@ -22,7 +22,8 @@ function pick(row: unknown, path: string): unknown {
 
 function cell(v: unknown): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v;
+  // one line per cell: multi-line values (module subscriptions) joined with commas
+  if (typeof v === 'string') return v.replace(/\r?\n/g, ',');
   if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) return v.join(',');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);

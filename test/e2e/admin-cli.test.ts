@@ -123,8 +123,10 @@ describe('admin CLI', () => {
     expect(await j('members', 'remove', String(h.id), String(user.id))).toEqual({ removed: { homeId: h.id, userId: user.id } });
     expect(await j('members', 'list', String(h.id))).toEqual([]);
 
-    const m = await j('modules', 'create', String(p.id), 'alerts', '--event-url', 'https://hooks.example.com/in', '--subscribe', 'alarm', '--subscribe', 'smoke');
-    expect(m).toMatchObject({ id: 'alerts', eventWebhook: { url: 'https://hooks.example.com/in', subscriptions: ['alarm', 'smoke'], key: expect.any(String) } });
+    // a loopback target, allowed as the server's own setting allows it (refused by default: below)
+    const local = jsonCli(() => ({ ...env, HEARTH_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }));
+    const m = await local('modules', 'create', String(p.id), 'alerts', '--event-url', 'http://127.0.0.1:9/in', '--subscribe', 'alarm', '--subscribe', 'smoke');
+    expect(m).toMatchObject({ id: 'alerts', eventWebhook: { url: 'http://127.0.0.1:9/in', subscriptions: 'alarm\nsmoke', key: expect.any(String) } });
     const listed = await j('modules', 'list', String(p.id));
     expect(listed.map((x: any) => x.id)).toEqual(['alerts']);
     expect(JSON.stringify(listed)).not.toContain(m.eventWebhook.key);
@@ -178,6 +180,7 @@ describe('admin CLI', () => {
       [['homes', 'delete', '99'], /HOME_NOT_FOUND/],
       [['members', 'set-role', '999', '1', 'owner'], /HOME_NOT_FOUND/],
       [['modules', 'create', '1', 'x'], /INVALID_PARAMETERS/],
+      [['modules', 'create', '1', 'hooks', '--event-url', 'http://127.0.0.1:9/in'], /INVALID_PARAMETERS.*eventWebhook\.url.*TARGET_NOT_ALLOWED/],
       [['users', 'create', '1', 'y@example.com'], /password must be at least 8 characters/],
       [['users', 'create', '1', 'z@example.com'], /no password for z@example.com given/],
     ];
