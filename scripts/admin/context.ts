@@ -44,7 +44,7 @@ export async function openContext(config: Config): Promise<AdminContext> {
   let closeRedis: (() => Promise<void>) | undefined;
   let bus: Bus;
   if (config.redisUrl) {
-    const [{ connectRedis }, { createRedisBus }, { redisKeys }, { redisUnavailable }] = await Promise.all([
+    const [{ closeRedis: quit, connectRedis }, { createRedisBus }, { redisKeys }, { redisUnavailable }] = await Promise.all([
       import('../../src/adapters/redis/client.js'),
       import('../../src/adapters/redis/bus.js'),
       import('../../src/adapters/redis/keys.js'),
@@ -55,11 +55,11 @@ export async function openContext(config: Config): Promise<AdminContext> {
       redis = await connectRedis({ url: config.redisUrl, onError: (e) => console.error(`redis: ${e.message}`) });
       bus = await createRedisBus({ client: redis, keys: redisKeys(config.redisPrefix), onError: (e) => console.error(`redis bus: ${e.message}`) });
     } catch (e) {
-      await redis?.close().catch(() => {});
+      if (redis) await quit(redis);
       await store.close();
       throw redisUnavailable(config.redisUrl, e);
     }
-    closeRedis = () => redis!.close().catch(() => {});
+    closeRedis = () => quit(redis!);
   } else bus = (await import('../../src/adapters/local/bus.js')).createLocalBus();
   const { createFsBlobStore } = await import('../../src/adapters/fs/blob-store.js');
   const deps: Deps = {

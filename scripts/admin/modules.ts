@@ -43,7 +43,7 @@ export const modules: Record<string, Command> = {
         eventWebhook: eventUrl === undefined ? undefined : { url: eventUrl, subscriptions },
         commandWebhook: commandUrl === undefined ? undefined : { url: commandUrl },
       };
-      const { webhookChecks } = await import('../../src/worker/webhook/checks.js');
+      const { webhookChecks } = await import('../../src/domain/webhook/checks.js');
       return (await mod()).createModule(ctx.deps, webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets }), caller, projectId, body);
     },
   },
