@@ -145,4 +145,6 @@ function App() {
   return <Shell s={s} signOut={signOut} />;
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+root.textContent = ''; // the loading line of index.html
+render(<App />, root);

@@ -73,10 +73,10 @@ describe('sign-in', () => {
     await signInWithKey(page);
     expect(await page.locator('[data-metric="devices-total"]').textContent()).toMatch(/^\d+$/);
     expect(await page.context().cookies()).toEqual([]);
-    expect(await page.evaluate(() => sessionStorage.getItem('hearth.console.session'))).toContain('pk.');
+    expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toContain('pk.');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('hearth.console.session'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toBeNull();
   });
 
   it('takes a user email and password, and shows a wrong password in words', async () => {
@@ -104,12 +104,12 @@ describe('sign-in', () => {
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('hearth.console.session')!).token as string);
+    const token = (await page.evaluate("JSON.parse(sessionStorage.getItem('hearth.console.session')).token")) as string;
     expect((await t.http('DELETE', '/userSession', { token })).status).toBe(204);
     // the next request the console makes finds the session gone (the stream may say so first)
-    await page.evaluate(() => (location.hash = '#/devices'));
+    await page.evaluate("location.hash = '#/devices'");
     await page.getByText('Your session has ended').waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('hearth.console.session'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toBeNull();
   });
 });
 
@@ -289,7 +289,7 @@ describe('pages', () => {
       await page.goto(`${t.httpUrl}/console#/${path}`);
       await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);
   });
