@@ -14,6 +14,7 @@ import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
 import { createAedesSharing } from './adapters/redis/aedes.js';
+import { startThread } from './adapters/thread-port.js';
 import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
@@ -144,7 +145,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   deps.webhooks = { allowPrivateTargets: config.webhooks.allowPrivateTargets };
   const metricsRegistry = new Registry();
   if (config.roles.includes('worker')) {
-    const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl });
+    const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl, threads: startThread });
     await worker.start();
     closers.push(() => worker.close());
   }

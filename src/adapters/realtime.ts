@@ -6,7 +6,7 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
-import { connectRedis, type RedisClient } from './redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from './redis/client.js';
 import { redisKeys, type RedisKeys } from './redis/keys.js';
 import { createRedisBus } from './redis/bus.js';
 import { createRedisPresence } from './redis/presence.js';
@@ -61,9 +61,14 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
   let limiterClient: RedisClient;
   try {
     client = await connectRedis({ url: opts.redisUrl, onError: (e) => opts.onError(e, 'redis') });
+  } catch (e) {
+    throw redisUnavailable(opts.redisUrl, e);
+  }
+  try {
     // fails fast while Redis is away, so the limiter falls back to memory instead of waiting
     limiterClient = await connectRedis({ url: opts.redisUrl, offlineQueue: false, onError: (e) => opts.onError(e, 'redis rate limiter') });
   } catch (e) {
+    await closeRedis(client);
     throw redisUnavailable(opts.redisUrl, e);
   }
   const bus = await createRedisBus({ client, keys, onError: (e) => opts.onError(e, 'redis bus') });
@@ -75,14 +80,14 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {
-      if (!client.isReady) throw new Error('Redis is not connected');
+      if (client.status !== 'ready') throw new Error('Redis is not connected');
       await client.ping();
     },
     async close() {
       await presence.close();
       await bus.close();
-      await limiterClient.close().catch(() => {});
-      await client.close().catch(() => {});
+      await closeRedis(limiterClient);
+      await closeRedis(client);
     },
   };
 }

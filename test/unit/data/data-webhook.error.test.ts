@@ -10,6 +10,7 @@ import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';
 import { createWorker, type Worker } from '../../../src/worker/index.js';
 import { REFUSE_FOR_MS } from '../../../src/domain/data/index.js';
+import { startThread } from '../../../src/adapters/thread-port.js';
 
 let t: TestApi;
 let worker: Worker;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   t = await makeTestApi();
   t.deps.webhooks = { allowPrivateTargets: true };
   worker = createWorker({
+    threads: startThread,
     ...t.deps,
     logger: pino({ level: 'silent' }),
     webhooks: { allowPrivateTargets: true, timeoutMs: 2000, retryScheduleSeconds: [0.2, 0.2, 0.2, 0.2, 0.2], pollMs: 50, concurrency: 4 },
