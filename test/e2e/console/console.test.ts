@@ -229,6 +229,22 @@ describe('smart modules and reports', () => {
     await poll(async () => page.locator('[data-attempt="1"]').count()).toBeGreaterThan(0);
   });
 
+  it('previews a body template against a sample event, with an error shown at its position', async () => {
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.getByRole('link', { name: 'Smart modules' }).click();
+    const form = page.getByRole('form', { name: 'create a webhook module' });
+    await form.getByText('Advanced: header and body templates').click();
+    await form.getByLabel('Body template').fill('{"t": {{eventData.celsius}');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.locator('pre.caret').waitFor();
+    expect(await form.locator('pre.caret').textContent()).toMatch(/line 1, column \d+/);
+    await form.getByLabel('Body template').fill('{"t": {{eventData.celsius}}}');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.locator('[data-preview] pre').nth(1).waitFor();
+    expect(await form.locator('[data-preview] pre').nth(1).textContent()).toBe('{"t": 21.5}');
+  });
+
   it('creates a report and runs it now to success', async () => {
     const page = await newPage();
     await signInWithKey(page);
