@@ -1,4 +1,4 @@
-// The Aedes instance and its options: hooks one per file (hooks/), the limits of API.md §13 and
+// The Aedes instance and its options: hooks one per file (hooks/), the limits of docs/api.md#limits and
 // the hardening the broker needs (connect timeout, drain timeout).
 import { Aedes } from 'aedes';
 import memoryPersistence from 'aedes-persistence';
@@ -16,7 +16,7 @@ import { PersistentSessions } from './persistent-sessions.js';
 
 export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
   const { options, logger } = ctx.deps;
-  // API.md §5 bounds where Aedes writes sessions (bounded-persistence.ts), on Aedes's own
+  // docs/devices.md#mqtt bounds where Aedes writes sessions (bounded-persistence.ts), on Aedes's own
   // in-memory persistence (embedded) or the shared Redis one (cluster)
   // (a CommonJS module: its default import is the factory itself, whatever its types say)
   const inner = ctx.deps.aedesShared?.persistence ?? (memoryPersistence as unknown as () => unknown)();
@@ -29,7 +29,7 @@ export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
     id: ctx.nodeId,
     mq: ctx.deps.aedesShared?.mq,
     persistence: ctx.persistence.aedes as never,
-    // API.md §13: a socket that never sends CONNECT is closed
+    // docs/api.md#limits: a socket that never sends CONNECT is closed
     connectTimeout: options.connectTimeoutMs,
     // one subscriber that stops reading is dropped instead of holding delivery slots forever
     drainTimeout: options.drainTimeoutMs,

@@ -1,4 +1,4 @@
-// API.md §5: repeated failed CONNECTs (bad device credentials) from one address are slowed down;
+// docs/devices.md#mqtt: repeated failed CONNECTs (bad device credentials) from one address are slowed down;
 // the same for bad device keys on the command and KV WebSocket paths. Each failure from an
 // address doubles the wait before its refusal is answered (CONNACK 4/5, or the HTTP refusal of
 // the upgrade), from `baseMs` up to `maxMs`; an address that stops failing for `forgetMs` starts

@@ -1,5 +1,5 @@
 // Aedes's persistence (in memory, or aedes-persistence-redis in cluster mode) with the bounds of
-// API.md §5 enforced where Aedes writes to it. Everything else passes through unchanged.
+// docs/devices.md#mqtt enforced where Aedes writes to it. Everything else passes through unchanged.
 // - Subscriptions: Aedes stores the WHOLE subscription list of a SUBSCRIBE packet once per filter
 //   it grants (handlers/subscribe.js storeSubscriptions), refused filters included; so a session
 //   that asked for 5,000 filters kept 5,000 whatever SUBACK said (issue 13 F3), and wrote the

@@ -22,7 +22,7 @@ export interface BrokerContext {
   /** lines the general log receives at most once per window per key (floods stay out) */
   throttle: LogThrottle;
   aedes: Aedes;
-  /** Aedes's persistence with the API.md §5 bounds (set with aedes) */
+  /** Aedes's persistence with the docs/devices.md#mqtt bounds (set with aedes) */
   persistence: BoundedPersistence;
   /** persistent sessions per device and their expiry (set with aedes) */
   sessions: PersistentSessions;

@@ -20,7 +20,7 @@ type Subscribed = Client & { subscriptions: Record<string, { qos: number } | und
 
 /**
  * to every local MQTT connection of the device subscribed to the topic. A persistent session
- * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (API.md §5) they
+ * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (docs/devices.md#mqtt) they
  * go at QoS 0, not stored, and the general log says so once per window.
  */
 function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], topic: string, text: string): void {
@@ -45,14 +45,14 @@ function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], top
 function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
   const sessions = ctx.connections.sessionsOf(m.deviceId);
   if (!sessions.length) return;
-  // API.md §5: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
+  // docs/devices.md#mqtt: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
   const text = JSON.stringify(m.command);
   mqttPublish(ctx, sessions, commandTopic(m.deviceId), text);
   for (const s of sessions) if (s.transport === 'websocket') sendText(ctx, s.conn as WebSocket, text);
 }
 
 function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
-  // home stores have no live channel (API.md §4 names device stores only)
+  // home stores have no live channel (docs/devices.md#kv-sync names device stores only)
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
   if (sessions.length) mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
@@ -60,7 +60,7 @@ function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
 }
 
 function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
-  // API.md §1: the credential's live MQTT and WebSocket connections close now
+  // docs/api.md#credentials: the credential's live MQTT and WebSocket connections close now
   switch (m.kind) {
     case 'device': {
       ctx.connections.closeDevice(m.deviceId);

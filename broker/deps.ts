@@ -9,11 +9,11 @@ import type { MqttSessions } from '../src/ports/mqtt-sessions.js';
 import type { AccessLogRow } from '../src/ports/store.js';
 
 export interface BrokerOptions {
-  /** API.md §13: largest MQTT packet, checked from the fixed header before the body is read */
+  /** docs/api.md#limits: largest MQTT packet, checked from the fixed header before the body is read */
   mqttPacketBytes: number;
-  /** API.md §13: largest WebSocket frame (ws maxPayload) */
+  /** docs/api.md#limits: largest WebSocket frame (ws maxPayload) */
   wsFrameBytes: number;
-  /** API.md §13: a socket that sends no CONNECT within this time is closed */
+  /** docs/api.md#limits: a socket that sends no CONNECT within this time is closed */
   connectTimeoutMs: number;
   /** a subscriber whose socket does not drain within this time is dropped (Aedes drainTimeout) */
   drainTimeoutMs: number;
@@ -23,9 +23,9 @@ export interface BrokerOptions {
   wsPingIntervalMs: number;
   /** a WebSocket peer with more than this many bytes unsent is dropped (it stopped reading) */
   wsBufferedBytes: number;
-  /** API.md §0: JSON nesting allowed in a payload (MQTT, KV WebSocket) */
+  /** docs/api.md#conventions: JSON nesting allowed in a payload (MQTT, KV WebSocket) */
   jsonDepth: number;
-  /** API.md §5 bounds: SUBACK 0x80 past this many filters on one connection */
+  /** docs/devices.md#mqtt bounds: SUBACK 0x80 past this many filters on one connection */
   maxSubscriptionsPerConnection: number;
   /** persistent (clean session 0) sessions one device may hold; past it the oldest offline one goes */
   maxSessionsPerDevice: number;
@@ -42,9 +42,9 @@ export interface BrokerOptions {
 export interface BrokerDeps extends Deps {
   presence: Presence;
   logger: Logger;
-  /** per device: API.md §12 "MQTT: a per-device publish rate; excess is dropped and logged" */
+  /** per device: docs/api.md#errors "MQTT: a per-device publish rate; excess is dropped and logged" */
   publishLimiter: RateLimiter;
-  /** WebSocket upgrades are HTTP requests too (API.md §8); absent when no api role records them */
+  /** WebSocket upgrades are HTTP requests too (docs/operations.md#logs); absent when no api role records them */
   accessLog?: { record(row: AccessLogRow): void };
   options: BrokerOptions;
   /**

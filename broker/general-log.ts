@@ -1,4 +1,4 @@
-// The broker's lines in the general log (API.md §8: rejected device connections, dropped MQTT
+// The broker's lines in the general log (docs/operations.md#logs: rejected device connections, dropped MQTT
 // payloads). Writing never fails the connection that caused it.
 import type { Caller } from '../src/domain/auth/caller.js';
 import { writeLog } from '../src/domain/log/write.js';

@@ -1,4 +1,4 @@
-// API.md §4: `reload` (the whole store with its `rev`) to one MQTT connection: right after it
+// docs/devices.md#kv-sync: `reload` (the whole store with its `rev`) to one MQTT connection: right after it
 // subscribes to its kv topic, and when it publishes `{"action":"reload"}`. Sent to that
 // connection alone, at the QoS it was granted; a connection not subscribed gets nothing.
 import type { Client } from 'aedes';
@@ -15,7 +15,7 @@ export async function sendReload(ctx: BrokerContext, client: Client, device: Pre
   const message = await reloadMessage(ctx.deps, deviceStore(device));
   const sub = (client as Client & Subscribed).subscriptions[topic];
   if (!sub || client.closed) return;
-  // a persistent session at its queue bound (API.md §5) gets it at QoS 0, not stored
+  // a persistent session at its queue bound (docs/devices.md#mqtt) gets it at QoS 0, not stored
   const full = !client.clean && ctx.persistence.queuedOf(client.id) >= ctx.deps.options.maxQueuedPerSession;
   const qos = sub.qos === 0 || full ? 0 : 1;
   await new Promise<void>((resolve) =>

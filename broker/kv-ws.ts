@@ -1,4 +1,4 @@
-// getKeyValuePairsReceiveUpdates with `Upgrade: websocket` (API.md §4): GET /devices/{id}/kv
+// getKeyValuePairsReceiveUpdates with `Upgrade: websocket` (docs/devices.md#kv-sync): GET /devices/{id}/kv
 // answers 101, sends `reload` first, then every `set` / `delete` as it happens. The peer (the
 // device, a project key, a member of its home) may send `set` / `delete` / `reload` on the same
 // socket; a message that is not valid is dropped and logged, the socket stays. Watchers are

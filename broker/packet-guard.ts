@@ -1,9 +1,9 @@
 // Two checks on every MQTT connection's packet parser (mqtt-packet, which Aedes owns):
-// - API.md §13: the packet-size cap is enforced from the fixed header. The parser learns the
+// - docs/api.md#limits: the packet-size cap is enforced from the fixed header. The parser learns the
 //   remaining length before it buffers the body; a packet declaring more than the cap fails
 //   right there, so a client announcing 256 MB is cut off after a few bytes and memory stays
 //   flat. (Aedes has no option for it; mqtt-packet has none for MQTT 3.1.1.)
-// - API.md §5: granted QoS is min(asked, 1). SUBSCRIBE packets are lowered before Aedes handles
+// - docs/devices.md#mqtt: granted QoS is min(asked, 1). SUBSCRIBE packets are lowered before Aedes handles
 //   them, because Aedes reports in the SUBACK the QoS asked, whatever authorizeSubscribe says.
 // Both hook parser internals (`_parseLength`, `_emitError`, the `packet` event): the start-up
 // check below fails loudly if an upgrade of Aedes or mqtt-packet moves them.

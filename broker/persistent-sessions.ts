@@ -1,4 +1,4 @@
-// API.md §5: one device cannot exhaust the service with persistent sessions (clean session 0).
+// docs/devices.md#mqtt: one device cannot exhaust the service with persistent sessions (clean session 0).
 // Issue 13 F3: fresh client ids, each session subscribing to thousands of filters, then gone;
 // the offline sessions kept everything forever. Now:
 // - a device holds at most `maxSessionsPerDevice` persistent sessions. A new one past the cap

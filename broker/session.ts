@@ -20,7 +20,7 @@ export class DeviceSession {
   readonly connectionId: string;
   /** when `device` was read from the store (see current-device.ts) */
   deviceReadAt = Date.now();
-  /** MQTT: the filters granted on this connection (API.md §5 bound; bounded-persistence.ts) */
+  /** MQTT: the filters granted on this connection (docs/devices.md#mqtt bound; bounded-persistence.ts) */
   granted?: Set<string>;
   /** MQTT with clean session 0: the session's client id, marked offline when this connection ends */
   persistentId?: string;

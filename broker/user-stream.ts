@@ -1,5 +1,5 @@
-// GET /userSession/websocket?authToken=... (API.md §5): the browser event stream. One text frame
-// per event (SPEC §2.7 with the service fields filled) for every home the caller can see: a
+// GET /userSession/websocket?authToken=... (docs/devices.md#mqtt): the browser event stream. One text frame
+// per event (docs/concepts.md#events with the service fields filled) for every home the caller can see: a
 // user's homes, or every home of a project key's project (scope `events`; a project key also sees
 // events of devices in no home). Optional filters: `homeId`, and `eventTypes` (comma-separated,
 // or the parameter repeated).
@@ -20,7 +20,7 @@ const MEMBERSHIP_TTL_MS = 10_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * API.md §5: a user's stream closes when its session ends. Logout and a deleted user arrive as
+ * docs/devices.md#mqtt: a user's stream closes when its session ends. Logout and a deleted user arrive as
  * bus revocations (deliver.ts → closeWhere); expiry is this timer, one per user stream.
  */
 function closeAtExpiry(ws: WebSocket, expiresAt: string): () => void {

@@ -1,4 +1,4 @@
-// Admin CLI (API.md §3): `npm run admin -- <command>`, or `node dist/scripts/admin.js <command>`
+// Admin CLI (docs/concepts.md): `npm run admin -- <command>`, or `node dist/scripts/admin.js <command>`
 // once built. Works offline on the same data directory or database as the server. `--help` lists
 // the commands; scripts/admin/cli.ts is the front, each command loads only what it needs.
 import { main } from './admin/cli.js';

@@ -140,7 +140,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   // embedded mode: no node survives a restart, so nobody is connected yet
   if (!config.redisUrl) await store.devices.markAllOffline(systemClock.now().toISOString());
 
-  // Webhooks (API.md §9): the target policy the API applies to module settings, and the delivery
+  // Webhooks (docs/webhooks.md): the target policy the API applies to module settings, and the delivery
   // worker when this process has the worker role. With SQLite (embedded mode) this is the only
   // worker on the queue, so leases left by a killed process are given back at once. The worker's
   // metrics share the API's /metrics registry.
@@ -152,7 +152,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
     closers.push(() => worker.close());
   }
 
-  // Log uploads, data sources, reports, retention (API.md §6, §7, §10): file storage in the data
+  // Log uploads, data sources, reports, retention (docs/concepts.md#data-sources, docs/concepts.md#log-requests, docs/concepts.md#reports): file storage in the data
   // directory for every role; on workers, the report tick and runs, and the retention job.
   deps.blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
   deps.logUploads = config.logRequests;
@@ -322,7 +322,7 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  // API.md §14: new TLS handshakes use the files as they are now; open connections stay
+  // docs/operations.md#configuration: new TLS handshakes use the files as they are now; open connections stay
   process.on('SIGHUP', () => {
     if (hearth.httpsPort || hearth.mqttsPort) hearth.reloadTls();
     else logger.info('SIGHUP: no TLS files to reload (HEARTH_TLS_CERT_FILE is not set)');

@@ -1,4 +1,4 @@
-// Aedes authenticate (API.md §5): username = device id in decimal, password = the device API key.
+// Aedes authenticate (docs/devices.md#mqtt): username = device id in decimal, password = the device API key.
 // Bad credentials → CONNACK 4; a device that no longer exists → CONNACK 5; a device already at
 // its connection cap → CONNACK 3 (try later). Repeated bad credentials from one address wait
 // longer and longer for their CONNACK (auth-backoff.ts). A clean-session-0 connection is a
@@ -80,7 +80,7 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
     ctx.connectionPrefix,
   );
   session.granted = new Set();
-  // API.md §5: persistent sessions per device are bounded (the oldest offline one may go)
+  // docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go)
   if (client.clean === false) {
     await ctx.sessions.admit(session, client.id);
     session.persistentId = client.id;

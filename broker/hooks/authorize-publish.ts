@@ -1,11 +1,11 @@
-// Aedes authorizePublish (API.md §5). Every device publish is handled here, by topic kind, and
+// Aedes authorizePublish (docs/devices.md#mqtt). Every device publish is handled here, by topic kind, and
 // never forwarded by Aedes itself:
 // - Aedes sends a QoS 1 PUBACK before its `published` hook runs; an event must be committed
 //   before its PUBACK, so the work happens in this hook, which Aedes awaits first.
 // - a device's raw publish must reach nobody: KV changes go out as the stored change with its
 //   `rev` (through the bus), and nobody may subscribe to events. So after handling, the packet
 //   is pointed at a topic no client can subscribe to.
-// - Aedes drops the connection when this hook answers an error, and API.md says a foreign topic,
+// - Aedes drops the connection when this hook answers an error, and docs/api.md says a foreign topic,
 //   an over-rate or an invalid payload is dropped and logged with the connection kept. Only a
 //   failure of ours (store down) answers an error: no PUBACK, so the device sends it again.
 import type { Client, PublishPacket } from 'aedes';
@@ -51,7 +51,7 @@ async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, pack
   const topic = packet.topic;
   const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
   if (!rate.allowed) {
-    // API.md §12: excess is dropped and logged (once per window, not once per packet)
+    // docs/api.md#errors: excess is dropped and logged (once per window, not once per packet)
     if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, topic, 'the device publishes faster than its rate limit; excess publishes are dropped');
     return;
   }

@@ -1,8 +1,8 @@
-// Aedes authorizeSubscribe (API.md §5): a device subscribes only to its own command, kv and
+// Aedes authorizeSubscribe (docs/devices.md#mqtt): a device subscribes only to its own command, kv and
 // bulkData response topics; any other filter gets SUBACK 0x80 and the connection stays. Granted
 // QoS is min(asked, 1): the QoS is lowered before Aedes sees the packet (packet-guard.ts),
 // because Aedes reports in the SUBACK the QoS asked, not the one this hook would return.
-// A connection holds at most `maxSubscriptionsPerConnection` filters (API.md §5, issue 13 F3):
+// A connection holds at most `maxSubscriptionsPerConnection` filters (docs/devices.md#mqtt, issue 13 F3):
 // past it, SUBACK 0x80 for each extra filter and a general-log line (once per device per log
 // window, not once per filter). Restored filters of a persistent session count too.
 import type { Client, Subscription } from 'aedes';

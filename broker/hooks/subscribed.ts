@@ -1,4 +1,4 @@
-// API.md §4: a device gets the whole KV store "right after it subscribes to its kv topic (every
+// docs/devices.md#kv-sync: a device gets the whole KV store "right after it subscribes to its kv topic (every
 // connect)". Two Aedes events cover both ways a subscription comes to exist:
 // - `subscribe`, emitted once the SUBACK is written, for a SUBSCRIBE packet;
 // - `connackSent` with sessionPresent, for a persistent session (clean = false) whose kv

@@ -1,4 +1,4 @@
-// `/devices/{own}/bulkData/{label}` (API.md §5): allowed, but nothing consumes bulk data yet. The
+// `/devices/{own}/bulkData/{label}` (docs/devices.md#mqtt): allowed, but nothing consumes bulk data yet. The
 // publish is accepted and the general log says so, rather than dropping it silently.
 import type { Client, PublishPacket } from 'aedes';
 import type { BrokerContext } from '../context.js';

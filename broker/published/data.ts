@@ -1,4 +1,4 @@
-// `/devices/{own}/data` (API.md §6): the same verb as POST /devices/{id}/data with the device's
+// `/devices/{own}/data` (docs/concepts.md#data-sources): the same verb as POST /devices/{id}/data with the device's
 // own credential, so the same validation and routing to data sources. Resolves once the records
 // are committed: only then does Aedes PUBACK it. MQTT has no answer to carry `partial`, so the
 // sources that refused the batch are written to the general log.

@@ -1,4 +1,4 @@
-// `/devices/{own}/event` (API.md §5): `{eventType, eventData}`, the same verb as
+// `/devices/{own}/event` (docs/devices.md#mqtt): `{eventType, eventData}`, the same verb as
 // PUT /devices/{id}/event with the device's own credential, so the same validation, origin
 // fields and pipeline. Resolves once the event is committed: only then does Aedes PUBACK it.
 import type { Client, PublishPacket } from 'aedes';

@@ -1,4 +1,4 @@
-// `/devices/{own}/kv` (API.md §4): the device's sync messages. `set` and `delete` are stored (the
+// `/devices/{own}/kv` (docs/devices.md#kv-sync): the device's sync messages. `set` and `delete` are stored (the
 // same verbs as REST), which bumps `rev` and echoes the change with its new `rev` to every live
 // subscriber, this device included, through the bus. `reload` answers the whole store to this
 // connection only.

@@ -1,5 +1,5 @@
-// MQTT payloads are JSON objects (API.md §5). A payload that is not is the device's mistake: the
-// publish is dropped and logged, the connection stays. Nesting past the limit (API.md §0) is
+// MQTT payloads are JSON objects (docs/devices.md#mqtt). A payload that is not is the device's mistake: the
+// publish is dropped and logged, the connection stays. Nesting past the limit (docs/api.md#conventions) is
 // judged on the text, before JSON.parse or anything else recursive sees it.
 import { jsonTextDepthIssue } from '../../src/domain/json-depth.js';
 

@@ -1,4 +1,4 @@
-// MQTT over TCP (API.md §5): each accepted socket goes to Aedes with the packet guard in place.
+// MQTT over TCP (docs/devices.md#mqtt): each accepted socket goes to Aedes with the packet guard in place.
 import type { Socket } from 'node:net';
 import type { BrokerContext } from '../context.js';
 import { guardClient } from '../packet-guard.js';

@@ -1,6 +1,6 @@
 // The HTTP side of WebSocket upgrades that are not MQTT: the credential (header, or `authToken`
-// in the query for browsers, API.md §1), refusals answered as the REST API would (same reasons
-// and the statuses of the operation, src/http/errors.ts), and the access log line (API.md §8:
+// in the query for browsers, docs/api.md#credentials), refusals answered as the REST API would (same reasons
+// and the statuses of the operation, src/http/errors.ts), and the access log line (docs/operations.md#logs:
 // the path without its query, so the token is never recorded).
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -54,7 +54,7 @@ export function refuseUpgrade(ctx: BrokerContext, u: UpgradeRequest, err: unknow
 
 /**
  * refuseUpgrade for the device channels: an unknown key (a guess) is answered after the wait of
- * auth-backoff.ts for its address (API.md §5, as for MQTT CONNECT)
+ * auth-backoff.ts for its address (docs/devices.md#mqtt, as for MQTT CONNECT)
  */
 export async function refuseGuess(ctx: BrokerContext, u: UpgradeRequest, err: unknown, statuses: readonly number[] | undefined, caller?: Caller): Promise<void> {
   if (isAppError(err) && err.reason === 'INVALID_TOKEN') await delay(ctx.authBackoff.failed(u.ip));

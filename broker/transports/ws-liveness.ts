@@ -1,4 +1,4 @@
-// Liveness of WebSocket peers (API.md §5: the service answers pings and drops a peer that stops
+// Liveness of WebSocket peers (docs/devices.md#mqtt: the service answers pings and drops a peer that stops
 // answering its own). One timer for every socket pings each peer and drops those that did not
 // answer the previous ping: no timer per connection.
 import type { WebSocket, WebSocketServer } from 'ws';

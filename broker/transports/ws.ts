@@ -1,7 +1,7 @@
-// WebSocket upgrades on the HTTP port (API.md §5), routed by path before Hono sees the request:
+// WebSocket upgrades on the HTTP port (docs/devices.md#mqtt), routed by path before Hono sees the request:
 //   /  and  /mqtt           MQTT over WebSocket, with or without the `mqtt` subprotocol
 //   /devices/{id}/command   the device command channel
-//   /devices/{id}/kv        the KV sync channel (API.md §4)
+//   /devices/{id}/kv        the KV sync channel (docs/devices.md#kv-sync)
 //   /userSession/websocket  the browser event stream
 // Every socket has maxPayload = the frame cap, and one timer for all of them pings each peer and
 // drops those that did not answer the previous ping (no timer per connection).

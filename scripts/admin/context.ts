@@ -13,7 +13,7 @@ import type { Reason } from '../../src/domain/errors.js';
 export interface AdminContext {
   config: Config;
   deps: Deps;
-  /** API.md §9 target policy for webhook URLs, as the server applies it */
+  /** docs/webhooks.md target policy for webhook URLs, as the server applies it */
   allowPrivateTargets: boolean;
   /** an admin caller of an existing project (PROJECT_NOT_FOUND otherwise) */
   adminOf(projectId: number): Promise<Caller>;

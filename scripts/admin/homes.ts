@@ -1,4 +1,4 @@
-// Homes and their members (API.md §3), through the same verbs as the HTTP API, acting as an admin
+// Homes and their members (docs/concepts.md), through the same verbs as the HTTP API, acting as an admin
 // key of the home's project.
 import type { AdminContext } from './context.js';
 import { type Command, all, intArg, str, stringArg } from './types.js';

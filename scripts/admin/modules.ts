@@ -1,4 +1,4 @@
-// Smart modules (API.md §9): webhooks modules, created and deleted through the API's verbs with
+// Smart modules (docs/webhooks.md): webhooks modules, created and deleted through the API's verbs with
 // the same target policy (HEARTH_WEBHOOKS_ALLOW_PRIVATE_TARGETS) and template checks.
 import { type Command, all, intArg, str, stringArg } from './types.js';
 

@@ -1,6 +1,6 @@
 // `npm run bench -- flood`: issue 13 F3. One device key, many persistent sessions with fresh
 // client ids, each subscribing to thousands of its own bulkData response filters, then gone.
-// Before the bounds of API.md §5 the heap went from 27 MiB to 3.6 GB in 36 sessions and the
+// Before the bounds of docs/devices.md#mqtt the heap went from 27 MiB to 3.6 GB in 36 sessions and the
 // process died. Prints heap and RSS before and after (after garbage collection when run with
 // --expose-gc: `node --expose-gc --import tsx scripts/bench/index.ts flood`), the sessions and
 // filters the broker kept, and whether /healthz answered throughout.

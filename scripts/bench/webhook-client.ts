@@ -2,7 +2,7 @@
 // client in the same run. A receiver (node:http, keep-alive, answers 200 "ok") runs in a child
 // process, so only the client's CPU is counted here: process.cpuUsage() around N exchanges with
 // `concurrency` in flight to one origin, clients taking turns, rounds repeated so the spread of a
-// shared machine shows. Requests are what the worker sends: a signed SPEC §6.1 JSON body.
+// shared machine shows. Requests are what the worker sends: a signed docs/webhooks.md#event-webhook JSON body.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // One simulated device: an MQTT.js client with the device's credentials, its KV store kept in sync
-// with the server (docs: reload / set / delete, API.md §4), and an answer to every command.
+// with the server (docs: reload / set / delete, docs/devices.md#kv-sync), and an answer to every command.
 import type { MqttClient } from 'mqtt';
 import type { Counters } from './counters.js';
 import type { SimDevice } from './api.js';

@@ -28,7 +28,7 @@ export interface Realtime {
   bus: Bus;
   presence: Presence;
   rateLimiter: RateLimiter;
-  /** the broker's persistent MQTT sessions per device (API.md §5 bounds) */
+  /** the broker's persistent MQTT sessions per device (docs/devices.md#mqtt bounds) */
   mqttSessions: MqttSessions;
   /** cluster mode: the shared client and key names, for Aedes's Redis emitter and persistence */
   redis?: { url: string; client: RedisClient; keys: RedisKeys; prefix: string };

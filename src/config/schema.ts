@@ -30,7 +30,7 @@ export const ConfigSchema = v.object({
   // `enabled: false` switches a plain listener off (HEARTH_HTTP_ENABLED, HEARTH_MQTT_ENABLED), for a
   // server that speaks only TLS; a port of 0 means "any free port" (tests), not "off"
   http: v.object({ port, enabled, publicUrl: v.nullable(v.pipe(v.string(), v.url('expected an absolute URL'))) }),
-  // API.md §5: one device cannot exhaust the broker. Filters per connection (SUBACK 0x80 past
+  // docs/devices.md#mqtt: one device cannot exhaust the broker. Filters per connection (SUBACK 0x80 past
   // it), persistent sessions per device (the oldest offline one goes past it), unacknowledged
   // QoS 1 messages queued per persistent session (QoS 0 past it), the lifetime of an offline
   // session, and the wait before refusing repeated bad credentials from one address (doubled
@@ -45,13 +45,13 @@ export const ConfigSchema = v.object({
     authFailureDelayMs: positive,
     authFailureMaxDelayMs: positive,
   }),
-  // API.md §14: the TLS listeners start when certFile and keyFile are both set (reloaded on SIGHUP)
+  // docs/operations.md#configuration: the TLS listeners start when certFile and keyFile are both set (reloaded on SIGHUP)
   https: v.object({ port }),
   mqtts: v.object({ port }),
   tls: v.object({ certFile: nullableString, keyFile: nullableString, caFile: nullableString }),
   // addresses/CIDRs whose X-Forwarded-For is believed (src/http/client-ip.ts)
   trustedProxies: v.array(v.pipe(v.string(), v.check(isAddressOrCidr, (i) => `expected IP addresses or CIDRs, comma-separated; ${JSON.stringify(i.input)} is neither`))),
-  // API.md §0: `*`, or the origins allowed to read answers (echoed, with Vary: Origin)
+  // docs/api.md#conventions: `*`, or the origins allowed to read answers (echoed, with Vary: Origin)
   corsOrigins: v.pipe(
     v.array(v.pipe(v.string(), v.check((o) => o === '*' || isOrigin(o), (i) => `expected * or origins such as https://app.example.com, comma-separated; ${JSON.stringify(i.input)} is not an origin`))),
     v.minLength(1, 'expected * or at least one origin'),
@@ -79,7 +79,7 @@ export const ConfigSchema = v.object({
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,
-    // API.md §0: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
+    // docs/api.md#conventions: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
     jsonDepth: positive,
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
@@ -99,7 +99,7 @@ export const ConfigSchema = v.object({
     concurrency: positive,
   }),
   presence: v.object({ heartbeatMs: positive, nodeTimeoutMs: positive }),
-  // API.md §7/§13: a log file of at most maxFileBytes, sent in parts of partBytes; an upload with
+  // docs/concepts.md#log-requests/docs/api.md#limits: a log file of at most maxFileBytes, sent in parts of partBytes; an upload with
   // no part for uploadTtlSeconds is abandoned
   logRequests: v.object({ maxFileBytes: positive, partBytes: positive, uploadTtlSeconds: positive }),
   // days each history is kept (0: forever); the job runs every intervalMs, batchSize rows a statement
@@ -112,7 +112,7 @@ export const ConfigSchema = v.object({
     intervalMs: positive,
     batchSize: positive,
   }),
-  // API.md §10: schedule tick and run polling, the run lease, progress every progressRows rows,
+  // docs/concepts.md#reports: schedule tick and run polling, the run lease, progress every progressRows rows,
   // at most maxRows rows a run, a webhook body carries outputs up to webhookMaxBytes
   reports: v.object({
     tickMs: positive,

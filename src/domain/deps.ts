@@ -11,7 +11,7 @@ export interface DomainLimits {
   kvKeysPerStore: number;
   listDefault: number;
   listMax: number;
-  /** API.md §0: JSON nesting allowed in bodies and payloads (json-depth.ts); absent: 32 */
+  /** docs/api.md#conventions: JSON nesting allowed in bodies and payloads (json-depth.ts); absent: 32 */
   jsonDepth?: number;
 }
 
@@ -26,10 +26,10 @@ export interface Deps {
   provisioningTtlSeconds: number;
   /** which devices are connected (commands answer DEVICE_OFFLINE without it); set by main.ts */
   presence?: Presence;
-  /** uploaded log files and report outputs (API.md §7, §10); set by main.ts, absent: 503 */
+  /** uploaded log files and report outputs (docs/concepts.md#log-requests, docs/concepts.md#reports); set by main.ts, absent: 503 */
   blobs?: BlobStore;
-  /** API.md §7/§13 log upload limits; absent: the defaults of src/domain/logrequest/limits.ts */
+  /** docs/concepts.md#log-requests/docs/api.md#limits log upload limits; absent: the defaults of src/domain/logrequest/limits.ts */
   logUploads?: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
-  /** API.md §9 webhook target policy for module settings; set by main.ts, absent: private targets refused */
+  /** docs/webhooks.md webhook target policy for module settings; set by main.ts, absent: private targets refused */
   webhooks?: { allowPrivateTargets: boolean };
 }

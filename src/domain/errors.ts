@@ -1,4 +1,4 @@
-// The one catalogue of error reasons (API.md §12). The HTTP edge maps each reason to a status
+// The one catalogue of error reasons (docs/api.md#errors). The HTTP edge maps each reason to a status
 // through a total record (src/http/errors.ts), so a reason added here without a status fails to
 // compile; the broker maps reasons to CONNACK codes the same way.
 

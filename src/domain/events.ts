@@ -8,7 +8,7 @@ export interface DeviceCommand {
   parameters: Record<string, unknown>;
 }
 
-/** API.md §4 sync messages as sent to devices */
+/** docs/devices.md#kv-sync sync messages as sent to devices */
 export type KvSyncMessage =
   | { action: 'reload'; rev: number; numItems: number; items: { key: string; value: unknown; modificationTime: string }[] }
   | { action: 'set'; rev: number; key: string; value: unknown }

@@ -1,4 +1,4 @@
-// API.md §0: JSON nested deeper than a configurable limit (default 32) is refused, naming the
+// docs/api.md#conventions: JSON nested deeper than a configurable limit (default 32) is refused, naming the
 // path, before anything recursive touches it. JSON.stringify, valibot, structured clones and
 // V8's own JSON.parse all recurse: about 5,000 levels (30 KB) overflow the stack in one of them,
 // and that is a 500 over HTTP or a dropped MQTT connection. Both checks here are loops with an
@@ -81,7 +81,7 @@ function pathOf(keys: readonly (string | number)[]): string {
   return keys.map(String).join('.');
 }
 
-/** the 403 of API.md §0: INVALID_PARAMETERS with the path, like any validation issue */
+/** the 403 of docs/api.md#conventions: INVALID_PARAMETERS with the path, like any validation issue */
 export function depthError(issue: DepthIssue, limit: number): AppError {
   return new AppError('INVALID_PARAMETERS', { issues: [issue], limit });
 }

@@ -1,6 +1,6 @@
 // Input parsing for domain verbs: each verb parses its own input at the top (house rule 2), so the
 // HTTP routes and the admin CLI get the same validation. Issues have the wire shape of
-// INVALID_PARAMETERS `data.issues` (API.md §0): `{path, message}`.
+// INVALID_PARAMETERS `data.issues` (docs/api.md#conventions): `{path, message}`.
 import * as v from 'valibot';
 import { AppError } from './errors.js';
 
@@ -33,7 +33,7 @@ export const IdSchema = v.pipe(
   v.maxValue(MAX_ID, 'expected a positive integer'),
 );
 
-// SPEC §2.10 bundleId pattern (API.md §3 uses it for device class ids too). SPEC writes it
+// docs/concepts.md#firmware-bundles bundleId pattern (docs/concepts.md uses it for device class ids too). the docs writes it
 // `^[a-zA-Z0-9]([a-zA-Z0-9\-_\.]*[a-zA-Z0-9])*$`; this equivalent form has no nested quantifier,
 // which backtracks exponentially on a long id ending in a bad character (ReDoS).
 export const SLUG_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
@@ -57,7 +57,7 @@ export function idFromString(raw: string | undefined): number | undefined {
 }
 
 /**
- * The read-only rule (API.md §2, PATCH): a read-only field sent back with the value the caller
+ * The read-only rule (docs/concepts.md#devices, PATCH): a read-only field sent back with the value the caller
  * read is ignored; a different value is 403 READ_ONLY_FIELD naming the fields. `current` is what
  * the caller can read (absent = not shown to it, so any value sent is a change).
  */

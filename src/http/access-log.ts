@@ -1,4 +1,4 @@
-// API.md §8: every authenticated request is recorded, off the request path. Rows are buffered and
+// docs/operations.md#logs: every authenticated request is recorded, off the request path. Rows are buffered and
 // written in batches; a store outage drops the oldest rows past a bound instead of growing memory.
 import type { Logger } from 'pino';
 import type { AccessLogRow, Store } from '../ports/store.js';

@@ -27,7 +27,7 @@ export function createApi(deps: ApiDeps): Hono<HttpEnv> {
   }
   for (const { method, path, handlers } of byRoute.values()) app.on(method, path, edge.route(handlers));
 
-  // a path no route has is 404; a known path asked with another method is 405 (API.md §0)
+  // a path no route has is 404; a known path asked with another method is 405 (docs/api.md#conventions)
   const allowed = allowedMethods(app);
   app.notFound(
     edge.notFound((c) => {

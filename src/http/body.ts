@@ -1,5 +1,5 @@
 // Request bodies: JSON, or form-encoded (real device firmware posts /deviceRegistration as a
-// form, API.md §0) with "true"/"false"/integers coerced. The size cap is enforced by the
+// form, docs/api.md#conventions) with "true"/"false"/integers coerced. The size cap is enforced by the
 // bodyLimit middleware in app.ts before the body is buffered.
 import type { Context } from 'hono';
 import * as v from 'valibot';
@@ -19,7 +19,7 @@ function coerceForm(value: string): unknown {
 export async function readBody(c: Context): Promise<unknown> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   const text = await c.req.text();
-  // API.md §0: nesting is judged on the text, before JSON.parse (which recurses too)
+  // docs/api.md#conventions: nesting is judged on the text, before JSON.parse (which recurses too)
   const depth = (c.get('deps') as Deps | undefined)?.limits.jsonDepth ?? DEFAULT_JSON_DEPTH;
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const out: Record<string, unknown> = {};
@@ -40,7 +40,7 @@ export async function readBody(c: Context): Promise<unknown> {
   }
 }
 
-/** valibot issues as `data.issues` of an INVALID_PARAMETERS error (SPEC §7) */
+/** valibot issues as `data.issues` of an INVALID_PARAMETERS error (docs/api.md#errors) */
 export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
   return issues.map((i) => ({
     path: (i.path ?? []).map((p) => String(p.key)).join('.'),

@@ -1,7 +1,7 @@
 // Requests Node's HTTP parser refuses before any route sees them (the server's 'clientError'):
-// answered with the API's error body (API.md §0) instead of Node's empty one, then closed.
+// answered with the API's error body (docs/api.md#conventions) instead of Node's empty one, then closed.
 //   431 HEADERS_TOO_LARGE   the head is over Node's limit (16 KiB, --max-http-header-size)
-//   408 REQUEST_TIMEOUT     no complete head within the connect timeout (API.md §13)
+//   408 REQUEST_TIMEOUT     no complete head within the connect timeout (docs/api.md#limits)
 //   400 BAD_REQUEST         anything else the parser cannot read (a broken request line, ...)
 // On a kept-alive connection whose previous request is still being answered (pipelining), the
 // refusal follows that answer; a connection that cannot be written is only closed.

@@ -27,7 +27,7 @@ type Inner = (c: C, next: Next) => Promise<Response | undefined> | Response | un
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-// CORS (API.md §0): any origin, no credentials. Written here rather than hono/cors, which sets
+// CORS (docs/api.md#conventions): any origin, no credentials. Written here rather than hono/cors, which sets
 // its headers through c.res before the handler runs; that placeholder response makes
 // @hono/node-server rebuild every real response as a full Response object (a third of the
 // throughput of a plain GET, measured by `npm run bench -- api`).
@@ -42,7 +42,7 @@ const PREFLIGHT_HEADERS = {
 };
 
 /**
- * HEARTH_CORS_ORIGINS as a list (API.md §0): a listed Origin is echoed, any other gets no
+ * HEARTH_CORS_ORIGINS as a list (docs/api.md#conventions): a listed Origin is echoed, any other gets no
  * Access-Control-Allow-Origin; every answer then varies by Origin. Undefined for `*`.
  */
 function corsList(origins: readonly string[] | undefined): Set<string> | undefined {
@@ -83,7 +83,7 @@ export function createEdge(deps: ApiDeps): Edge {
   async function guarded(c: C, admit: Admit, inner: Inner, next: Next): Promise<Response> {
     // Only a streamed body (chunked, no Content-Length) needs counting while it is read; the
     // others are judged from their header. (Counting touches c.req.raw.body, which builds a full
-    // Request: too dear for every request.) Log file parts (API.md §13: 5 MiB) are bounded by
+    // Request: too dear for every request.) Log file parts (docs/api.md#limits: 5 MiB) are bounded by
     // their own route, to one part's size.
     if (!PART_UPLOAD_PATH.test(c.req.path)) {
       const length = requestHeader(c, 'content-length');
@@ -177,7 +177,7 @@ export function createEdge(deps: ApiDeps): Edge {
     const latencyMs = performance.now() - start;
     const status = res.status;
     metrics.record(c.get('op')?.operationId ?? 'unmatched', method, status, latencyMs / 1000);
-    // API.md §8: every authenticated request, under its project
+    // docs/operations.md#logs: every authenticated request, under its project
     const caller = c.get('caller');
     const projectId = callerProjectId(caller);
     if (projectId !== undefined) {

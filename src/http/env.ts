@@ -24,7 +24,7 @@ export interface ApiDeps extends Deps {
   operationsOnly?: boolean;
   /** HEARTH_TRUSTED_PROXIES: whose X-Forwarded-For names the client (absent: the socket's peer) */
   trustedProxies?: TrustedProxies;
-  /** HEARTH_CORS_ORIGINS (API.md §0): absent or `['*']` answers every origin with `*` */
+  /** HEARTH_CORS_ORIGINS (docs/api.md#conventions): absent or `['*']` answers every origin with `*` */
   corsOrigins?: readonly string[];
 }
 

@@ -44,7 +44,7 @@ export const statusOf: Record<Reason, 400 | 401 | 403 | 404 | 405 | 408 | 409 | 
 };
 
 /**
- * An operation answers only the statuses SPEC §4.1 lists for it (API.md §0/§1): a missing
+ * An operation answers only the statuses docs/api.md#device-operations lists for it (docs/api.md#conventions/docs/concepts.md): a missing
  * credential on an operation without 401, or a hidden object on one without 404, answers 403.
  */
 export function fitStatus(status: number, allowed: readonly number[] | undefined): number {

@@ -1,4 +1,4 @@
-// API.md §0: a known path asked with a method it does not have is 405 METHOD_NOT_ALLOWED, with
+// docs/api.md#conventions: a known path asked with a method it does not have is 405 METHOD_NOT_ALLOWED, with
 // the methods it has. Worked out in the not-found handler, so only requests that matched no route
 // pay for it (hono's methodNotAllowed middleware is one more layer around every request). Same
 // rule as that middleware: every method of every route whose pattern matches the path, HEAD

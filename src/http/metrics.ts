@@ -1,4 +1,4 @@
-// Prometheus metrics for the API: request count and latency per route (API.md §11). A request is
+// Prometheus metrics for the API: request count and latency per route (docs/operations.md#health-and-metrics). A request is
 // recorded into plain numbers kept per route and method, and these become prom-client's metric
 // objects only when /metrics is read: prom-client's own inc() and observe() build, hash and
 // validate a label object on every call, a few percent of a GET (`npm run bench -- api`). The

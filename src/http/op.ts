@@ -17,7 +17,7 @@ export interface OpMeta {
   operationId: string;
   summary: string;
   tag: string;
-  /** statuses the operation may answer besides success; undefined = any of API.md §12 */
+  /** statuses the operation may answer besides success; undefined = any of docs/api.md#errors */
   statuses?: readonly number[];
   success: number;
   body?: GenericSchema;
@@ -78,7 +78,7 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
   const admit: Admit = (c) => {
     c.set('op', full);
     const deps = c.get('deps');
-    // operations whose SPEC list has no 429 are exempt (API.md §12)
+    // operations whose documented list has no 429 are exempt (docs/api.md#errors)
     const limited = rateLimited && deps.rateLimitEnabled;
     if (!authenticated && !limited) return undefined;
     const ip = clientIp(c);

@@ -1,4 +1,4 @@
-// skip/limit on every list, and the range header (API.md §0).
+// skip/limit on every list, and the range header (docs/api.md#conventions).
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { Page } from '../ports/store.js';

@@ -1,5 +1,5 @@
 // Small helpers of the registry routes. Path parameters that name projects, homes, users and
-// devices are positive integers (API.md §0): a segment that is not one names nothing, so it is
+// devices are positive integers (docs/api.md#conventions): a segment that is not one names nothing, so it is
 // 404 of that kind (e.g. DEVICE_NOT_FOUND), the same answer as for an id that does not exist.
 import type { Context } from 'hono';
 import { AppError, type Reason } from '../domain/errors.js';
@@ -23,7 +23,7 @@ export function sliceResponse<T>(c: Context, page: Page, all: T[]): Response {
   return listResponse(c, page, { items: all.slice(page.skip, page.skip + page.limit), total: all.length });
 }
 
-/** the error statuses of our own registry operations (API.md §12), for op() and /openapi.json */
+/** the error statuses of our own registry operations (docs/api.md#errors), for op() and /openapi.json */
 export const STATUSES = {
   read: [401, 403, 404, 429, 500, 503],
   list: [401, 403, 429, 500, 503],

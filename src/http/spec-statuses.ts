@@ -1,4 +1,4 @@
-// SPEC §4.1: the error statuses each device operation may answer. An operation answers only
+// docs/api.md#device-operations: the error statuses each device operation may answer. An operation answers only
 // these (plus its success code); src/http/errors.ts fitStatus enforces it.
 export const SPEC_STATUSES = {
   getAllDevices: [401, 403, 429, 500, 503],

@@ -78,7 +78,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
   const material = files ? readTls(files) : undefined;
   if (material) warnIfExpiring(material, logger);
   const limits = config.limits;
-  // API.md §13: a connection (WebSocket upgrades included) must send its request head within the
+  // docs/api.md#limits: a connection (WebSocket upgrades included) must send its request head within the
   // connect timeout; Node's default is 60 s, checked every 30 s. Bodies (log uploads) are not cut
   // by this. A TLS handshake gets the same time. EdgeResponse writes the headers every answer
   // carries (src/http/edge.ts).

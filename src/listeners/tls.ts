@@ -1,4 +1,4 @@
-// The TLS material of the HTTPS and MQTTS listeners (API.md §14): the PEM files named by
+// The TLS material of the HTTPS and MQTTS listeners (docs/operations.md#configuration): the PEM files named by
 // HEARTH_TLS_CERT_FILE, HEARTH_TLS_KEY_FILE and (optional) HEARTH_TLS_CA_FILE, read and checked
 // at start (a bad file stops start-up with one line naming its variable) and again on SIGHUP,
 // when the servers get the new context with setSecureContext: connections already open keep the

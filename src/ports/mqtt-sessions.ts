@@ -1,5 +1,5 @@
 // The MqttSessions port: which persistent MQTT sessions (clean session 0) each device holds, and
-// since when each is offline, so the broker can bound them (API.md §5: persistent sessions per
+// since when each is offline, so the broker can bound them (docs/devices.md#mqtt: persistent sessions per
 // device and the offline session lifetime are bounded). Aedes's persistence keeps the sessions'
 // contents (subscriptions, queued packets); this keeps the bookkeeping it has no index for.
 // Adapters: in-memory (embedded) and Redis (cluster: every broker sees every session).

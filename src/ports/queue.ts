@@ -1,4 +1,4 @@
-// The Queue port: durable webhook deliveries (API.md §9, ARCHITECTURE "Queue"). It lives in the
+// The Queue port: durable webhook deliveries (docs/webhooks.md, ARCHITECTURE "Queue"). It lives in the
 // same database as the records so that an event and its deliveries commit together (outbox):
 // pub/sub may drop a message, the queue never does. Workers claim due rows under a lease; a
 // worker that dies leaves rows whose lease expires and that another worker claims again, so
@@ -12,7 +12,7 @@ export type DeliveryKind = 'event' | 'command' | 'data' | 'report';
 export type DeliveryStatus = 'pending' | 'delivering' | 'success' | 'failed' | 'dropped';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'success', 'failed', 'dropped'];
 
-/** One try at delivering (API.md §9 delivery log). */
+/** One try at delivering (docs/webhooks.md delivery log). */
 export interface DeliveryAttempt {
   time: string;
   /** the receiver's status, when it answered */
@@ -34,7 +34,7 @@ export interface DeliveryRow {
   eventId: string | null;
   /** eventType or command action, for listing and reports */
   eventType: string | null;
-  /** the exact JSON text of the SPEC §6.1 / §6.3 body */
+  /** the exact JSON text of the docs/webhooks.md#event-webhook / docs/webhooks.md#command-webhook body */
   payload: string;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];

@@ -206,7 +206,7 @@ export interface GeneralLogFilter {
   source?: string;
 }
 
-/** An event as delivered (SPEC §2.7 with the service fields filled). */
+/** An event as delivered (docs/concepts.md#events with the service fields filled). */
 export interface EventRecord {
   eventType: string;
   eventData: Record<string, unknown>;
@@ -232,12 +232,12 @@ export interface EventFilter {
   until?: string;
 }
 
-/** A webhooks module (API.md §9). Webhook keys are sealed with the server secret: they sign. */
+/** A webhooks module (docs/webhooks.md). Webhook keys are sealed with the server secret: they sign. */
 export interface EventWebhookRow {
   url: string;
-  /** event types, `*` for all (SPEC §6.2) */
+  /** event types, `*` for all (docs/webhooks.md#subscriptions) */
   subscriptions: string[];
-  /** advanced mode (SPEC §6.4) */
+  /** advanced mode (docs/webhooks.md#templates) */
   headers: Record<string, string> | null;
   body: string | null;
   keySealed: string;
@@ -267,7 +267,7 @@ export type ModulePatch = Partial<Pick<ModuleRow, 'description' | 'eventWebhook'
   modificationTime: string;
 };
 
-/** Device log requests (SPEC §2.2, API.md §7). */
+/** Device log requests (docs/concepts.md#log-requests). */
 export type LogRequestStatus = 'requested' | 'uploading' | 'success' | 'failure' | 'cancelled';
 export const OPEN_LOG_REQUEST: readonly LogRequestStatus[] = ['requested', 'uploading'];
 export interface LogRequestRow {
@@ -297,7 +297,7 @@ export type LogRequestPatch = Partial<
   Pick<LogRequestRow, 'status' | 'uploadId' | 'uploadSize' | 'numParts' | 'partSize' | 'uploadExpires' | 'filename' | 'contentType' | 'finishTime' | 'error'>
 >;
 
-/** Data sources and stored records (API.md §6). */
+/** Data sources and stored records (docs/concepts.md#data-sources). */
 export type DataSourceType = 'store' | 'webhook';
 export interface DataSourceRow {
   projectId: number;
@@ -335,7 +335,7 @@ export interface DataRecordFilter {
   until?: string;
 }
 
-/** Scheduled reports and their runs (API.md §10). */
+/** Scheduled reports and their runs (docs/concepts.md#reports). */
 export type ReportKind = 'devices' | 'connectivity' | 'events' | 'deliveries';
 export type ReportFormat = 'csv' | 'json';
 export interface ReportFilter {
@@ -569,7 +569,7 @@ export interface Store {
   /** the durable delivery queue (src/ports/queue.ts) */
   deliveries: Deliveries;
 
-  /** device log requests (API.md §7) */
+  /** device log requests (docs/concepts.md#log-requests) */
   logRequests: {
     /** false when the device already has an open (requested or uploading) request */
     create(r: NewLogRequest): Promise<boolean>;
@@ -593,7 +593,7 @@ export interface Store {
     deleteForDevice(deviceId: number): Promise<number>;
   };
 
-  /** data sources of a project (API.md §6) */
+  /** data sources of a project (docs/concepts.md#data-sources) */
   dataSources: {
     /** false when the project already has a source with that id */
     create(s: DataSourceRow): Promise<boolean>;
@@ -616,7 +616,7 @@ export interface Store {
     prune(projectId: number, sourceId: string, before: string, limit: number): Promise<number>;
   };
 
-  /** scheduled reports (API.md §10) */
+  /** scheduled reports (docs/concepts.md#reports) */
   reports: {
     create(r: ReportRow): Promise<void>;
     get(id: string): Promise<ReportRow | undefined>;

@@ -1,4 +1,4 @@
-// Worker metrics (API.md §11 /metrics): deliveries by outcome, attempt latency, and the queue's
+// Worker metrics (docs/operations.md#health-and-metrics /metrics): deliveries by outcome, attempt latency, and the queue's
 // depth and the age of its oldest unfinished delivery, read from the store at scrape time.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Deliveries } from '../ports/queue.js';

@@ -1,4 +1,4 @@
-// The real process (`node --import tsx src/main.ts`), as an operator starts it (API.md §14): a
+// The real process (`node --import tsx src/main.ts`), as an operator starts it (docs/operations.md#configuration): a
 // temp data directory, free ports, the admin key file, a restart on the same data, and the one
 // line it prints when a setting is wrong. Every child is killed in cleanup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

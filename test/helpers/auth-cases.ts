@@ -1,6 +1,6 @@
 // The authentication cases every authenticated route runs (house rule 10, after unkey's
 // runCommonRouteTests): no credential, a malformed header, an unknown token of each kind.
-// Each answer must be 401 (403 where the SPEC list of the operation has no 401) with a reason.
+// Each answer must be 401 (403 where the documented list of the operation has no 401) with a reason.
 import { expect, it } from 'vitest';
 import { SPEC_STATUSES, type SpecOperation } from '../../src/http/spec-statuses.js';
 import type { TestApi } from './api.js';
@@ -10,7 +10,7 @@ export interface RouteUnderTest {
   /** a function: ids are known only once the test's fixtures exist */
   path: () => string;
   body?: () => unknown;
-  /** the SPEC §4.1 operation, when it is one */
+  /** the docs/api.md#device-operations operation, when it is one */
   spec?: SpecOperation;
 }
 
@@ -19,7 +19,7 @@ export function unauthorizedStatus(spec?: SpecOperation): number {
   return spec && !(SPEC_STATUSES[spec] as readonly number[]).includes(401) ? 403 : 401;
 }
 
-/** asserts a status is one the SPEC lists for the operation (or its success code) */
+/** asserts a status is one the documented lists for the operation (or its success code) */
 export function expectSpecStatus(spec: SpecOperation, status: number, success: number): void {
   expect([success, ...SPEC_STATUSES[spec]], `${spec} answered ${status}`).toContain(status);
 }

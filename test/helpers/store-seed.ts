@@ -11,7 +11,7 @@ export interface SeedDeps {
 
 const now = () => new Date().toISOString();
 
-/** a device with a fresh API key (hash for lookup, sealed copy for read-back, API.md §1) */
+/** a device with a fresh API key (hash for lookup, sealed copy for read-back, docs/api.md#credentials) */
 export async function seedDevice(
   deps: SeedDeps,
   o: { projectId?: number; homeId?: number | null; deviceClass?: string; name?: string; tag?: string } = {},

@@ -10,7 +10,7 @@
 // - one timer bounds the whole exchange (queueing, connect, request, answer): undici's own header
 //   and body timeouts are off;
 // - the answer is read to maxResponseBytes, then the exchange is aborted, which destroys its
-//   socket (API.md §13: keep the first bytes, do not drain the rest);
+//   socket (docs/api.md#limits: keep the first bytes, do not drain the rest);
 // - redirects are never followed (no interceptor is installed: a 3xx is just an answer);
 // - a request is sent once more on a new socket when a reused one closed before a byte of answer
 //   (undici retries only idempotent requests it had not written yet).
@@ -129,7 +129,7 @@ export function createPools(opts: PoolOptions): Pools {
     /** the answer has been read (to its end or to the byte cap) */
     private answered(keepSocket: boolean): void {
       const status = this.status!;
-      // API.md §9: redirects are never followed; a 3xx is a failed attempt like any non-2xx
+      // docs/webhooks.md: redirects are never followed; a 3xx is a failed attempt like any non-2xx
       this.end(status >= 200 && status < 300, status >= 300 && status < 400 ? 'REDIRECT_NOT_FOLLOWED' : undefined, keepSocket);
     }
 
@@ -169,7 +169,7 @@ export function createPools(opts: PoolOptions): Pools {
       if (this.settled) return true;
       const room = opts.maxResponseBytes - this.received;
       if (chunk.length > room) {
-        // API.md §13: keep the first bytes, then drop the connection rather than drain it
+        // docs/api.md#limits: keep the first bytes, then drop the connection rather than drain it
         if (room > 0) this.chunks.push(chunk.subarray(0, room));
         this.received += room;
         this.answered(false);

@@ -1,5 +1,5 @@
 // The access log's writer on SQLite: a worker_thread with its own connection to the access-log
-// file (connect.ts), which every authenticated request adds a row to (API.md §8). Written on the
+// file (connect.ts), which every authenticated request adds a row to (docs/operations.md#logs). Written on the
 // API's event loop, the inserts cost a fifth of a GET (`npm run bench -- api`); here they run on
 // the other core, and only one flat array a batch crosses between the threads.
 //

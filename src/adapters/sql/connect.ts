@@ -73,7 +73,7 @@ export function accessLogFile(file: string): string {
 }
 
 /**
- * SQLite keeps the access log (API.md §8: a row for every authenticated request) in a database
+ * SQLite keeps the access log (docs/operations.md#logs: a row for every authenticated request) in a database
  * file of its own, attached to the connection as `access_log`: its writer thread commits there
  * without taking the main file's write lock, and without changing the main file's data_version,
  * which would empty the read cache (change-feed.ts) at every batch. Unqualified, `access_logs`

@@ -1,4 +1,4 @@
-// Data sources (API.md §6) and the records `store` sources keep. Records are append-only, listed
+// Data sources (docs/concepts.md#data-sources) and the records `store` sources keep. Records are append-only, listed
 // newest first, and removed with their source, their device, or by retention in batches.
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';

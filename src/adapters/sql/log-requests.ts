@@ -1,4 +1,4 @@
-// Device log requests (API.md §7). One open request per device is the unique `open_device_id`
+// Device log requests (docs/concepts.md#log-requests). One open request per device is the unique `open_device_id`
 // column (the device id while requested or uploading, null after): the database, not a
 // read-then-write, refuses the second one. Each status change is one conditional update.
 import type { Kysely, Selectable } from 'kysely';

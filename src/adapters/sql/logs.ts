@@ -27,7 +27,7 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
     accessLogs: {
       async insertMany(rows) {
         if (rows.length === 0) return;
-        // every authenticated request writes a row (API.md §8): on SQLite in a file, by the
+        // every authenticated request writes a row (docs/operations.md#logs): on SQLite in a file, by the
         // writer thread (access-log-writer.ts); else on this connection, by the same prepared
         // statements in one transaction (Kysely's multi-row insert cost 3 µs a row to build)
         if (writer) return writer.write(rows);

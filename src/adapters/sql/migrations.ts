@@ -176,7 +176,7 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
-// Smart modules and the durable webhook delivery queue (API.md §9). A delivery is due when
+// Smart modules and the durable webhook delivery queue (docs/webhooks.md). A delivery is due when
 // next_attempt_time <= now: pending rows at their next try, delivering rows when their lease
 // ends; finished rows have none, so the claim index holds only live work.
 function webhooks(): Migration {
@@ -222,7 +222,7 @@ function webhooks(): Migration {
   };
 }
 
-// Device log requests (API.md §7), data sources and their stored records (§6), scheduled reports
+// Device log requests (docs/concepts.md#log-requests), data sources and their stored records (docs/concepts.md#data-sources), scheduled reports
 // and their runs (§10). `open_device_id` is the device id while a request is open (requested or
 // uploading) and null once it ends: its unique index is what allows one open request per device,
 // on both dialects, without a partial index. A report's `next_run_time` is its lease: the one

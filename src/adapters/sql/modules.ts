@@ -1,4 +1,4 @@
-// Smart modules (API.md §9): one row per module, each webhook's settings as a JSON column so the
+// Smart modules (docs/webhooks.md): one row per module, each webhook's settings as a JSON column so the
 // event fan-out and the worker read a module in one query.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';

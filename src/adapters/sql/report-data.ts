@@ -1,4 +1,4 @@
-// What reports are computed from (API.md §10): devices, the connectivity system events, the events
+// What reports are computed from (docs/concepts.md#reports): devices, the connectivity system events, the events
 // history and webhook deliveries, read in keyset order (time, id) so that a long run streams page
 // by page and a row inserted meanwhile never shifts a page. Read-only; the tables belong to their
 // own repositories (devices.ts, logs.ts, deliveries.ts).

@@ -1,4 +1,4 @@
-// Runs of scheduled reports (API.md §10), which are also the reports' work queue: a run is taken
+// Runs of scheduled reports (docs/concepts.md#reports), which are also the reports' work queue: a run is taken
 // by one conditional update of its status and lease (claim), so any number of workers share the
 // queue; a worker that dies leaves a lease that ends, and another takes the run over.
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';

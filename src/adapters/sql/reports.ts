@@ -1,4 +1,4 @@
-// Scheduled reports (API.md §10). The schedule tick is decided by one conditional update of
+// Scheduled reports (docs/concepts.md#reports). The schedule tick is decided by one conditional update of
 // `next_run_time` (claimTick): whichever worker moves it first fires the tick, with any number of
 // workers on one database and no lock held across statements. Runs: report-runs.ts.
 import type { Kysely, Selectable } from 'kysely';

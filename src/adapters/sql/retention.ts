@@ -1,4 +1,4 @@
-// Retention of the bounded histories (API.md §3 events history, §8 access and general logs): one
+// Retention of the bounded histories (docs/concepts.md events history, docs/operations.md#logs access and general logs): one
 // short delete of at most `limit` rows per call, oldest first, so the caller can pace the work
 // and the API keeps the database between batches (SQLite has one writer).
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// getHTTPAccessLogEntries (SPEC §2.4, API.md §8): recorded requests of one project, newest first.
+// getHTTPAccessLogEntries (docs/operations.md#logs): recorded requests of one project, newest first.
 // Entries never carry their projectId; paths were stored without their secrets (http/access-log).
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
@@ -26,7 +26,7 @@ export const AccessLogQuerySchema = v.object({
 });
 export type AccessLogQuery = v.InferOutput<typeof AccessLogQuerySchema>;
 
-/** SPEC §2.4: latency is an integer number of nanoseconds */
+/** docs/operations.md#logs: latency is an integer number of nanoseconds */
 export const AccessLogEntrySchema = v.object({
   clientIp: v.string(),
   latency: v.pipe(v.number(), v.integer()),

@@ -1,5 +1,5 @@
 // Access rules shared by every verb. Objects the caller may not see are reported as missing, so
-// nothing of another project or home is revealed (API.md §1).
+// nothing of another project or home is revealed (docs/api.md#credentials).
 import type { Deps } from '../deps.js';
 import type { DeviceRow, HomeRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';

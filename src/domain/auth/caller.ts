@@ -1,4 +1,4 @@
-// Who is calling, once their credential is resolved (API.md §1).
+// Who is calling, once their credential is resolved (docs/api.md#credentials).
 export const SCOPES = ['admin', 'devices', 'commands', 'events', 'kv', 'logs', 'users', 'homes', 'modules', 'data', 'reports'] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -30,7 +30,7 @@ export function callerProjectId(c: Caller): number | undefined {
   return c.type === 'nobody' ? undefined : c.projectId;
 }
 
-/** SPEC §2.5 caller object of the general log */
+/** docs/operations.md#logs caller object of the general log */
 export function logCaller(c: Caller): { id?: string | number; type: string; name?: string; sudoer?: boolean } | null {
   switch (c.type) {
     case 'project key':

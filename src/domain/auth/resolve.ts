@@ -60,7 +60,7 @@ export function resolveCallerNow(deps: D, token: string, hash: string, ip?: stri
   return undefined;
 }
 
-/** `Authorization: ModeCloud <token>` or `Bearer <token>` (API.md §1) */
+/** `Authorization: ModeCloud <token>` or `Bearer <token>` (docs/api.md#credentials) */
 export function tokenFromHeader(header: string | undefined | null): string | undefined {
   if (!header) return undefined;
   const m = /^\s*(ModeCloud|Bearer)\s+(\S+)\s*$/i.exec(header);

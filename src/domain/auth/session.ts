@@ -1,4 +1,4 @@
-// User sessions (API.md §3): sign in with project, email and password for a `ut.` token; read
+// User sessions (docs/concepts.md): sign in with project, email and password for a `ut.` token; read
 // and end the caller's own session. A failed sign-in never says which part was wrong, and takes
 // as long for an unknown email as for a wrong password.
 import * as v from 'valibot';

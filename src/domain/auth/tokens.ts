@@ -1,4 +1,4 @@
-// Credentials are random (32 bytes) with a readable prefix (API.md §1). Only their SHA-256 is
+// Credentials are random (32 bytes) with a readable prefix (docs/api.md#credentials). Only their SHA-256 is
 // stored for lookup: the tokens carry 256 bits of entropy, so a fast hash is enough (passwords,
 // which do not, use scrypt in password.ts).
 import * as crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// GET /auth (API.md §1): what the presented credential acts as. No credential is `nobody`.
+// GET /auth (docs/api.md#credentials): what the presented credential acts as. No credential is `nobody`.
 import * as v from 'valibot';
 import type { Caller } from './caller.js';
 

@@ -1,5 +1,5 @@
 // Who may see a bundle: a project key of its project (`devices`), or a device of its project whose
-// class it is for (API.md §3: "a device sees its class and channel"). Anyone else: not found.
+// class it is for (docs/concepts.md: "a device sees its class and channel"). Anyone else: not found.
 import type { Deps } from '../deps.js';
 import type { BundleRow, DeviceRow } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';

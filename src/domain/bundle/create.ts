@@ -1,4 +1,4 @@
-// Create a bundle (API.md §3): a project key with `devices`, in its own project, for one of its
+// Create a bundle (docs/concepts.md): a project key with `devices`, in its own project, for one of its
 // device classes. Bundle ids are unique across the service (the id alone names a bundle in
 // recordFirmwareInstallation), so an id taken in another project is ALREADY_EXISTS too.
 import type { Deps } from '../deps.js';

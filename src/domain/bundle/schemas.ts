@@ -1,5 +1,5 @@
-// Firmware bundles (API.md §3): id per SPEC §2.10, one device class, an optional channel, and the
-// components whose config schemas getDeviceConfigurationSchemas returns (SPEC §2.6).
+// Firmware bundles (docs/concepts.md): id per docs/concepts.md#firmware-bundles, one device class, an optional channel, and the
+// components whose config schemas getDeviceConfigurationSchemas returns (docs/concepts.md#firmware-bundles).
 import * as v from 'valibot';
 import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
 

@@ -1,7 +1,7 @@
-// Device commands (SPEC §2.8, API.md §2 "Commands").
+// Device commands (docs/concepts.md#commands, docs/concepts.md#devices "Commands").
 import * as v from 'valibot';
 
-// SPEC 2.8: `^[0-9a-z][0-9a-z_\-]+[0-9a-z]$` (so at least three characters)
+// docs/concepts.md#commands: `^[0-9a-z][0-9a-z_\-]+[0-9a-z]$` (so at least three characters)
 export const ACTION_PATTERN = /^[0-9a-z][0-9a-z_\-]+[0-9a-z]$/;
 
 const plainObject = (what: string) =>

@@ -1,4 +1,4 @@
-// sendCommandDevice (SPEC §4.1, API.md §2): a command reaches every live connection of the device
+// sendCommandDevice (docs/api.md#device-operations, docs/concepts.md#devices): a command reaches every live connection of the device
 // at once, on any node, through the bus; with none, 403 DEVICE_OFFLINE. Commands are not queued
 // for later: an offline device never sees a command it was not there for.
 import * as v from 'valibot';
@@ -14,7 +14,7 @@ export interface SendCommandDeps extends Pick<Deps, 'store' | 'bus'> {
 }
 
 export async function sendCommand(deps: SendCommandDeps, caller: Caller, deviceId: number, body: unknown): Promise<void> {
-  // API.md §2: project key with scope `commands`, or a member of the device's home
+  // docs/concepts.md#devices: project key with scope `commands`, or a member of the device's home
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   const r = v.safeParse(CommandBodySchema, body);
   if (!r.success) {

@@ -20,6 +20,6 @@ export async function loadSource(deps: Pick<Deps, 'store'>, projectId: number, i
   return s;
 }
 
-/** API.md §6: a source whose `deviceClasses` filter is empty takes every class */
+/** docs/concepts.md#data-sources: a source whose `deviceClasses` filter is empty takes every class */
 export const takesClass = (s: Pick<DataSourceRow, 'deviceClasses'>, deviceClass: string): boolean =>
   !s.deviceClasses || s.deviceClasses.length === 0 || s.deviceClasses.includes(deviceClass);

@@ -1,5 +1,5 @@
-// A webhook data source that fails refuses new batches for a while (API.md §6 answer `partial`,
-// SPEC §2.9 failedDataSources). Batches are delivered later, from the durable queue, so a post
+// A webhook data source that fails refuses new batches for a while (docs/concepts.md#data-sources answer `partial`,
+// docs/concepts.md#data-sources failedDataSources). Batches are delivered later, from the durable queue, so a post
 // cannot wait for the receiver; what it can do is not pile more records onto a receiver that is
 // failing right now, and say so. Circuit breaker: after a failed attempt the source refuses for
 // REFUSE_FOR_MS; the first post after that is accepted again (a probe), and the next successful

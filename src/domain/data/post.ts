@@ -1,4 +1,4 @@
-// postData (SPEC §2.9, §4.1; API.md §6), over HTTP and MQTT `/devices/{id}/data`: every record goes
+// postData (docs/concepts.md#data-sources, docs/api.md#device-operations; docs/concepts.md#data-sources), over HTTP and MQTT `/devices/{id}/data`: every record goes
 // to each data source of the project whose class filter takes the device. `store` sources keep
 // the records; `webhook` sources get the batch through the durable delivery queue. The records
 // and the queued batches commit in ONE transaction: a post either counts for every source that

@@ -1,10 +1,10 @@
-// Data posts and data sources (SPEC §2.9, API.md §6): request bodies and answers.
+// Data posts and data sources (docs/concepts.md#data-sources): request bodies and answers.
 import * as v from 'valibot';
 import { SlugSchema } from '../validate.js';
 import { WebhookUrlSchema } from '../module/schemas.js';
 import { idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
 
-/** like module ids (API.md §9): 3 to 64 lowercase letters, digits, `-`, `_` */
+/** like module ids (docs/webhooks.md): 3 to 64 lowercase letters, digits, `-`, `_` */
 export const DATA_SOURCE_ID = /^[a-z0-9][a-z0-9_-]{1,62}[a-z0-9]$/;
 export const MAX_RECORDS_PER_POST = 1000;
 export const MAX_SOURCES_PER_PROJECT = 100;
@@ -45,14 +45,14 @@ export const DataSourceSchema = v.object({
   /** webhook signing key: in full when just created or rotated, masked otherwise */
   key: v.optional(v.string()),
   retentionDays: v.optional(v.number()),
-  /** a webhook source whose deliveries fail refuses new batches for a while (API.md §6 `partial`) */
+  /** a webhook source whose deliveries fail refuses new batches for a while (docs/concepts.md#data-sources `partial`) */
   health: v.optional(v.object({ failingSince: v.string(), lastError: v.string() })),
   creationTime: v.string(),
   modificationTime: v.string(),
 });
 export type DataSource = v.InferOutput<typeof DataSourceSchema>;
 
-/** SPEC §2.9: `data`, a required array of objects (API.md §6: 1 to 1000 records) */
+/** docs/concepts.md#data-sources: `data`, a required array of objects (docs/concepts.md#data-sources: 1 to 1000 records) */
 export const DataPostSchema = v.object({
   data: v.pipe(
     v.array(
@@ -65,7 +65,7 @@ export const DataPostSchema = v.object({
   ),
 });
 
-/** SPEC §2.9 answer: failedDataSources as [dataSourceId, reason] pairs */
+/** docs/concepts.md#data-sources answer: failedDataSources as [dataSourceId, reason] pairs */
 export const DataPostResultSchema = v.object({
   result: v.picklist(['success', 'partial']),
   failedDataSources: v.optional(v.array(v.array(v.string()))),

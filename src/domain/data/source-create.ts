@@ -1,5 +1,5 @@
-// Create a data source (API.md §6). A webhook source gets a signing key (shown in this answer
-// only) and its URL passes the target policy of API.md §9 at registration.
+// Create a data source (docs/concepts.md#data-sources). A webhook source gets a signing key (shown in this answer
+// only) and its URL passes the target policy of docs/webhooks.md at registration.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { Deps } from '../deps.js';

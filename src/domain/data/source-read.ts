@@ -1,4 +1,4 @@
-// List, get and delete data sources, and read the records a `store` source keeps (API.md §6).
+// List, get and delete data sources, and read the records a `store` source keeps (docs/concepts.md#data-sources).
 import type { Caller } from '../auth/caller.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { AppError } from '../errors.js';

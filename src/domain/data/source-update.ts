@@ -1,4 +1,4 @@
-// Update a data source (API.md §6): name, device classes, url (webhook) or retention (store);
+// Update a data source (docs/concepts.md#data-sources): name, device classes, url (webhook) or retention (store);
 // `rotateKey: true` gives a webhook source a new signing key. `id` and `type` are read-only.
 import type { Caller } from '../auth/caller.js';
 import type { DataSourcePatch } from '../../ports/store.js';

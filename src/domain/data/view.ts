@@ -1,5 +1,5 @@
-// A data source as answered (API.md §6). The signing key of a webhook source is shown in full in
-// the answer that made it, masked in every other one (like module keys, API.md §9).
+// A data source as answered (docs/concepts.md#data-sources). The signing key of a webhook source is shown in full in
+// the answer that made it, masked in every other one (like module keys, docs/webhooks.md).
 import type { DataSourceRow } from '../../ports/store.js';
 import { unseal } from '../auth/tokens.js';
 import { maskKey } from '../module/view.js';

@@ -1,6 +1,6 @@
-// A batch of records for a `webhook` data source (API.md §6): one delivery of the durable webhook
-// queue (kind `data`, the source id in place of a module id), signed like every webhook (SPEC
-// §5.3, API.md §9) with the source's key when the worker sends it.
+// A batch of records for a `webhook` data source (docs/concepts.md#data-sources): one delivery of the durable webhook
+// queue (kind `data`, the source id in place of a module id), signed like every webhook (
+// docs/webhooks.md#verifying-signatures, docs/webhooks.md) with the source's key when the worker sends it.
 import type { DataSourceRow, DeviceRow } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { newDeliveryId } from '../webhook/ids.js';

@@ -1,4 +1,4 @@
-// addDeviceHome (SPEC §4.1, API.md §2): three forms tried in this order, SPEC rule 4 ("token
+// addDeviceHome (docs/api.md#device-operations, docs/concepts.md#devices): three forms tried in this order, docs/api.md#device-operations rule 4 ("token
 // parameters take precedence over projectId"):
 //   1. {token, deviceClass?}          on-demand provisioning, no credential needed
 //   2. {claimCode, homeId}            claim a pre-provisioned device
@@ -28,7 +28,7 @@ export async function addDeviceHome({
   requireCaller(caller);
   if (b.claimCode !== undefined && b.homeId !== undefined) return claimDevice({ deps, caller, input: { claimCode: b.claimCode, homeId: b.homeId } });
   if (b.projectId !== undefined && b.deviceClass !== undefined) {
-    // SPEC rule 5: name, description, tag, channel and bundleInstalled only with projectId
+    // docs/api.md#device-operations rule 5: name, description, tag, channel and bundleInstalled only with projectId
     const { projectId, deviceClass, homeId, name, description, tag, channel, bundleInstalled } = b;
     return createDevice({ deps, caller, input: { projectId, deviceClass, homeId, name, description, tag, channel, bundleInstalled } });
   }

@@ -1,4 +1,4 @@
-// addDeviceHome form 2 (SPEC §4.1 rule 3, API.md §2): a member of the home (or a project key with
+// addDeviceHome form 2 (docs/api.md#device-operations rule 3, docs/concepts.md#devices): a member of the home (or a project key with
 // `devices`) claims a pre-provisioned device by its claim code while its claimable window is
 // open. The device joins the home, `claimTime` is set and the window closes.
 import type { Deps } from '../deps.js';
@@ -25,7 +25,7 @@ export async function claimDevice({
   const claimed = await deps.store.transaction(async (store) => {
     // read inside the transaction: of two claims of one device, the second sees it in a home
     const d = await store.devices.getByClaimHash(hash);
-    // a code of another project is an unknown code (API.md §1: reveal nothing)
+    // a code of another project is an unknown code (docs/api.md#credentials: reveal nothing)
     if (!d || d.projectId !== home.projectId) throw new AppError('DEVICE_NOT_CLAIMABLE');
     if (d.homeId !== null) throw new AppError('DEVICE_ALREADY_IN_HOME', { deviceId: d.id });
     if (!d.claimExpirationTime || d.claimExpirationTime <= now) throw new AppError('DEVICE_NOT_CLAIMABLE', { deviceId: d.id });

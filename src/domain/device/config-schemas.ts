@@ -1,4 +1,4 @@
-// getDeviceConfigurationSchemas (SPEC §4.1, §2.6): the config schemas of the components of the
+// getDeviceConfigurationSchemas (docs/api.md#device-operations, docs/concepts.md#firmware-bundles): the config schemas of the components of the
 // device's installed bundle; [] when nothing is installed or the bundle has since been deleted.
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';

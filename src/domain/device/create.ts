@@ -1,4 +1,4 @@
-// addDeviceHome form 3 (SPEC §4.1 rules 4–5, API.md §2): a pre-provisioned device created by a
+// addDeviceHome form 3 (docs/api.md#device-operations rules 4–5, docs/concepts.md#devices): a pre-provisioned device created by a
 // project key (`devices`) or a user with canCreateDevices, in the caller's project. It gets a new
 // API key and claim code, both in the answer. Without a home it is claimable for CLAIM_WINDOW
 // seconds from creation; with a home (the caller must be able to add to it) it is already claimed.

@@ -1,4 +1,4 @@
-// Device credentials (API.md §1): the device API key and the claim code are random, looked up by
+// Device credentials (docs/api.md#credentials): the device API key and the claim code are random, looked up by
 // hash only, and kept sealed with the server secret so privileged clients can read them back.
 import { generateClaimCode, generateToken, hashToken, normalizeClaimCode, seal } from '../auth/tokens.js';
 import { AppError } from '../errors.js';

@@ -1,6 +1,6 @@
-// deleteDevice (SPEC §4.1, API.md §2). A project key deletes the device: its record, its KV store,
+// deleteDevice (docs/api.md#device-operations, docs/concepts.md#devices). A project key deletes the device: its record, its KV store,
 // and (bus `revoke`) its live connections on every node. A home member only takes it out of the
-// home. SPEC rule 7: a device in use by another part of the system is 409 DEVICE_IN_USE; each
+// home. docs/api.md#device-operations rule 7: a device in use by another part of the system is 409 DEVICE_IN_USE; each
 // such part registers a check in `deviceBlockers` (the log-request feature: an upload in progress).
 import type { Deps } from '../deps.js';
 import type { DeviceRow } from '../../ports/store.js';

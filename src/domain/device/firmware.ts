@@ -1,4 +1,4 @@
-// recordFirmwareInstallation (SPEC §4.1 rule 10, API.md §2): the device (or a project key) reports
+// recordFirmwareInstallation (docs/api.md#device-operations rule 10, docs/concepts.md#devices): the device (or a project key) reports
 // the bundle it installed. The bundle must exist in the device's project, else 404
 // BUNDLE_NOT_FOUND. The bundle's class is not checked against the device's: this records what
 // the device says it runs.

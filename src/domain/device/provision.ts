@@ -1,6 +1,6 @@
-// addDeviceHome form 1 (SPEC §4.1 rule 2, API.md §2): on-demand provisioning. No credential is
+// addDeviceHome form 1 (docs/api.md#device-operations rule 2, docs/concepts.md#devices): on-demand provisioning. No credential is
 // needed: the single-use provisioning token names the project, home, class (which `deviceClass`
-// may override) and tag. The answer carries the new device's API key and claim code (SPEC §2.1:
+// may override) and tag. The answer carries the new device's API key and claim code (docs/concepts.md#devices:
 // "also present during on-demand provisioning"). Consuming the token and creating the device are
 // one transaction, so a request that fails (an unknown class) does not burn the token.
 import type { Deps } from '../deps.js';
@@ -11,7 +11,7 @@ import { newClaimCode, newDeviceKey } from './credentials.js';
 import type { Device } from './schemas.js';
 import { deviceView } from './view.js';
 
-/** the route answers this one with 403 (API.md §12: INVALID_TOKEN (provisioning)) */
+/** the route answers this one with 403 (docs/api.md#errors: INVALID_TOKEN (provisioning)) */
 export const invalidProvisioningToken = () => new AppError('INVALID_TOKEN', { credential: 'provisioning token' });
 
 export async function provisionDevice({

@@ -1,4 +1,4 @@
-// getDeviceInfo and getAllDevices (SPEC §4.1, API.md §2). A project key (`devices`) sees its
+// getDeviceInfo and getAllDevices (docs/api.md#device-operations, docs/concepts.md#devices). A project key (`devices`) sees its
 // project's devices; a user sees the devices of its homes only; a device sees itself (one) and
 // may not list. apiKey/claimCode only for privileged readers (view.ts).
 import type { Deps } from '../deps.js';

@@ -1,4 +1,4 @@
-// Update device claimable state (SPEC §3, API.md §2: POST /deviceRegistration), by the device
+// Update device claimable state (docs/devices.md#claiming-and-provisioning, docs/concepts.md#devices: POST /deviceRegistration), by the device
 // itself. `claimable: true` opens the window for `duration` seconds from now; `false` closes it
 // now. A device already in a home cannot be made claimable (or closed): 403.
 import type { Deps } from '../deps.js';

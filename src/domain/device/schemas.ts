@@ -1,10 +1,10 @@
-// The device resource (SPEC §2.1) and the bodies of the device operations (SPEC §4.1, API.md §2).
+// The device resource (docs/concepts.md#devices) and the bodies of the device operations (docs/api.md#device-operations, docs/concepts.md#devices).
 import * as v from 'valibot';
 import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 
-/** SPEC §2.1 field for field; optional fields that are null are left out of the answer */
+/** docs/concepts.md#devices field for field; optional fields that are null are left out of the answer */
 export const DeviceSchema = v.object({
   id: v.number(),
   projectId: v.number(),
@@ -33,7 +33,7 @@ const Description = TextSchema('description', 4096);
 const Tag = TextSchema('tag', 256);
 const Channel = SlugSchema('channel');
 
-/** SPEC §4.1 rule 1: every field optional; which form applies is decided by addDeviceHome */
+/** docs/api.md#device-operations rule 1: every field optional; which form applies is decided by addDeviceHome */
 export const AddDeviceBodySchema = v.object({
   token: v.optional(v.pipe(v.string('token must be a string'), v.maxLength(256, 'token is too long'))),
   claimCode: v.optional(v.pipe(v.string('claimCode must be a string'), v.maxLength(128, 'claimCode is too long'))),
@@ -60,17 +60,17 @@ export const PatchDeviceBodySchema = v.looseObject({
 
 export const TagBodySchema = v.object({ tag: Tag });
 
-/** SPEC §2.10 firmware installation record */
+/** docs/concepts.md#firmware-bundles firmware installation record */
 export const FirmwareBodySchema = v.object({ bundleId: SlugSchema('bundleId') });
 
-/** SPEC §2.6 */
+/** docs/concepts.md#firmware-bundles */
 export const ConfigSchemaSchema = v.object({
   componentName: v.optional(v.string()),
   componentVersionName: v.optional(v.string()),
   deviceConfigSchema: v.optional(v.array(v.unknown())),
 });
 
-/** Update device claimable state (SPEC §3): duration (s) required when claimable is true */
+/** Update device claimable state (docs/devices.md#claiming-and-provisioning): duration (s) required when claimable is true */
 export const RegistrationBodySchema = v.pipe(
   v.object({
     deviceId: IdSchema,

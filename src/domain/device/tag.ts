@@ -1,4 +1,4 @@
-// updateDeviceTag (SPEC §4.1, §2.10): the device itself, a project key or a home member.
+// updateDeviceTag (docs/api.md#device-operations, docs/concepts.md#firmware-bundles): the device itself, a project key or a home member.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';

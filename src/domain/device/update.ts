@@ -1,4 +1,4 @@
-// updateDeviceInfo (SPEC §4.1, API.md §2): name, description and tag by a project key or a home
+// updateDeviceInfo (docs/api.md#device-operations, docs/concepts.md#devices): name, description and tag by a project key or a home
 // member; a project key also homeId (null removes the device from its home) and claimCode (null
 // removes it). Every other field is read-only: sent back unchanged it is ignored, changed it is
 // 403 READ_ONLY_FIELD. The presence fields are ignored whatever their value: they change under

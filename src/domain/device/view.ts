@@ -1,5 +1,5 @@
-// A device as the wire shows it (SPEC §2.1): null optional fields left out, and `apiKey` and
-// `claimCode` only for privileged readers (SPEC: "hidden except to privileged clients") — a
+// A device as the wire shows it (docs/concepts.md#devices): null optional fields left out, and `apiKey` and
+// `claimCode` only for privileged readers (the docs: "hidden except to privileged clients") — a
 // project key with the `devices` scope — and in the answer that creates a device.
 import type { DeviceRow } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';

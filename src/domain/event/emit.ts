@@ -1,4 +1,4 @@
-// The one event pipeline (API.md §5): every accepted event — device, project key or system — is
+// The one event pipeline (docs/devices.md#mqtt): every accepted event — device, project key or system — is
 // recorded in the events history with its webhook deliveries (outbox, same transaction) and
 // announced on the bus for live watchers.
 import type { Deps } from '../deps.js';
@@ -69,7 +69,7 @@ function outboxOf(store: Store): GroupCommit<Outgoing> {
  * Records the event and its webhook deliveries, then announces it. Resolves only once both are
  * committed: the event history row and one delivery row per subscribed module go in ONE
  * transaction (outbox), so an event accepted is never without its deliveries, even if the
- * process dies right after (API.md §9). Pub/sub comes after the commit and may be lost; the
+ * process dies right after (docs/webhooks.md). Pub/sub comes after the commit and may be lost; the
  * `work` message only wakes workers early, they poll the queue anyway. Deliveries handed to a
  * worker of this process need no `work` message.
  */
@@ -86,7 +86,7 @@ export async function emitEvent(deps: Pick<Deps, 'store' | 'bus' | 'clock'>, inp
   return id;
 }
 
-/** a system event about a device carries its id, class and home (API.md §5) */
+/** a system event about a device carries its id, class and home (docs/devices.md#mqtt) */
 export function deviceSystemEvent(
   device: { id: number; deviceClass: string; homeId: number | null },
   eventType: string,

@@ -1,5 +1,5 @@
-// The events history (API.md §3): accepted events of one project, newest first, as they were
-// delivered (SPEC §2.7 with the service fields filled). Read by project keys with `events`.
+// The events history (docs/concepts.md): accepted events of one project, newest first, as they were
+// delivered (docs/concepts.md#events with the service fields filled). Read by project keys with `events`.
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
@@ -10,7 +10,7 @@ export const EventQuerySchema = v.object({
   projectId: idQuery('projectId'),
   homeId: idQuery('homeId'),
   deviceId: idQuery('deviceId'),
-  // system types start with `_` (API.md §5), so this is looser than the SPEC §2.7 send pattern
+  // system types start with `_` (docs/devices.md#mqtt), so this is looser than the docs/concepts.md#events send pattern
   eventType: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,128}$/, 'eventType must be 1 to 128 letters, digits, - or _'))),
   since: timeQuery('since'),
   until: timeQuery('until'),
@@ -18,7 +18,7 @@ export const EventQuerySchema = v.object({
 });
 export type EventQuery = v.InferOutput<typeof EventQuerySchema>;
 
-/** SPEC §2.7, as delivered */
+/** docs/concepts.md#events, as delivered */
 export const EventSchema = v.object({
   eventType: v.string(),
   eventData: v.record(v.string(), v.unknown()),

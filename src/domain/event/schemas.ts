@@ -1,11 +1,11 @@
-// Device events (SPEC §2.7, API.md §2 "Events").
+// Device events (docs/concepts.md#events, docs/concepts.md#devices "Events").
 import * as v from 'valibot';
 
-// SPEC 2.7: starts with a letter; a dash or underscore must be followed by alphanumerics. System
+// docs/concepts.md#events: starts with a letter; a dash or underscore must be followed by alphanumerics. System
 // event types (`_deviceConnected_`...) start with `_`, so senders cannot forge them.
 export const EVENT_TYPE_PATTERN = /^[a-zA-Z](?:[\-_]?[a-zA-Z0-9]+)*$/;
 
-/** SPEC 2.7 pattern without its nested quantifier (equivalent; linear time on hostile input) */
+/** docs/concepts.md#events pattern without its nested quantifier (equivalent; linear time on hostile input) */
 const EVENT_TYPE_LINEAR = /^[a-zA-Z][a-zA-Z0-9]*(?:[\-_][a-zA-Z0-9]+)*$/;
 
 export const EventTypeSchema = v.pipe(

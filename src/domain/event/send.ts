@@ -1,4 +1,4 @@
-// sendDeviceEventCloud (SPEC §4.1, §2.7; API.md §2): an event from the device itself (REST or
+// sendDeviceEventCloud (docs/api.md#device-operations, docs/concepts.md#events; docs/concepts.md#devices): an event from the device itself (REST or
 // MQTT) or from a project key with scope `events`. The service adds timestamp, homeId and the
 // origin fields, then hands it to the one event pipeline (emitEvent).
 import * as v from 'valibot';
@@ -40,7 +40,7 @@ export async function sendEventOf(
   }
   const event: EventRecord = { eventType: r.output.eventType, eventData: r.output.eventData, timestamp: deps.clock.now().toISOString() };
   if (device.homeId !== null) event.homeId = device.homeId;
-  // SPEC 2.7: origin fields by who sent it
+  // docs/concepts.md#events: origin fields by who sent it
   if (caller.type === 'device') {
     event.originDeviceId = device.id;
     event.originDeviceClass = device.deviceClass;

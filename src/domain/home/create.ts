@@ -1,4 +1,4 @@
-// Create a home (API.md §3). A user's home is in its own project and the user becomes its owner;
+// Create a home (docs/concepts.md). A user's home is in its own project and the user becomes its owner;
 // a project key (scope `homes`) must name its own project and the home starts with no members.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

@@ -1,4 +1,4 @@
-// Home members (API.md §3). Members may list them; owners and project keys add, re-role and
+// Home members (docs/concepts.md). Members may list them; owners and project keys add, re-role and
 // remove them; any member may leave. Only users of the home's project can be added: anyone else
 // is reported as an unknown user.
 import type { Deps } from '../deps.js';

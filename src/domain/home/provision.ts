@@ -1,4 +1,4 @@
-// On-demand provisioning tokens (API.md §1, §3): a member of the home (or a project key with
+// On-demand provisioning tokens (docs/api.md#credentials, docs/concepts.md): a member of the home (or a project key with
 // `devices`) asks for one; the device presents it once in POST /devices to join the home. Single
 // use, short-lived (deps.provisioningTtlSeconds), kept as a hash only.
 import type { Deps } from '../deps.js';

@@ -1,4 +1,4 @@
-// Homes, their members and device provisioning tokens (API.md §3).
+// Homes, their members and device provisioning tokens (docs/concepts.md).
 import * as v from 'valibot';
 import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
 

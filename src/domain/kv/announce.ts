@@ -1,5 +1,5 @@
 // After every change: the sync message to live subscribers (bus `kv`) and the system event
-// (API.md §4: _deviceKVSaved_ / _deviceKVDeleted_ for devices, _keyValueSaved_ / _keyValueDeleted_
+// (docs/devices.md#kv-sync: _deviceKVSaved_ / _deviceKVDeleted_ for devices, _keyValueSaved_ / _keyValueDeleted_
 // for homes).
 import type { Deps } from '../deps.js';
 import type { EventRecord } from '../../ports/store.js';

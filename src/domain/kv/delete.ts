@@ -12,7 +12,7 @@ export async function deleteKv(
   input: { key: unknown; asService?: boolean },
 ): Promise<{ rev: number }> {
   const key = checkKey(input.key);
-  // SPEC 4.1 rule 8: a pair in use elsewhere (held by the service) cannot be deleted
+  // docs/api.md#device-operations rule 8: a pair in use elsewhere (held by the service) cannot be deleted
   if (isServiceKey(key) && !input.asService) {
     if (await deps.store.kv.get(target.scope, target.ownerId, key)) throw new AppError('KEY_IN_USE', { key });
   }

@@ -17,7 +17,7 @@ export async function listKv(deps: Pick<Deps, 'store'>, target: KvTarget, keyPre
   return deps.store.kv.list(target.scope, target.ownerId, keyPrefix || undefined);
 }
 
-/** API.md §4: the whole store, sent on subscribe and on a device's `reload` */
+/** docs/devices.md#kv-sync: the whole store, sent on subscribe and on a device's `reload` */
 export async function reloadMessage(deps: Pick<Deps, 'store'>, target: KvTarget): Promise<KvSyncMessage> {
   const { rev, items } = await listKv(deps, target);
   return { action: 'reload', rev, numItems: items.length, items };

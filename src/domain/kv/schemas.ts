@@ -1,8 +1,8 @@
-// Key-value pairs (SPEC §2.3, API.md §4).
+// Key-value pairs (docs/concepts.md#key-value-stores, docs/devices.md#kv-sync).
 import * as v from 'valibot';
 
-// SPEC 2.3: 1 to 256 characters, `^[a-zA-Z0-9]([a-zA-Z0-9\-_\:]*[a-zA-Z0-9])*$`. Written here in
-// an equivalent form without the nested quantifier: the SPEC's form backtracks exponentially
+// docs/concepts.md#key-value-stores: 1 to 256 characters, `^[a-zA-Z0-9]([a-zA-Z0-9\-_\:]*[a-zA-Z0-9])*$`. Written here in
+// an equivalent form without the nested quantifier: the documented form backtracks exponentially
 // (a 28-character key ending in `!` took 6 s of CPU).
 export const KV_KEY_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-_:]*[a-zA-Z0-9])?$/;
 
@@ -14,7 +14,7 @@ export const KvKeySchema = v.pipe(
   v.description('Key: 1 to 256 letters, digits, `-`, `_`, `:`, starting and ending with a letter or digit (`sys:` keys belong to the service)'),
 );
 
-/** any JSON value but null (API.md §4); the size limit is checked by the verb */
+/** any JSON value but null (docs/devices.md#kv-sync); the size limit is checked by the verb */
 export const KvValueSchema = v.custom<string | number | boolean | unknown[] | Record<string, unknown>>(
   (x) => x !== null && x !== undefined,
   'value is required and may not be null',
@@ -28,5 +28,5 @@ export const KvItemSchema = v.object({
   modificationTime: v.pipe(v.string(), v.isoTimestamp()),
 });
 
-/** keys the service holds (`sys:logRequest`, API.md §7): clients may read them, not change them */
+/** keys the service holds (`sys:logRequest`, docs/concepts.md#log-requests): clients may read them, not change them */
 export const isServiceKey = (key: string): boolean => key.startsWith('sys:');

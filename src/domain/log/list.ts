@@ -1,4 +1,4 @@
-// getLogEntries (SPEC §2.5, API.md §8): the general log of one project, newest first. Entries never
+// getLogEntries (docs/operations.md#logs): the general log of one project, newest first. Entries never
 // carry their projectId: the caller asked for one project and sees only that one.
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
@@ -10,14 +10,14 @@ export const LogQuerySchema = v.object({
   projectId: idQuery('projectId'),
   since: timeQuery('since'),
   until: timeQuery('until'),
-  // API.md §8: 0 debug, 1 info, 2 warn, 3 error; the filter is a minimum
+  // docs/operations.md#logs: 0 debug, 1 info, 2 warn, 3 error; the filter is a minimum
   level: v.optional(v.pipe(v.string(), v.regex(/^[0-3]$/, 'level must be 0 (debug) to 3 (error)'), v.transform(Number))),
   source: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64, 'source is at most 64 characters'))),
   ...pageQueryEntries,
 });
 export type LogQuery = v.InferOutput<typeof LogQuerySchema>;
 
-/** SPEC §2.5 entry, all fields optional */
+/** docs/operations.md#logs entry, all fields optional */
 export const LogEntrySchema = v.object({
   caller: v.optional(
     v.object({

@@ -19,7 +19,7 @@ function isRealTime(s: string): boolean {
 }
 
 /**
- * An optional RFC 3339 date-time (API.md §0), normalised to UTC with milliseconds: stored
+ * An optional RFC 3339 date-time (docs/api.md#conventions), normalised to UTC with milliseconds: stored
  * timestamps have that exact form, so the store can compare them as text.
  */
 export const timeQuery = (name: string) =>

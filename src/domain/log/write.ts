@@ -1,4 +1,4 @@
-// The general log (SPEC §2.5, API.md §8): what an operator wants to know. Writing it never fails
+// The general log (docs/operations.md#logs): what an operator wants to know. Writing it never fails
 // the operation that reports something.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

@@ -1,4 +1,4 @@
-// requestDeviceLogs (SPEC §4.1, API.md §7): a new request with a fresh upload token, announced to
+// requestDeviceLogs (docs/api.md#device-operations, docs/concepts.md#log-requests): a new request with a fresh upload token, announced to
 // the device through its KV store. One open request (requested or uploading) per device.
 import type { Caller } from '../auth/caller.js';
 import type { LogRequestRow } from '../../ports/store.js';

@@ -1,4 +1,4 @@
-// deleteDeviceLogRequest (SPEC §4.1 rule 8, API.md §7): a `requested` request is cancelled and
+// deleteDeviceLogRequest (docs/api.md#device-operations rule 8, docs/concepts.md#log-requests): a `requested` request is cancelled and
 // removed; an `uploading` one is in use (409 REQUEST_IN_USE); a finished one is removed with
 // its file.
 import type { Caller } from '../auth/caller.js';

@@ -1,6 +1,6 @@
 // The registry's device deletion (src/domain/device/delete.ts) asks every feature whether the
 // device is in use and lets each clean up after it. Log requests: a device whose upload is in
-// progress cannot be deleted (API.md §2: 409 DEVICE_IN_USE); a deleted device's requests and
+// progress cannot be deleted (docs/concepts.md#devices: 409 DEVICE_IN_USE); a deleted device's requests and
 // files go with it.
 import { AppError } from '../errors.js';
 import { deviceBlockers, deviceCleanups } from '../device/delete.js';

@@ -1,9 +1,9 @@
-// How the device learns of its log request (API.md §7): the service-held key `sys:logRequest` of
+// How the device learns of its log request (docs/concepts.md#log-requests): the service-held key `sys:logRequest` of
 // its KV store holds `{id, token, start, end, prefixes}` while the request is open, so a device
 // that is offline finds it in the `reload` of its next connection. The key changes in the same
 // transaction as the request itself, so the two never disagree.
 //
-// The sync messages go to the device as for any KV change (API.md §4), but the system event that
+// The sync messages go to the device as for any KV change (docs/devices.md#kv-sync), but the system event that
 // every change emits (_deviceKVSaved_) carries the value with the token removed: events reach
 // the events history and external webhook receivers, and the token is an upload credential.
 import type { Deps } from '../deps.js';

@@ -1,5 +1,5 @@
 // What the log request verbs need beyond the Store: the blob store and the upload limits
-// (API.md §13: a log file of at most 100 MiB, sent in parts of 5 MiB), and where things live in
+// (docs/api.md#limits: a log file of at most 100 MiB, sent in parts of 5 MiB), and where things live in
 // the blob store.
 import type { Deps } from '../deps.js';
 import type { BlobStore } from '../../ports/blob-store.js';

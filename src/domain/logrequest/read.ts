@@ -1,5 +1,5 @@
-// getDeviceLogRequests, getDeviceLogRequest (SPEC §4.1) and the download of a stored log file
-// (API.md §7 `url`). A request is found only through a device the caller may see.
+// getDeviceLogRequests, getDeviceLogRequest (docs/api.md#device-operations) and the download of a stored log file
+// (docs/concepts.md#log-requests `url`). A request is found only through a device the caller may see.
 import type { Caller } from '../auth/caller.js';
 import type { LogRequestRow, Page, Paged } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';

@@ -1,11 +1,11 @@
-// Device log requests (SPEC §2.2, §2.10; API.md §7): the request body, the upload bodies and the
+// Device log requests (docs/concepts.md#log-requests, docs/concepts.md#firmware-bundles; docs/concepts.md#log-requests): the request body, the upload bodies and the
 // record as answered.
 import * as v from 'valibot';
 import { timeQuery } from '../log/query.js';
 
 export const LOG_REQUEST_STATUSES = ['success', 'failure', 'requested', 'uploading', 'cancelled'] as const;
 
-/** SPEC §2.10: `start`, `end` (RFC 3339) and `prefixes`, all optional */
+/** docs/concepts.md#firmware-bundles: `start`, `end` (RFC 3339) and `prefixes`, all optional */
 export const CreateLogRequestSchema = v.object({
   start: timeQuery('start'),
   end: timeQuery('end'),
@@ -42,7 +42,7 @@ export const ReportFailureSchema = v.object({
   reason: v.optional(v.pipe(v.string(), v.maxLength(1024, 'reason is at most 1024 characters'))),
 });
 
-/** SPEC §2.2, every field optional; `token` only in the answer to the creation */
+/** docs/concepts.md#log-requests, every field optional; `token` only in the answer to the creation */
 export const LogRequestSchema = v.object({
   id: v.string(),
   deviceId: v.number(),

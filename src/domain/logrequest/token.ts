@@ -1,4 +1,4 @@
-// The upload token in the path (API.md §7) is the device's only credential for the upload: it is
+// The upload token in the path (docs/concepts.md#log-requests) is the device's only credential for the upload: it is
 // looked up by its hash, and it stops working once its request has ended. An upload left without
 // a part for longer than its time to live is abandoned here, on first sight, as the periodic
 // sweep (expire.ts) would do.

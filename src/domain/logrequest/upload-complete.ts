@@ -1,4 +1,4 @@
-// POST /deviceLogger/{token}/uploads/{uploadId} (API.md §7): every part present with its size,
+// POST /deviceLogger/{token}/uploads/{uploadId} (docs/concepts.md#log-requests): every part present with its size,
 // assembled in part order into the stored file, whose size must be the announced one. The
 // request becomes `success` with its file name, type and url; its KV key goes.
 import { AppError } from '../errors.js';

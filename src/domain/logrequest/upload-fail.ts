@@ -1,4 +1,4 @@
-// PATCH /deviceLogger/{token} `{status: "failure"}` (API.md §7): the device could not collect or
+// PATCH /deviceLogger/{token} `{status: "failure"}` (docs/concepts.md#log-requests): the device could not collect or
 // send its logs. The request ends as `failure`, parts already sent are removed.
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';

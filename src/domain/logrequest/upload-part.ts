@@ -1,4 +1,4 @@
-// PUT /deviceLogger/{token}/uploads/{uploadId}/parts/{n} (API.md §7): the raw bytes of one part.
+// PUT /deviceLogger/{token}/uploads/{uploadId}/parts/{n} (docs/concepts.md#log-requests): the raw bytes of one part.
 // Parts may arrive in any order and be sent again; each must have exactly its size (partSize,
 // the last one the remainder), checked from Content-Length before reading and again on the
 // bytes themselves, never buffering more than one part's size.

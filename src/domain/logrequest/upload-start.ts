@@ -1,4 +1,4 @@
-// POST /deviceLogger/{token} (API.md §7): the device announces the file it will send and gets an
+// POST /deviceLogger/{token} (docs/concepts.md#log-requests): the device announces the file it will send and gets an
 // upload session: how many parts, of what size, and where to PUT each. The request becomes
 // `uploading`. Starting again replaces an unfinished session (a device that restarted).
 import { randomId } from '../auth/tokens.js';

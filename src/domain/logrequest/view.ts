@@ -1,9 +1,9 @@
-// A log request as answered (SPEC §2.2). The token is shown once, in the answer to the creation
-// (it is stored only as a hash); `url` is set once the file is stored (API.md §7).
+// A log request as answered (docs/concepts.md#log-requests). The token is shown once, in the answer to the creation
+// (it is stored only as a hash); `url` is set once the file is stored (docs/concepts.md#log-requests).
 import type { LogRequestRow } from '../../ports/store.js';
 import type { LogRequest } from './schemas.js';
 
-/** where the stored file is downloaded (API.md §7) */
+/** where the stored file is downloaded (docs/concepts.md#log-requests) */
 export const fileUrl = (baseUrl: string, r: Pick<LogRequestRow, 'deviceId' | 'id'>) =>
   `${baseUrl}/devices/${r.deviceId}/logRequests/${encodeURIComponent(r.id)}/file`;
 

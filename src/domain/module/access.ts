@@ -1,5 +1,5 @@
 // Who may manage a project's modules: a project key of that project with scope `modules` (or
-// `admin`). Another project's modules are reported as not existing (API.md §1).
+// `admin`). Another project's modules are reported as not existing (docs/api.md#credentials).
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { ModuleRow } from '../../ports/store.js';

@@ -1,4 +1,4 @@
-// Create a webhooks module (API.md §9). Each webhook gets a generated key, shown in full in this
+// Create a webhooks module (docs/webhooks.md). Each webhook gets a generated key, shown in full in this
 // answer only.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

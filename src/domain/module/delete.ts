@@ -1,4 +1,4 @@
-// DELETE a module (API.md §9), with its delivery log and whatever was still queued for it: a
+// DELETE a module (docs/webhooks.md), with its delivery log and whatever was still queued for it: a
 // deleted module's webhooks are never called again.
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
 // Input parsed at the top of each verb: a valibot failure is INVALID_PARAMETERS with the issues
-// in the same shape the HTTP edge uses (`{path, message}`, SPEC §7).
+// in the same shape the HTTP edge uses (`{path, message}`, docs/api.md#errors).
 import * as v from 'valibot';
 import { AppError } from '../errors.js';
 

@@ -1,4 +1,4 @@
-// Reading modules: a project's (project key, keys masked) and a home's (API.md §9: the modules of
+// Reading modules: a project's (project key, keys masked) and a home's (docs/webhooks.md: the modules of
 // the home's project; a home member sees their ids and descriptions only, not targets or keys).
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

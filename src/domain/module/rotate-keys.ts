@@ -1,4 +1,4 @@
-// POST .../{moduleId}/keys (API.md §9): new keys for the module's webhooks, shown in full in this
+// POST .../{moduleId}/keys (docs/webhooks.md): new keys for the module's webhooks, shown in full in this
 // answer only. The old key stops signing at once, retries of queued deliveries included: a
 // receiver rotating its key wants the new one.
 import type { ModulePatch } from '../../ports/store.js';

@@ -1,7 +1,7 @@
-// Smart modules (API.md §9): what a client may send and what it gets back.
+// Smart modules (docs/webhooks.md): what a client may send and what it gets back.
 import * as v from 'valibot';
 
-// API.md §9: 3 or more lowercase letters, digits, `-`, `_`, starting and ending with a letter or digit
+// docs/webhooks.md: 3 or more lowercase letters, digits, `-`, `_`, starting and ending with a letter or digit
 export const MODULE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]+[a-z0-9]$/;
 export const ModuleIdSchema = v.pipe(
   v.string('id must be a string'),
@@ -9,8 +9,8 @@ export const ModuleIdSchema = v.pipe(
   v.regex(MODULE_ID_PATTERN, 'id must be 3 or more lowercase letters, digits, "-" or "_", starting and ending with a letter or digit'),
 );
 
-// SPEC §2.7 event types, or a system event `_name_` (API.md §5), or `*` for all (SPEC §6.2).
-// The SPEC pattern ^[a-zA-Z](?:[\-_]?[a-zA-Z0-9]+)*$ written without its nested quantifier
+// docs/concepts.md#events event types, or a system event `_name_` (docs/devices.md#mqtt), or `*` for all (docs/webhooks.md#subscriptions).
+// The documented pattern ^[a-zA-Z](?:[\-_]?[a-zA-Z0-9]+)*$ written without its nested quantifier
 // (same language, linear time on hostile input).
 const EVENT_TYPE = /^[a-zA-Z][a-zA-Z0-9]*(?:[-_][a-zA-Z0-9]+)*$/;
 export const isSubscriptionLine = (s: string): boolean =>
@@ -18,11 +18,11 @@ export const isSubscriptionLine = (s: string): boolean =>
 
 const MAX_SUBSCRIPTIONS = 200;
 
-/** SPEC §6.2: one type per line (an array of lines is accepted too); blank means all (`*`) */
+/** docs/webhooks.md#subscriptions: one type per line (an array of lines is accepted too); blank means all (`*`) */
 export const SubscriptionsSchema = v.pipe(
   v.union([v.string(), v.array(v.string())], 'subscriptions must be event types one per line'),
   v.transform((x) => (Array.isArray(x) ? x : x.split(/\r?\n/)).map((s) => s.trim()).filter((s) => s !== '')),
-  v.check((lines) => lines.every(isSubscriptionLine), 'each subscription line must be "*" or an event type (SPEC §2.7, or a _system_ event)'),
+  v.check((lines) => lines.every(isSubscriptionLine), 'each subscription line must be "*" or an event type (docs/concepts.md#events, or a _system_ event)'),
   v.maxLength(MAX_SUBSCRIPTIONS, `at most ${MAX_SUBSCRIPTIONS} subscription lines`),
   v.transform((lines) => (lines.length === 0 ? ['*'] : [...new Set(lines)])),
 );

@@ -1,4 +1,4 @@
-// PATCH a module (API.md §9): fields merge one by one; `null` removes a webhook; a webhook added
+// PATCH a module (docs/webhooks.md): fields merge one by one; `null` removes a webhook; a webhook added
 // here gets a key, shown in this answer only. A changed URL or `enabled: true` turns a webhook the
 // service disabled (410) back on; `enabled: false` turns it off.
 import type { ModulePatch, ModuleRow, WebhookDisabled } from '../../ports/store.js';

@@ -1,4 +1,4 @@
-// A module as answered (API.md §9). Webhook keys sign requests, so they are kept sealed (not
+// A module as answered (docs/webhooks.md). Webhook keys sign requests, so they are kept sealed (not
 // hashed) and shown in full only in the answer to creation and rotation; every other answer
 // masks them, keeping the prefix and the last four characters so a person can tell keys apart.
 import type { ModuleRow } from '../../ports/store.js';

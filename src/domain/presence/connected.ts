@@ -1,4 +1,4 @@
-// A device connection opened (API.md §2, §5): the device's first live connection anywhere flips
+// A device connection opened (docs/concepts.md#devices, docs/devices.md#mqtt): the device's first live connection anywhere flips
 // isConnected, stamps lastConnectTime and emits `_deviceConnected_ {transport}`. Further
 // connections of an already connected device change nothing a client can see.
 import type { Deps } from '../deps.js';

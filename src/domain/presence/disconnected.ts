@@ -1,6 +1,6 @@
 // A device connection closed, for whatever reason (clean, error, keep-alive, takeover,
 // revocation): when it was the device's last live connection anywhere, isConnected goes false,
-// lastDisconnectTime is stamped and `_deviceDisconnected_ {transport}` is emitted (API.md §5).
+// lastDisconnectTime is stamped and `_deviceDisconnected_ {transport}` is emitted (docs/devices.md#mqtt).
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { PresenceDeps, PresenceDevice, Transport } from './connected.js';
 

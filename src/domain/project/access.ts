@@ -1,5 +1,5 @@
 // Who may act on a project's own resources (keys, classes). A caller of another project is told
-// the project does not exist (API.md §1: never reveal another project's objects).
+// the project does not exist (docs/api.md#credentials: never reveal another project's objects).
 import type { Deps } from '../deps.js';
 import type { ProjectRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
 // First start on an empty store: project 1, device class `default`, and an admin project key
-// whose plaintext is returned once (API.md §3) for main.ts to print and write to the data dir.
+// whose plaintext is returned once (docs/concepts.md) for main.ts to print and write to the data dir.
 import type { Deps } from '../deps.js';
 import { generateToken, hashToken, randomId } from '../auth/tokens.js';
 

@@ -1,4 +1,4 @@
-// Create a device class (API.md §3): id per the SPEC §2.10 bundleId pattern, unique per project.
+// Create a device class (docs/concepts.md): id per the docs/concepts.md#firmware-bundles bundleId pattern, unique per project.
 // Project keys with the `devices` scope manage classes (a provisioning backend needs no admin).
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

@@ -1,4 +1,4 @@
-// Read device classes (API.md §3). Project keys with the `devices` scope and users of the
+// Read device classes (docs/concepts.md). Project keys with the `devices` scope and users of the
 // project may read them: a user with canCreateDevices must be able to pick one.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

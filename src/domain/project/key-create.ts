@@ -1,4 +1,4 @@
-// Create a project API key (API.md §1, §3): the plaintext is returned once; only its hash is kept.
+// Create a project API key (docs/api.md#credentials, docs/concepts.md): the plaintext is returned once; only its hash is kept.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { generateToken, hashToken, randomId } from '../auth/tokens.js';

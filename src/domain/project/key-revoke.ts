@@ -1,5 +1,5 @@
 // Revoke a project API key: the row goes (so the next request with it is 401), then the bus tells
-// every node to close live connections authenticated by it (API.md §1).
+// every node to close live connections authenticated by it (docs/api.md#credentials).
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';

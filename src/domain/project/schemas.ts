@@ -1,4 +1,4 @@
-// Projects, their API keys and device classes (API.md §1, §3).
+// Projects, their API keys and device classes (docs/api.md#credentials, docs/concepts.md).
 import * as v from 'valibot';
 import { SCOPES } from '../auth/caller.js';
 import { SlugSchema, TextSchema } from '../validate.js';
@@ -22,7 +22,7 @@ export const ApiKeySchema = v.object({
 });
 export type ApiKey = v.InferOutput<typeof ApiKeySchema>;
 
-/** the answer to a creation: the only time the plaintext `key` is shown (API.md §3) */
+/** the answer to a creation: the only time the plaintext `key` is shown (docs/concepts.md) */
 export const CreatedApiKeySchema = v.object({ ...ApiKeySchema.entries, key: v.string() });
 export type CreatedApiKey = v.InferOutput<typeof CreatedApiKeySchema>;
 

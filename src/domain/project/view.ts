@@ -1,4 +1,4 @@
-// Rows as the wire shows them: no hashes, no null optional fields (API.md §0).
+// Rows as the wire shows them: no hashes, no null optional fields (docs/api.md#conventions).
 import type { ApiKeyRow, DeviceClassRow } from '../../ports/store.js';
 import type { ApiKey, DeviceClass } from './schemas.js';
 

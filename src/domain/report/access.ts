@@ -1,5 +1,5 @@
 // Who manages scheduled reports: a project key with scope `reports` (or `admin`), for its own
-// project. Reports of another project are reported as not existing (API.md §1).
+// project. Reports of another project are reported as not existing (docs/api.md#credentials).
 import type { Caller } from '../auth/caller.js';
 import type { Deps } from '../deps.js';
 import type { ReportRow } from '../../ports/store.js';

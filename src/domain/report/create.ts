@@ -1,4 +1,4 @@
-// Create a scheduled report (SPEC §4.2, API.md §10). Its next run is computed now, in its zone;
+// Create a scheduled report (docs/concepts.md#reports). Its next run is computed now, in its zone;
 // a webhook destination gets a signing key, shown in this answer only.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';

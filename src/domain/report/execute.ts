@@ -1,7 +1,7 @@
 // One run of a report, on a worker that holds its lease: compute the rows, stream them into the
 // output (CSV or JSON) in the blob store, then record the outcome and, for a webhook destination,
 // queue the delivery in the same transaction. The run record shows `rows` so far while it works
-// (API.md §10: a long run shows progress); each progress write also extends the lease, and a
+// (docs/concepts.md#reports: a long run shows progress); each progress write also extends the lease, and a
 // lease lost to another worker stops this one without touching the run.
 import type { Deps } from '../deps.js';
 import type { ReportRunRow } from '../../ports/store.js';

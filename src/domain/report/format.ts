@@ -1,4 +1,4 @@
-// Report outputs (API.md §10 `format`): CSV (RFC 4180: a header line, CRLF, fields quoted when
+// Report outputs (docs/concepts.md#reports `format`): CSV (RFC 4180: a header line, CRLF, fields quoted when
 // they hold a comma, quote or line break) or JSON (an array of objects). Both are streamed as
 // text chunks.
 //

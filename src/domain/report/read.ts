@@ -1,4 +1,4 @@
-// List, get and delete scheduled reports (SPEC §4.2, API.md §10). Deleting a report removes its
+// List, get and delete scheduled reports (docs/concepts.md#reports). Deleting a report removes its
 // runs and their outputs.
 import type { Caller } from '../auth/caller.js';
 import type { Deps } from '../deps.js';

@@ -1,6 +1,6 @@
 // `connectivity` report: for each device (filter: homeId, deviceClass), how long it was connected
-// during the window, from the `_deviceConnected_` / `_deviceDisconnected_` system events (API.md
-// §5). The state at the window's start is the one the last such event before it left. A device
+// during the window, from the `_deviceConnected_` / `_deviceDisconnected_` system events (
+// docs/devices.md#mqtt). The state at the window's start is the one the last such event before it left. A device
 // may hold several connections (MQTT and WebSocket): it counts as connected while at least one is
 // open, so connects and disconnects are counted, not toggled.
 import type { ReportFilter, Store, TimeCursor } from '../../ports/store.js';

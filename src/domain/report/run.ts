@@ -1,4 +1,4 @@
-// POST /scheduledReports/{id}/run (API.md §10 → 202 a run, queued), the runs of a report, and a
+// POST /scheduledReports/{id}/run (docs/concepts.md#reports → 202 a run, queued), the runs of a report, and a
 // run's output (the CSV or JSON it produced). A manual run covers the window ending now.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';

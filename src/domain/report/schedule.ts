@@ -1,4 +1,4 @@
-// Report schedules (API.md §10 `schedule: {cron, timezone}`), read by croner. A schedule is
+// Report schedules (docs/concepts.md#reports `schedule: {cron, timezone}`), read by croner. A schedule is
 // checked when saved, and a bad one is refused with croner's own reason: a cron expression of
 // five fields (minute hour day-of-month month day-of-week) or a nickname such as `@daily`, in an
 // IANA time zone. Seconds fields are refused: a report runs at most once a minute.

@@ -1,4 +1,4 @@
-// Scheduled reports (SPEC §4.2, API.md §10): what a client sends and what it gets back.
+// Scheduled reports (docs/concepts.md#reports): what a client sends and what it gets back.
 import * as v from 'valibot';
 import { IdSchema, SlugSchema } from '../validate.js';
 import { WebhookUrlSchema, isSubscriptionLine } from '../module/schemas.js';
@@ -31,7 +31,7 @@ export const FilterSchema = v.object({
   deviceClass: v.optional(SlugSchema('filter.deviceClass')),
   eventTypes: v.optional(
     v.pipe(
-      v.array(v.pipe(v.string(), v.check(isSubscriptionLine, 'each event type must match SPEC §2.7 (or be a _system_ event)'))),
+      v.array(v.pipe(v.string(), v.check(isSubscriptionLine, 'each event type must match docs/concepts.md#events (or be a _system_ event)'))),
       v.minLength(1, 'eventTypes may not be empty: leave it out for every type'),
       v.maxLength(50, 'at most 50 event types'),
     ),
@@ -112,7 +112,7 @@ export const RunSchema = v.object({
   endTime: v.optional(v.string()),
   rows: v.optional(v.number()),
   error: v.optional(v.string()),
-  /** the window the run covered (API.md §10 `window`), for windowed kinds */
+  /** the window the run covered (docs/concepts.md#reports `window`), for windowed kinds */
   since: v.optional(v.string()),
   until: v.optional(v.string()),
   outputBytes: v.optional(v.number()),

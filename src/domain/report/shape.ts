@@ -1,5 +1,5 @@
 // Checks of a report's settings beyond their shape: filters and windows that mean something for
-// its kind, a schedule croner can run, a webhook target the policy allows (API.md §9).
+// its kind, a schedule croner can run, a webhook target the policy allows (docs/webhooks.md).
 import type { ReportFilter, ReportKind } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { AppError } from '../errors.js';

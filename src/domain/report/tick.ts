@@ -1,4 +1,4 @@
-// The schedule tick (API.md §10: a schedule fires once per tick even with several workers).
+// The schedule tick (docs/concepts.md#reports: a schedule fires once per tick even with several workers).
 // Every worker looks for due reports; for each, ONE conditional update moves nextRunTime from the
 // due time to the next one (the lease, store.reports.claimTick), and only the worker whose update
 // took effect queues the run, in the same transaction. A tick missed while no worker ran fires

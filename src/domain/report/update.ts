@@ -1,4 +1,4 @@
-// Update a scheduled report (API.md §10 PATCH → 200, the updated record). A changed schedule or
+// Update a scheduled report (docs/concepts.md#reports PATCH → 200, the updated record). A changed schedule or
 // `enabled` moves nextRunTime; a new webhook URL, or `rotateKey`, brings a new signing key (shown
 // in this answer only). Read-only fields sent back unchanged are ignored.
 import type { Caller } from '../auth/caller.js';

@@ -1,5 +1,5 @@
-// A report and a run as answered (API.md §10). A webhook destination's signing key is shown in
-// full in the answer that made it, masked otherwise (like module keys, API.md §9).
+// A report and a run as answered (docs/concepts.md#reports). A webhook destination's signing key is shown in
+// full in the answer that made it, masked otherwise (like module keys, docs/webhooks.md).
 import type { ReportRow, ReportRunRow } from '../../ports/store.js';
 import { unseal } from '../auth/tokens.js';
 import { maskKey } from '../module/view.js';

@@ -1,6 +1,6 @@
-// A webhook destination (API.md §10): the run's output goes to the report's URL as one delivery of
+// A webhook destination (docs/concepts.md#reports): the run's output goes to the report's URL as one delivery of
 // the durable webhook queue (kind `report`, the report id in place of a module id), signed like
-// every webhook (SPEC §5.3, API.md §9) with the report's key when the worker sends it. The body
+// every webhook (docs/webhooks.md#verifying-signatures, docs/webhooks.md) with the report's key when the worker sends it. The body
 // carries the output itself up to a size; a larger one is announced and fetched from the API.
 import type { ReportRow, ReportRunRow } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';

@@ -1,9 +1,9 @@
-// Retention (issue: retention; API.md §3 "bounded retention" of the events history, §8 of access
+// Retention (issue: retention; docs/concepts.md "bounded retention" of the events history, docs/operations.md#logs of access
 // and general logs): everything older than its limit goes, in batches of `batchSize` rows with a
 // pause between batches, so the API keeps the database (SQLite has a single writer) and no
 // statement runs long. A limit of 0 days keeps that history forever. Each `store` data source
-// may keep its records longer or shorter than the default (`retentionDays`, API.md §6). The same
-// pass ends abandoned log uploads (API.md §7).
+// may keep its records longer or shorter than the default (`retentionDays`, docs/concepts.md#data-sources). The same
+// pass ends abandoned log uploads (docs/concepts.md#log-requests).
 import type { Deps } from '../deps.js';
 import type { PrunableHistory } from '../../ports/store.js';
 import { expireAbandonedUploads } from '../logrequest/index.js';

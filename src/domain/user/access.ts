@@ -1,5 +1,5 @@
 // Who may see a user: a project key with the `users` scope, or the user itself. Anyone else is
-// told the user does not exist (API.md §1).
+// told the user does not exist (docs/api.md#credentials).
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';

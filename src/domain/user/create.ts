@@ -1,4 +1,4 @@
-// Create a user (API.md §3): a project key with the `users` scope, in its own project. The email
+// Create a user (docs/concepts.md): a project key with the `users` scope, in its own project. The email
 // is unique per project; the password is kept as a scrypt hash only.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';

@@ -1,4 +1,4 @@
-// Users of a project (API.md §3). A user signs in with email and password (POST /auth/user).
+// Users of a project (docs/concepts.md). A user signs in with email and password (POST /auth/user).
 import * as v from 'valibot';
 import { IdQuerySchema, IdSchema, TextSchema } from '../validate.js';
 

@@ -1,5 +1,5 @@
 // Update a user (PATCH /users/{id}): name, email, password; a project key also canCreateDevices.
-// id, projectId and creationTime are read-only (API.md §2 rule: the same value is ignored).
+// id, projectId and creationTime are read-only (docs/concepts.md#devices rule: the same value is ignored).
 // A new password ends every other session of the user (revoked on the bus): whoever knew the
 // old one is signed out.
 import type { Deps } from '../deps.js';

@@ -1,5 +1,5 @@
 // The checks a module's webhook settings pass when saved (domain/module/checks.ts): the target
-// policy of API.md §9 and the SPEC §6.4 template language, both from this directory, turned into
+// policy of docs/webhooks.md and the docs/webhooks.md#templates template language, both from this directory, turned into
 // INVALID_PARAMETERS issues that name the field and, for a template, the position of the error.
 // The routes of modules, data sources and reports take them from webhookChecksOf(deps).
 import { AppError } from '../errors.js';

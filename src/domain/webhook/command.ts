@@ -1,4 +1,4 @@
-// The command webhook trigger (SPEC §4.3, §6.3; API.md §9): PUT /homes/{homeId}/smartModules/
+// The command webhook trigger (docs/webhooks.md#command-webhook; docs/webhooks.md): PUT /homes/{homeId}/smartModules/
 // {moduleId}/command queues one delivery to the module's command webhook. It resolves once the
 // row is committed (the 204 promises the delivery is durable), then wakes the workers.
 import * as v from 'valibot';
@@ -12,7 +12,7 @@ import { commandWebhookBody } from './payload.js';
 import { newDeliveryId } from './ids.js';
 import { WEBHOOK_QUEUE } from './fan-out.js';
 
-// SPEC §2.8: action pattern; parameters an object, `{}` when absent (API.md §9)
+// docs/concepts.md#commands: action pattern; parameters an object, `{}` when absent (docs/webhooks.md)
 export const CommandTriggerSchema = v.object({
   action: v.pipe(v.string('action must be a string'), v.regex(/^[0-9a-z][0-9a-z_-]+[0-9a-z]$/, 'action must match ^[0-9a-z][0-9a-z_\\-]+[0-9a-z]$')),
   parameters: v.optional(
@@ -30,7 +30,7 @@ export async function triggerCommand(
 ): Promise<string> {
   if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
   const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'commands');
-  // API.md §9: 404 when the module or its command webhook does not exist for the home's project
+  // docs/webhooks.md: 404 when the module or its command webhook does not exist for the home's project
   const module = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
   if (!module?.commandWebhook) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   const input = parseInput(CommandTriggerSchema, body);

@@ -1,5 +1,5 @@
-// SPEC §6.1, §6.2: an event becomes one delivery per module of its project whose event webhook
-// subscribes to its type. Only events of a home go anywhere (API.md §9). The rows are returned,
+// docs/webhooks.md#event-webhook, docs/webhooks.md#subscriptions: an event becomes one delivery per module of its project whose event webhook
+// subscribes to its type. Only events of a home go anywhere (docs/webhooks.md). The rows are returned,
 // not written: emitEvent commits them with the event itself (outbox).
 import type { EventRecord, Store } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';

@@ -1,4 +1,4 @@
-// The delivery log (API.md §9): a module's deliveries newest first, one delivery with its payload
+// The delivery log (docs/webhooks.md): a module's deliveries newest first, one delivery with its payload
 // and every attempt, and redelivery (a new round of retries, same delivery id).
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';

@@ -1,5 +1,5 @@
-// The bodies webhooks receive: SPEC §6.1 for events, SPEC §6.3 for commands. Built field by
-// field in the order of the SPEC tables, so nothing beyond them leaks into a receiver's input.
+// The bodies webhooks receive: docs/webhooks.md#event-webhook for events, docs/webhooks.md#command-webhook for commands. Built field by
+// field in the order of the documented tables, so nothing beyond them leaks into a receiver's input.
 import type { EventRecord } from '../../ports/store.js';
 
 export interface EventWebhookBody {
@@ -14,13 +14,13 @@ export interface EventWebhookBody {
   originProjectKeyName?: string;
 }
 
-/** SPEC §6.1; the event must have a homeId (events of devices in no home go to no webhook) */
+/** docs/webhooks.md#event-webhook; the event must have a homeId (events of devices in no home go to no webhook) */
 export function eventWebhookBody(e: EventRecord & { homeId: number }): EventWebhookBody {
   const body: EventWebhookBody = { eventType: e.eventType, eventData: e.eventData, timestamp: e.timestamp, homeId: e.homeId };
   if (e.originDeviceId !== undefined) body.originDeviceId = e.originDeviceId;
   if (e.originDeviceClass !== undefined) body.originDeviceClass = e.originDeviceClass;
   if (e.originDeviceIp !== undefined) body.originDeviceIp = e.originDeviceIp;
-  // SPEC §6.1: the webhook body spells it `originProjectKeyID`; the event shape (§2.7) `...Id`
+  // docs/webhooks.md#event-webhook: the webhook body spells it `originProjectKeyID`; the event shape (docs/concepts.md#events) `...Id`
   if (e.originProjectKeyId !== undefined) body.originProjectKeyID = e.originProjectKeyId;
   if (e.originProjectKeyName !== undefined) body.originProjectKeyName = e.originProjectKeyName;
   return body;

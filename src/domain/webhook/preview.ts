@@ -1,6 +1,6 @@
-// What an event webhook with these templates would send for a sample event (SPEC §6.4), without
+// What an event webhook with these templates would send for a sample event (docs/webhooks.md#templates), without
 // sending anything: the console's template editor shows it as you write. The sample is shaped
-// into the SPEC §6.1 body a receiver gets, then rendered exactly as a delivery renders it; an
+// into the docs/webhooks.md#event-webhook body a receiver gets, then rendered exactly as a delivery renders it; an
 // error names the template and its position.
 import * as v from 'valibot';
 import type { Caller } from '../auth/caller.js';

@@ -1,4 +1,4 @@
-// API.md §9 "Targets": webhooks go to http/https URLs only, and unless `allowPrivateTargets` is
+// docs/webhooks.md "Targets": webhooks go to http/https URLs only, and unless `allowPrivateTargets` is
 // set, never to loopback, private, link-local, unique-local, CGNAT, multicast, unspecified,
 // broadcast or reserved addresses (IPv4-mapped IPv6 forms included). Checked at registration
 // (checkTargetUrl) and again on the address actually dialled (guardedLookup), so a name that

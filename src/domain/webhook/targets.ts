@@ -1,4 +1,4 @@
-// Which modules an event goes to (SPEC §6.2), without a query per event: each project's modules
+// Which modules an event goes to (docs/webhooks.md#subscriptions), without a query per event: each project's modules
 // are cached for a short while. A change (module verbs, a webhook the worker disables) drops the
 // entry at once in this process and, through the bus, on every other node of a cluster, which
 // then sees it as soon as the message arrives (TTL_MS is the bound should a message be lost, as
@@ -55,7 +55,7 @@ export function followModuleChanges(deps: Pick<Deps, 'store' | 'bus'>): () => vo
   return deps.bus.subscribe('modules', (m) => invalidateTargets(deps.store, m.projectId));
 }
 
-/** SPEC §6.2: `*` subscribes to everything, otherwise the exact type */
+/** docs/webhooks.md#subscriptions: `*` subscribes to everything, otherwise the exact type */
 export function subscribes(subscriptions: readonly string[], eventType: string): boolean {
   return subscriptions.includes('*') || subscriptions.includes(eventType);
 }

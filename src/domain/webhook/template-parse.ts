@@ -1,11 +1,11 @@
-// SPEC 6.4: the scanner for the `{{ path }}` template language of advanced-mode webhooks.
+// docs/webhooks.md#templates: the scanner for the `{{ path }}` template language of advanced-mode webhooks.
 //
-// Grammar (whitespace = any JS `\s`, ignored between tokens, SPEC 6.4.3):
+// Grammar (whitespace = any JS `\s`, ignored between tokens, docs/webhooks.md#templates (rule 3)):
 //   template := ( text | tag )*
 //   tag      := "{{" ws* name ( ws* "." ws* name | ws* "[" ws* digits ws* "]" )* ws* "}}"
 //   name     := one or more characters that are not whitespace, ".", "[", "]", "{", "}"
 //
-// Decisions where SPEC is silent (documented in the report and here):
+// Decisions where the docs are silent (documented in the report and here):
 // - There is no escape for a literal "{{": every "{{" opens a tag. A "}}" (or a lone "{", "}")
 //   outside a tag is plain text, so JSON bodies like {"a":{"b":1}} need no escaping.
 // - Whitespace separates tokens but never joins them: `{{ a b }}` is an error, not `ab`.

@@ -1,4 +1,4 @@
-// SPEC 6.4: rendering advanced-mode webhook templates and building the request they describe.
+// docs/webhooks.md#templates: rendering advanced-mode webhook templates and building the request they describe.
 // Pure: no I/O, no clock. The parser lives in template-parse.ts; this file re-exports it so the
 // worker imports the whole template language from one place.
 
@@ -21,7 +21,7 @@ export function renderTemplate(t: Template, data: unknown, mode: RenderMode): st
   for (const part of t.parts) {
     out += part.kind === 'text' ? part.text : substitute(resolve(data, part.segments));
   }
-  // SPEC 6.4.7: header values are escaped after substitution, literal text included.
+  // docs/webhooks.md#templates (rule 7): header values are escaped after substitution, literal text included.
   return mode === 'header' ? escapeHeaderValue(out) : out;
 }
 
@@ -34,7 +34,7 @@ export function validateTemplates(cfg: WebhookTemplates): void {
 
 /**
  * The headers and body to send for one delivery. Throws TemplateError when nothing may be sent
- * (SPEC 6.4.8, 6.4.9, SPEC 7.5). Signature headers are added by the caller, over this body.
+ * (docs/webhooks.md#templates (rule 8), 6.4.9, docs/api.md#errors). Signature headers are added by the caller, over this body.
  */
 export function buildWebhookRequest(cfg: WebhookTemplates, payload: object): { headers: Record<string, string>; body: string } {
   const headers = renderHeaders(cfg.headers ?? {}, payload);
@@ -44,7 +44,7 @@ export function buildWebhookRequest(cfg: WebhookTemplates, payload: object): { h
   return { headers, body };
 }
 
-// SPEC 6.4.2: headers are templated in their values only; keys are sent as written.
+// docs/webhooks.md#templates (rule 2): headers are templated in their values only; keys are sent as written.
 function renderHeaders(templates: Record<string, string>, payload: object): Record<string, string> {
   checkHeaderNames(templates);
   const headers: Record<string, string> = {};
@@ -52,17 +52,17 @@ function renderHeaders(templates: Record<string, string>, payload: object): Reco
   for (const [name, value] of Object.entries(templates)) {
     const rendered = renderTemplate(parseIn(value, `header "${name}"`), payload, 'header');
     if (name.toLowerCase() === 'content-type') {
-      // An empty Content-Type is treated as not set: the default applies (SPEC 6.1.1).
+      // An empty Content-Type is treated as not set: the default applies (docs/webhooks.md#event-webhook).
       if (rendered.trim() === '') continue;
       hasContentType = true;
     }
     headers[name] = rendered;
   }
-  if (!hasContentType) headers['Content-Type'] = 'application/json'; // SPEC 6.1.1
+  if (!hasContentType) headers['Content-Type'] = 'application/json'; // docs/webhooks.md#event-webhook
   return headers;
 }
 
-// An empty body template counts as no custom body (a cleared form field), so the SPEC 6.1 JSON goes.
+// An empty body template counts as no custom body (a cleared form field), so the docs/webhooks.md#event-webhook JSON goes.
 function hasCustomBody(cfg: WebhookTemplates): cfg is WebhookTemplates & { body: string } {
   return typeof cfg.body === 'string' && cfg.body !== '';
 }
@@ -93,7 +93,7 @@ function checkHeaderNames(headers: Record<string, string>): void {
   }
 }
 
-// SPEC 6.4.9: JSON when Content-Type is application/json (any parameters) or absent.
+// docs/webhooks.md#templates (rule 9): JSON when Content-Type is application/json (any parameters) or absent.
 // Other JSON-based types (application/vnd.x+json) are "not explicitly application/json".
 function bodyMustBeJson(headers: Record<string, string>): boolean {
   const entry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type');
@@ -111,7 +111,7 @@ function assertJson(body: string): void {
   }
 }
 
-// SPEC 6.4.4, 6.4.5: `.name` selects an own field of an object, `[n]` an element of an array.
+// docs/webhooks.md#templates (rule 4), 6.4.5: `.name` selects an own field of an object, `[n]` an element of an array.
 // Anything else (a name on an array, an index on an object, past the end) is a missing node.
 function resolve(data: unknown, segments: readonly Segment[]): unknown {
   let node: unknown = data;
@@ -128,11 +128,11 @@ function resolve(data: unknown, segments: readonly Segment[]): unknown {
 }
 
 function substitute(node: unknown): string {
-  if (node === undefined || typeof node === 'function' || typeof node === 'symbol') return ''; // SPEC 6.4.5
+  if (node === undefined || typeof node === 'function' || typeof node === 'symbol') return ''; // docs/webhooks.md#templates (rule 5)
   if (typeof node === 'string') return node; // a leaf: plain text, no quotes
   if (typeof node === 'bigint') return node.toString();
   if (node === null || typeof node !== 'object') return JSON.stringify(node); // numbers, booleans, null
-  // SPEC 6.4.6: a non-leaf becomes its JSON text, escaped to sit inside a JSON string literal.
+  // docs/webhooks.md#templates (rule 6): a non-leaf becomes its JSON text, escaped to sit inside a JSON string literal.
   const json = JSON.stringify(node) as string | undefined; // undefined: a toJSON() that returns it
   return json === undefined ? '' : JSON.stringify(json).slice(1, -1);
 }
@@ -140,9 +140,9 @@ function substitute(node: unknown): string {
 const HEX = '0123456789ABCDEF';
 const utf8 = new TextEncoder();
 
-// SPEC 6.4.7: keep HTAB and visible ASCII; percent-encode (UTF-8) control characters, DEL and
+// docs/webhooks.md#templates (rule 7): keep HTAB and visible ASCII; percent-encode (UTF-8) control characters, DEL and
 // everything beyond ASCII. A lone surrogate encodes as U+FFFD. '%' itself is left alone, as
-// API.md §9 names only control and non-ASCII characters.
+// docs/webhooks.md names only control and non-ASCII characters.
 export function escapeHeaderValue(value: string): string {
   let out = '';
   for (const ch of value) {

@@ -1,4 +1,4 @@
-// Mounted at / (see index.ts). Who am I (API.md §1) and user sessions (API.md §3).
+// Mounted at / (see index.ts). Who am I (docs/api.md#credentials) and user sessions (docs/concepts.md).
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';

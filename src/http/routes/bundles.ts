@@ -1,4 +1,4 @@
-// Mounted at /bundles (see index.ts). Firmware bundles (API.md §3).
+// Mounted at /bundles (see index.ts). Firmware bundles (docs/concepts.md).
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';

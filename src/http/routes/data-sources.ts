@@ -1,5 +1,5 @@
-// Data sources of a project and the records `store` sources keep (API.md §6). Mounted at
-// /projects. Our own endpoints (API.md §12 statuses): a project key with scope `data`.
+// Data sources of a project and the records `store` sources keep (docs/concepts.md#data-sources). Mounted at
+// /projects. Our own endpoints (docs/api.md#errors statuses): a project key with scope `data`.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';

@@ -1,4 +1,4 @@
-// postData (SPEC §2.9, §4.1; API.md §6): POST /devices/{deviceId}/data `{data: [...]}` by the
+// postData (docs/concepts.md#data-sources, docs/api.md#device-operations; docs/concepts.md#data-sources): POST /devices/{deviceId}/data `{data: [...]}` by the
 // device itself or a project key with scope `data`. Mounted at /devices. MQTT publishes to
 // `/devices/{id}/data` reach the same verb from the broker.
 import { Hono } from 'hono';

@@ -1,5 +1,5 @@
-// Device key-value store (SPEC §4.1 getKeyValuePairsReceiveUpdates, lookUpKeyValuePair,
-// createUpdateKeyValuePair, deleteKeyValuePair; API.md §4). Mounted at /devices (see index.ts).
+// Device key-value store (docs/api.md#device-operations getKeyValuePairsReceiveUpdates, lookUpKeyValuePair,
+// createUpdateKeyValuePair, deleteKeyValuePair; docs/devices.md#kv-sync). Mounted at /devices (see index.ts).
 // Callers: a project key with scope `kv`, a member of the device's home, the device itself.
 // The live WebSocket on GET /devices/{id}/kv is the broker's: upgrades never reach Hono.
 import type { Hono } from 'hono';
@@ -19,7 +19,7 @@ export function device_kvRoutes(): Hono<HttpEnv> {
       read: 'a project key with scope kv, a member of the device home, the device itself',
       write: 'a project key with scope kv, a member of the device home, the device itself',
     },
-    // the same three kinds of caller read and write (API.md §2 table)
+    // the same three kinds of caller read and write (docs/concepts.md#devices table)
     resolve: async (deps, caller, deviceId) => deviceStore(await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self'], 'kv')),
   });
 }

@@ -1,4 +1,4 @@
-// The device's side of a log request (API.md §7): the upload token in the path is its only
+// The device's side of a log request (docs/concepts.md#log-requests): the upload token in the path is its only
 // credential (app.ts redacts it from access logs). Mounted at /deviceLogger.
 //   POST  /{token}                               start an upload session → 201
 //   PUT   /{token}/uploads/{uploadId}/parts/{n}  raw bytes of part n → 204

@@ -1,5 +1,5 @@
-// Commands and events of one device (SPEC §4.1 sendCommandDevice, sendDeviceEventCloud,
-// receiveCommands; API.md §2). Mounted at /devices (see index.ts). The live channels themselves
+// Commands and events of one device (docs/api.md#device-operations sendCommandDevice, sendDeviceEventCloud,
+// receiveCommands; docs/concepts.md#devices). Mounted at /devices (see index.ts). The live channels themselves
 // (the command WebSocket, MQTT) are the broker's: a WebSocket upgrade of GET /devices/{id}/command
 // never reaches Hono; a plain GET does, and is told so.
 import { Hono } from 'hono';

@@ -1,4 +1,4 @@
-// Mounted at /devices (see index.ts). The registry's device operations (SPEC §4.1, API.md §2);
+// Mounted at /devices (see index.ts). The registry's device operations (docs/api.md#device-operations, docs/concepts.md#devices);
 // KV, commands, events, data and log requests live in their own route files.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
@@ -69,7 +69,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
       try {
         return c.json(await addDeviceHome({ ...actor(c), input: await readBody(c) }), 201);
       } catch (err) {
-        // API.md §12: a used, expired or unknown provisioning token is 403 INVALID_TOKEN (not 401:
+        // docs/api.md#errors: a used, expired or unknown provisioning token is 403 INVALID_TOKEN (not 401:
         // the request's credential, if any, was fine)
         if (isAppError(err) && err.reason === 'INVALID_TOKEN' && err.data?.credential === 'provisioning token') {
           return c.json({ reason: err.reason, data: err.data }, 403);

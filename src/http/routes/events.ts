@@ -1,6 +1,6 @@
-// The events history (API.md §3): GET /events?projectId&homeId&deviceId&eventType&since&until.
-// Mounted at /events (see index.ts). Our own endpoint (API.md §12 statuses): a project key with
-// scope `events` reads its own project's events, as delivered (SPEC §2.7 with service fields).
+// The events history (docs/concepts.md): GET /events?projectId&homeId&deviceId&eventType&since&until.
+// Mounted at /events (see index.ts). Our own endpoint (docs/api.md#errors statuses): a project key with
+// scope `events` reads its own project's events, as delivered (docs/concepts.md#events with service fields).
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';

@@ -1,6 +1,6 @@
-// Home key-value store (API.md §3 "home KV: same rules as device KV"). Mounted at /homes.
+// Home key-value store (docs/concepts.md "home KV: same rules as device KV"). Mounted at /homes.
 // Callers: a project key with scope `kv` and the members of the home read and write. Our
-// decision where API.md is silent: a device in the home may READ the home store (firmware
+// decision where docs/api.md is silent: a device in the home may READ the home store (firmware
 // needs the household's shared settings) but not change it, so that one compromised device
 // cannot rewrite what every member and every other device of the home relies on.
 import type { Hono } from 'hono';

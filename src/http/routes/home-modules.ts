@@ -1,5 +1,5 @@
 // Mounted at /homes (see index.ts). The smart modules a home's project has, and the command
-// webhook trigger (SPEC §4.3, §6.3; API.md §9).
+// webhook trigger (docs/webhooks.md#command-webhook; docs/webhooks.md).
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';
@@ -40,7 +40,7 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
     '/:homeId/smartModules/:moduleId/command',
     op({
       operationId: 'triggerSmartModuleCommand',
-      summary: "Call the module's command webhook (SPEC §4.3); 204 once the delivery is durably queued",
+      summary: "Call the module's command webhook (docs/webhooks.md#command-webhook); 204 once the delivery is durably queued",
       tag,
       success: 204,
       statuses: STATUSES,

@@ -1,4 +1,4 @@
-// Mounted at /homes (see index.ts). Homes, members and provisioning tokens (API.md §3). The home
+// Mounted at /homes (see index.ts). Homes, members and provisioning tokens (docs/concepts.md). The home
 // KV store (/homes/{id}/kv) lives in home-kv.ts.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';

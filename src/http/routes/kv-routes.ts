@@ -1,4 +1,4 @@
-// The four key-value operations (SPEC §4.1, API.md §4), built once for both kinds of store:
+// The four key-value operations (docs/api.md#device-operations, docs/devices.md#kv-sync), built once for both kinds of store:
 // device stores (/devices/{id}/kv) and home stores (/homes/{id}/kv), "same rules". Each route
 // resolves its store through `resolve` (access first, so nothing of another project or home
 // is revealed), then hands it to the domain verbs in src/domain/kv.
@@ -22,7 +22,7 @@ export interface KvRoutesOptions {
   /** reason for an owner id that is not a positive integer */
   notFound: Reason;
   tag: string;
-  /** operationIds: the device store uses the SPEC names, the home store its own */
+  /** operationIds: the device store uses the documented names, the home store its own */
   ids: { list: string; get: string; put: string; delete: string };
   /** owner name, for the summaries */
   of: string;
@@ -35,7 +35,7 @@ const KvListQuery = v.object({
   ...pageQueryEntries,
 });
 
-/** a positive integer id (API.md §0); anything else names an owner that does not exist */
+/** a positive integer id (docs/api.md#conventions); anything else names an owner that does not exist */
 export function ownerIdOf(raw: string, notFound: Reason, param: string): number {
   const id = idOf(raw);
   if (id === undefined) throw new AppError(notFound, { [param]: raw });

@@ -1,5 +1,5 @@
-// Device log requests (SPEC §4.1 getDeviceLogRequests, requestDeviceLogs, getDeviceLogRequest,
-// deleteDeviceLogRequest; API.md §7) and the download of a stored log file. Mounted at /devices.
+// Device log requests (docs/api.md#device-operations getDeviceLogRequests, requestDeviceLogs, getDeviceLogRequest,
+// deleteDeviceLogRequest; docs/concepts.md#log-requests) and the download of a stored log file. Mounted at /devices.
 // Callers: a project key (scope `devices`) or a member of the device's home.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';

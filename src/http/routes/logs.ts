@@ -1,4 +1,4 @@
-// Access logs and general logs (SPEC §2.4/§2.5 getHTTPAccessLogEntries, getLogEntries; API.md §8).
+// Access logs and general logs (docs/operations.md#logs getHTTPAccessLogEntries, getLogEntries; docs/operations.md#logs).
 // Mounted at / (see index.ts). A project key with scope `logs` reads its own project's logs;
 // `projectId` defaults to the key's project.
 import { Hono } from 'hono';

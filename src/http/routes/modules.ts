@@ -1,5 +1,5 @@
 // Mounted at /projects (see index.ts). Smart modules of a project, their webhook keys, and the
-// delivery log (API.md §9). Every operation: a project key of the project with scope `modules`.
+// delivery log (docs/webhooks.md). Every operation: a project key of the project with scope `modules`.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';

@@ -1,4 +1,4 @@
-// Operations endpoints (API.md §11): health, readiness, metrics, the OpenAPI document and docs.
+// Operations endpoints (docs/operations.md#health-and-metrics): health, readiness, metrics, the OpenAPI document and docs.
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';

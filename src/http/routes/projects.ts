@@ -1,4 +1,4 @@
-// Mounted at /projects (see index.ts). Project API keys and device classes (API.md §3).
+// Mounted at /projects (see index.ts). Project API keys and device classes (docs/concepts.md).
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';
@@ -92,7 +92,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
     '/:projectId/deviceClasses',
     op({
       operationId: 'createDeviceClass',
-      summary: 'Create a device class (id pattern as bundleId, SPEC §2.10)',
+      summary: 'Create a device class (id pattern as bundleId, docs/concepts.md#firmware-bundles)',
       tag,
       success: 201,
       statuses: STATUSES.read,

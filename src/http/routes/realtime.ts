@@ -1,4 +1,4 @@
-// The browser event stream (API.md §5), documented here; the stream itself is the broker's (a
+// The browser event stream (docs/devices.md#mqtt), documented here; the stream itself is the broker's (a
 // WebSocket upgrade of this path never reaches Hono). A plain GET is told to upgrade. Mounted at /.
 import { Hono } from 'hono';
 import * as v from 'valibot';

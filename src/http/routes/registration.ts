@@ -1,5 +1,5 @@
-// Mounted at /deviceRegistration (see index.ts). Update device claimable state (SPEC §3, API.md
-// §2), by the device itself; real firmware posts it form-encoded (readBody handles both).
+// Mounted at /deviceRegistration (see index.ts). Update device claimable state (docs/devices.md#claiming-and-provisioning, 
+// docs/concepts.md#devices), by the device itself; real firmware posts it form-encoded (readBody handles both).
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';

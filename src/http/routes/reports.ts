@@ -1,5 +1,5 @@
-// Scheduled reports (SPEC §4.2, API.md §10), their runs and outputs. Mounted at /scheduledReports.
-// Our own payloads (SPEC shows none; API.md §12 statuses): a project key with scope `reports`.
+// Scheduled reports (docs/concepts.md#reports), their runs and outputs. Mounted at /scheduledReports.
+// Our own payloads (the docs shows none; docs/api.md#errors statuses): a project key with scope `reports`.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';

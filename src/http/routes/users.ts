@@ -1,4 +1,4 @@
-// Mounted at /users (see index.ts). Users of a project (API.md §3): project keys with the
+// Mounted at /users (see index.ts). Users of a project (docs/concepts.md): project keys with the
 // `users` scope manage them; a user may read and update itself.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';

@@ -1,4 +1,4 @@
-// The reports part of the worker role (API.md §10): the schedule tick and the run executor.
+// The reports part of the worker role (docs/concepts.md#reports): the schedule tick and the run executor.
 // main.ts starts it in processes with the worker role; tests start it directly (two instances on
 // one database behave like two workers).
 import { randomBytes } from 'node:crypto';

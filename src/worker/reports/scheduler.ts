@@ -1,4 +1,4 @@
-// The schedule tick of the worker role (API.md §10): every `tickMs`, fire the reports that are
+// The schedule tick of the worker role (docs/concepts.md#reports): every `tickMs`, fire the reports that are
 // due. Several workers may tick at once; store.reports.claimTick decides which one fires each
 // report (domain/report/tick.ts), so a schedule fires once per tick.
 import type { Logger } from 'pino';

@@ -1,4 +1,4 @@
-// Contract: data sources and the records store sources keep (API.md §6).
+// Contract: data sources and the records store sources keep (docs/concepts.md#data-sources).
 import { describe, expect, it } from 'vitest';
 import type { DataRecordRow, DataSourceRow } from '../../../src/ports/store.js';
 import { all, at, freshStore, type MakeStore } from '../store/fixtures.js';

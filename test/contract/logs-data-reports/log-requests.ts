@@ -1,4 +1,4 @@
-// Contract: device log requests (API.md §7) — one open request per device, conditional
+// Contract: device log requests (docs/concepts.md#log-requests) — one open request per device, conditional
 // transitions, expiry, cleanup.
 import { describe, expect, it } from 'vitest';
 import type { NewLogRequest, Store } from '../../../src/ports/store.js';

@@ -1,4 +1,4 @@
-// The device command WebSocket (API.md §5): GET /devices/{id}/command with the device key in the
+// The device command WebSocket (docs/devices.md#mqtt): GET /devices/{id}/command with the device key in the
 // header or `authToken` in the query; one text frame per command; pings answered; a peer that
 // stops answering the service's pings is dropped.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';

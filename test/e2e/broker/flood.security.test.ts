@@ -1,6 +1,6 @@
 // Issue 13 F3 replayed against a real server with MQTT.js: one device key, 30 persistent
 // sessions with fresh client ids, each subscribing to 3,000 filters under its own
-// /devices/{id}/bulkData/<label>/response, then disconnecting. Before the bounds of API.md §5 the
+// /devices/{id}/bulkData/<label>/response, then disconnecting. Before the bounds of docs/devices.md#mqtt the
 // broker kept every filter of every offline session (3.6 GB in 36 sessions, then out of memory).
 // Now it keeps at most 8 sessions x 100 filters, /healthz answers after every session, and the
 // heap grows by less than 64 MiB (measured after garbage collection; the figures are printed).

@@ -1,4 +1,4 @@
-// Issue 13 F1/F2 (API.md §0, §5): deeply nested JSON. About 5,000 levels (30 KB) used to overflow
+// Issue 13 F1/F2 (docs/api.md#conventions, docs/devices.md#mqtt): deeply nested JSON. About 5,000 levels (30 KB) used to overflow
 // the stack in the size check (JSON.stringify): 500 over HTTP, and over MQTT the connection was
 // cut with no PUBACK and nothing in the general log. Now the nesting is judged on the text first:
 // HTTP 403 INVALID_PARAMETERS naming the path and the limit; MQTT PUBACK, dropped, logged, the
@@ -56,7 +56,7 @@ describe('HTTP bodies nested past the limit', () => {
 });
 
 describe('MQTT payloads nested past the limit', () => {
-  // 100,000 levels as arrays (200 KB) stay under the 256 KiB packet cap (API.md §13: a packet
+  // 100,000 levels as arrays (200 KB) stay under the 256 KiB packet cap (docs/api.md#limits: a packet
   // over it is a closed connection, by design); as objects they would not
   for (const [levels, nest] of [
     [5000, nestedObjects],

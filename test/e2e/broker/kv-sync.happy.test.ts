@@ -1,4 +1,4 @@
-// Key-value live sync (API.md §4): `reload` on subscribe and on request, `set` / `delete` with a
+// Key-value live sync (docs/devices.md#kv-sync): `reload` on subscribe and on request, `set` / `delete` with a
 // growing `rev` to every live subscriber after a change from any side (REST, MQTT, WebSocket),
 // device changes stored and echoed, and the KV system events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Debian's mosquitto_pub / mosquitto_sub against the broker (API.md §5): another MQTT stack than
+// Debian's mosquitto_pub / mosquitto_sub against the broker (docs/devices.md#mqtt): another MQTT stack than
 // MQTT.js, as firmware would bring. Skipped where the binaries are not installed (CI installs
 // mosquitto-clients).
 import { execFileSync, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// API.md §5, issue 13: one device cannot exhaust the broker (F3), an empty client id needs a
+// docs/devices.md#mqtt, issue 13: one device cannot exhaust the broker (F3), an empty client id needs a
 // clean session (F4), repeated bad credentials are slowed down. Embedded mode (Aedes's in-memory
 // persistence); the Redis persistence runs the same bounds suite in
 // test/e2e/cluster/mqtt-bounds.redis.test.ts.

@@ -1,4 +1,4 @@
-// The per-device MQTT bounds of API.md §5 (issue 13 F3), as one suite run against the embedded
+// The per-device MQTT bounds of docs/devices.md#mqtt (issue 13 F3), as one suite run against the embedded
 // broker (Aedes's in-memory persistence) and the cluster broker (aedes-persistence-redis):
 // subscriptions per connection, persistent sessions per device, offline session expiry. The
 // server is started by the caller with these limits: 5 subscriptions per connection, 2

@@ -1,4 +1,4 @@
-// MQTT clients that get things wrong (API.md §5, §12, §13): bad payloads and topics are dropped
+// MQTT clients that get things wrong (docs/devices.md#mqtt, docs/api.md#errors, docs/api.md#limits): bad payloads and topics are dropped
 // and logged with the connection kept; oversized packets, silent sockets, garbage and frozen
 // subscribers are cut off without hurting anyone else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// MQTT for a well-behaved device (API.md §5): TCP and WebSocket, MQTT 3.1.1 and 3.1, empty client
+// MQTT for a well-behaved device (docs/devices.md#mqtt): TCP and WebSocket, MQTT 3.1.1 and 3.1, empty client
 // ids, keep-alive 0, granted QoS, commands and events end to end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';

@@ -1,4 +1,4 @@
-// MQTT and WebSocket access control (API.md §1, §5): credentials, CONNACK codes, client-id
+// MQTT and WebSocket access control (docs/api.md#credentials, docs/devices.md#mqtt): credentials, CONNACK codes, client-id
 // takeover, the topic ACL for subscriptions and publishes, and the WebSocket channels of another
 // device. Every refusal keeps the offender's other rights and the victim's connections intact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Presence (API.md §2, §5): isConnected, lastConnectTime, lastDisconnectTime and the
+// Presence (docs/concepts.md#devices, docs/devices.md#mqtt): isConnected, lastConnectTime, lastDisconnectTime and the
 // _deviceConnected_ / _deviceDisconnected_ events stay exact across overlapping connections of one
 // device (MQTT and WebSocket) and every kind of disconnect, and a restart starts with everyone
 // offline.

@@ -1,4 +1,4 @@
-// Revocation (API.md §1, issue item 9): deleting a device, revoking its key or removing it from
+// Revocation (docs/api.md#credentials, issue item 9): deleting a device, revoking its key or removing it from
 // its project closes its MQTT and WebSocket connections within 1 s, and presence follows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';

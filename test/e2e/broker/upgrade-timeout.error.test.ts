@@ -1,4 +1,4 @@
-// API.md §13: a connection that never finishes its request head (a half-sent WebSocket upgrade)
+// docs/api.md#limits: a connection that never finishes its request head (a half-sent WebSocket upgrade)
 // is closed after the connect timeout, not held for Node's default 60 s.
 import { connect } from 'node:net';
 import { once } from 'node:events';

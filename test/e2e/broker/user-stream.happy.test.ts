@@ -1,4 +1,4 @@
-// The browser event stream (API.md §5): GET /userSession/websocket?authToken=... for user tokens
+// The browser event stream (docs/devices.md#mqtt): GET /userSession/websocket?authToken=... for user tokens
 // (the homes they are members of) and project keys (every home of the project), with `homeId`
 // and `eventTypes` filters; revoking the credential closes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

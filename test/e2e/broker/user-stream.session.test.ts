@@ -1,4 +1,4 @@
-// Issue 13 item 5 (API.md §5): a user's live event stream closes when its session ends: logout
+// Issue 13 item 5 (docs/devices.md#mqtt): a user's live event stream closes when its session ends: logout
 // (DELETE /userSession), the user deleted (DELETE /users/{id}), and the session's expiry (a timer
 // per stream; no event needs to arrive for it to close). Each waits for the close event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

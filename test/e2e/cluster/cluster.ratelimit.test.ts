@@ -1,4 +1,4 @@
-// The HTTP rate limit is one budget per credential across the cluster (issue #6, API.md §12): two
+// The HTTP rate limit is one budget per credential across the cluster (issue #6, docs/api.md#errors): two
 // api nodes share its buckets in Redis, so a client that spreads its requests over both gets what
 // one node would allow, not twice as much.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

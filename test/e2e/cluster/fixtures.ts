@@ -22,7 +22,7 @@ export async function createDevice(c: Cluster, api: string, homeId: number): Pro
   return { id: r.body.id, apiKey: r.body.apiKey };
 }
 
-/** an event webhook module (API.md §9) for these event types; returns its signing key */
+/** an event webhook module (docs/webhooks.md) for these event types; returns its signing key */
 export async function createEventModule(c: Cluster, api: string, id: string, url: string, subscriptions: string[]): Promise<string> {
   const r = await c.http(api, 'POST', '/projects/1/smartModules', { body: { id, moduleType: 'webhooks', eventWebhook: { url, subscriptions: subscriptions.join('\n') } } });
   if (r.status !== 201) throw new Error(`module not created: ${r.status} ${JSON.stringify(r.body)}`);

@@ -1,4 +1,4 @@
-// The per-device MQTT bounds of API.md §5 (issue 13 F3) in cluster mode: Aedes's persistence is
+// The per-device MQTT bounds of docs/devices.md#mqtt (issue 13 F3) in cluster mode: Aedes's persistence is
 // aedes-persistence-redis and the session bookkeeping is the Redis MqttSessions adapter. The
 // same suite as the embedded broker (test/e2e/broker/mqtt-bounds.ts), plus a session evicted by
 // the other broker of the cluster. Skipped without HEARTH_TEST_REDIS_URL and

@@ -197,7 +197,7 @@ describe(`every device topic (seed ${SEED})`, () => {
     const topics = [`/devices/${d.id}/event`, `/devices/${d.id}/kv`, `/devices/${d.id}/data`, `/devices/${d.id}/bulkData/fuzz`, `/devices/${d.id}/command`, `/devices/${d.id + 1}/event`];
     let n = 0;
     for (const topic of topics) {
-      // payloads under the MQTT packet cap (256 KiB): a packet over it closes the connection by design (API.md §13)
+      // payloads under the MQTT packet cap (256 KiB): a packet over it closes the connection by design (docs/api.md#limits)
       for (const p of payloads(rng, ['eventType', 'eventData', 'action', 'key', 'value', 'data'], 250 * 1024)) {
         // publishAsync resolves on the PUBACK
         await c.publishAsync(topic, p.body, { qos: 1 });

@@ -1,4 +1,4 @@
-// A simulated device, written against the wire contract only (API.md §4, §7): MQTT.js for its KV
+// A simulated device, written against the wire contract only (docs/devices.md#kv-sync, docs/concepts.md#log-requests): MQTT.js for its KV
 // store, plain HTTP for the upload. It keeps a mirror of its KV store from the sync messages,
 // notices the service-held key `sys:logRequest`, and uploads the file it is given in parts.
 import mqtt, { type MqttClient } from 'mqtt';
@@ -20,7 +20,7 @@ export interface SimDevice {
   logRequest(timeoutMs?: number): Promise<LogRequestKey>;
   /** resolves once sys:logRequest is gone from the device's store */
   logRequestGone(timeoutMs?: number): Promise<void>;
-  /** the upload of API.md §7; `order` lets the device send parts in any order */
+  /** the upload of docs/concepts.md#log-requests; `order` lets the device send parts in any order */
   upload(key: LogRequestKey, file: Uint8Array, o?: { contentType?: string; filename?: string; order?: (n: number) => number[] }): Promise<void>;
   close(): Promise<void>;
 }

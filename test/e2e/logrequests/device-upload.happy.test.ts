@@ -1,6 +1,6 @@
 // End to end over real sockets: a device on MQTT learns of a log request through its KV store
 // (live, or on its next reload when it was offline), uploads a multi-part file over HTTP, and the
-// operator downloads the same bytes (API.md §7).
+// operator downloads the same bytes (docs/concepts.md#log-requests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';

@@ -1,6 +1,6 @@
 // End to end: a real Hearth with the worker role runs reports on its own — a manual run, a
 // scheduled tick — stores their outputs, and posts them, signed, to a webhook destination
-// (API.md §10, SPEC §5.3). A second report worker on the same database fires no tick twice.
+// (docs/concepts.md#reports, docs/webhooks.md#verifying-signatures). A second report worker on the same database fires no tick twice.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';

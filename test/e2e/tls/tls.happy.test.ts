@@ -1,4 +1,4 @@
-// TLS with real clients (API.md §14): the server started with a certificate from a throwaway CA
+// TLS with real clients (docs/operations.md#configuration): the server started with a certificate from a throwaway CA
 // (made with openssl here), reached over HTTPS (node:https), WSS (ws: the command channel and
 // MQTT over WebSocket), MQTT over TLS (MQTT.js and mosquitto_sub --cafile); the plain listeners
 // stay beside them, and parser errors on the HTTPS port answer the API's error body.

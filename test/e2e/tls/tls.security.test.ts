@@ -1,4 +1,4 @@
-// What TLS refuses and how its certificate changes (API.md §14): a client that does not trust
+// What TLS refuses and how its certificate changes (docs/operations.md#configuration): a client that does not trust
 // the CA, or meets an expired certificate, is refused on HTTPS and MQTTS; a reload (what SIGHUP
 // calls) gives the next handshake the new certificate while connections opened before stay up;
 // a reload from bad files keeps the certificate in use; bad files stop start-up with one line.

@@ -1,11 +1,11 @@
-// The command webhook trigger end to end (SPEC §4.3, §6.3; API.md §9): 204 once queued, the
-// SPEC §6.3 body signed with the command webhook's key.
+// The command webhook trigger end to end (docs/webhooks.md#command-webhook; docs/webhooks.md): 204 once queued, the
+// docs/webhooks.md#command-webhook body signed with the command webhook's key.
 import { describe, expect, it } from 'vitest';
 import { makeHarness } from './harness.js';
 import { startReceiver, waitFor } from './receiver.js';
 
 describe('command webhook', () => {
-  it('answers 204 once queued and POSTs the SPEC §6.3 body, signed with the command key', async () => {
+  it('answers 204 once queued and POSTs the docs/webhooks.md#command-webhook body, signed with the command key', async () => {
     const h = await makeHarness();
     const rx = await startReceiver('/cmd');
     const m = await h.createModule({ id: 'hooks', commandWebhook: { url: rx.url } });

@@ -1,4 +1,4 @@
-// Nothing accepted is lost (API.md §9): a real Hearth process is killed with SIGKILL while webhook
+// Nothing accepted is lost (docs/webhooks.md): a real Hearth process is killed with SIGKILL while webhook
 // deliveries are in flight and events are still arriving; after a restart on the same data
 // directory the receiver gets every accepted event (a 204 was answered) at least once, each under
 // one stable X-Service-Delivery id, every request correctly signed.

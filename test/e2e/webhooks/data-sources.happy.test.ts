@@ -1,5 +1,5 @@
 // The same worker delivers the other webhook kinds of the queue: batches of a `webhook` data
-// source (API.md §6), signed like §9 with the source's key. (The data-source API itself is
+// source (docs/concepts.md#data-sources), signed like §9 with the source's key. (The data-source API itself is
 // tested with its own routes; this checks the hand-over to the webhook worker.)
 import { describe, expect, it } from 'vitest';
 import { makeHarness } from './harness.js';

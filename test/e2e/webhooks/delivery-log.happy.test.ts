@@ -1,4 +1,4 @@
-// What an operator sees (API.md §9, §11): the delivery log with every attempt, redelivery under
+// What an operator sees (docs/webhooks.md, docs/operations.md#health-and-metrics): the delivery log with every attempt, redelivery under
 // the same delivery id, and the worker's metrics.
 import { describe, expect, it } from 'vitest';
 import { makeHarness } from './harness.js';

@@ -1,11 +1,11 @@
-// Event webhooks end to end: the SPEC §6.1 body, the SPEC §5.3 signature as an independent
-// receiver checks it, subscriptions, the outbox, and advanced mode (SPEC §6.4).
+// Event webhooks end to end: the docs/webhooks.md#event-webhook body, the docs/webhooks.md#verifying-signatures signature as an independent
+// receiver checks it, subscriptions, the outbox, and advanced mode (docs/webhooks.md#templates).
 import { describe, expect, it } from 'vitest';
 import { makeHarness } from './harness.js';
 import { specSignature, startReceiver, waitFor } from './receiver.js';
 
 describe('event webhook', () => {
-  it('POSTs the SPEC §6.1 body with a signature the receiver verifies', async () => {
+  it('POSTs the docs/webhooks.md#event-webhook body with a signature the receiver verifies', async () => {
     const h = await makeHarness();
     const rx = await startReceiver();
     const m = await h.createModule({ id: 'hooks', eventWebhook: { url: rx.url } });
@@ -75,7 +75,7 @@ describe('event webhook', () => {
     expect(none.received).toHaveLength(0);
   });
 
-  it('sends events of devices in no home to no webhook (API.md §9)', async () => {
+  it('sends events of devices in no home to no webhook (docs/webhooks.md)', async () => {
     const h = await makeHarness();
     const rx = await startReceiver();
     await h.createModule({ id: 'hooks', eventWebhook: { url: rx.url } });
@@ -102,7 +102,7 @@ describe('event webhook', () => {
   });
 });
 
-describe('advanced mode (SPEC §6.4)', () => {
+describe('advanced mode (docs/webhooks.md#templates)', () => {
   it('sends templated headers and body, signed over the bytes actually sent', async () => {
     const h = await makeHarness();
     const rx = await startReceiver();

@@ -1,4 +1,4 @@
-// Module settings that are refused when saved (API.md §9, SPEC §6.4.8): malformed ids, URLs and
+// Module settings that are refused when saved (docs/webhooks.md, docs/webhooks.md#templates (rule 8)): malformed ids, URLs and
 // templates (with the position of the error), reserved headers, duplicates; and the 404s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from './harness.js';
@@ -154,7 +154,7 @@ describe('command trigger errors', () => {
     expect(r.body.reason).toBe('HOME_NOT_FOUND');
   });
 
-  it('refuses an action that breaks the SPEC §2.8 pattern and parameters that are not an object', async () => {
+  it('refuses an action that breaks the docs/concepts.md#commands pattern and parameters that are not an object', async () => {
     const h = await makeHarness({ startWorker: false });
     await h.createModule({ id: 'cmd', commandWebhook: { url: 'http://127.0.0.1:9/' } });
     for (const body of [{ action: 'Go!' }, {}, { action: 'goo', parameters: [1] }]) {

@@ -1,4 +1,4 @@
-// Smart modules CRUD (API.md §9) through the HTTP API: generated keys shown at creation and
+// Smart modules CRUD (docs/webhooks.md) through the HTTP API: generated keys shown at creation and
 // rotation only, subscriptions one per line with `*` by default, PATCH merging, deletion, and
 // the home's view of its project's modules.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Who may touch modules and where webhooks may point: the SSRF rules of API.md §9 at
+// Who may touch modules and where webhooks may point: the SSRF rules of docs/webhooks.md at
 // registration, keys sealed at rest, scopes, and another project's or home's modules reported
 // as not existing.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A webhook receiver written from SPEC §5.3 alone, on a real node:http server on 127.0.0.1. It
+// A webhook receiver written from docs/webhooks.md#verifying-signatures alone, on a real node:http server on 127.0.0.1. It
 // checks every request's X-Service-Signature with its own HMAC (not the service's code): the
 // message is the webhook URL exactly as configured immediately followed by the exact body bytes,
 // keyed with the webhook key, hex-encoded. Each test's receivers are closed when it finishes.
@@ -13,12 +13,12 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   raw: Buffer;
   body: any;
-  /** the SPEC §5.3 check with the key the receiver was given */
+  /** the docs/webhooks.md#verifying-signatures check with the key the receiver was given */
   verified: boolean;
   time: number;
 }
 
-/** SPEC §5.3, independently: hex(HMAC-SHA256(key, url ‖ body)) */
+/** docs/webhooks.md#verifying-signatures, independently: hex(HMAC-SHA256(key, url ‖ body)) */
 export function specSignature(key: string, url: string, body: Buffer): string {
   return createHmac('sha256', key).update(Buffer.concat([Buffer.from(url, 'utf8'), body])).digest('hex');
 }

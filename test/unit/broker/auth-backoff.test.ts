@@ -1,4 +1,4 @@
-// Repeated bad credentials from one address (API.md §5, broker/auth-backoff.ts): the first is
+// Repeated bad credentials from one address (docs/devices.md#mqtt, broker/auth-backoff.ts): the first is
 // answered at once, then each waits twice as long up to the cap; an address that stops failing
 // is forgotten; memory is bounded.
 import { describe, expect, it } from 'vitest';

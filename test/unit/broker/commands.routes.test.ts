@@ -1,4 +1,4 @@
-// PUT /devices/{id}/command (SPEC §4.1 sendCommandDevice, API.md §2) through app.request(): who
+// PUT /devices/{id}/command (docs/api.md#device-operations sendCommandDevice, docs/concepts.md#devices) through app.request(): who
 // may call, validation, DEVICE_OFFLINE, the bus message, the statuses the operation may answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSpecStatus, runCommonRouteTests } from '../../helpers/auth-cases.js';

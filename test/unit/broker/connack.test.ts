@@ -1,4 +1,4 @@
-// One map from reason to CONNACK code (ARCHITECTURE.md rule 4; API.md §5).
+// One map from reason to CONNACK code (ARCHITECTURE.md rule 4; docs/devices.md#mqtt).
 import { describe, expect, it } from 'vitest';
 import { connackCodeOf, connackError } from '../../../broker/connack.js';
 import { AppError, REASONS } from '../../../src/domain/errors.js';
@@ -8,7 +8,7 @@ describe('connackCodeOf', () => {
     for (const r of REASONS) expect([2, 3, 4, 5], r).toContain(connackCodeOf[r]);
   });
 
-  it('answers bad credentials with 4 and a device that is gone with 5 (API.md §5)', () => {
+  it('answers bad credentials with 4 and a device that is gone with 5 (docs/devices.md#mqtt)', () => {
     expect(connackCodeOf.AUTHORIZATION_REQUIRED).toBe(4);
     expect(connackCodeOf.INVALID_TOKEN).toBe(4);
     expect(connackCodeOf.DEVICE_NOT_FOUND).toBe(5);

@@ -1,4 +1,4 @@
-// SPEC §2.7's eventType pattern is checked in an equivalent linear-time form: both agree on every
+// docs/concepts.md#events's eventType pattern is checked in an equivalent linear-time form: both agree on every
 // string, and hostile input does not backtrack.
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
@@ -19,7 +19,7 @@ function* strings(maxLen: number): Generator<string> {
 }
 
 describe('eventType', () => {
-  it('accepts exactly what the SPEC pattern accepts (every string up to 4 characters)', () => {
+  it('accepts exactly what the documented pattern accepts (every string up to 4 characters)', () => {
     for (const s of strings(4)) expect(v.is(EventTypeSchema, s), JSON.stringify(s)).toBe(EVENT_TYPE_PATTERN.test(s));
   });
 
@@ -30,7 +30,7 @@ describe('eventType', () => {
   });
 });
 
-describe('command action (SPEC §2.8)', () => {
+describe('command action (docs/concepts.md#commands)', () => {
   it('needs three characters of [0-9a-z_-], not starting or ending with - or _', () => {
     for (const ok of ['abc', 'a-b', 'turn_on', '0x1']) expect(ACTION_PATTERN.test(ok), ok).toBe(true);
     for (const bad of ['ab', '-ab', 'ab-', 'Abc', 'a b', '']) expect(ACTION_PATTERN.test(bad), bad).toBe(false);

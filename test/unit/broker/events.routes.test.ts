@@ -1,4 +1,4 @@
-// PUT /devices/{id}/event (SPEC §4.1 sendDeviceEventCloud, §2.7; API.md §2) through
+// PUT /devices/{id}/event (docs/api.md#device-operations sendDeviceEventCloud, docs/concepts.md#events; docs/concepts.md#devices) through
 // app.request(): the origin fields by caller, validation, the statuses the operation may answer;
 // and the plain GETs of the WebSocket endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ describe('PUT /devices/{id}/event (sendDeviceEventCloud)', () => {
     });
   }
 
-  it('accepts every eventType form the SPEC pattern allows', async () => {
+  it('accepts every eventType form the documented pattern allows', async () => {
     for (const eventType of ['a', 'A1', 'door-open', 'door_open2', 'x-y_z-1']) {
       const r = await t.req('PUT', `/devices/${device.id}/event`, { token: device.key, body: { eventType, eventData: {} } });
       expect(r.status, eventType).toBe(204);

@@ -1,4 +1,4 @@
-// The MQTT topic ACL (API.md §5), as pure functions.
+// The MQTT topic ACL (docs/devices.md#mqtt), as pure functions.
 import { describe, expect, it } from 'vitest';
 import { publishKindOf, subscriptionAllowed } from '../../../broker/topics.js';
 

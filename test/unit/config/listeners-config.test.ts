@@ -1,4 +1,4 @@
-// The settings of the listeners, proxies and CORS (API.md §14) as loadConfig and start-up read
+// The settings of the listeners, proxies and CORS (docs/operations.md#configuration) as loadConfig and start-up read
 // them: a bad value is one line naming the variable; a misspelled variable is reported with the
 // closest real name.
 import { describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe('listener, TLS, proxy and CORS settings', () => {
     expect(c.corsOrigins).toEqual(['*']);
   });
 
-  it('reads the variables of API.md §14', () => {
+  it('reads the variables of docs/operations.md#configuration', () => {
     const c = loadConfig({
       HEARTH_TLS_CERT_FILE: '/etc/hearth/cert.pem',
       HEARTH_TLS_KEY_FILE: '/etc/hearth/key.pem',

@@ -1,4 +1,4 @@
-// MQTT `/devices/{id}/data` (API.md §5, §6) reaches the same verb as the HTTP post: a real
+// MQTT `/devices/{id}/data` (docs/devices.md#mqtt, docs/concepts.md#data-sources) reaches the same verb as the HTTP post: a real
 // in-process Hearth and an MQTT.js device. A refusal, which MQTT cannot answer, goes to the
 // general log.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';

@@ -1,4 +1,4 @@
-// postData refusals: bad bodies, and a failing webhook source answered as `partial` (SPEC §2.9).
+// postData refusals: bad bodies, and a failing webhook source answered as `partial` (docs/concepts.md#data-sources).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';

@@ -1,4 +1,4 @@
-// postData (SPEC §2.9, API.md §6): records routed to every matching source; store sources keep
+// postData (docs/concepts.md#data-sources): records routed to every matching source; store sources keep
 // them queryable by device and time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';

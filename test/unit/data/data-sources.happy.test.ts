@@ -1,4 +1,4 @@
-// Data sources (API.md §6): create, read, update, delete, and the records a store source keeps.
+// Data sources (docs/concepts.md#data-sources): create, read, update, delete, and the records a store source keeps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';

@@ -1,6 +1,6 @@
 // A `webhook` data source whose receiver fails, through the real webhook worker and a real HTTP
 // receiver on loopback: the post after a failed delivery answers `partial` with the source in
-// failedDataSources (SPEC §2.9); once the receiver recovers, batches are taken again.
+// failedDataSources (docs/concepts.md#data-sources); once the receiver recovers, batches are taken again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Data posts and data sources: who may post for a device, who may manage sources, and the
-// webhook target policy (API.md §9 "Targets") applied to webhook sources.
+// webhook target policy (docs/webhooks.md "Targets") applied to webhook sources.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedHome, seedKey, seedProject, seedUser } from '../../helpers/store-seed.js';

@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before any route (the server's 'clientError') answer the
-// API's error body {reason, data} (API.md §0) instead of Node's empty one, on raw sockets: 431
+// API's error body {reason, data} (docs/api.md#conventions) instead of Node's empty one, on raw sockets: 431
 // for a 20 KB header, 400 for a broken request line or a bad header, 408 for a head that does not
 // arrive within the connect timeout; the server stays up.
 import { connect, type Socket } from 'node:net';

@@ -1,4 +1,4 @@
-// HEARTH_CORS_ORIGINS (API.md §0): with a list, a listed Origin is echoed in
+// HEARTH_CORS_ORIGINS (docs/api.md#conventions): with a list, a listed Origin is echoed in
 // Access-Control-Allow-Origin and every answer carries `Vary: Origin`; any other origin gets no
 // Allow-Origin (the browser then refuses to hand the answer to the page). The default `*` stays
 // as it was, with no Vary. Checked on the API's real server (EdgeResponse) and through

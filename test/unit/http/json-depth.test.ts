@@ -1,4 +1,4 @@
-// API.md §0 nesting limit (src/domain/json-depth.ts): judged on the text, without recursion;
+// docs/api.md#conventions nesting limit (src/domain/json-depth.ts): judged on the text, without recursion;
 // brackets inside strings do not count; the path names keys and indices like validation issues.
 import { describe, expect, it } from 'vitest';
 import { jsonTextDepthIssue, parseJsonBounded, valueDepthIssue } from '../../../src/domain/json-depth.js';

@@ -1,5 +1,5 @@
 // Device key-value store: invalid input, missing pairs, service-held keys, limits. Every answer
-// is one of the statuses SPEC §4.1 lists for the operation.
+// is one of the statuses docs/api.md#device-operations lists for the operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus } from '../../helpers/auth-cases.js';
@@ -61,7 +61,7 @@ describe('device key-value store: errors', () => {
     expect(r.body.reason).toBe('INVALID_JSON');
   });
 
-  it('refuses a value larger than the KV value limit (API.md §13) and keeps the old one', async () => {
+  it('refuses a value larger than the KV value limit (docs/api.md#limits) and keeps the old one', async () => {
     await t.req('PUT', path('big'), { token: t.adminKey, body: { value: 'small' } });
     const r = await t.req('PUT', path('big'), { token: t.adminKey, body: { value: 'x'.repeat(1100) } });
     expect(r.status).toBe(403);
@@ -78,7 +78,7 @@ describe('device key-value store: errors', () => {
     expect((await t.req('PUT', path('k1', device.id), { token: t.adminKey, body: { value: 2 } })).status).toBe(204);
   });
 
-  it('answers a device id that is not a positive integer as a missing device (404, or 403 where the SPEC list has no 404)', async () => {
+  it('answers a device id that is not a positive integer as a missing device (404, or 403 where the documented list has no 404)', async () => {
     for (const id of ['abc', '0', '-1', '1.5', '2147483648', '99999999999999999999']) {
       const put = await t.req('PUT', path('k', id), { token: t.adminKey, body: { value: 1 } });
       expect(put.status, id).toBe(404);
@@ -97,7 +97,7 @@ describe('device key-value store: errors', () => {
     }
   });
 
-  it('answers 409 KEY_IN_USE when deleting a sys: key the service holds (SPEC 4.1 rule 8), 404 when there is none', async () => {
+  it('answers 409 KEY_IN_USE when deleting a sys: key the service holds (docs/api.md#device-operations rule 8), 404 when there is none', async () => {
     const { device } = await seedDevice(t.deps);
     await setKv(t.deps, deviceStore(device), { key: 'sys:logRequest', value: { id: 'r1' }, asService: true });
     const del = await t.req('DELETE', path('sys:logRequest', device.id), { token: t.adminKey });

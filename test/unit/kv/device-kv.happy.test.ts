@@ -1,4 +1,4 @@
-// Device key-value store, the paths that succeed (SPEC §4.1, API.md §4).
+// Device key-value store, the paths that succeed (docs/api.md#device-operations, docs/devices.md#kv-sync).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedHome, seedKey, seedUser } from '../../helpers/store-seed.js';
@@ -30,14 +30,14 @@ describe('device key-value store: happy paths', () => {
     expect(get.body).toEqual({ key: 'color', value: 'blue', modificationTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
   });
 
-  it('accepts every JSON value but null (API.md §4) and replaces on a second PUT', async () => {
+  it('accepts every JSON value but null (docs/devices.md#kv-sync) and replaces on a second PUT', async () => {
     for (const value of [42, true, ['a', 1], { nested: { x: 1 } }, 'text']) {
       expect((await t.req('PUT', path('anything'), { token: t.adminKey, body: { value } })).status).toBe(204);
       expect((await t.req('GET', path('anything'), { token: t.adminKey })).body.value).toEqual(value);
     }
   });
 
-  it('accepts a form-encoded body, as device firmware sends (API.md §0)', async () => {
+  it('accepts a form-encoded body, as device firmware sends (docs/api.md#conventions)', async () => {
     expect((await t.req('PUT', path('formKey'), { token: deviceKey, form: { value: 'from-form' } })).status).toBe(204);
     expect((await t.req('GET', path('formKey'), { token: deviceKey })).body.value).toBe('from-form');
   });
@@ -51,7 +51,7 @@ describe('device key-value store: happy paths', () => {
     }
   });
 
-  it('accepts keys with the allowed punctuation and exactly 256 characters (SPEC §2.3)', async () => {
+  it('accepts keys with the allowed punctuation and exactly 256 characters (docs/concepts.md#key-value-stores)', async () => {
     const long = 'k'.repeat(256);
     for (const key of ['a', 'a:b-c_d', 'A9', long]) {
       expect((await t.req('PUT', path(key), { token: t.adminKey, body: { value: 1 } })).status, key).toBe(204);
@@ -94,7 +94,7 @@ describe('device key-value store: happy paths', () => {
     expect((await t.req('GET', path('temp'), { token: t.adminKey })).status).toBe(404);
   });
 
-  it('announces set and delete on the bus with a growing rev, for live subscribers (API.md §4)', async () => {
+  it('announces set and delete on the bus with a growing rev, for live subscribers (docs/devices.md#kv-sync)', async () => {
     const { device } = await seedDevice(t.deps);
     const seen: BusMessages['kv'][] = [];
     const off = t.deps.bus.subscribe('kv', (m) => m.ownerId === device.id && seen.push(m));
@@ -111,7 +111,7 @@ describe('device key-value store: happy paths', () => {
     ]);
   });
 
-  it('records _deviceKVSaved_ and _deviceKVDeleted_ system events about the device (API.md §5)', async () => {
+  it('records _deviceKVSaved_ and _deviceKVDeleted_ system events about the device (docs/devices.md#mqtt)', async () => {
     const home = await seedHome(t.deps);
     const { device } = await seedDevice(t.deps, { homeId: home.id });
     await t.req('PUT', `/devices/${device.id}/kv/ev`, { token: t.adminKey, body: { value: { on: true } } });

@@ -1,5 +1,5 @@
 // Device key-value store: who may call. An object the caller may not see is reported as missing
-// (API.md §1); createUpdateKeyValuePair has no 401 and no 429 in its SPEC list.
+// (docs/api.md#credentials); createUpdateKeyValuePair has no 401 and no 429 in its documented list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus, runCommonRouteTests } from '../../helpers/auth-cases.js';
@@ -34,7 +34,7 @@ describe('device key-value store: security', () => {
   ];
   for (const route of routes) runCommonRouteTests(() => t, route);
 
-  it('answers createUpdateKeyValuePair without a credential with 403, never 401 (its SPEC list has no 401)', async () => {
+  it('answers createUpdateKeyValuePair without a credential with 403, never 401 (its documented list has no 401)', async () => {
     const r = await t.req('PUT', `/devices/${deviceId}/kv/x`, { body: { value: 1 } });
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe('AUTHORIZATION_REQUIRED');

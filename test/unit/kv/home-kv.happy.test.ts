@@ -1,4 +1,4 @@
-// Home key-value store (API.md §3: same rules as device KV), the paths that succeed.
+// Home key-value store (docs/concepts.md: same rules as device KV), the paths that succeed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedHome, seedKey, seedUser } from '../../helpers/store-seed.js';

@@ -1,4 +1,4 @@
-// Device log requests: what is refused, and the broken uploads (API.md §7).
+// Device log requests: what is refused, and the broken uploads (docs/concepts.md#log-requests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytes, makeLogApi, openRequest, putRaw, startSession } from './setup.js';
 import { seedDevice } from '../../helpers/store-seed.js';

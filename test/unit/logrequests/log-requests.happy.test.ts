@@ -1,4 +1,4 @@
-// Device log requests, the whole life cycle (API.md §7) through the HTTP API.
+// Device log requests, the whole life cycle (docs/concepts.md#log-requests) through the HTTP API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytes, makeLogApi, openRequest, pathOf, putRaw, startSession } from './setup.js';
 import { seedDevice, seedHome, seedUser } from '../../helpers/store-seed.js';

@@ -1,4 +1,4 @@
-// The access-log recorder (API.md §8: "recording must not slow the API: batch the writes"):
+// The access-log recorder (docs/operations.md#logs: "recording must not slow the API: batch the writes"):
 // rows wait in memory and reach the store in batches, off the request path.
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';

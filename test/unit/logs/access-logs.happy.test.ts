@@ -1,4 +1,4 @@
-// GET /httpAccessLogs (SPEC §2.4 getHTTPAccessLogEntries, API.md §8): what is recorded, how it
+// GET /httpAccessLogs (docs/operations.md#logs getHTTPAccessLogEntries, docs/operations.md#logs): what is recorded, how it
 // reads back, and the filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
@@ -23,7 +23,7 @@ describe('HTTP access logs: happy paths', () => {
     return r;
   };
 
-  it('records an authenticated request with exactly the SPEC §2.4 fields, latency an integer of nanoseconds', async () => {
+  it('records an authenticated request with exactly the docs/operations.md#logs fields, latency an integer of nanoseconds', async () => {
     await t.req('GET', `/devices/${deviceId}/kv`, { token: deviceKey });
     const r = await entries(`?pathPrefix=/devices/${deviceId}/kv&method=GET`);
     expect(r.body).toHaveLength(1);

@@ -1,4 +1,4 @@
-// GET /events (API.md §3 events history): Event records as delivered (SPEC §2.7), filters, checks.
+// GET /events (docs/concepts.md events history): Event records as delivered (docs/concepts.md#events), filters, checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';

@@ -1,4 +1,4 @@
-// GET /logs (SPEC §2.5 getLogEntries, API.md §8): the general log, its filters and its checks.
+// GET /logs (docs/operations.md#logs getLogEntries, docs/operations.md#logs): the general log, its filters and its checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { writeLog } from '../../../src/domain/log/write.js';
@@ -15,7 +15,7 @@ describe('general log', () => {
   });
   afterAll(() => t.close());
 
-  it('lists entries newest first with the SPEC §2.5 fields, the caller when there is one, and no projectId', async () => {
+  it('lists entries newest first with the docs/operations.md#logs fields, the caller when there is one, and no projectId', async () => {
     const r = await t.req('GET', '/logs', { token: t.adminKey });
     expect(r.status).toBe(200);
     expect(r.body.slice(0, 3)).toEqual([

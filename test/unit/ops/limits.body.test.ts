@@ -1,4 +1,4 @@
-// HTTP body limit (API.md §13: 1 MiB by default): an oversized body is refused with 403
+// HTTP body limit (docs/api.md#limits: 1 MiB by default): an oversized body is refused with 403
 // BODY_TOO_LARGE before it is buffered — from its Content-Length when it has one, and while it is
 // streamed when it is chunked (tested through a real HTTP server on loopback).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Rate limits (API.md §12): a token bucket per credential (per client IP without one), 429
-// RATE_LIMITED with Retry-After; operations without 429 in their SPEC list are exempt.
+// Rate limits (docs/api.md#errors): a token bucket per credential (per client IP without one), 429
+// RATE_LIMITED with Retry-After; operations without 429 in their documented list are exempt.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedKey } from '../../helpers/store-seed.js';
@@ -51,7 +51,7 @@ describe('rate limit', () => {
     expect(rs.at(-1)!.status).toBe(429);
   });
 
-  it('never limits createUpdateKeyValuePair (no 429 in its SPEC list)', async () => {
+  it('never limits createUpdateKeyValuePair (no 429 in its documented list)', async () => {
     for (let i = 0; i < 20; i++) {
       const r = await t.req('PUT', `/devices/${deviceId}/kv/k${i % 3}`, { token: t.adminKey, body: { value: i } });
       expect(r.status, `request ${i}`).toBe(204);

@@ -1,4 +1,4 @@
-// /openapi.json (API.md §11): a valid OpenAPI 3.1 document, generated from the same op() metadata
+// /openapi.json (docs/operations.md#health-and-metrics): a valid OpenAPI 3.1 document, generated from the same op() metadata
 // and valibot schemas that guard the routes, naming every route that has metadata.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -39,7 +39,7 @@ describe('OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('lists exactly the SPEC statuses of a SPEC operation, with its success code', () => {
+  it('lists exactly the documented statuses of a documented operation, with its success code', () => {
     const put = doc.paths['/devices/{deviceId}/kv/{key}'].put;
     expect(put.operationId).toBe('createUpdateKeyValuePair');
     expect(Object.keys(put.responses).sort()).toEqual(['204', '403', '404', '500', '503']);

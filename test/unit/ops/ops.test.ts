@@ -1,4 +1,4 @@
-// Operations endpoints (API.md §11): health, readiness, metrics, docs. None takes a credential.
+// Operations endpoints (docs/operations.md#health-and-metrics): health, readiness, metrics, docs. None takes a credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';

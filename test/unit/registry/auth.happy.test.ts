@@ -1,4 +1,4 @@
-// GET /auth and user sessions (API.md §1, §3).
+// GET /auth and user sessions (docs/api.md#credentials, docs/concepts.md).
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedUser } from '../../helpers/seed.js';

@@ -1,4 +1,4 @@
-// Firmware bundles (API.md §3).
+// Firmware bundles (docs/concepts.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedBundle, seedDevice } from '../../helpers/seed.js';

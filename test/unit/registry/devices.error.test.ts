@@ -1,6 +1,6 @@
 // Bad input to the device operations: missing forms, malformed and mistyped bodies, form-encoded
 // bodies, ids that are not ids, unknown objects, closed claim windows. Every status observed must
-// be one SPEC §4.1 lists for the operation.
+// be one docs/api.md#device-operations lists for the operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus } from '../../helpers/auth-cases.js';
@@ -48,7 +48,7 @@ describe('devices: errors', () => {
     expect((await add([1, 2])).body.reason).toBe('INVALID_PARAMETERS');
   });
 
-  it('does not take long to refuse a long id that nearly matches the SPEC pattern (no ReDoS)', async () => {
+  it('does not take long to refuse a long id that nearly matches the documented pattern (no ReDoS)', async () => {
     const start = Date.now();
     const r = await add({ projectId: 1, deviceClass: 'a'.repeat(120) + '!' });
     expect(r.body.reason).toBe('INVALID_PARAMETERS');
@@ -83,7 +83,7 @@ describe('devices: errors', () => {
         expect(r.status, `${method} ${path}`).toBe(404);
         expect(r.body.reason).toBe('DEVICE_NOT_FOUND');
       }
-      // SPEC §4.1 lists no 404 for getDeviceConfigurationSchemas: 403, same reason
+      // docs/api.md#device-operations lists no 404 for getDeviceConfigurationSchemas: 403, same reason
       const cs = await t.req('GET', `/devices/${id}/configSchemas`, { token: t.adminKey });
       expectSpecStatus('getDeviceConfigurationSchemas', cs.status, 200);
       expect(cs.status).toBe(403);

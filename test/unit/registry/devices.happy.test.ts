@@ -1,4 +1,4 @@
-// The device registry as clients use it (SPEC §4.1, API.md §2): the three forms of addDeviceHome,
+// The device registry as clients use it (docs/api.md#device-operations, docs/concepts.md#devices): the three forms of addDeviceHome,
 // reading, listing, updating, tagging, firmware records and deletion.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
@@ -28,7 +28,7 @@ describe('devices: happy paths', () => {
     const window = Date.parse(r.body.claimExpirationTime) - before;
     expect(window).toBeGreaterThan(24 * 3600 * 1000 - 5000);
     expect(window).toBeLessThan(24 * 3600 * 1000 + 5000);
-    // null optional fields are left out (API.md §0)
+    // null optional fields are left out (docs/api.md#conventions)
     expect(r.body).not.toHaveProperty('homeId');
     expect(r.body).not.toHaveProperty('description');
     expect(r.body).not.toHaveProperty('claimTime');

@@ -1,4 +1,4 @@
-// Who may see and touch which device (API.md §1): other projects, other homes, other devices,
+// Who may see and touch which device (docs/api.md#credentials): other projects, other homes, other devices,
 // revoked and under-scoped keys, forged read-only fields, hidden secrets, and single-use tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';

@@ -1,4 +1,4 @@
-// Homes, members and provisioning tokens (API.md §3).
+// Homes, members and provisioning tokens (docs/concepts.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedHome, seedMember, seedUser } from '../../helpers/seed.js';

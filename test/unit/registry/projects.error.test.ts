@@ -24,7 +24,7 @@ describe('projects: errors', () => {
     expect(r.body.description).toBe('from a form');
   });
 
-  it('refuses class ids that break the SPEC §2.10 pattern, and duplicates', async () => {
+  it('refuses class ids that break the docs/concepts.md#firmware-bundles pattern, and duplicates', async () => {
     for (const id of ['', '-x', 'x-', 'a b', 'a/b', 'x'.repeat(129), 5]) {
       const r = await t.req('POST', '/projects/1/deviceClasses', { token: t.adminKey, body: { id } });
       expect(r.status, String(id)).toBe(403);

@@ -1,4 +1,4 @@
-// Project API keys and device classes (API.md §3).
+// Project API keys and device classes (docs/concepts.md).
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedUser } from '../../helpers/seed.js';

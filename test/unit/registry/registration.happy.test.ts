@@ -1,4 +1,4 @@
-// Update device claimable state (SPEC §3, API.md §2): the device opens and closes its window,
+// Update device claimable state (docs/devices.md#claiming-and-provisioning, docs/concepts.md#devices): the device opens and closes its window,
 // with JSON or (as real firmware sends it) a form-encoded body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';

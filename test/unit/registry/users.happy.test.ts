@@ -1,4 +1,4 @@
-// Users (API.md §3): created and managed by project keys with `users`; a user reads and updates
+// Users (docs/concepts.md): created and managed by project keys with `users`; a user reads and updates
 // itself.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';

@@ -1,4 +1,4 @@
-// The report kinds computed from real data (API.md §10): connectivity (time connected per device
+// The report kinds computed from real data (docs/concepts.md#reports): connectivity (time connected per device
 // over the window) and webhook deliveries, straight from the store.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeSqliteStore } from '../../helpers/db.js';

@@ -1,4 +1,4 @@
-// Scheduled reports: what is refused, with its reason (API.md §10).
+// Scheduled reports: what is refused, with its reason (docs/concepts.md#reports).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeReportApi, outputOf, runQueued } from './setup.js';
 import type { TestApi } from '../../helpers/api.js';

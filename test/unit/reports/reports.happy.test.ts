@@ -1,4 +1,4 @@
-// Scheduled reports (API.md §10): CRUD, manual runs, outputs computed from the real data.
+// Scheduled reports (docs/concepts.md#reports): CRUD, manual runs, outputs computed from the real data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeReportApi, outputOf, parseCsv, runQueued } from './setup.js';
 import type { TestApi } from '../../helpers/api.js';

@@ -1,5 +1,5 @@
 // The schedule tick fires exactly once per due time, however many workers tick at once
-// (API.md §10): two scheduler instances on one store, two processes on one SQLite file, two
+// (docs/concepts.md#reports): two scheduler instances on one store, two processes on one SQLite file, two
 // pools on one PostgreSQL schema (when HEARTH_TEST_DATABASE_URL is set).
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawn } from 'node:child_process';

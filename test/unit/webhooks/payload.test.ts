@@ -1,11 +1,11 @@
-// The exact webhook bodies: SPEC §6.1 (events) and §6.3 (commands), fields in table order and
+// The exact webhook bodies: docs/webhooks.md#event-webhook (events) and §6.3 (commands), fields in table order and
 // nothing else; `originProjectKeyID` spelled with ID.
 import { describe, expect, it } from 'vitest';
 import { commandWebhookBody, eventWebhookBody } from '../../../src/domain/webhook/payload.js';
 import { subscribes } from '../../../src/domain/webhook/targets.js';
 
-describe('event webhook body (SPEC §6.1)', () => {
-  it('renames originProjectKeyId to originProjectKeyID and keeps only SPEC fields', () => {
+describe('event webhook body (docs/webhooks.md#event-webhook)', () => {
+  it('renames originProjectKeyId to originProjectKeyID and keeps only documented fields', () => {
     const body = eventWebhookBody({
       eventType: 't',
       eventData: { a: 1 },
@@ -24,7 +24,7 @@ describe('event webhook body (SPEC §6.1)', () => {
   });
 });
 
-describe('command webhook body (SPEC §6.3)', () => {
+describe('command webhook body (docs/webhooks.md#command-webhook)', () => {
   it('names a user or a project key as origin', () => {
     expect(commandWebhookBody({ action: 'go', parameters: {}, timestamp: 't', homeId: 1, origin: { userId: 5 } })).toEqual({ action: 'go', parameters: {}, timestamp: 't', homeId: 1, originUserId: 5 });
     expect(Object.keys(commandWebhookBody({ action: 'go', parameters: {}, timestamp: 't', homeId: 1, origin: { projectKeyId: 'k', projectKeyName: 'n' } }))).toEqual([
@@ -38,7 +38,7 @@ describe('command webhook body (SPEC §6.3)', () => {
   });
 });
 
-describe('subscriptions (SPEC §6.2)', () => {
+describe('subscriptions (docs/webhooks.md#subscriptions)', () => {
   it('`*` takes everything, otherwise exact types', () => {
     expect(subscribes(['*'], '_deviceConnected_')).toBe(true);
     expect(subscribes(['a', 'b'], 'b')).toBe(true);

@@ -1,4 +1,4 @@
-// What an attempt's result means (API.md §9): retry, fail at once, disable, succeed.
+// What an attempt's result means (docs/webhooks.md): retry, fail at once, disable, succeed.
 import { describe, expect, it } from 'vitest';
 import { decide, JITTER } from '../../../src/worker/webhook/delivery/policy.js';
 import type { WebhookResult } from '../../../src/worker/webhook/client/http-client.js';

@@ -1,5 +1,5 @@
 // POST /projects/{projectId}/smartModules/templatePreview: what an event webhook would send for a
-// sample event, rendered as a delivery renders it (SPEC §6.4), nothing sent; a broken template
+// sample event, rendered as a delivery renders it (docs/webhooks.md#templates), nothing sent; a broken template
 // is 403 INVALID_PARAMETERS naming the field and the position; only a key with scope modules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
@@ -25,7 +25,7 @@ describe('template preview', () => {
     expect(JSON.parse(r.body.body)).toEqual({ t: 21.5, dev: 3, all: JSON.stringify(event.eventData) });
   });
 
-  it('sends the SPEC §6.1 body as JSON when there is no body template', async () => {
+  it('sends the docs/webhooks.md#event-webhook body as JSON when there is no body template', async () => {
     const r = await api.req('POST', path, { token: api.adminKey, body: { event } });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body.body)).toEqual(event);

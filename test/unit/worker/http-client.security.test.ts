@@ -1,4 +1,4 @@
-// API.md §9 "Targets": private addresses are refused at registration and on the address dialled.
+// docs/webhooks.md "Targets": private addresses are refused at registration and on the address dialled.
 // Only loopback is ever dialled here; every other address is refused before any connection.
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it, onTestFinished } from 'vitest';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateWebhookKey, sign, verify } from '../../../src/worker/webhook/sender/signature.js';
 
-// SPEC 5.3 written out independently: HMAC-SHA256 keyed with the key, over the URL immediately
+// docs/webhooks.md#verifying-signatures written out independently: HMAC-SHA256 keyed with the key, over the URL immediately
 // followed by the exact body, hex encoded.
 const reference = (key: string, url: string, body: string) =>
   createHmac('sha256', key).update(`${url}${body}`, 'utf8').digest('hex');
@@ -11,7 +11,7 @@ const key = 'whk.test-key-0123456789';
 const url = 'https://hooks.example.com/mode?x=1';
 const body = '{"eventType":"temp","eventData":{"c":21.5,"where":"salle à manger ☃"},"homeId":3}';
 
-describe('sign (SPEC 5.3)', () => {
+describe('sign (docs/webhooks.md#verifying-signatures)', () => {
   it('matches HMAC-SHA256(key, url + body) in lowercase hex', () => {
     const sig = sign(key, url, body);
     expect(sig).toBe(reference(key, url, body));

@@ -20,7 +20,7 @@ describe('parseTemplate: well-formed notation', () => {
     ]);
   });
 
-  it('reads fields and indexes (SPEC 6.4.4)', () => {
+  it('reads fields and indexes (docs/webhooks.md#templates (rule 4))', () => {
     const [tag] = parseTemplate('{{a[0][2].b}}').parts;
     expect(tag).toEqual({
       kind: 'path',
@@ -35,7 +35,7 @@ describe('parseTemplate: well-formed notation', () => {
   });
 
   it.each(['{{eventData.foo}}', '{{ eventData.foo }}', '{{\teventData . foo\n}}', '{{  eventData  .  foo  }}'])(
-    'ignores whitespace inside the braces (SPEC 6.4.3): %j',
+    'ignores whitespace inside the braces (docs/webhooks.md#templates (rule 3)): %j',
     (src) => {
       expect(parseTemplate(src).parts).toEqual([
         { kind: 'path', position: 0, segments: [{ kind: 'field', name: 'eventData' }, { kind: 'field', name: 'foo' }] },
@@ -72,7 +72,7 @@ describe('parseTemplate: well-formed notation', () => {
   });
 });
 
-describe('parseTemplate: malformed notation is an error with its position (SPEC 6.4.8)', () => {
+describe('parseTemplate: malformed notation is an error with its position (docs/webhooks.md#templates (rule 8))', () => {
   it.each([
     // [template, position, reason fragment]
     ['{{', 0, 'unclosed "{{"'],

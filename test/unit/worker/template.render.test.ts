@@ -20,7 +20,7 @@ const event = {
 const body = (src: string, data: unknown = event) => renderTemplate(parseTemplate(src), data, 'body');
 const header = (src: string, data: unknown = event) => renderTemplate(parseTemplate(src), data, 'header');
 
-describe('renderTemplate: paths (SPEC 6.4.4)', () => {
+describe('renderTemplate: paths (docs/webhooks.md#templates (rule 4))', () => {
   it.each([
     ['{{eventType}}', 'temp'],
     ['{{eventData.foo.bar}}', 'baz'],
@@ -47,7 +47,7 @@ describe('renderTemplate: leaves substitute as plain text', () => {
   });
 });
 
-describe('renderTemplate: missing nodes yield "" (SPEC 6.4.5)', () => {
+describe('renderTemplate: missing nodes yield "" (docs/webhooks.md#templates (rule 5))', () => {
   it.each([
     '{{nope}}',
     '{{eventData.nope.deeper}}',
@@ -68,7 +68,7 @@ describe('renderTemplate: missing nodes yield "" (SPEC 6.4.5)', () => {
   });
 });
 
-describe('renderTemplate: non-leaf nodes yield escaped JSON (SPEC 6.4.6)', () => {
+describe('renderTemplate: non-leaf nodes yield escaped JSON (docs/webhooks.md#templates (rule 6))', () => {
   it('escapes an object for use inside a JSON string', () => {
     const out = body('{{eventData.foo}}');
     expect(out).toBe('{\\"bar\\":\\"baz\\",\\"n\\":1.5,\\"t\\":true,\\"f\\":false,\\"z\\":null}');
@@ -89,7 +89,7 @@ describe('renderTemplate: non-leaf nodes yield escaped JSON (SPEC 6.4.6)', () =>
   });
 });
 
-describe('renderTemplate: header mode is HTTP-safe after substitution (SPEC 6.4.7)', () => {
+describe('renderTemplate: header mode is HTTP-safe after substitution (docs/webhooks.md#templates (rule 7))', () => {
   const SAFE = /^[\t\x20-\x7e]*$/;
 
   it('leaves printable ASCII and tabs alone', () => {

@@ -23,7 +23,7 @@ function thrown(fn: () => unknown): TemplateError {
   throw new Error('expected a TemplateError');
 }
 
-describe('buildWebhookRequest: defaults (SPEC 6.1)', () => {
+describe('buildWebhookRequest: defaults (docs/webhooks.md#event-webhook)', () => {
   it('sends the payload as JSON with Content-Type application/json', () => {
     expect(buildWebhookRequest({}, payload)).toEqual({
       headers: { 'Content-Type': 'application/json' },
@@ -46,7 +46,7 @@ describe('buildWebhookRequest: defaults (SPEC 6.1)', () => {
   });
 });
 
-describe('buildWebhookRequest: headers (SPEC 6.4.2, 6.4.7)', () => {
+describe('buildWebhookRequest: headers (docs/webhooks.md#templates (rule 2), 6.4.7)', () => {
   it('substitutes in values, escaped for HTTP', () => {
     const { headers } = buildWebhookRequest({ headers: { 'X-Who': 'by {{eventData.who}}', 'X-Home': '{{ homeId }}' } }, payload);
     expect(headers).toEqual({ 'X-Who': 'by Zo%C3%AB "Z"', 'X-Home': '7', 'Content-Type': 'application/json' });
@@ -75,7 +75,7 @@ describe('buildWebhookRequest: headers (SPEC 6.4.2, 6.4.7)', () => {
   });
 });
 
-describe('buildWebhookRequest: JSON validity after substitution (SPEC 6.4.9)', () => {
+describe('buildWebhookRequest: JSON validity after substitution (docs/webhooks.md#templates (rule 9))', () => {
   const good = '{"type": "{{eventType}}", "open": {{eventData.open}}, "data": "{{eventData.tags}}"}';
   const bad = '{"who": "{{eventData.who}}"}'; // the quotes in the data break the JSON
 

@@ -1,4 +1,4 @@
-// Outbound webhook HTTP (API.md §9): one keep-alive pool per origin (http1-pool.ts), not global
+// Outbound webhook HTTP (docs/webhooks.md): one keep-alive pool per origin (http1-pool.ts), not global
 // fetch (measured 4x slower here, ARCHITECTURE rule 11) nor node:http's Agent (3x the CPU per
 // exchange). This file turns a request into the bytes sent: the URL's route, the headers checked
 // as node:http would check them, the framing headers set by us. send() never rejects: every
@@ -16,7 +16,7 @@ export interface WebhookClientOptions {
   allowPrivateTargets: boolean;
   /** Whole exchange: queueing, DNS, connect, request, response head and body. Default 10 s. */
   timeoutMs?: number;
-  /** Response bytes kept (API.md §13: 4 KiB); the socket is dropped if more arrives. */
+  /** Response bytes kept (docs/api.md#limits: 4 KiB); the socket is dropped if more arrives. */
   maxResponseBytes?: number;
   /** Concurrent sockets per origin. Default: unlimited (Node's default). */
   maxSockets?: number;
@@ -134,7 +134,7 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
     const bodyLength = Buffer.byteLength(req.body, 'utf8');
     const head = requestHead(req, route, bodyLength);
     if ('error' in head) return failed(head.error);
-    // one buffer, one write: the head, then the exact bytes the signature covers (SPEC 5.3)
+    // one buffer, one write: the head, then the exact bytes the signature covers (docs/webhooks.md#verifying-signatures)
     const headLength = head.text.length;
     const request = Buffer.allocUnsafe(headLength + bodyLength);
     request.write(head.text, 0, 'latin1');

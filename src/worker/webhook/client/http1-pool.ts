@@ -102,7 +102,7 @@ export function createPools(opts: PoolOptions): Pools {
   /** the answer has been read (to its end or to the byte cap) */
   function answered(ex: Exchange): void {
     const status = ex.status!;
-    // API.md §9: redirects are never followed; a 3xx is a failed attempt like any non-2xx
+    // docs/webhooks.md: redirects are never followed; a 3xx is a failed attempt like any non-2xx
     settle(ex, status >= 200 && status < 300, status >= 300 && status < 400 ? 'REDIRECT_NOT_FOLLOWED' : undefined);
   }
 
@@ -173,7 +173,7 @@ export function createPools(opts: PoolOptions): Pools {
       if (!ex || this.cut) return;
       const room = opts.maxResponseBytes - ex.received;
       if (chunk.length > room) {
-        // API.md §13: keep the first bytes, then drop the connection rather than drain it
+        // docs/api.md#limits: keep the first bytes, then drop the connection rather than drain it
         if (room > 0) ex.chunks.push(chunk.subarray(0, room));
         ex.received += room;
         this.cut = true;

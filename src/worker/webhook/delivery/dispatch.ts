@@ -55,7 +55,7 @@ type Finish = 'failed' | 'dropped' | 'dropped quietly';
 export async function settle(deps: DispatchDeps, row: DeliveryRow, target: Target | undefined, sent: Sent): Promise<Settled> {
   const now = deps.clock.now();
   if ('drop' in sent) {
-    // SPEC §6.4.8, §7.5: nothing is sent. A template error is news for the operator; a webhook
+    // docs/webhooks.md#templates (rule 8), docs/api.md#errors: nothing is sent. A template error is news for the operator; a webhook
     // removed or disabled is not (its removal or the 410 was logged when it happened).
     const attempt: DeliveryAttempt = { time: now.toISOString(), error: sent.drop, latencyMs: 0, response: '' };
     await finish(deps, row, { status: 'failed', reason: sent.drop }, attempt, sent.templateError ? 'dropped' : 'dropped quietly');

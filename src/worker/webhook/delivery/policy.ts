@@ -1,4 +1,4 @@
-// What an attempt's result means for the delivery (API.md §9): success on any 2xx; retry on
+// What an attempt's result means for the delivery (docs/webhooks.md): success on any 2xx; retry on
 // connection errors, timeouts, 5xx and 429 (Retry-After honoured) following the configured
 // schedule with jitter; 410 disables the webhook; other 4xx, redirects (never followed) and
 // refused targets fail at once; a delivery out of retries stays `failed`.

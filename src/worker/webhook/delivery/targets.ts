@@ -1,6 +1,6 @@
-// Where a delivery goes, by its kind: the event or command webhook of a smart module (API.md §9),
-// a `webhook` data source (API.md §6, kind `data`, moduleId = the source id), or a report's
-// webhook destination (API.md §10, kind `report`, moduleId = the report id). All are read when
+// Where a delivery goes, by its kind: the event or command webhook of a smart module (docs/webhooks.md),
+// a `webhook` data source (docs/concepts.md#data-sources, kind `data`, moduleId = the source id), or a report's
+// webhook destination (docs/concepts.md#reports, kind `report`, moduleId = the report id). All are read when
 // the delivery is sent, so a changed URL or a rotated key applies to retries too.
 import type { ModuleRow, Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
@@ -12,7 +12,7 @@ import { noteDataDelivery } from '../../../domain/data/health.js';
 export interface Target {
   url: string;
   keySealed: string;
-  /** SPEC §6.4 templates (event webhooks only) */
+  /** docs/webhooks.md#templates templates (event webhooks only) */
   templates?: { headers: Record<string, string> | null; body: string | null };
   /** a 410 turns the webhook off (smart modules); absent: the delivery just fails */
   disable?: (reason: string) => Promise<void>;

@@ -1,4 +1,4 @@
-// The request one delivery sends (SPEC §5.3, §6; API.md §9): the target's current URL and key
+// The request one delivery sends (docs/webhooks.md#verifying-signatures, docs/webhooks.md): the target's current URL and key
 // (a rotated key signs retries too), the templates for event webhooks, then the service's own
 // headers LAST, after removing any case-variant a template may have produced, so no template can
 // forge or duplicate a signature.
@@ -43,7 +43,7 @@ export interface Job {
   url: string;
   /** the webhook key, unsealed */
   key: string;
-  /** the stored SPEC §6.1 / §6.3 JSON */
+  /** the stored docs/webhooks.md#event-webhook / docs/webhooks.md#command-webhook JSON */
   payload: string;
   templates?: Target['templates'];
 }
@@ -70,7 +70,7 @@ export function buildRequest(job: Job): Prepared {
       throw err;
     }
   } else {
-    // SPEC §6.1 / §6.3 JSON as stored, no template to apply: only our own headers
+    // docs/webhooks.md#event-webhook / docs/webhooks.md#command-webhook JSON as stored, no template to apply: only our own headers
     const signature = sign(job.key, job.url, job.payload);
     const send = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, [SIGNATURE_HEADER]: signature, [MODE_SIGNATURE_HEADER]: signature, [DELIVERY_HEADER]: job.id };
     return { send: { url: job.url, method: 'POST', headers: send, body: job.payload } };

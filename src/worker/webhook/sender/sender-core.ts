@@ -1,6 +1,6 @@
 // The sending half of the worker: jobs (claimed deliveries, resolved and keyed by the runner) wait
 // in a buffer until a slot of the worker and of their lane is free, then are signed (templates,
-// SPEC §5.3) and sent through the keep-alive pool. Each job ends in one report: sent (with the
+// docs/webhooks.md#verifying-signatures) and sent through the keep-alive pool. Each job ends in one report: sent (with the
 // exchange's result), dropped (a template error, nothing sent) or released (never started: its
 // lane went slow, or the sender is stopping). Reports leave in batches, one per turn.
 //

@@ -1,4 +1,4 @@
-// SPEC 5.3: webhook authentication. Every request carries
+// docs/webhooks.md#verifying-signatures: webhook authentication. Every request carries
 //   X-Service-Signature: hex(HMAC-SHA256(key, url ‖ body))
 // where url is the webhook URL exactly as configured and body the exact bytes sent.
 //
@@ -20,7 +20,7 @@ export function sign(key: string, url: string, body: string): string {
 }
 
 /**
- * Constant-time check of a received signature (SPEC 5.3: reject when they differ). Hex case is
+ * Constant-time check of a received signature (docs/webhooks.md#verifying-signatures: reject when they differ). Hex case is
  * ignored; anything that is not a 64-digit hex string is simply false, never an exception.
  */
 export function verify(key: string, url: string, body: string, signature: string): boolean {
