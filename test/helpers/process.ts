@@ -118,7 +118,7 @@ export function removeDataDir(p: HearthProcess): void {
  * A start that is expected to stop by itself (a bad setting, a taken port): runs the process as
  * startHearthProcess would, without HEARTH_* variables of the parent, and waits for its exit.
  */
-export async function runHearthToExit(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runHearthToExit(env: Record<string, string>, timeoutMs = 100_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_')));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
