@@ -17,9 +17,10 @@ function noop(): void {}
 
 type Subscribed = Client & { subscriptions: Record<string, { qos: number } | undefined> };
 
-/** to every local MQTT connection of the device subscribed to the topic */
-function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: string): void {
+/** to every local MQTT connection of the device subscribed to the topic; how many it reached */
+function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: string): number {
   let payload: Buffer | undefined;
+  let n = 0;
   for (const s of sessions) {
     if (s.transport !== 'mqtt') continue;
     const client = s.conn as unknown as Subscribed;
@@ -27,7 +28,9 @@ function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: st
     if (!sub || client.closed) continue;
     payload ??= Buffer.from(text);
     client.publish({ cmd: 'publish', topic, payload, qos: sub.qos === 0 ? 0 : 1, retain: false, dup: false }, noop);
+    n++;
   }
+  return n;
 }
 
 function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
@@ -35,15 +38,21 @@ function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
   if (!sessions.length) return;
   // API.md §5: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
   const text = JSON.stringify(m.command);
-  mqttPublish(sessions, commandTopic(m.deviceId), text);
-  for (const s of sessions) if (s.transport === 'websocket') sendText(ctx, s.conn as WebSocket, text);
+  ctx.metrics.commands.mqtt += mqttPublish(sessions, commandTopic(m.deviceId), text);
+  for (const s of sessions) {
+    if (s.transport !== 'websocket') continue;
+    sendText(ctx, s.conn as WebSocket, text);
+    ctx.metrics.commands.websocket++;
+  }
+  const { logger } = ctx.deps;
+  if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: m.deviceId, action: m.command.action }, `command ${JSON.stringify(m.command.action)} delivered to device ${m.deviceId}`);
 }
 
 function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
   // home stores have no live channel (API.md §4 names device stores only)
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
-  if (sessions.length) mqttPublish(sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
+  if (sessions.length) ctx.metrics.kvSyncs.mqtt += mqttPublish(sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
   ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
 }
 

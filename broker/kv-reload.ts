@@ -15,6 +15,7 @@ export async function sendReload(ctx: BrokerContext, client: Client, device: Pre
   const message = await reloadMessage(ctx.deps, deviceStore(device));
   const sub = (client as Client & Subscribed).subscriptions[topic];
   if (!sub || client.closed) return;
+  ctx.metrics.kvSyncs.mqtt++;
   await new Promise<void>((resolve) =>
     client.publish({ cmd: 'publish', topic, payload: Buffer.from(JSON.stringify(message)), qos: sub.qos === 0 ? 0 : 1, retain: false, dup: false }, () => resolve()),
   );

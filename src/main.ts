@@ -32,6 +32,9 @@ import { createWorker } from './worker/index.js';
 import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { startReportWorker } from './worker/reports/index.js';
 import { startRetention } from './worker/retention.js';
+import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import { BrokerMetrics } from '../broker/metrics.js';
+import { createLogger } from './adapters/log/logger.js';
 
 export interface Hearth {
   config: Config;
@@ -102,6 +105,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   checkMode(config);
   const secret = serverSecret(config);
   const store = await openStore(config);
+  logStoreOpened(config, store.sql, logger);
   // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
   const realtime = await createRealtime({
     redisUrl: config.redisUrl,
@@ -113,7 +117,12 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
     await store.close();
     throw e;
   });
+  if (realtime.redis) logger.info(`connected to Redis at ${redactUrl(realtime.redis.url)}`);
   const bus = realtime.bus;
+  // /metrics: HTTP, webhooks, broker, the event pipeline, the PostgreSQL pool and Redis
+  const metricsRegistry = new Registry();
+  if (store.sql.pool) registerPoolMetrics(metricsRegistry, store.sql.pool);
+  if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.isReady);
   const deps: Deps = {
     store,
     bus,
@@ -122,6 +131,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
     limits: config.limits,
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    pipelineMetrics: createPipelineMetrics(metricsRegistry),
   };
   const closers: (() => Promise<void> | void)[] = [];
   // webhook targets cached per project follow module changes made on other nodes
@@ -142,7 +152,6 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   // worker on the queue, so leases left by a killed process are given back at once. The worker's
   // metrics share the API's /metrics registry.
   deps.webhooks = { allowPrivateTargets: config.webhooks.allowPrivateTargets };
-  const metricsRegistry = new Registry();
   if (config.roles.includes('worker')) {
     const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl });
     await worker.start();
@@ -169,7 +178,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   let httpServer: Server | undefined;
   let httpAccessLog: AccessLogRecorder | undefined;
   // the broker exists before the HTTP port opens, so no upgrade arrives before it can take it
-  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog) : undefined;
+  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog, new BrokerMetrics(metricsRegistry)) : undefined;
   const broker = brokerRole?.broker;
   // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
   // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
@@ -237,7 +246,14 @@ interface BrokerRole {
   close(): Promise<void>;
 }
 
-async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, logger: Logger, accessLog: () => AccessLogRecorder | undefined): Promise<BrokerRole> {
+async function createBrokerRole(
+  config: Config,
+  deps: Deps,
+  realtime: Realtime,
+  logger: Logger,
+  accessLog: () => AccessLogRecorder | undefined,
+  brokerMetrics: BrokerMetrics,
+): Promise<BrokerRole> {
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
   // connects to another broker is closed here); handled device publishes never leave the node
   const shared = realtime.redis
@@ -255,6 +271,7 @@ async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, 
     logger,
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
+    brokerMetrics,
     options: {
       mqttPacketBytes: config.limits.mqttPacketBytes,
       wsFrameBytes: config.limits.wsFrameBytes,
@@ -275,6 +292,24 @@ async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, 
       await shared?.close();
     },
   };
+}
+
+/** lifecycle lines: which database, and the migrations this start applied (docs/upgrading.md) */
+function logStoreOpened(config: Config, sql: { dialect: string; migrated: string[] }, logger: Logger): void {
+  const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : `SQLite at ${resolve(config.dataDir, 'hearth.db')}`;
+  logger.info(`connected to ${where}`);
+  if (sql.migrated.length) logger.info({ migrations: sql.migrated }, `applied ${sql.migrated.length} database migration${sql.migrated.length === 1 ? '' : 's'}: ${sql.migrated.join(', ')}`);
+}
+
+/** a URL without its password, for the log */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
 }
 
 /**
@@ -301,7 +336,7 @@ async function main() {
     console.error((e as Error).message);
     process.exit(1);
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   let hearth: Hearth;
   try {
     checkStandaloneRoles(config);
@@ -320,6 +355,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await hearth.close();
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

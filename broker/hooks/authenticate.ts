@@ -75,6 +75,7 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
 
 function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
   const reason = err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE';
+  ctx.metrics.refused('mqtt', reason);
   if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
   const ip = (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress ?? 'unknown address';
   const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;

@@ -23,6 +23,8 @@ export const ConfigSchema = v.object({
   ),
   secret: v.nullable(v.pipe(v.string(), v.minLength(16, 'expected at least 16 characters'))),
   logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'expected a pino log level'),
+  /** json, pretty (human-readable), or auto: pretty when stdout is a terminal */
+  logFormat: v.picklist(['auto', 'json', 'pretty'], 'expected json, pretty or auto'),
   limits: v.object({
     httpBodyBytes: positive,
     eventDataBytes: positive,

@@ -4,6 +4,7 @@ import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Presence } from '../ports/presence.js';
+import type { PipelineMetrics } from '../ports/metrics.js';
 
 export interface DomainLimits {
   eventDataBytes: number;
@@ -30,4 +31,6 @@ export interface Deps {
   logUploads?: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
   /** API.md §9 webhook target policy for module settings; set by main.ts, absent: private targets refused */
   webhooks?: { allowPrivateTargets: boolean };
+  /** the event pipeline's figures for /metrics; set by main.ts */
+  pipelineMetrics?: PipelineMetrics;
 }
