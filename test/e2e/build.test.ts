@@ -63,7 +63,7 @@ describe('the built server', () => {
     while (Date.now() < deadline) {
       const r = await fetch(`${p.url}/httpAccessLogs?projectId=1`, { headers });
       expect(r.status).toBe(200);
-      rows = await r.json();
+      rows = (await r.json()) as typeof rows;
       if (rows.some((x) => x.path === '/auth')) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -70,10 +70,14 @@ describe('broker and pipeline metrics', () => {
     expect(sample(m, 'hearth_webhook_queue_depth', { status: 'pending' })).toBe(0);
 
     await c.endAsync();
-    m = await eventually(async () => {
-      const text = await metrics();
-      return sample(text, 'hearth_broker_connected_devices', { transport: 'mqtt' }) === 0 && text;
-    }, 5000, 'the connection to be gone from the gauge');
+    m = await eventually(
+      async () => {
+        const text = await metrics();
+        return sample(text, 'hearth_broker_connected_devices', { transport: 'mqtt' }) === 0 ? text : '';
+      },
+      5000,
+      'the connection to be gone from the gauge',
+    );
     expect(sample(m, 'hearth_broker_connects_total', { transport: 'mqtt' })).toBe(1);
     // not in cluster mode: no pool and no Redis series
     expect(m).not.toContain('hearth_pg_pool_connections');
