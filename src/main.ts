@@ -13,7 +13,6 @@ import { serverSecret } from './config/secret.js';
 import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
-import { createAedesSharing } from './adapters/redis/aedes.js';
 import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
@@ -257,7 +256,7 @@ async function createBrokerRole(
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
   // connects to another broker is closed here); handled device publishes never leave the node
   const shared = realtime.redis
-    ? createAedesSharing({
+    ? (await import('./adapters/redis/aedes.js')).createAedesSharing({
         url: realtime.redis.url,
         prefix: realtime.redis.prefix,
         localOnlyTopics: [CONSUMED_TOPIC],

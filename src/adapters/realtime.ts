@@ -6,11 +6,10 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
-import { connectRedis, type RedisClient } from './redis/client.js';
-import { redisKeys, type RedisKeys } from './redis/keys.js';
-import { createRedisBus } from './redis/bus.js';
-import { createRedisPresence } from './redis/presence.js';
-import { createRedisRateLimiter } from './redis/rate-limiter.js';
+// the Redis adapters are loaded only in cluster mode: their client libraries are a good share of
+// an embedded start's module loading (`npm run bench -- startup`)
+import type { RedisClient } from './redis/client.js';
+import type { RedisKeys } from './redis/keys.js';
 
 export interface RealtimeOptions {
   redisUrl: string | null;
@@ -56,6 +55,13 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       },
     };
   }
+  const [{ connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }] = await Promise.all([
+    import('./redis/client.js'),
+    import('./redis/keys.js'),
+    import('./redis/bus.js'),
+    import('./redis/presence.js'),
+    import('./redis/rate-limiter.js'),
+  ]);
   const keys = redisKeys(opts.redisPrefix);
   let client: RedisClient;
   let limiterClient: RedisClient;
