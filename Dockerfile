@@ -10,7 +10,6 @@ FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3 esbuild
-COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/build.mjs
 COPY config config
 COPY src src

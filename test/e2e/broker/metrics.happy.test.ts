@@ -42,6 +42,9 @@ describe('broker and pipeline metrics', () => {
     const c = await mqttConnect(t, d);
     const box = inbox(c);
     await c.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
+    // subscribing to its KV topic brings the device a `reload` (one KV sync message)
+    await c.subscribeAsync(`/devices/${d.id}/kv`, { qos: 1 });
+    expect(await box.next(`/devices/${d.id}/kv`)).toMatchObject({ action: 'reload', rev: 0 });
     // the connection's _deviceConnected_ event is committed before its CONNACK
     let m = await metrics();
     expect(sample(m, 'hearth_broker_connected_devices', { transport: 'mqtt' })).toBe(1);
@@ -62,6 +65,8 @@ describe('broker and pipeline metrics', () => {
     expect(sample(m, 'hearth_broker_publishes_total', { kind: 'kv' })).toBe(0);
     expect(sample(m, 'hearth_broker_publishes_dropped_total', { reason: 'payload' })).toBe(1);
     expect(sample(m, 'hearth_broker_commands_delivered_total', { transport: 'mqtt' })).toBe(1);
+    expect(sample(m, 'hearth_broker_kv_syncs_total', { transport: 'mqtt' })).toBe(1);
+    expect(sample(m, 'hearth_broker_kv_syncs_total', { transport: 'websocket' })).toBe(0);
     expect(sample(m, 'hearth_event_commit_duration_seconds_count')).toBe(2);
     const sum = sample(m, 'hearth_event_commit_duration_seconds_sum')!;
     expect(sum).toBeGreaterThan(0);
