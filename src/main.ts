@@ -92,7 +92,7 @@ function checkStandaloneRoles(config: Config): void {
 
 async function openStore(config: Config) {
   try {
-    return await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined });
+    return await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined, synchronous: config.sqlite.synchronous });
   } catch (e) {
     const where = config.databaseUrl ? 'HEARTH_DATABASE_URL' : 'HEARTH_DATA_DIR';
     throw new ConfigError(`${where}: cannot open the database: ${(e as Error).message}`);

@@ -78,6 +78,8 @@ export const ConfigSchema = v.object({
     maxRows: positive,
     webhookMaxBytes: positive,
   }),
+  // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
+  sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
