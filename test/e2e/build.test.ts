@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 async function startBuilt(env: Record<string, string> = {}, dataDir?: string): Promise<HearthProcess> {
-  const p = await startHearthProcess({ argv: [join(out, 'src/main.js')], env: { HEARTH_LOG_LEVEL: 'info', HEARTH_LOG_FORMAT: 'pretty', ...env }, dataDir, timeoutMs: 60_000 });
+  const p = await startHearthProcess({ argv: [join(out, 'src/main.js')], env: { HEARTH_LOG_LEVEL: 'info', HEARTH_LOG_FORMAT: 'pretty', ...env }, dataDir, timeoutMs: 120_000 });
   started.push(p);
   return p;
 }
@@ -58,7 +58,7 @@ describe('the built server', () => {
     const headers = { authorization: `ModeCloud ${key}` };
     expect((await fetch(`${p.url}/auth`, { headers })).status).toBe(200);
     // the row is committed by the writer thread; it lists once the batch is flushed
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     let rows: { method: string; path: string; statusCode: number }[] = [];
     while (Date.now() < deadline) {
       const r = await fetch(`${p.url}/httpAccessLogs?projectId=1`, { headers });
@@ -68,7 +68,7 @@ describe('the built server', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(rows).toContainEqual(expect.objectContaining({ method: 'GET', path: '/auth', statusCode: 200 }));
-  });
+  }, 180_000);
 
   it('stops on SIGTERM with a last line, and applies no migration on a restart of a current database', async () => {
     const first = await startBuilt({ HEARTH_LOG_FORMAT: 'json' });
@@ -83,5 +83,5 @@ describe('the built server', () => {
     // positive control first: it said where its database is
     expect(relines.some((l) => /^connected to SQLite at /.test(l.msg))).toBe(true);
     expect(relines.some((l) => /migration/.test(l.msg))).toBe(false);
-  });
+  }, 180_000);
 });

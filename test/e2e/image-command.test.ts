@@ -93,7 +93,7 @@ describe('the container image', () => {
     // sets those); the log level is the image's default (config/default.json)
     const { HEARTH_HTTP_PORT, HEARTH_MQTT_PORT, HEARTH_DATA_DIR, ...env } = image.env;
     expect([HEARTH_HTTP_PORT, HEARTH_MQTT_PORT, HEARTH_DATA_DIR].every(Boolean)).toBe(true);
-    p = await startHearthProcess({ argv: image.cmd.slice(1), cwd: workdir, env: { ...env, HEARTH_LOG_LEVEL: 'info' }, timeoutMs: 60_000 });
+    p = await startHearthProcess({ argv: image.cmd.slice(1), cwd: workdir, env: { ...env, HEARTH_LOG_LEVEL: 'info' }, timeoutMs: 120_000 });
     expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
     // the image logs JSON for a collector (HEARTH_LOG_FORMAT), its first start makes the admin key
     const lines = p.output().trim().split('\n').map((l) => JSON.parse(l));
@@ -103,5 +103,5 @@ describe('the container image', () => {
     expect(healthcheck({ ...image.env, HEARTH_HTTP_PORT: String(p.httpPort) })).toBe(0);
     // and it can fail: nobody listens on a fresh free port
     expect(healthcheck({ ...image.env, HEARTH_HTTP_PORT: String(await freePort()) })).not.toBe(0);
-  });
+  }, 180_000);
 });
