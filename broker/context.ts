@@ -8,6 +8,9 @@ import type { UserStreams } from './user-stream.js';
 import { LogThrottle } from './log-throttle.js';
 import type { BrokerMetrics } from './metrics.js';
 import type { DropLog } from './drop-log.js';
+import type { AuthBackoff } from './auth-backoff.js';
+import type { BoundedPersistence } from './bounded-persistence.js';
+import type { PersistentSessions } from './persistent-sessions.js';
 
 export interface BrokerContext {
   deps: BrokerDeps;
@@ -24,6 +27,12 @@ export interface BrokerContext {
   /** the process log's sampled line about dropped publishes */
   drops: DropLog;
   aedes: Aedes;
+  /** Aedes's persistence with the API.md §5 bounds (set with aedes) */
+  persistence: BoundedPersistence;
+  /** persistent sessions per device and their expiry (set with aedes) */
+  sessions: PersistentSessions;
+  /** slows down repeated bad credentials from one address */
+  authBackoff: AuthBackoff;
 }
 
 export { LogThrottle };

@@ -10,6 +10,7 @@ import type { BusMessages } from '../src/domain/events.js';
 import type { BrokerContext } from './context.js';
 import { commandTopic, kvTopic } from './topics.js';
 import { sendText } from './ws-send.js';
+import { brokerLog } from './general-log.js';
 import type { DeviceSession } from './session.js';
 import type { WebSocket } from 'ws';
 
@@ -17,8 +18,13 @@ function noop(): void {}
 
 type Subscribed = Client & { subscriptions: Record<string, { qos: number } | undefined> };
 
-/** to every local MQTT connection of the device subscribed to the topic; how many it reached */
-function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: string): number {
+/**
+ * to every local MQTT connection of the device subscribed to the topic. A persistent session
+ * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (API.md §5) they
+ * go at QoS 0, not stored, and the general log says so once per window. Returns how many
+ * connections it wrote to.
+ */
+function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], topic: string, text: string): number {
   let payload: Buffer | undefined;
   let n = 0;
   for (const s of sessions) {
@@ -27,7 +33,14 @@ function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: st
     const sub = client.subscriptions[topic];
     if (!sub || client.closed) continue;
     payload ??= Buffer.from(text);
-    client.publish({ cmd: 'publish', topic, payload, qos: sub.qos === 0 ? 0 : 1, retain: false, dup: false }, noop);
+    let qos: 0 | 1 = sub.qos === 0 ? 0 : 1;
+    if (qos === 1 && s.persistentId && ctx.persistence.queuedOf(client.id) >= ctx.deps.options.maxQueuedPerSession) {
+      qos = 0;
+      if (ctx.throttle.allow(`queue:${s.device.id}`)) {
+        brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `MQTT session of device ${s.device.id} has ${ctx.deps.options.maxQueuedPerSession} unacknowledged messages queued (the limit): ${topic} sent at QoS 0, not stored`);
+      }
+    }
+    client.publish({ cmd: 'publish', topic, payload, qos, retain: false, dup: false }, noop);
     n++;
   }
   return n;
@@ -38,7 +51,7 @@ function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
   if (!sessions.length) return;
   // API.md §5: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
   const text = JSON.stringify(m.command);
-  ctx.metrics.commands.mqtt += mqttPublish(sessions, commandTopic(m.deviceId), text);
+  ctx.metrics.commands.mqtt += mqttPublish(ctx, sessions, commandTopic(m.deviceId), text);
   for (const s of sessions) {
     if (s.transport !== 'websocket') continue;
     sendText(ctx, s.conn as WebSocket, text);
@@ -52,7 +65,7 @@ function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
   // home stores have no live channel (API.md §4 names device stores only)
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
-  if (sessions.length) ctx.metrics.kvSyncs.mqtt += mqttPublish(sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
+  if (sessions.length) ctx.metrics.kvSyncs.mqtt += mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
   ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
 }
 

@@ -66,10 +66,12 @@ async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, pack
   try {
     await HANDLERS[kind.kind](ctx, client, s, packet, kind);
   } catch (err) {
-    if (err instanceof PayloadError || isAppError(err)) {
+    // a RangeError is the payload's doing too (a stack overflow in something recursive): the
+    // device's mistake, never a reason to cut its connection
+    if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) {
       const why = describe(err);
       dropped(ctx, s, topic, why);
-      return counted(ctx, s, topic, err instanceof PayloadError ? 'payload' : err.reason.toLowerCase(), why);
+      return counted(ctx, s, topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
     }
     throw err;
   }

@@ -3,11 +3,13 @@
 import type { Bus } from '../ports/bus.js';
 import type { Presence } from '../ports/presence.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { MqttSessions } from '../ports/mqtt-sessions.js';
+import { createLocalMqttSessions } from './local/mqtt-sessions.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
-// the Redis adapters are loaded only in cluster mode: their client libraries are a good share of
-// an embedded start's module loading (`npm run bench -- startup`)
+// the Redis adapters are loaded only in cluster mode: their client library is a good share of an
+// embedded start's module loading (`npm run bench -- startup`)
 import type { RedisClient } from './redis/client.js';
 import type { RedisKeys } from './redis/keys.js';
 
@@ -24,6 +26,8 @@ export interface Realtime {
   bus: Bus;
   presence: Presence;
   rateLimiter: RateLimiter;
+  /** the broker's persistent MQTT sessions per device (API.md §5 bounds) */
+  mqttSessions: MqttSessions;
   /** cluster mode: the shared client and key names, for Aedes's Redis emitter and persistence */
   redis?: { url: string; client: RedisClient; keys: RedisKeys; prefix: string };
   /** throws when a dependency is unreachable (for /readyz) */
@@ -48,6 +52,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       bus,
       presence,
       rateLimiter: createMemoryRateLimiter(opts.rateLimit),
+      mqttSessions: createLocalMqttSessions(),
       check: async () => {},
       async close() {
         await presence.close();
@@ -55,21 +60,27 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       },
     };
   }
-  const [{ connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }] = await Promise.all([
+  const [{ closeRedis, connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }, { createRedisMqttSessions }] = await Promise.all([
     import('./redis/client.js'),
     import('./redis/keys.js'),
     import('./redis/bus.js'),
     import('./redis/presence.js'),
     import('./redis/rate-limiter.js'),
+    import('./redis/mqtt-sessions.js'),
   ]);
   const keys = redisKeys(opts.redisPrefix);
   let client: RedisClient;
   let limiterClient: RedisClient;
   try {
     client = await connectRedis({ url: opts.redisUrl, onError: (e) => opts.onError(e, 'redis') });
+  } catch (e) {
+    throw redisUnavailable(opts.redisUrl, e);
+  }
+  try {
     // fails fast while Redis is away, so the limiter falls back to memory instead of waiting
     limiterClient = await connectRedis({ url: opts.redisUrl, offlineQueue: false, onError: (e) => opts.onError(e, 'redis rate limiter') });
   } catch (e) {
+    await closeRedis(client);
     throw redisUnavailable(opts.redisUrl, e);
   }
   const bus = await createRedisBus({ client, keys, onError: (e) => opts.onError(e, 'redis bus') });
@@ -79,16 +90,17 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     bus,
     presence,
     rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
+    mqttSessions: createRedisMqttSessions({ client, keys }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {
-      if (!client.isReady) throw new Error('Redis is not connected');
+      if (client.status !== 'ready') throw new Error('Redis is not connected');
       await client.ping();
     },
     async close() {
       await presence.close();
       await bus.close();
-      await limiterClient.close().catch(() => {});
-      await client.close().catch(() => {});
+      await closeRedis(limiterClient);
+      await closeRedis(client);
     },
   };
 }

@@ -1,7 +1,7 @@
 // /metrics in cluster mode (PostgreSQL + Redis): the pool's connections and Redis's health are
 // there, beside the broker's series, with the values of the live process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis } from '../../../src/adapters/redis/client.js';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../../helpers/db.js';
 import { deleteKeys, REDIS_URL, testPrefix } from '../../helpers/redis.js';
@@ -23,7 +23,7 @@ afterAll(async () => {
   await dropSchema(testDatabaseUrl!, schema);
   const client = await connectRedis({ url: REDIS_URL! });
   await deleteKeys(client, prefix);
-  await client.close();
+  await closeRedis(client);
 });
 
 const value = (text: string, series: string) => {
