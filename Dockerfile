@@ -10,7 +10,7 @@ FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3 esbuild
-COPY scripts/build.mjs scripts/build.mjs
+COPY scripts/build.mjs scripts/build-console.ts scripts/
 COPY config config
 COPY src src
 COPY broker broker

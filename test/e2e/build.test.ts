@@ -40,6 +40,10 @@ describe('the built server', () => {
     expect(existsSync(join(out, 'src/adapters/sql/access-log-thread.js'))).toBe(true);
     expect(existsSync(join(out, 'src/worker/webhook/sender-thread.js'))).toBe(true);
     expect(existsSync(join(out, 'broker/index.js'))).toBe(true);
+    // the web console, bundled for browsers
+    expect(existsSync(join(out, 'console/index.html'))).toBe(true);
+    expect(existsSync(join(out, 'console/app.js'))).toBe(true);
+    expect(existsSync(join(out, 'src/console'))).toBe(false);
     expect(JSON.parse(readFileSync(join(out, 'config/default.json'), 'utf8'))).toEqual(JSON.parse(readFileSync(join(ROOT, 'config/default.json'), 'utf8')));
     expect(execFileSync('find', [out, '-name', '*.ts'], { encoding: 'utf8' })).toBe('');
   });

@@ -9,7 +9,7 @@ import { checkTargetUrl, TargetNotAllowedError } from './target-policy.js';
 import { TemplateError, validateTemplates } from './template.js';
 
 // `header "X-Foo"` / `header name "X-Foo"` / `body` → the field path a client sent
-function fieldOf(where: string | undefined, path: string): string {
+export function fieldOf(where: string | undefined, path: string): string {
   const m = where ? /^header(?: name)? "(.*)"$/.exec(where) : null;
   if (m) return `${path}.headers.${m[1]}`;
   return `${path}.${where === undefined ? 'body' : where}`;

@@ -22,6 +22,7 @@ import {
 } from '../../domain/module/index.js';
 import { DeliveryQuerySchema, getDelivery, listDeliveries, redeliver } from '../../domain/webhook/log.js';
 import { webhookChecksOf } from '../../domain/webhook/checks.js';
+import { previewTemplates, TemplatePreviewResultSchema, TemplatePreviewSchema } from '../../domain/webhook/preview.js';
 
 const tag = 'smart modules';
 const auth = 'project key with scope modules';
@@ -69,6 +70,11 @@ export function modulesRoutes(): Hono<HttpEnv> {
   r.post(base, op({ operationId: 'createSmartModule', summary: 'Create a webhooks module; its keys are shown in this answer only', tag, success: 201, statuses: READ, body: ModuleCreateSchema, response: ModuleSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
     return c.json(await createModule(deps, webhookChecksOf(deps), caller, projectId, await readBody(c)), 201);
+  });
+
+  r.post(`${base}/templatePreview`, op({ operationId: 'previewSmartModuleTemplates', summary: 'What an event webhook with these header and body templates would send for a sample event (nothing is sent)', tag, success: 200, statuses: READ, body: TemplatePreviewSchema, response: TemplatePreviewResultSchema, auth }), async (c) => {
+    const { caller, projectId } = scope(c);
+    return c.json(previewTemplates({ caller, input: { projectId, body: await readBody(c) } }));
   });
 
   r.get(`${base}/:moduleId`, op({ operationId: 'getSmartModule', summary: 'One smart module (keys masked)', tag, success: 200, statuses: READ, response: ModuleSchema, auth }), async (c) => {
