@@ -22,6 +22,7 @@ import type { AccessLogRecorder } from './http/access-log.js';
 import { systemClock } from './ports/clock.js';
 import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
+import { authThrottleOf } from './domain/auth/throttle.js';
 import { followModuleChanges } from './domain/webhook/targets.js';
 import { createApi } from './http/app.js';
 import { EdgeResponse } from './http/edge-response.js';
@@ -122,6 +123,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
     limits: config.limits,
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
   };
   const closers: (() => Promise<void> | void)[] = [];
   // webhook targets cached per project follow module changes made on other nodes

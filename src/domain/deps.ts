@@ -4,6 +4,7 @@ import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Presence } from '../ports/presence.js';
+import type { AuthThrottle } from './auth/throttle.js';
 
 export interface DomainLimits {
   eventDataBytes: number;
@@ -30,4 +31,6 @@ export interface Deps {
   logUploads?: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
   /** API.md §9 webhook target policy for module settings; set by main.ts, absent: private targets refused */
   webhooks?: { allowPrivateTargets: boolean };
+  /** API.md §3: failed logins, signups and claim/provisioning guesses back off; absent: not throttled */
+  authThrottle?: AuthThrottle;
 }
