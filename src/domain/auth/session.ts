@@ -11,13 +11,14 @@ import { requireCaller } from './access.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { generateToken, hashToken } from './tokens.js';
 import { throttled, type Lane } from './throttle.js';
+import { FormTextSchema } from '../user/schemas.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 
 export const LoginBodySchema = v.object({
   projectId: IdSchema,
   email: v.pipe(v.string('email must be a string'), v.trim(), v.toLowerCase(), v.maxLength(254, 'email is too long')),
-  password: v.pipe(v.string('password must be a string'), v.maxLength(1024, 'password is too long')),
+  password: v.pipe(FormTextSchema('password must be a string'), v.maxLength(1024, 'password is too long')),
   /** the app signing in (MODE's app library sends it); kept with the session */
   appId: v.optional(v.pipe(v.union([v.string(), v.number()], 'appId must be a string'), v.transform(String), v.maxLength(128, 'appId is too long'))),
 });

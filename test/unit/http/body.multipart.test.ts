@@ -30,6 +30,20 @@ describe('multipart/form-data bodies', () => {
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
   });
 
+  it('signs in with an all-digit password: a coerced number goes back to its text', async () => {
+    const email = 'digits@example.com';
+    const created = await t.req('POST', '/users', { token: t.adminKey, body: { projectId: 1, email, password: '12345678', name: 'D' } });
+    expect(created.status).toBe(201);
+    const r = await send('/auth/user', multipart([['email', email], ['password', '12345678'], ['projectId', '1'], ['appId', '42']]));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const session = await t.req('GET', '/userSession', { token: r.body.token });
+    expect(session.body.appId).toBe('42');
+    // and through a form-encoded body the same
+    expect((await t.req('POST', '/auth/user', { form: { email, password: '12345678', projectId: '1' } })).status).toBe(200);
+    // a wrong all-digit password is a wrong password, not invalid input
+    expect((await send('/auth/user', multipart([['email', email], ['password', '12345679'], ['projectId', '1']]))).status).toBe(401);
+  });
+
   it('validates the fields like any body: a wrong type is 403 INVALID_PARAMETERS naming it', async () => {
     const d = await seedDevice(t);
     const r = await send('/deviceRegistration', multipart([['deviceId', String(d.id)], ['claimable', 'yes'], ['duration', '30']]), d.apiKey);
