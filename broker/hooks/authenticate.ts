@@ -59,7 +59,7 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
     throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, connections: options.connectionsPerDevice });
   }
   if (client.closed) throw new AppError('SERVICE_UNAVAILABLE'); // gone while we looked
-  const ip = (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress;
+  const ip = addressOf(ctx, client);
   const session = new DeviceSession(
     { id: device.id, projectId: device.projectId, deviceClass: device.deviceClass, homeId: device.homeId },
     'mqtt',
@@ -76,7 +76,7 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
 function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
   const reason = err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE';
   if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
-  const ip = (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress ?? 'unknown address';
+  const ip = addressOf(ctx, client) ?? 'unknown address';
   const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;
   const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}`;
   if (deviceId === undefined || !ctx.throttle.allow(`refused:${deviceId}`)) {
@@ -88,4 +88,14 @@ function refused(ctx: BrokerContext, client: Client, username: string | undefine
     (d) => brokerLog(ctx, d?.projectId ?? null, undefined, 'warn', text),
     () => undefined,
   );
+}
+
+/**
+ * The device's address: the TCP peer, or for MQTT over WebSocket the client of the HTTP request
+ * (behind a trusted proxy, the address its X-Forwarded-For names: src/http/client-ip.ts).
+ */
+function addressOf(ctx: BrokerContext, client: Client): string | undefined {
+  const req = client.req;
+  if (req) return ctx.deps.clientIpOf ? ctx.deps.clientIpOf(req) : req.socket.remoteAddress;
+  return (client.conn as Socket).remoteAddress;
 }
