@@ -1,6 +1,7 @@
 // The Aedes instance and its options: hooks one per file (hooks/), the limits of API.md §13 and
 // the hardening the broker needs (connect timeout, drain timeout).
 import { Aedes } from 'aedes';
+import memoryPersistence from 'aedes-persistence';
 import type { BrokerContext } from './context.js';
 import { preConnect, CLIENT_ID_PREFIX_MAX } from './hooks/pre-connect.js';
 import { authenticate } from './hooks/authenticate.js';
@@ -10,13 +11,24 @@ import { onConnackSent, onSubscribed } from './hooks/subscribed.js';
 import { brokerLog } from './general-log.js';
 import { PacketTooLargeError } from './packet-guard.js';
 import { sessionOf } from './session.js';
+import { BoundedPersistence } from './bounded-persistence.js';
+import { PersistentSessions } from './persistent-sessions.js';
 
 export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
   const { options, logger } = ctx.deps;
+  // API.md §5 bounds where Aedes writes sessions (bounded-persistence.ts), on Aedes's own
+  // in-memory persistence (embedded) or the shared Redis one (cluster)
+  // (a CommonJS module: its default import is the factory itself, whatever its types say)
+  const inner = ctx.deps.aedesShared?.persistence ?? (memoryPersistence as unknown as () => unknown)();
+  ctx.persistence = new BoundedPersistence(inner as ConstructorParameters<typeof BoundedPersistence>[0], (client) => sessionOf(client)?.granted);
+  ctx.sessions = new PersistentSessions(ctx, ctx.deps.mqttSessions, ctx.persistence, {
+    maxSessionsPerDevice: options.maxSessionsPerDevice,
+    sessionExpirySeconds: options.sessionExpirySeconds,
+  });
   const aedes = await Aedes.createBroker({
     id: ctx.nodeId,
     mq: ctx.deps.aedesShared?.mq,
-    persistence: ctx.deps.aedesShared?.persistence,
+    persistence: ctx.persistence.aedes as never,
     // API.md §13: a socket that never sends CONNECT is closed
     connectTimeout: options.connectTimeoutMs,
     // one subscriber that stops reading is dropped instead of holding delivery slots forever
@@ -29,6 +41,11 @@ export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
     authorizePublish: authorizePublish(ctx),
   });
   aedes.on('subscribe', onSubscribed(ctx));
+  // a filter given back no longer counts against the connection's bound
+  aedes.on('unsubscribe', (topics, client) => {
+    const granted = sessionOf(client)?.granted;
+    if (granted) for (const t of topics) granted.delete(t);
+  });
   aedes.on('connackSent', onConnackSent(ctx));
   aedes.on('clientError', (client, err) => {
     const s = sessionOf(client);

@@ -10,7 +10,7 @@ import { SPEC_STATUSES } from '../src/http/spec-statuses.js';
 import type { BrokerContext } from './context.js';
 import { DeviceSession } from './session.js';
 import { watch } from './transports/ws-liveness.js';
-import { callerOf, idOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
+import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 
 export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;
@@ -30,6 +30,6 @@ export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer
       void ctx.connections.attach(s);
     });
   } catch (err) {
-    refuseUpgrade(ctx, u, err, SPEC_STATUSES.receiveCommands, caller);
+    await refuseGuess(ctx, u, err, SPEC_STATUSES.receiveCommands, caller);
   }
 }

@@ -6,6 +6,9 @@ import type { LocalConnections } from './presence.js';
 import type { KvSockets } from './kv-ws.js';
 import type { UserStreams } from './user-stream.js';
 import { LogThrottle } from './log-throttle.js';
+import type { AuthBackoff } from './auth-backoff.js';
+import type { BoundedPersistence } from './bounded-persistence.js';
+import type { PersistentSessions } from './persistent-sessions.js';
 
 export interface BrokerContext {
   deps: BrokerDeps;
@@ -19,6 +22,12 @@ export interface BrokerContext {
   /** lines the general log receives at most once per window per key (floods stay out) */
   throttle: LogThrottle;
   aedes: Aedes;
+  /** Aedes's persistence with the API.md §5 bounds (set with aedes) */
+  persistence: BoundedPersistence;
+  /** persistent sessions per device and their expiry (set with aedes) */
+  sessions: PersistentSessions;
+  /** slows down repeated bad credentials from one address */
+  authBackoff: AuthBackoff;
 }
 
 export { LogThrottle };

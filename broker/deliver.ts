@@ -10,6 +10,7 @@ import type { BusMessages } from '../src/domain/events.js';
 import type { BrokerContext } from './context.js';
 import { commandTopic, kvTopic } from './topics.js';
 import { sendText } from './ws-send.js';
+import { brokerLog } from './general-log.js';
 import type { DeviceSession } from './session.js';
 import type { WebSocket } from 'ws';
 
@@ -17,8 +18,12 @@ function noop(): void {}
 
 type Subscribed = Client & { subscriptions: Record<string, { qos: number } | undefined> };
 
-/** to every local MQTT connection of the device subscribed to the topic */
-function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: string): void {
+/**
+ * to every local MQTT connection of the device subscribed to the topic. A persistent session
+ * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (API.md §5) they
+ * go at QoS 0, not stored, and the general log says so once per window.
+ */
+function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], topic: string, text: string): void {
   let payload: Buffer | undefined;
   for (const s of sessions) {
     if (s.transport !== 'mqtt') continue;
@@ -26,7 +31,14 @@ function mqttPublish(sessions: readonly DeviceSession[], topic: string, text: st
     const sub = client.subscriptions[topic];
     if (!sub || client.closed) continue;
     payload ??= Buffer.from(text);
-    client.publish({ cmd: 'publish', topic, payload, qos: sub.qos === 0 ? 0 : 1, retain: false, dup: false }, noop);
+    let qos: 0 | 1 = sub.qos === 0 ? 0 : 1;
+    if (qos === 1 && s.persistentId && ctx.persistence.queuedOf(client.id) >= ctx.deps.options.maxQueuedPerSession) {
+      qos = 0;
+      if (ctx.throttle.allow(`queue:${s.device.id}`)) {
+        brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `MQTT session of device ${s.device.id} has ${ctx.deps.options.maxQueuedPerSession} unacknowledged messages queued (the limit): ${topic} sent at QoS 0, not stored`);
+      }
+    }
+    client.publish({ cmd: 'publish', topic, payload, qos, retain: false, dup: false }, noop);
   }
 }
 
@@ -35,7 +47,7 @@ function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
   if (!sessions.length) return;
   // API.md §5: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
   const text = JSON.stringify(m.command);
-  mqttPublish(sessions, commandTopic(m.deviceId), text);
+  mqttPublish(ctx, sessions, commandTopic(m.deviceId), text);
   for (const s of sessions) if (s.transport === 'websocket') sendText(ctx, s.conn as WebSocket, text);
 }
 
@@ -43,7 +55,7 @@ function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
   // home stores have no live channel (API.md §4 names device stores only)
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
-  if (sessions.length) mqttPublish(sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
+  if (sessions.length) mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
   ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
 }
 

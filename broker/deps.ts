@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Deps } from '../src/domain/deps.js';
 import type { Presence } from '../src/ports/presence.js';
 import type { RateLimiter } from '../src/ports/rate-limiter.js';
+import type { MqttSessions } from '../src/ports/mqtt-sessions.js';
 import type { AccessLogRow } from '../src/ports/store.js';
 
 export interface BrokerOptions {
@@ -22,6 +23,20 @@ export interface BrokerOptions {
   wsPingIntervalMs: number;
   /** a WebSocket peer with more than this many bytes unsent is dropped (it stopped reading) */
   wsBufferedBytes: number;
+  /** API.md §0: JSON nesting allowed in a payload (MQTT, KV WebSocket) */
+  jsonDepth: number;
+  /** API.md §5 bounds: SUBACK 0x80 past this many filters on one connection */
+  maxSubscriptionsPerConnection: number;
+  /** persistent (clean session 0) sessions one device may hold; past it the oldest offline one goes */
+  maxSessionsPerDevice: number;
+  /** QoS 1 packets queued unacknowledged for one persistent session; past it they go at QoS 0 */
+  maxQueuedPerSession: number;
+  /** an offline persistent session is removed this long after its connection ended */
+  sessionExpirySeconds: number;
+  /** failed CONNECTs (and bad device keys on WebSocket paths) from one address: first wait, doubled each time */
+  authFailureDelayMs: number;
+  /** ... up to this */
+  authFailureMaxDelayMs: number;
 }
 
 export interface BrokerDeps extends Deps {
@@ -42,4 +57,6 @@ export interface BrokerDeps extends Deps {
    * X-Forwarded-For); absent: the socket's peer
    */
   clientIpOf?: (req: IncomingMessage) => string | undefined;
+  /** the persistent MQTT sessions of every device (in memory, or Redis in cluster mode) */
+  mqttSessions: MqttSessions;
 }

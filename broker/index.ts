@@ -12,6 +12,7 @@ import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
 import type { BrokerContext } from './context.js';
 import { LogThrottle } from './log-throttle.js';
+import { AuthBackoff } from './auth-backoff.js';
 import { LocalConnections } from './presence.js';
 import { KvSockets } from './kv-ws.js';
 import { UserStreams } from './user-stream.js';
@@ -29,6 +30,8 @@ export interface Broker {
   /** live device connections on this node (MQTT and command WebSocket) */
   readonly connectionCount: number;
   readonly aedes: Aedes;
+  /** removes the persistent sessions offline since before `now` minus their lifetime (runs on a timer too); answers how many */
+  sweepSessions(now?: number): Promise<number>;
   /** closes every connection, then waits until their presence is written */
   close(): Promise<void>;
 }
@@ -42,8 +45,10 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
     kvSockets: new KvSockets(),
     streams: new UserStreams(),
     throttle: new LogThrottle(10_000),
+    authBackoff: new AuthBackoff({ baseMs: deps.options.authFailureDelayMs, maxMs: deps.options.authFailureMaxDelayMs }),
   } as BrokerContext;
   ctx.aedes = await createAedes(ctx);
+  ctx.sessions.start();
   const sockets = createWebSockets(ctx);
   const stopDelivery = startDelivery(ctx);
   let closing: Promise<void> | undefined;
@@ -55,9 +60,11 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
       return ctx.connections.size;
     },
     aedes: ctx.aedes,
+    sweepSessions: (now) => ctx.sessions.sweep(now),
     close() {
       closing ??= (async () => {
         stopDelivery();
+        ctx.sessions.stop();
         sockets.close();
         await new Promise<void>((resolve) => ctx.aedes.close(() => resolve()));
         // sockets report their end asynchronously; let them, then wait for presence writes

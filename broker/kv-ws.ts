@@ -16,7 +16,7 @@ import { brokerLog, clip } from './general-log.js';
 import { closeWebSocket } from './presence.js';
 import { jsonObjectOf, PayloadError } from './published/payload.js';
 import { watch } from './transports/ws-liveness.js';
-import { callerOf, idOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
+import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 import { sendText } from './ws-send.js';
 
 interface KvSocket {
@@ -77,7 +77,7 @@ export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: 
       void sendReload(ctx, k);
     });
   } catch (err) {
-    refuseUpgrade(ctx, u, err, SPEC_STATUSES.getKeyValuePairsReceiveUpdates, caller);
+    await refuseGuess(ctx, u, err, SPEC_STATUSES.getKeyValuePairsReceiveUpdates, caller);
   }
 }
 
@@ -97,7 +97,7 @@ async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
 
 async function onMessage(ctx: BrokerContext, k: KvSocket, text: string): Promise<void> {
   try {
-    const msg = jsonObjectOf(text);
+    const msg = jsonObjectOf(text, ctx.deps.options.jsonDepth);
     if (msg.action === 'reload') return await sendReload(ctx, k);
     if (msg.action !== 'set' && msg.action !== 'delete') throw new PayloadError('action must be "set", "delete" or "reload"');
     // access is checked again: a member removed from the home since may no longer write

@@ -20,6 +20,10 @@ export class DeviceSession {
   readonly connectionId: string;
   /** when `device` was read from the store (see current-device.ts) */
   deviceReadAt = Date.now();
+  /** MQTT: the filters granted on this connection (API.md §5 bound; bounded-persistence.ts) */
+  granted?: Set<string>;
+  /** MQTT with clean session 0: the session's client id, marked offline when this connection ends */
+  persistentId?: string;
 
   constructor(
     /** the device as last read: its home may change while it is connected */

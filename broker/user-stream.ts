@@ -16,6 +16,24 @@ import { sendText } from './ws-send.js';
 
 /** a user's memberships are read again when older than this, as events arrive (no timer) */
 const MEMBERSHIP_TTL_MS = 10_000;
+/** setTimeout's longest delay; a session lasting longer is looked at again then */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * API.md §5: a user's stream closes when its session ends. Logout and a deleted user arrive as
+ * bus revocations (deliver.ts → closeWhere); expiry is this timer, one per user stream.
+ */
+function closeAtExpiry(ws: WebSocket, expiresAt: string): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const left = Date.parse(expiresAt) - Date.now();
+    if (left <= 0) return closeWebSocket(ws, 1008, 'session expired');
+    timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+    timer.unref();
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
 
 interface Stream {
   ws: WebSocket;
@@ -143,7 +161,9 @@ export async function openUserStream(ctx: BrokerContext, wss: WebSocketServer, u
       watch(ws);
       const stream: Stream = { ...s, ws };
       ctx.streams.add(stream);
+      const stopTimer = s.expiresAt ? closeAtExpiry(ws, s.expiresAt) : undefined;
       ws.once('close', () => {
+        stopTimer?.();
         ctx.streams.remove(stream);
         done();
       });

@@ -10,6 +10,7 @@ import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
 import { createAedesSharing } from './adapters/redis/aedes.js';
+import { startThread } from './adapters/thread-port.js';
 import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
@@ -151,7 +152,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   deps.webhooks = { allowPrivateTargets: config.webhooks.allowPrivateTargets };
   const metricsRegistry = new Registry();
   if (config.roles.includes('worker')) {
-    const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl });
+    const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl, threads: startThread });
     await worker.start();
     closers.push(() => worker.close());
   }
@@ -257,6 +258,7 @@ async function createBrokerRole(
     ...deps,
     presence: realtime.presence,
     aedesShared: shared,
+    mqttSessions: realtime.mqttSessions,
     logger,
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
@@ -269,6 +271,13 @@ async function createBrokerRole(
       drainTimeoutMs: config.broker.drainTimeoutMs,
       wsPingIntervalMs: config.broker.wsPingIntervalMs,
       wsBufferedBytes: config.broker.wsBufferedBytes,
+      jsonDepth: config.limits.jsonDepth,
+      maxSubscriptionsPerConnection: config.mqtt.maxSubscriptionsPerConnection,
+      maxSessionsPerDevice: config.mqtt.maxSessionsPerDevice,
+      maxQueuedPerSession: config.mqtt.maxQueuedPerSession,
+      sessionExpirySeconds: config.mqtt.sessionExpirySeconds,
+      authFailureDelayMs: config.mqtt.authFailureDelayMs,
+      authFailureMaxDelayMs: config.mqtt.authFailureMaxDelayMs,
     },
   }).catch(async (e) => {
     await shared?.close();

@@ -1,6 +1,8 @@
 // Aedes authenticate (API.md §5): username = device id in decimal, password = the device API key.
 // Bad credentials → CONNACK 4; a device that no longer exists → CONNACK 5; a device already at
-// its connection cap → CONNACK 3 (try later). Once accepted, the connection gets its session
+// its connection cap → CONNACK 3 (try later). Repeated bad credentials from one address wait
+// longer and longer for their CONNACK (auth-backoff.ts). A clean-session-0 connection is a
+// persistent session, bounded per device (persistent-sessions.ts). Once accepted, the connection gets its session
 // (the device resolved once, here) and counts for presence until its socket closes, whatever
 // closes it.
 import type { AuthenticateError, Client } from 'aedes';
@@ -12,6 +14,8 @@ import type { BrokerContext } from '../context.js';
 import { connackError } from '../connack.js';
 import { brokerLog } from '../general-log.js';
 import { DeviceSession, sessionOf, type WithSession } from '../session.js';
+import type { WithIdRejected } from './pre-connect.js';
+import { delay } from '../auth-backoff.js';
 
 const DEVICE_ID = /^[1-9][0-9]{0,15}$/;
 
@@ -22,16 +26,24 @@ export function authenticate(ctx: BrokerContext) {
   // `conn.client`): no closure per connection
   const onSocketClose = function (this: { client?: WithSession }): void {
     const s = this.client?.hearth;
-    if (s) void ctx.connections.detach(s);
+    if (!s) return;
+    if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
+    void ctx.connections.detach(s);
   };
   return (client: Client, username: string | undefined, password: Buffer | undefined, done: Done): void => {
+    if ((client as Client & WithIdRejected).hearthIdRejected) {
+      // [MQTT-3.1.3-8] an empty client id needs clean session 1: CONNACK 2, identifier rejected
+      refused(ctx, client, username, new AppError('INVALID_PARAMETERS', { message: 'an empty client id needs clean session 1' }));
+      return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
+    }
     checkCredentials(ctx, username, password)
       .then((device) => admit(ctx, client, device, onSocketClose))
       .then(
         () => done(null, true),
         (err) => {
           refused(ctx, client, username, err);
-          done(connackError(err) as AuthenticateError, null);
+          const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
+          void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
         },
       );
   };
@@ -67,10 +79,28 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
     client,
     ctx.connectionPrefix,
   );
+  session.granted = new Set();
+  // API.md §5: persistent sessions per device are bounded (the oldest offline one may go)
+  if (client.clean === false) {
+    await ctx.sessions.admit(session, client.id);
+    session.persistentId = client.id;
+  } else {
+    ctx.sessions.forget(device.id, client.id);
+  }
+  if (client.closed) {
+    if (session.persistentId) ctx.sessions.closed(session, session.persistentId);
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
   (client as Client & WithSession).hearth = session;
   // the socket closing is the one signal every kind of disconnect gives
   client.conn.on('close', onSocketClose);
   await ctx.connections.attach(session);
+}
+
+/** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */
+function isBadCredential(err: unknown): boolean {
+  if (!(err instanceof AppError)) return false;
+  return err.reason === 'INVALID_TOKEN' || err.reason === 'AUTHORIZATION_REQUIRED' || err.reason === 'INVALID_PARAMETERS' || err.reason === 'DEVICE_NOT_FOUND';
 }
 
 function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
@@ -78,7 +108,8 @@ function refused(ctx: BrokerContext, client: Client, username: string | undefine
   if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
   const ip = addressOf(ctx, client) ?? 'unknown address';
   const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;
-  const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}`;
+  const why = err instanceof AppError && typeof err.data?.message === 'string' ? ` (${err.data.message})` : '';
+  const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}${why}`;
   if (deviceId === undefined || !ctx.throttle.allow(`refused:${deviceId}`)) {
     ctx.deps.logger.debug(text);
     return;

@@ -60,7 +60,9 @@ async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, pack
   try {
     await HANDLERS[kind.kind](ctx, client, s, packet, kind);
   } catch (err) {
-    if (err instanceof PayloadError || isAppError(err)) return dropped(ctx, s, topic, describe(err));
+    // a RangeError is the payload's doing too (a stack overflow in something recursive): the
+    // device's mistake, never a reason to cut its connection
+    if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) return dropped(ctx, s, topic, describe(err));
     throw err;
   }
 }

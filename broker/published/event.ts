@@ -11,6 +11,6 @@ import type { DeviceSession } from '../session.js';
 import { jsonObjectOf } from './payload.js';
 
 export async function eventPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
-  const body = withMqttEventDefaults(jsonObjectOf(packet.payload));
+  const body = withMqttEventDefaults(jsonObjectOf(packet.payload, ctx.deps.options.jsonDepth));
   await sendEventOf(ctx.deps, s.caller(), await currentDevice(ctx, s), body);
 }

@@ -11,7 +11,7 @@ import type { DeviceSession } from '../session.js';
 import { jsonObjectOf, PayloadError } from './payload.js';
 
 export async function kvPublished(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
-  const msg = jsonObjectOf(packet.payload);
+  const msg = jsonObjectOf(packet.payload, ctx.deps.options.jsonDepth);
   switch (msg.action) {
     case 'set':
     case 'delete': {

@@ -1,13 +1,19 @@
 // MQTT payloads are JSON objects (API.md §5). A payload that is not is the device's mistake: the
-// publish is dropped and logged, the connection stays.
+// publish is dropped and logged, the connection stays. Nesting past the limit (API.md §0) is
+// judged on the text, before JSON.parse or anything else recursive sees it.
+import { jsonTextDepthIssue } from '../../src/domain/json-depth.js';
+
 export class PayloadError extends Error {
   override name = 'PayloadError';
 }
 
-export function jsonObjectOf(payload: Buffer | string): Record<string, unknown> {
+export function jsonObjectOf(payload: Buffer | string, maxDepth: number): Record<string, unknown> {
+  const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+  const deep = jsonTextDepthIssue(text, maxDepth);
+  if (deep) throw new PayloadError(`payload ${deep.message}${deep.path ? ` (at ${deep.path})` : ''}`);
   let value: unknown;
   try {
-    value = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+    value = JSON.parse(text);
   } catch (e) {
     throw new PayloadError(`payload is not JSON: ${(e as Error).message}`);
   }

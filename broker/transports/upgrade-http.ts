@@ -10,6 +10,7 @@ import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
 import { fitStatus, statusOf } from '../../src/http/errors.js';
 import type { BrokerContext } from '../context.js';
+import { delay } from '../auth-backoff.js';
 
 export interface UpgradeRequest {
   req: IncomingMessage;
@@ -49,6 +50,15 @@ export function refuseUpgrade(ctx: BrokerContext, u: UpgradeRequest, err: unknow
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * refuseUpgrade for the device channels: an unknown key (a guess) is answered after the wait of
+ * auth-backoff.ts for its address (API.md §5, as for MQTT CONNECT)
+ */
+export async function refuseGuess(ctx: BrokerContext, u: UpgradeRequest, err: unknown, statuses: readonly number[] | undefined, caller?: Caller): Promise<void> {
+  if (isAppError(err) && err.reason === 'INVALID_TOKEN') await delay(ctx.authBackoff.failed(u.ip));
+  refuseUpgrade(ctx, u, err, statuses, caller);
 }
 
 export function recordAccess(ctx: BrokerContext, u: UpgradeRequest, statusCode: number, caller: Caller | undefined): void {

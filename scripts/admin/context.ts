@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { serverSecret } from '../../src/config/secret.js';
 import { createSqlStore } from '../../src/adapters/sql/store.js';
 import { createLocalBus } from '../../src/adapters/local/bus.js';
-import { connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
 import { createRedisBus } from '../../src/adapters/redis/bus.js';
 import { redisKeys } from '../../src/adapters/redis/keys.js';
 import { redisUnavailable } from '../../src/adapters/realtime.js';
@@ -39,7 +39,7 @@ export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise
       redis = await connectRedis({ url: config.redisUrl, onError: (e) => console.error(`redis: ${e.message}`) });
       bus = await createRedisBus({ client: redis, keys: redisKeys(config.redisPrefix), onError: (e) => console.error(`redis bus: ${e.message}`) });
     } catch (e) {
-      await redis?.close().catch(() => {});
+      if (redis) await closeRedis(redis);
       await store.close();
       throw redisUnavailable(config.redisUrl, e);
     }
@@ -61,7 +61,7 @@ export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise
     },
     async close() {
       await bus.close();
-      await redis?.close().catch(() => {});
+      if (redis) await closeRedis(redis);
       await store.close();
     },
   };

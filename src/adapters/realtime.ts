@@ -3,10 +3,13 @@
 import type { Bus } from '../ports/bus.js';
 import type { Presence } from '../ports/presence.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { MqttSessions } from '../ports/mqtt-sessions.js';
+import { createLocalMqttSessions } from './local/mqtt-sessions.js';
+import { createRedisMqttSessions } from './redis/mqtt-sessions.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
-import { connectRedis, type RedisClient } from './redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from './redis/client.js';
 import { redisKeys, type RedisKeys } from './redis/keys.js';
 import { createRedisBus } from './redis/bus.js';
 import { createRedisPresence } from './redis/presence.js';
@@ -25,6 +28,8 @@ export interface Realtime {
   bus: Bus;
   presence: Presence;
   rateLimiter: RateLimiter;
+  /** the broker's persistent MQTT sessions per device (API.md §5 bounds) */
+  mqttSessions: MqttSessions;
   /** cluster mode: the shared client and key names, for Aedes's Redis emitter and persistence */
   redis?: { url: string; client: RedisClient; keys: RedisKeys; prefix: string };
   /** throws when a dependency is unreachable (for /readyz) */
@@ -49,6 +54,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       bus,
       presence,
       rateLimiter: createMemoryRateLimiter(opts.rateLimit),
+      mqttSessions: createLocalMqttSessions(),
       check: async () => {},
       async close() {
         await presence.close();
@@ -61,9 +67,14 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
   let limiterClient: RedisClient;
   try {
     client = await connectRedis({ url: opts.redisUrl, onError: (e) => opts.onError(e, 'redis') });
+  } catch (e) {
+    throw redisUnavailable(opts.redisUrl, e);
+  }
+  try {
     // fails fast while Redis is away, so the limiter falls back to memory instead of waiting
     limiterClient = await connectRedis({ url: opts.redisUrl, offlineQueue: false, onError: (e) => opts.onError(e, 'redis rate limiter') });
   } catch (e) {
+    await closeRedis(client);
     throw redisUnavailable(opts.redisUrl, e);
   }
   const bus = await createRedisBus({ client, keys, onError: (e) => opts.onError(e, 'redis bus') });
@@ -73,16 +84,17 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     bus,
     presence,
     rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit, onError: (e) => opts.onError(e, 'redis failure counter') }),
+    mqttSessions: createRedisMqttSessions({ client, keys }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {
-      if (!client.isReady) throw new Error('Redis is not connected');
+      if (client.status !== 'ready') throw new Error('Redis is not connected');
       await client.ping();
     },
     async close() {
       await presence.close();
       await bus.close();
-      await limiterClient.close().catch(() => {});
-      await client.close().catch(() => {});
+      await closeRedis(limiterClient);
+      await closeRedis(client);
     },
   };
 }

@@ -30,7 +30,21 @@ export const ConfigSchema = v.object({
   // `enabled: false` switches a plain listener off (HEARTH_HTTP_ENABLED, HEARTH_MQTT_ENABLED), for a
   // server that speaks only TLS; a port of 0 means "any free port" (tests), not "off"
   http: v.object({ port, enabled, publicUrl: v.nullable(v.pipe(v.string(), v.url('expected an absolute URL'))) }),
-  mqtt: v.object({ port, enabled }),
+  // API.md §5: one device cannot exhaust the broker. Filters per connection (SUBACK 0x80 past
+  // it), persistent sessions per device (the oldest offline one goes past it), unacknowledged
+  // QoS 1 messages queued per persistent session (QoS 0 past it), the lifetime of an offline
+  // session, and the wait before refusing repeated bad credentials from one address (doubled
+  // each time, up to the max)
+  mqtt: v.object({
+    port,
+    enabled,
+    maxSubscriptionsPerConnection: positive,
+    maxSessionsPerDevice: positive,
+    maxQueuedPerSession: positive,
+    sessionExpirySeconds: positive,
+    authFailureDelayMs: positive,
+    authFailureMaxDelayMs: positive,
+  }),
   // API.md §14: the TLS listeners start when certFile and keyFile are both set (reloaded on SIGHUP)
   https: v.object({ port }),
   mqtts: v.object({ port }),
@@ -65,6 +79,8 @@ export const ConfigSchema = v.object({
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,
+    // API.md §0: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
+    jsonDepth: positive,
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),

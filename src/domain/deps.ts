@@ -13,6 +13,8 @@ export interface DomainLimits {
   kvKeysPerStore: number;
   listDefault: number;
   listMax: number;
+  /** API.md §0: JSON nesting allowed in bodies and payloads (json-depth.ts); absent: 32 */
+  jsonDepth?: number;
 }
 
 export interface Deps {

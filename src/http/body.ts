@@ -5,6 +5,8 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../domain/errors.js';
+import type { Deps } from '../domain/deps.js';
+import { DEFAULT_JSON_DEPTH, depthError, jsonTextDepthIssue, valueDepthIssue } from '../domain/json-depth.js';
 
 const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 
@@ -35,15 +37,23 @@ export async function readBody(c: Context): Promise<unknown> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) return readMultipart(c);
   const text = await c.req.text();
+  // API.md §0: nesting is judged on the text, before JSON.parse (which recurses too)
+  const depth = (c.get('deps') as Deps | undefined)?.limits.jsonDepth ?? DEFAULT_JSON_DEPTH;
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const out: Record<string, unknown> = {};
     for (const [k, val] of new URLSearchParams(text)) out[k] = coerceForm(val);
+    // flat today; kept honest should form decoding ever build nested values
+    const issue = valueDepthIssue(out, depth);
+    if (issue) throw depthError(issue, depth);
     return out;
   }
   if (text.trim() === '') return {};
+  const issue = jsonTextDepthIssue(text, depth);
+  if (issue) throw depthError(issue, depth);
   try {
     return JSON.parse(text);
   } catch (e) {
+    // a RangeError (a stack overflow inside JSON.parse) is the client's input too
     throw new AppError('INVALID_JSON', { message: (e as Error).message });
   }
 }

@@ -41,12 +41,12 @@ export function createRedisFailureCounter(opts: { client: RedisClient; keys: Red
   return {
     waitOf: (k) =>
       guarded(
-        async () => Number(await opts.client.eval(WAIT, { keys: [key(k)] })),
+        async () => Number(await opts.client.eval(WAIT, 1, key(k))),
         () => insurance.waitOf(k),
       ),
     fail: (k, p) =>
       guarded(
-        async () => Number(await opts.client.eval(FAIL, { keys: [key(k)], arguments: [String(p.free), String(p.baseMs), String(p.maxMs), String(p.windowMs)] })),
+        async () => Number(await opts.client.eval(FAIL, 1, key(k), p.free, p.baseMs, p.maxMs, p.windowMs)),
         () => insurance.fail(k, p),
       ),
     reset: (k) =>

@@ -10,6 +10,10 @@ export function redisKeys(prefix: string) {
     nodeConnections: (nodeId: string) => `${prefix}presence:node:${nodeId}`,
     /** sorted set: node id → time of its last heartbeat (ms) */
     nodes: `${prefix}presence:nodes`,
+    /** hash: client id → `c:<connection>` or `o:<offline since ms>`, one device's persistent MQTT sessions */
+    mqttSessions: (deviceId: number) => `${prefix}mqtt-sessions:device:${deviceId}`,
+    /** sorted set: `deviceId|clientId` → offline since (ms), for the session expiry sweep */
+    mqttSessionsOffline: `${prefix}mqtt-sessions:offline`,
     /** rate limiter buckets */
     rateLimit: `${prefix}ratelimit`,
     rateLimitBurst: `${prefix}ratelimit-burst`,

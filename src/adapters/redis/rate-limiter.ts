@@ -11,7 +11,6 @@ export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisK
   const extra = Math.max(0, opts.burst - opts.perSecond);
   const steady = new RateLimiterRedis({
     storeClient: opts.client,
-    useRedisPackage: true,
     keyPrefix: opts.keys.rateLimit,
     points: opts.perSecond,
     duration: 1,
@@ -19,7 +18,6 @@ export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisK
   });
   const burst = new RateLimiterRedis({
     storeClient: opts.client,
-    useRedisPackage: true,
     keyPrefix: opts.keys.rateLimitBurst,
     points: extra,
     duration: 10,

@@ -45,8 +45,8 @@ export function varint(n: number): Buffer {
   return Buffer.from(out);
 }
 
-export function connectPacket(o: { clientId: string; username?: string; password?: string; keepalive?: number }): Buffer {
-  let flags = 0x02; // clean session
+export function connectPacket(o: { clientId: string; username?: string; password?: string; keepalive?: number; clean?: boolean }): Buffer {
+  let flags = o.clean === false ? 0 : 0x02; // clean session
   if (o.username !== undefined) flags |= 0x80;
   if (o.password !== undefined) flags |= 0x40;
   const keep = Buffer.alloc(2);
@@ -84,4 +84,47 @@ export function connackOf(s: Socket, timeoutMs = 3000): Promise<number> {
     };
     s.on('data', onData);
   });
+}
+
+/** the packets a socket receives, split by their fixed header: [first byte, body] */
+export function packetsOf(s: Socket): { packets: [number, Buffer][]; next(timeoutMs?: number): Promise<[number, Buffer]> } {
+  const packets: [number, Buffer][] = [];
+  let taken = 0;
+  let buf = Buffer.alloc(0);
+  const waiters: (() => void)[] = [];
+  s.on('data', (d: Buffer) => {
+    buf = Buffer.concat([buf, d]);
+    for (;;) {
+      let len = 0;
+      let mul = 1;
+      let i = 1;
+      for (; i < buf.length && i < 5; i++) {
+        len += (buf[i] & 0x7f) * mul;
+        mul *= 128;
+        if (!(buf[i] & 0x80)) break;
+      }
+      if (i >= buf.length || buf.length < i + 1 + len) return;
+      packets.push([buf[0], buf.subarray(i + 1, i + 1 + len)]);
+      buf = buf.subarray(i + 1 + len);
+      waiters.splice(0).forEach((w) => w());
+    }
+  });
+  return {
+    packets,
+    async next(timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (taken >= packets.length) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no MQTT packet within ${timeoutMs} ms`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, left);
+          waiters.push(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      return packets[taken++];
+    },
+  };
 }

@@ -50,7 +50,7 @@ describe('listeners', () => {
     const worker = await bindListeners(config(), { broker: false, logger });
     onTestFinished(() => worker.close());
     expect(worker.ports.mqtt).toBe(0);
-    const off = await bindListeners(config({ mqtt: { port: 0, enabled: false } }), { broker: true, logger });
+    const off = await bindListeners(config({ mqtt: { ...loadConfig({}).mqtt, port: 0, enabled: false } }), { broker: true, logger });
     onTestFinished(() => off.close());
     expect(off.ports.mqtt).toBe(0);
     expect(off.ports.http).toBeGreaterThan(0);

@@ -2,9 +2,9 @@
 // reserved before their transaction, written leased to it, and taken once committed; rows it has
 // no room for go to the queue, and from then on it takes none until a claim finds the queue has
 // nothing due left (rows written later must not overtake those).
-import type { Clock } from '../../ports/clock.js';
-import { laneOf, type DeliveryRow, type NewDelivery } from '../../ports/queue.js';
-import type { Reservation } from '../../domain/webhook/handoff.js';
+import type { Clock } from '../../../ports/clock.js';
+import { laneOf, type DeliveryRow, type NewDelivery } from '../../../ports/queue.js';
+import type { Reservation } from '../../../domain/webhook/handoff.js';
 import type { Holdings } from './holdings.js';
 
 export interface ReserveContext {

@@ -4,7 +4,7 @@
 // reading the answers — is spent on another core than the event loop that ingests events and
 // writes the queue.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createWebhookClient } from './http-client.js';
+import { createWebhookClient } from '../client/http-client.js';
 import { createSenderCore } from './sender-core.js';
 import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
 

@@ -1,7 +1,7 @@
 // Group commit of delivery outcomes: deliveries finishing close together are written in one
 // statement (Deliveries.completeMany) instead of one each. A delivery's promise settles only once
 // its outcome is in the store, so nothing is acknowledged or retried on an unwritten outcome.
-import type { Deliveries, DeliveryOutcome } from '../../ports/queue.js';
+import type { Deliveries, DeliveryOutcome } from '../../../ports/queue.js';
 
 interface Waiting {
   id: string;

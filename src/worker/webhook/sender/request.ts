@@ -2,12 +2,12 @@
 // (a rotated key signs retries too), the templates for event webhooks, then the service's own
 // headers LAST, after removing any case-variant a template may have produced, so no template can
 // forge or duplicate a signature.
-import { laneOf, type DeliveryRow } from '../../ports/queue.js';
-import { unseal } from '../../domain/auth/tokens.js';
-import { buildWebhookRequest, TemplateError } from './template.js';
+import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
+import { unseal } from '../../../domain/auth/tokens.js';
+import { buildWebhookRequest, TemplateError } from '../../../domain/webhook/template.js';
 import { sign } from './signature.js';
-import type { WebhookRequest } from './http-client.js';
-import type { Target } from './targets.js';
+import type { WebhookRequest } from '../client/http-client.js';
+import type { Target } from '../delivery/targets.js';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const MODE_SIGNATURE_HEADER = 'X-Mode-Signature';

@@ -7,7 +7,7 @@
 // It runs where the exchanges run — the sender thread (sender-thread.ts) or, without one, the
 // worker's own event loop (sender.ts) — so a freed slot starts the next job at once, without a
 // round trip to the runner.
-import type { WebhookClient, WebhookResult } from './http-client.js';
+import type { WebhookClient, WebhookResult } from '../client/http-client.js';
 import { Lanes, type LaneSignal } from './lanes.js';
 import { buildRequest, type Job } from './request.js';
 

@@ -2,7 +2,7 @@
 // committed for it by the hand-off. A lane may hold its cap (as the sender last reported it,
 // lanes.ts) times (1 + bufferPerSlot): enough to refill a freed slot at once, few enough that a
 // lane going slow does not sit on rows another worker could deliver.
-import { INITIAL_CAP } from './lanes.js';
+import { INITIAL_CAP } from '../sender/lanes.js';
 
 // caps remembered; those of lanes holding nothing are forgotten first (as lanes.ts does)
 const MAX_LANES = 10_000;

@@ -3,9 +3,10 @@
 // broadcast or reserved addresses (IPv4-mapped IPv6 forms included). Checked at registration
 // (checkTargetUrl) and again on the address actually dialled (guardedLookup), so a name that
 // resolved to a public address at registration and to 127.0.0.1 later (DNS rebinding) is refused.
+// Here in the domain because two edges apply it: the API to module settings (checks.ts) and the
+// worker's client to every socket it dials. ipaddr.js classifies addresses (pure, no I/O).
 
 import dns from 'node:dns';
-import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export class TargetNotAllowedError extends Error {
@@ -29,6 +30,11 @@ export function isAllowedAddress(address: string): boolean {
     else if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
   }
   return ip.range() === 'unicast';
+}
+
+/** a literal IPv4 (dotted quad, as URLs normalise it) or IPv6 address, not a name */
+export function isIpLiteral(host: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host);
 }
 
 /** URL hostnames keep IPv6 literals in brackets; sockets and ipaddr.js want them bare. */
@@ -59,7 +65,7 @@ export async function checkTargetUrl(url: string, allowPrivate: boolean): Promis
   const target = parseTargetUrl(url);
   if (allowPrivate) return;
   const host = bareHost(target.hostname);
-  if (isIP(host)) {
+  if (isIpLiteral(host)) {
     if (!isAllowedAddress(host)) throw refused(host, host);
     return;
   }

@@ -1,7 +1,7 @@
 // Messages between the worker's runner and its sender thread (threaded-sender.ts,
 // sender-thread.ts). Jobs and reports travel in batches: one postMessage per turn of either
 // loop, not per delivery.
-import type { WebhookClientOptions } from './http-client.js';
+import type { WebhookClientOptions } from '../client/http-client.js';
 import type { Job } from './request.js';
 import type { ReportBatch, SenderOptions } from './sender-core.js';
 

@@ -4,13 +4,12 @@
 // as node:http would check them, the framing headers set by us. send() never rejects: every
 // network problem becomes a result the delivery loop can record and schedule a retry from.
 
-import { isIP } from 'node:net';
 import type { WebhookResult } from './http-response.js';
 import { createPools } from './http1-pool.js';
 import { TOKEN } from './http1-parser.js';
-import { bareHost, guardedLookup, isAllowedAddress, parseTargetUrl, TargetNotAllowedError } from './target-policy.js';
+import { bareHost, guardedLookup, isAllowedAddress, isIpLiteral, parseTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
 
-export { checkTargetUrl, TargetNotAllowedError } from './target-policy.js';
+export { checkTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
 export { parseRetryAfter, type WebhookResult } from './http-response.js';
 
 export interface WebhookClientOptions {
@@ -111,7 +110,7 @@ export function createWebhookClient(opts: WebhookClientOptions): WebhookClient {
         hostHeader: target.host,
         // A literal IP is dialled without any lookup, so it is judged here; names are judged by
         // guardedLookup at connect time, on the addresses actually dialled.
-        refused: !opts.allowPrivateTargets && isIP(hostname) !== 0 && !isAllowedAddress(hostname),
+        refused: !opts.allowPrivateTargets && isIpLiteral(hostname) && !isAllowedAddress(hostname),
       };
       if (target.username || target.password) {
         const auth = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;

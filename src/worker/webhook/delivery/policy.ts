@@ -2,7 +2,7 @@
 // connection errors, timeouts, 5xx and 429 (Retry-After honoured) following the configured
 // schedule with jitter; 410 disables the webhook; other 4xx, redirects (never followed) and
 // refused targets fail at once; a delivery out of retries stays `failed`.
-import type { WebhookResult } from './http-client.js';
+import type { WebhookResult } from '../client/http-client.js';
 
 export type Decision =
   | { status: 'success' }

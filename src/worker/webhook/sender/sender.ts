@@ -1,7 +1,7 @@
 // Where the runner hands jobs: a sender (sender-core.ts) in a thread of its own
 // (threaded-sender.ts, the default) or on the runner's own event loop (this file). Either way
 // every job submitted ends in exactly one report, delivered in batches.
-import { createWebhookClient, type WebhookClientOptions } from './http-client.js';
+import { createWebhookClient, type WebhookClientOptions } from '../client/http-client.js';
 import { createSenderCore, type ReportBatch, type SenderOptions } from './sender-core.js';
 import type { Job } from './request.js';
 

@@ -1,8 +1,10 @@
 // The checks a module's webhook settings pass when saved (domain/module/checks.ts): the target
 // policy of API.md §9 and the SPEC §6.4 template language, both from this directory, turned into
 // INVALID_PARAMETERS issues that name the field and, for a template, the position of the error.
-import { AppError } from '../../domain/errors.js';
-import type { WebhookChecks } from '../../domain/module/checks.js';
+// The routes of modules, data sources and reports take them from webhookChecksOf(deps).
+import { AppError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import type { WebhookChecks } from '../module/checks.js';
 import { checkTargetUrl, TargetNotAllowedError } from './target-policy.js';
 import { TemplateError, validateTemplates } from './template.js';
 
@@ -34,4 +36,9 @@ export function webhookChecks(opts: { allowPrivateTargets: boolean }): WebhookCh
       }
     },
   };
+}
+
+/** the checks under the deployment's target policy (Deps.webhooks; absent: private targets refused) */
+export function webhookChecksOf(deps: Pick<Deps, 'webhooks'>): WebhookChecks {
+  return webhookChecks({ allowPrivateTargets: deps.webhooks?.allowPrivateTargets ?? false });
 }

@@ -3,13 +3,13 @@
 // metrics), tell the target (data-source health) and disable a webhook that answered 410. A
 // delivery with nothing to send (its target is gone, or a template error) is recorded the same way.
 import type { Logger } from 'pino';
-import type { Store } from '../../ports/store.js';
-import type { Clock } from '../../ports/clock.js';
-import { laneOf, type DeliveryAttempt, type DeliveryOutcome, type DeliveryRow } from '../../ports/queue.js';
-import { writeLog } from '../../domain/log/write.js';
-import type { WebhookResult } from './http-client.js';
+import type { Store } from '../../../ports/store.js';
+import type { Clock } from '../../../ports/clock.js';
+import { laneOf, type DeliveryAttempt, type DeliveryOutcome, type DeliveryRow } from '../../../ports/queue.js';
+import { writeLog } from '../../../domain/log/write.js';
+import type { WebhookResult } from '../client/http-client.js';
 import { decide, type Decision } from './policy.js';
-import type { WorkerMetrics } from '../metrics.js';
+import type { WorkerMetrics } from '../../metrics.js';
 import type { OutcomeWriter } from './outcomes.js';
 import type { Target } from './targets.js';
 import type { FailureLog } from './failure-log.js';

@@ -5,18 +5,18 @@
 // are leased; a worker that dies leaves them to be claimed again when the lease ends (at least
 // once).
 import type { Logger } from 'pino';
-import type { Store } from '../../ports/store.js';
-import type { Clock } from '../../ports/clock.js';
-import { laneOf, type DeliveryRow } from '../../ports/queue.js';
-import type { LocalClaimer } from '../../domain/webhook/handoff.js';
+import type { Store } from '../../../ports/store.js';
+import type { Clock } from '../../../ports/clock.js';
+import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
+import type { LocalClaimer } from '../../../domain/webhook/handoff.js';
 import { resolveTarget, type Target } from './targets.js';
-import type { Bus } from '../../ports/bus.js';
+import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';
 import { settle, type DispatchDeps, type Sent } from './dispatch.js';
-import { jobOf, type Job } from './request.js';
-import type { ReportBatch } from './sender-core.js';
-import type { Sender } from './sender.js';
+import { jobOf, type Job } from '../sender/request.js';
+import type { ReportBatch } from '../sender/sender-core.js';
+import type { Sender } from '../sender/sender.js';
 
 export interface RunnerOptions {
   concurrency: number;

@@ -2,12 +2,12 @@
 // a `webhook` data source (API.md §6, kind `data`, moduleId = the source id), or a report's
 // webhook destination (API.md §10, kind `report`, moduleId = the report id). All are read when
 // the delivery is sent, so a changed URL or a rotated key applies to retries too.
-import type { ModuleRow, Store } from '../../ports/store.js';
-import type { Clock } from '../../ports/clock.js';
-import type { DeliveryRow } from '../../ports/queue.js';
-import { projectModules, modulesChanged } from '../../domain/webhook/targets.js';
-import type { Bus } from '../../ports/bus.js';
-import { noteDataDelivery } from '../../domain/data/health.js';
+import type { ModuleRow, Store } from '../../../ports/store.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { DeliveryRow } from '../../../ports/queue.js';
+import { projectModules, modulesChanged } from '../../../domain/webhook/targets.js';
+import type { Bus } from '../../../ports/bus.js';
+import { noteDataDelivery } from '../../../domain/data/health.js';
 
 export interface Target {
   url: string;

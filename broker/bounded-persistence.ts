@@ -1,0 +1,117 @@
+// Aedes's persistence (in memory, or aedes-persistence-redis in cluster mode) with the bounds of
+// API.md §5 enforced where Aedes writes to it. Everything else passes through unchanged.
+// - Subscriptions: Aedes stores the WHOLE subscription list of a SUBSCRIBE packet once per filter
+//   it grants (handlers/subscribe.js storeSubscriptions), refused filters included; so a session
+//   that asked for 5,000 filters kept 5,000 whatever SUBACK said (issue 13 F3), and wrote the
+//   list 5,000 times (quadratic). Only the filters authorizeSubscribe granted to that
+//   connection are stored, once.
+// - Queued QoS 1 packets of a persistent session are counted per client id, so deliver.ts can stop
+//   queueing past `maxQueuedPerSession` (counted per broker node: in cluster mode a session
+//   that moves to another node starts a fresh count there).
+// - dropSession removes one session's subscriptions, queue and QoS 2 state (eviction, expiry).
+import type { Client } from 'aedes';
+
+/** what this wrapper uses of an Aedes persistence (aedes-persistence's async API) */
+interface AedesPersistenceLike {
+  setup(broker: unknown): Promise<void>;
+  addSubscriptions(client: { id: string }, subs: { topic: string }[]): Promise<void>;
+  cleanSubscriptions(client: { id: string }): Promise<unknown>;
+  outgoingEnqueue(sub: { clientId: string }, packet: unknown): Promise<void>;
+  outgoingEnqueueCombi(subs: { clientId: string }[], packet: unknown): Promise<void>;
+  outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }): Promise<unknown>;
+  outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }>;
+  cleanIncoming?(client: { id: string }): Promise<void>;
+}
+
+/** the filters granted to a live client (authorize-subscribe.ts keeps them) */
+export type GrantedOf = (client: Client) => ReadonlySet<string> | undefined;
+
+export class BoundedPersistence {
+  /** client id → QoS 1 packets queued for it and not yet acknowledged (this node's count) */
+  private readonly queued = new Map<string, number>();
+  /** what Aedes gets as its `persistence` */
+  readonly aedes: unknown;
+
+  constructor(
+    private readonly inner: AedesPersistenceLike,
+    grantedOf: GrantedOf,
+  ) {
+    const queued = this.queued;
+    /** client id → the tail of its subscription writes */
+    const chains = new Map<string, Promise<unknown>>();
+    /** a SUBSCRIBE's filter list → the filters of it already written */
+    const storedOf = new WeakMap<object, Set<string>>();
+    const count = (id: string, n: number) => {
+      const v = (queued.get(id) ?? 0) + n;
+      if (v > 0) queued.set(id, v);
+      else queued.delete(id);
+    };
+    const overrides: Partial<AedesPersistenceLike> = {
+      // aedes checks that setup is an async function
+      async setup(broker) {
+        return inner.setup(broker);
+      },
+      // Aedes calls this once per granted filter, in parallel, each time with the packet's
+      // whole list. Stored here once per packet (the list's identity), one call at a time per
+      // client: aedes-persistence-redis waits for its broadcast keyed by client and first topic,
+      // so two calls of one client in flight leave one waiting forever.
+      addSubscriptions(client, subs) {
+        const prev = chains.get(client.id) ?? Promise.resolve();
+        const next = prev.then(() => {
+          const granted = grantedOf(client as Client);
+          let done = storedOf.get(subs);
+          if (!done) storedOf.set(subs, (done = new Set()));
+          // no session (a restore, a test): nothing to filter by
+          const kept = subs.filter((s) => (!granted || granted.has(s.topic)) && !done.has(s.topic));
+          for (const s of kept) done.add(s.topic);
+          return kept.length ? inner.addSubscriptions(client, kept) : undefined;
+        });
+        const tail = next.catch(() => undefined);
+        chains.set(client.id, tail);
+        void tail.then(() => {
+          if (chains.get(client.id) === tail) chains.delete(client.id);
+        });
+        return next;
+      },
+      outgoingEnqueue(sub, packet) {
+        count(sub.clientId, 1);
+        return inner.outgoingEnqueue(sub, packet);
+      },
+      outgoingEnqueueCombi(subs, packet) {
+        for (const s of subs) count(s.clientId, 1);
+        return inner.outgoingEnqueueCombi(subs, packet);
+      },
+      async outgoingClearMessageId(client, packet) {
+        const r = await inner.outgoingClearMessageId(client, packet);
+        count(client.id, -1);
+        return r;
+      },
+    };
+    this.aedes = new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (Object.prototype.hasOwnProperty.call(overrides, prop)) return overrides[prop as keyof AedesPersistenceLike];
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  }
+
+  /** QoS 1 packets queued for this client id and not acknowledged */
+  queuedOf(clientId: string): number {
+    return this.queued.get(clientId) ?? 0;
+  }
+
+  /** removes everything Aedes keeps of one (offline) session */
+  async dropSession(clientId: string): Promise<void> {
+    const client = { id: clientId };
+    // subscriptions (aedes-persistence-redis also drops the queue with the last one)
+    await this.inner.cleanSubscriptions(client);
+    // the in-memory persistence keeps the queue apart: clear it packet by packet (a packet
+    // still without a message id is matched as such)
+    const left: { messageId?: number }[] = [];
+    for await (const p of this.inner.outgoingStream(client)) left.push(p);
+    for (const p of left) await this.inner.outgoingClearMessageId(client, p);
+    await this.inner.cleanIncoming?.(client);
+    this.queued.delete(clientId);
+  }
+}
