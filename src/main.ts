@@ -18,6 +18,8 @@ import type { AccessLogRecorder } from './http/access-log.js';
 import { systemClock } from './ports/clock.js';
 import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
+import { authThrottleOf } from './domain/auth/throttle.js';
+import { LogThrottle } from './domain/log/throttle.js';
 import { followModuleChanges } from './domain/webhook/targets.js';
 import { createApi } from './http/app.js';
 import { createAccessLogRecorder } from './http/access-log.js';
@@ -134,6 +136,9 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
     pipelineMetrics: createPipelineMetrics(metricsRegistry),
+    authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
+    // once per device per hour, per process (cluster: per node)
+    homelessEvents: new LogThrottle(3_600_000),
   };
   const closers: (() => Promise<void> | void)[] = [];
   // webhook targets cached per project follow module changes made on other nodes

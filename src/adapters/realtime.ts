@@ -89,7 +89,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     mode: 'cluster',
     bus,
     presence,
-    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
+    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit, onError: (e) => opts.onError(e, 'redis failure counter') }),
     mqttSessions: createRedisMqttSessions({ client, keys }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {
