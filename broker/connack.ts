@@ -40,6 +40,10 @@ export const connackCodeOf: Record<Reason, ConnackCode> = {
   RATE_LIMITED: 3,
   INTERNAL_ERROR: 3,
   SERVICE_UNAVAILABLE: 3,
+  // HTTP parser refusals: never raised on an MQTT connection
+  BAD_REQUEST: 3,
+  REQUEST_TIMEOUT: 3,
+  HEADERS_TOO_LARGE: 3,
 };
 
 /** the error Aedes turns into a CONNACK with that return code */

@@ -1,5 +1,6 @@
 // What createBroker needs: the domain ports, the Presence port, a logger, the per-device MQTT
 // publish limiter and a typed slice of configuration (main.ts builds it; tests too).
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Deps } from '../src/domain/deps.js';
 import type { Presence } from '../src/ports/presence.js';
@@ -53,4 +54,9 @@ export interface BrokerDeps extends Deps {
   aedesShared?: { mq: unknown; persistence: unknown };
   /** the persistent MQTT sessions of every device (in memory, or Redis in cluster mode) */
   mqttSessions: MqttSessions;
+  /**
+   * the client address of a WebSocket upgrade (HEARTH_TRUSTED_PROXIES: a trusted proxy's
+   * X-Forwarded-For); absent: the socket's peer
+   */
+  clientIpOf?: (req: IncomingMessage) => string | undefined;
 }

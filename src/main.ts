@@ -2,13 +2,9 @@
 // reads the environment. `startHearth(config)` is also what end-to-end tests call in-process.
 import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
-import { createServer as createTcpServer, type Server as NetServer } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
-import { loadConfig, ConfigError } from './config/load.js';
+import { loadConfig, ConfigError, unknownVariables } from './config/load.js';
 import { serverSecret } from './config/secret.js';
 import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
@@ -24,7 +20,6 @@ import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { followModuleChanges } from './domain/webhook/targets.js';
 import { createApi } from './http/app.js';
-import { EdgeResponse } from './http/edge-response.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createHttpMetrics } from './http/metrics.js';
 import { Registry } from 'prom-client';
@@ -32,32 +27,27 @@ import { createWorker } from './worker/index.js';
 import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { startReportWorker } from './worker/reports/index.js';
 import { startRetention } from './worker/retention.js';
+import { bindListeners, type Listeners } from './listeners/index.js';
+import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
+import type { IncomingMessage } from 'node:http';
 
 export interface Hearth {
   config: Config;
   deps: Deps;
+  /** 0 when plain HTTP is off (HEARTH_HTTP_ENABLED=false) */
   httpPort: number;
-  /** MQTT over TCP; 0 when this process has no broker role */
+  /** MQTT over TCP; 0 when this process has no broker role or it is off */
   mqttPort: number;
+  /** HTTPS and WSS; 0 without TLS files */
+  httpsPort: number;
+  /** MQTT over TLS; 0 without TLS files or broker role */
+  mqttsPort: number;
+  /** what SIGHUP does: rereads the TLS files (false: they failed, the old certificate stays) */
+  reloadTls(): boolean;
   broker?: Broker;
   /** the admin key, when this start created the project */
   adminKey?: string;
   close(): Promise<void>;
-}
-
-function listen(server: NetServer, port: number, host: string, variable: string): Promise<number> {
-  return new Promise((res, rej) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') rej(new ConfigError(`${variable}: port ${port} on ${host} is already in use; set ${variable} to a free port`));
-      else if (err.code === 'EACCES') rej(new ConfigError(`${variable}: no permission to listen on port ${port}; set ${variable} to a port above 1023`));
-      else rej(err);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      res((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /**
@@ -90,7 +80,7 @@ function checkStandaloneRoles(config: Config): void {
 
 async function openStore(config: Config) {
   try {
-    return await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined });
+    return await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined, synchronous: config.sqlite.synchronous });
   } catch (e) {
     const where = config.databaseUrl ? 'HEARTH_DATABASE_URL' : 'HEARTH_DATA_DIR';
     throw new ConfigError(`${where}: cannot open the database: ${(e as Error).message}`);
@@ -98,8 +88,20 @@ async function openStore(config: Config) {
 }
 
 export async function startHearth(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Hearth> {
-  mkdirSync(config.dataDir, { recursive: true });
   checkMode(config);
+  // every port first: one that is taken stops start-up before anything is written (issue: a
+  // first start used to create project 1 and print its key, then fail on the MQTT port)
+  const listeners = await bindListeners(config, { broker: config.roles.includes('broker'), logger });
+  try {
+    return await startRoles(config, logger, listeners);
+  } catch (e) {
+    await listeners.close();
+    throw e;
+  }
+}
+
+async function startRoles(config: Config, logger: Logger, listeners: Listeners): Promise<Hearth> {
+  mkdirSync(config.dataDir, { recursive: true });
   const secret = serverSecret(config);
   const store = await openStore(config);
   // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
@@ -165,11 +167,12 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   presence.onOrphaned?.((ids) => devicesOrphaned({ ...deps, presence }, ids));
   // and those a node wrote back after Redis lost them are connected again
   presence.onRestored?.((ids) => devicesRestored({ ...deps, presence }, ids));
-  let httpPort = 0;
-  let httpServer: Server | undefined;
   let httpAccessLog: AccessLogRecorder | undefined;
-  // the broker exists before the HTTP port opens, so no upgrade arrives before it can take it
-  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog) : undefined;
+  // behind a reverse proxy: whose X-Forwarded-For names the client (src/http/client-ip.ts)
+  const trustedProxies = createTrustedProxies(config.trustedProxies);
+  const clientIpOf = trustedProxies && ((req: IncomingMessage) => requestClientIp(req, trustedProxies));
+  // the broker exists before the HTTP ports serve, so no upgrade arrives before it can take it
+  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog, clientIpOf) : undefined;
   const broker = brokerRole?.broker;
   // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
   // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
@@ -185,43 +188,33 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
       metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
       bodyLimitBytes: config.limits.httpBodyBytes,
       operationsOnly: !config.roles.includes('api'),
+      trustedProxies,
+      corsOrigins: config.corsOrigins,
     });
-    // API.md §13: a connection (WebSocket upgrades included) must send its request head within
-    // the connect timeout; Node's default is 60 s, checked every 30 s. Bodies (log uploads) are
-    // not cut by this. EdgeResponse writes the headers every answer carries (src/http/edge.ts).
-    const server = createAdaptorServer({
-      fetch: app.fetch,
-      serverOptions: { ServerResponse: EdgeResponse as typeof ServerResponse, headersTimeout: config.limits.connectTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.limits.connectTimeoutMs) },
-    }) as Server;
-    httpServer = server;
     httpAccessLog = accessLog;
-    httpPort = await listen(server, config.http.port, config.host, 'HEARTH_HTTP_PORT');
-    logger.info(`${config.roles.includes('api') ? 'HTTP API' : 'HTTP (health, readiness, metrics)'} on http://${config.host}:${httpPort}`);
-    closers.push(() => new Promise<void>((r) => server.close(() => r())), () => { server.closeAllConnections(); }, () => accessLog.close());
+    // the ports were bound first (src/listeners): from here they serve the API and the broker
+    listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
+    closers.push(() => listeners.close(), () => accessLog.close());
   }
 
-  // Broker role: MQTT over TCP, and the WebSocket paths of the HTTP port. Closed first: its
-  // sockets go, their presence is written, then the HTTP server and the store can close.
-  let mqttPort = 0;
-  if (broker) {
-    const tcp = createTcpServer(broker.handleTcp);
-    mqttPort = await listen(tcp, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
-    logger.info(`MQTT on mqtt://${config.host}:${mqttPort}`);
-    const server = httpServer;
-    server?.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (!broker.handleUpgrade(req, socket, head)) serveAsRequest(server, req, socket);
-    });
+  // Broker role: MQTT over TCP and TLS, and the WebSocket paths of the HTTP ports. Closed first:
+  // its sockets go, their presence is written, then the HTTP servers and the store can close.
+  if (brokerRole) {
     closers.push(async () => {
-      tcp.close();
-      await brokerRole!.close();
+      listeners.stopMqtt();
+      await brokerRole.close();
     });
   }
+  for (const line of listeners.describe(config.roles.includes('api'))) logger.info(line);
 
   return {
     config,
     deps,
-    httpPort,
-    mqttPort,
+    httpPort: listeners.ports.http,
+    mqttPort: listeners.ports.mqtt,
+    httpsPort: listeners.ports.https,
+    mqttsPort: listeners.ports.mqtts,
+    reloadTls: () => listeners.tls?.reload() ?? false,
     broker,
     adminKey: boot?.adminKey,
     async close() {
@@ -237,7 +230,14 @@ interface BrokerRole {
   close(): Promise<void>;
 }
 
-async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, logger: Logger, accessLog: () => AccessLogRecorder | undefined): Promise<BrokerRole> {
+async function createBrokerRole(
+  config: Config,
+  deps: Deps,
+  realtime: Realtime,
+  logger: Logger,
+  accessLog: () => AccessLogRecorder | undefined,
+  clientIpOf: ((req: IncomingMessage) => string | undefined) | undefined,
+): Promise<BrokerRole> {
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
   // connects to another broker is closed here); handled device publishes never leave the node
   const shared = realtime.redis
@@ -256,6 +256,7 @@ async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, 
     logger,
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
+    clientIpOf,
     options: {
       mqttPacketBytes: config.limits.mqttPacketBytes,
       wsFrameBytes: config.limits.wsFrameBytes,
@@ -285,22 +286,6 @@ async function createBrokerRole(config: Config, deps: Deps, realtime: Realtime, 
   };
 }
 
-/**
- * An upgrade the broker does not take (another path, or `Upgrade: h2c`) is an ordinary HTTP
- * request: Node hands every upgrade to the 'upgrade' listener once there is one, so give it back
- * to the API as a plain request on the same socket.
- */
-function serveAsRequest(server: Server, req: IncomingMessage, socket: Duplex): void {
-  const res = new ServerResponse(req);
-  res.shouldKeepAlive = false;
-  res.assignSocket(socket as import('node:net').Socket);
-  res.on('finish', () => {
-    res.detachSocket(socket as import('node:net').Socket);
-    socket.end();
-  });
-  server.emit('request', req, res);
-}
-
 async function main() {
   let config: Config;
   try {
@@ -310,6 +295,10 @@ async function main() {
     process.exit(1);
   }
   const logger = pino({ level: config.logLevel });
+  // a misspelled setting would otherwise be ignored without a word
+  for (const u of unknownVariables(process.env)) {
+    logger.warn(`${u.name} is not a Hearth setting and is ignored${u.closest ? `; did you mean ${u.closest}?` : ''}`);
+  }
   let hearth: Hearth;
   try {
     checkStandaloneRoles(config);
@@ -332,6 +321,11 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // API.md §14: new TLS handshakes use the files as they are now; open connections stay
+  process.on('SIGHUP', () => {
+    if (hearth.httpsPort || hearth.mqttsPort) hearth.reloadTls();
+    else logger.info('SIGHUP: no TLS files to reload (HEARTH_TLS_CERT_FILE is not set)');
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) void main();

@@ -42,7 +42,7 @@ export function authenticate(ctx: BrokerContext) {
         () => done(null, true),
         (err) => {
           refused(ctx, client, username, err);
-          const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(client)) : 0;
+          const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
           void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
         },
       );
@@ -71,10 +71,11 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
     throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, connections: options.connectionsPerDevice });
   }
   if (client.closed) throw new AppError('SERVICE_UNAVAILABLE'); // gone while we looked
+  const ip = addressOf(ctx, client);
   const session = new DeviceSession(
     { id: device.id, projectId: device.projectId, deviceClass: device.deviceClass, homeId: device.homeId },
     'mqtt',
-    addressOf(client),
+    ip,
     client,
     ctx.connectionPrefix,
   );
@@ -96,8 +97,6 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
   await ctx.connections.attach(session);
 }
 
-const addressOf = (client: Client): string | undefined => (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress;
-
 /** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */
 function isBadCredential(err: unknown): boolean {
   if (!(err instanceof AppError)) return false;
@@ -107,7 +106,7 @@ function isBadCredential(err: unknown): boolean {
 function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
   const reason = err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE';
   if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
-  const ip = (client.conn as Socket).remoteAddress ?? client.req?.socket.remoteAddress ?? 'unknown address';
+  const ip = addressOf(ctx, client) ?? 'unknown address';
   const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;
   const why = err instanceof AppError && typeof err.data?.message === 'string' ? ` (${err.data.message})` : '';
   const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}${why}`;
@@ -120,4 +119,14 @@ function refused(ctx: BrokerContext, client: Client, username: string | undefine
     (d) => brokerLog(ctx, d?.projectId ?? null, undefined, 'warn', text),
     () => undefined,
   );
+}
+
+/**
+ * The device's address: the TCP peer, or for MQTT over WebSocket the client of the HTTP request
+ * (behind a trusted proxy, the address its X-Forwarded-For names: src/http/client-ip.ts).
+ */
+function addressOf(ctx: BrokerContext, client: Client): string | undefined {
+  const req = client.req;
+  if (req) return ctx.deps.clientIpOf ? ctx.deps.clientIpOf(req) : req.socket.remoteAddress;
+  return (client.conn as Socket).remoteAddress;
 }

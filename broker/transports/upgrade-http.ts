@@ -21,8 +21,10 @@ export interface UpgradeRequest {
   started: bigint;
 }
 
-export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffer): UpgradeRequest {
-  return { req, socket, head, url: new URL(req.url ?? '/', 'http://localhost'), ip: req.socket.remoteAddress, started: process.hrtime.bigint() };
+/** `ipOf`: the client address behind a trusted proxy (BrokerDeps.clientIpOf); else the socket's peer */
+export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffer, ipOf?: (req: IncomingMessage) => string | undefined): UpgradeRequest {
+  const ip = ipOf ? ipOf(req) : req.socket.remoteAddress;
+  return { req, socket, head, url: new URL(req.url ?? '/', 'http://localhost'), ip, started: process.hrtime.bigint() };
 }
 
 export function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {

@@ -57,7 +57,7 @@ const DEVICE_PATH = /^\/devices\/([^/]+)\/(command|kv)$/;
 export function upgradeRouter(ctx: BrokerContext, sockets: WebSockets) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return false;
-    const u = upgradeRequest(req, socket, head);
+    const u = upgradeRequest(req, socket, head, ctx.deps.clientIpOf);
     const path = u.url.pathname;
     // a peer resetting during the asynchronous checks below must not crash the process
     socket.on('error', ignore);

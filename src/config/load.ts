@@ -85,3 +85,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const where = sources.get(dotted) ?? `${dotted || 'config'} (${envNameOf(path)})=${JSON.stringify(issue.input)}`;
   throw new ConfigError(`config: ${where} is invalid: ${issue.message}`);
 }
+
+/** HEARTH_* names that are not settings: the file to load, and what tests and benchmarks read */
+const NOT_SETTINGS = /^HEARTH_(CONFIG$|TEST_|BENCH_)/;
+
+function leafNames(tree: Tree, path: string[] = [], out: string[] = []): string[] {
+  for (const [k, val] of Object.entries(tree)) {
+    if (isTree(val)) leafNames(val, [...path, k], out);
+    else out.push(envNameOf([...path, k]));
+  }
+  return out;
+}
+
+/** Levenshtein distance, two rows */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The HEARTH_* variables that name no setting (a typo such as HEARTH_HTTPPORT is otherwise
+ * silently ignored), each with the closest setting's name when one is near enough.
+ */
+export function unknownVariables(env: NodeJS.ProcessEnv = process.env): { name: string; closest?: string }[] {
+  const known = new Set(leafNames(readJson(DEFAULT_FILE)));
+  const out: { name: string; closest?: string }[] = [];
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('HEARTH_') || known.has(name) || NOT_SETTINGS.test(name)) continue;
+    let closest: string | undefined;
+    let best = Infinity;
+    for (const k of known) {
+      const d = distance(name, k);
+      if (d < best) [best, closest] = [d, k];
+    }
+    // a name cut short (HEARTH_TLS_CERT for HEARTH_TLS_CERT_FILE) means its shortest extension
+    const extended = [...known].filter((k) => k.startsWith(name + '_')).sort((a, b) => a.length - b.length)[0];
+    if (extended) out.push({ name, closest: extended });
+    // a third of the name changed is a different name, not a typo of this one
+    else out.push(best <= Math.max(2, Math.floor((name.length - 'HEARTH_'.length) / 3)) ? { name, closest } : { name });
+  }
+  return out;
+}

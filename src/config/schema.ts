@@ -1,16 +1,35 @@
 // The configuration, as valibot checks it once at start-up. Every leaf of config/default.json has
 // an environment variable named after its path: `limits.httpBodyBytes` → HEARTH_LIMITS_HTTP_BODY_BYTES.
 import * as v from 'valibot';
+import ipaddr from 'ipaddr.js';
 
 const port = v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 to 65535'), v.maxValue(65535, 'expected 0 to 65535'));
 const positive = v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(1, 'expected a positive integer'));
 const days = v.pipe(v.number('expected a number of days'), v.integer('expected an integer'), v.minValue(0, 'expected 0 (keep forever) or more days'));
 const nullableString = v.nullable(v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string')));
+const enabled = v.boolean('expected true or false');
 const ROLES = ['broker', 'api', 'worker'] as const;
+
+/** a dotted-quad IPv4 or an IPv6 address, with or without a /prefix (no `127.1` shorthands) */
+function isAddressOrCidr(text: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv4.isValidCIDRFourPartDecimal(text) || ipaddr.IPv6.isValid(text) || ipaddr.IPv6.isValidCIDR(text);
+}
+
+/** scheme://host[:port] and nothing else, as a browser sends it in Origin */
+function isOrigin(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 export const ConfigSchema = v.object({
   host: v.pipe(v.string(), v.minLength(1, 'expected an address')),
-  http: v.object({ port, publicUrl: v.nullable(v.pipe(v.string(), v.url('expected an absolute URL'))) }),
+  // `enabled: false` switches a plain listener off (HEARTH_HTTP_ENABLED, HEARTH_MQTT_ENABLED), for a
+  // server that speaks only TLS; a port of 0 means "any free port" (tests), not "off"
+  http: v.object({ port, enabled, publicUrl: v.nullable(v.pipe(v.string(), v.url('expected an absolute URL'))) }),
   // API.md §5: one device cannot exhaust the broker. Filters per connection (SUBACK 0x80 past
   // it), persistent sessions per device (the oldest offline one goes past it), unacknowledged
   // QoS 1 messages queued per persistent session (QoS 0 past it), the lifetime of an offline
@@ -18,6 +37,7 @@ export const ConfigSchema = v.object({
   // each time, up to the max)
   mqtt: v.object({
     port,
+    enabled,
     maxSubscriptionsPerConnection: positive,
     maxSessionsPerDevice: positive,
     maxQueuedPerSession: positive,
@@ -25,6 +45,18 @@ export const ConfigSchema = v.object({
     authFailureDelayMs: positive,
     authFailureMaxDelayMs: positive,
   }),
+  // API.md §14: the TLS listeners start when certFile and keyFile are both set (reloaded on SIGHUP)
+  https: v.object({ port }),
+  mqtts: v.object({ port }),
+  tls: v.object({ certFile: nullableString, keyFile: nullableString, caFile: nullableString }),
+  // addresses/CIDRs whose X-Forwarded-For is believed (src/http/client-ip.ts)
+  trustedProxies: v.array(v.pipe(v.string(), v.check(isAddressOrCidr, (i) => `expected IP addresses or CIDRs, comma-separated; ${JSON.stringify(i.input)} is neither`))),
+  // API.md §0: `*`, or the origins allowed to read answers (echoed, with Vary: Origin)
+  corsOrigins: v.pipe(
+    v.array(v.pipe(v.string(), v.check((o) => o === '*' || isOrigin(o), (i) => `expected * or origins such as https://app.example.com, comma-separated; ${JSON.stringify(i.input)} is not an origin`))),
+    v.minLength(1, 'expected * or at least one origin'),
+    v.check((list) => list.length === 1 || !list.includes('*'), 'expected * alone or a list of origins, not both'),
+  ),
   dataDir: v.pipe(v.string(), v.minLength(1, 'expected a directory')),
   databaseUrl: v.nullable(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/.+/, 'expected a postgres:// URL'))),
   databaseSchema: v.nullable(v.pipe(v.string(), v.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier'))),
@@ -91,6 +123,8 @@ export const ConfigSchema = v.object({
     maxRows: positive,
     webhookMaxBytes: positive,
   }),
+  // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
+  sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

@@ -34,6 +34,10 @@ export const REASONS = [
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
+  // refused by Node's HTTP parser before any route (src/http/client-error.ts)
+  'BAD_REQUEST',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

@@ -10,12 +10,17 @@ import { ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders } fro
 const REQUEST_ID = 'x-request-id';
 const ALLOW_ORIGIN = 'access-control-allow-origin';
 const EXPOSE = 'access-control-expose-headers';
+const VARY = 'vary';
 
 export class EdgeResponse extends ServerResponse {
   /** the request id to send, noted by the edge (undefined: nothing to add) */
   edgeRequestId: string | undefined = undefined;
   /** Access-Control-Expose-Headers to send with Allow-Origin *, or undefined (a preflight has its own) */
   edgeExpose: string | undefined = undefined;
+  /** Access-Control-Allow-Origin sent with edgeExpose: `*`, or the request's origin when it is listed */
+  edgeOrigin = '*';
+  /** HEARTH_CORS_ORIGINS is a list: the answer depends on Origin, so caches must key on it */
+  edgeVary = false;
 
   override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
     const requestId = this.edgeRequestId;
@@ -27,9 +32,10 @@ export class EdgeResponse extends ServerResponse {
       // rare (an implicit head, a header list): filed like any preset header
       if (!this.hasHeader(REQUEST_ID)) this.setHeader(REQUEST_ID, requestId);
       if (expose !== undefined) {
-        if (!this.hasHeader(ALLOW_ORIGIN)) this.setHeader(ALLOW_ORIGIN, '*');
+        if (!this.hasHeader(ALLOW_ORIGIN)) this.setHeader(ALLOW_ORIGIN, this.edgeOrigin);
         if (!this.hasHeader(EXPOSE)) this.setHeader(EXPOSE, expose);
       }
+      if (this.edgeVary) this.setHeader(VARY, withOrigin(this.getHeader(VARY)));
       return typeof reason === 'string' ? super.writeHead(statusCode, reason, given) : super.writeHead(statusCode, given);
     }
     // a copy: the object may be shared (a constant a handler answered with)
@@ -49,9 +55,22 @@ export class EdgeResponse extends ServerResponse {
     }
     if (!hasId && !this.hasHeader(REQUEST_ID)) all[REQUEST_ID] = requestId;
     if (expose !== undefined) {
-      if (!hasOrigin && !this.hasHeader(ALLOW_ORIGIN)) all[ALLOW_ORIGIN] = '*';
+      if (!hasOrigin && !this.hasHeader(ALLOW_ORIGIN)) all[ALLOW_ORIGIN] = this.edgeOrigin;
       if (!hasExpose && !this.hasHeader(EXPOSE)) all[EXPOSE] = expose;
+    }
+    if (this.edgeVary) {
+      let name: string = VARY;
+      for (const n in all) if (n.toLowerCase() === VARY) name = n;
+      all[name] = withOrigin(all[name] ?? this.getHeader(VARY));
+      if (name !== VARY && this.hasHeader(VARY)) this.removeHeader(VARY);
     }
     return typeof reason === 'string' ? super.writeHead(statusCode, reason, all) : super.writeHead(statusCode, all);
   }
+}
+
+/** a Vary value that includes Origin */
+function withOrigin(vary: OutgoingHttpHeader | undefined): string {
+  const text = vary === undefined ? '' : Array.isArray(vary) ? vary.join(', ') : String(vary);
+  if (text === '') return 'Origin';
+  return /(^|,)\s*(origin|\*)\s*(,|$)/i.test(text) ? text : `${text}, Origin`;
 }

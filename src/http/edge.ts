@@ -41,6 +41,20 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '600',
 };
 
+/**
+ * HEARTH_CORS_ORIGINS as a list (API.md §0): a listed Origin is echoed, any other gets no
+ * Access-Control-Allow-Origin; every answer then varies by Origin. Undefined for `*`.
+ */
+function corsList(origins: readonly string[] | undefined): Set<string> | undefined {
+  if (!origins || (origins.length === 1 && origins[0] === '*')) return undefined;
+  return new Set(origins);
+}
+
+/** the preflight answer for a listed origin, or the refusal (no Allow-* headers) for another */
+function listedPreflight(allow: string | undefined): Record<string, string> {
+  return allow === undefined ? { Vary: 'Origin' } : { ...PREFLIGHT_HEADERS, 'Access-Control-Allow-Origin': allow, Vary: 'Origin' };
+}
+
 export interface Edge {
   /** a route's handlers (op() first) as the one handler the router holds; it carries op()'s meta */
   route(handlers: Handler<HttpEnv>[]): Handler<HttpEnv> & { meta: OpMeta };
@@ -50,6 +64,7 @@ export interface Edge {
 
 export function createEdge(deps: ApiDeps): Edge {
   const { metrics, accessLog, clock } = deps;
+  const listed = corsList(deps.corsOrigins);
   const tooLarge = (c: C) => errorResponse(c, new AppError('BODY_TOO_LARGE', { limit: deps.bodyLimitBytes }));
   const streamedLimit = bodyLimit({ maxSize: deps.bodyLimitBytes, onError: (c) => tooLarge(c as never) });
 
@@ -100,24 +115,42 @@ export function createEdge(deps: ApiDeps): Edge {
     // Either way before the answer exists: c.header() on a built response rebuilds it as a full
     // Response (a third of a GET).
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    // the Access-Control-Allow-Origin to send: `*` (the default, nothing to look up), the
+    // request's origin when it is listed, or none
+    let allow: string | undefined = '*';
+    if (listed !== undefined) {
+      const origin = requestHeader(c, 'origin');
+      allow = origin !== undefined && listed.has(origin) ? origin : undefined;
+    }
+    const vary = listed !== undefined;
     if (outgoing instanceof EdgeResponse) {
       outgoing.edgeRequestId = requestId;
-      if (!preflight) outgoing.edgeExpose = CORS_EXPOSE;
+      if (!preflight && allow !== undefined) {
+        outgoing.edgeExpose = CORS_EXPOSE;
+        if (vary) outgoing.edgeOrigin = allow;
+      }
+      if (vary && !preflight) outgoing.edgeVary = true;
     } else if (outgoing) {
       outgoing.setHeader('x-request-id', requestId);
       if (!preflight) {
-        outgoing.setHeader('Access-Control-Allow-Origin', '*');
-        outgoing.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+        if (allow !== undefined) {
+          outgoing.setHeader('Access-Control-Allow-Origin', allow);
+          outgoing.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+        }
+        if (vary) outgoing.setHeader('Vary', 'Origin');
       }
     } else {
       c.header('x-request-id', requestId);
       if (!preflight) {
-        c.header('Access-Control-Allow-Origin', '*');
-        c.header('Access-Control-Expose-Headers', CORS_EXPOSE);
+        if (allow !== undefined) {
+          c.header('Access-Control-Allow-Origin', allow);
+          c.header('Access-Control-Expose-Headers', CORS_EXPOSE);
+        }
+        if (vary) c.header('Vary', 'Origin', { append: true });
       }
     }
     let res: Response;
-    if (preflight) res = c.body(null, 204, PREFLIGHT_HEADERS);
+    if (preflight) res = c.body(null, 204, vary ? listedPreflight(allow) : PREFLIGHT_HEADERS);
     // GET and HEAD never carry a body under @hono/node-server; answer() written out here, one
     // async frame less on the commonest path
     else if (method === 'GET' || method === 'HEAD') {
@@ -135,10 +168,11 @@ export function createEdge(deps: ApiDeps): Edge {
       // a response the handler built itself did not get the prepared headers
       const headers = res.headers;
       if (!headers.has('x-request-id')) headers.set('x-request-id', requestId);
-      if (!preflight && !headers.has('access-control-allow-origin')) {
-        headers.set('Access-Control-Allow-Origin', '*');
+      if (!preflight && allow !== undefined && !headers.has('access-control-allow-origin')) {
+        headers.set('Access-Control-Allow-Origin', allow);
         headers.set('Access-Control-Expose-Headers', CORS_EXPOSE);
       }
+      if (!preflight && vary && !/\borigin\b/i.test(headers.get('vary') ?? '')) headers.append('Vary', 'Origin');
     }
     const latencyMs = performance.now() - start;
     const status = res.status;

@@ -6,6 +6,7 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { OpMeta } from './op.js';
 import type { AccessLogRecorder } from './access-log.js';
 import type { HttpMetrics } from './metrics.js';
+import type { TrustedProxies } from './client-ip.js';
 
 export interface ApiDeps extends Deps {
   logger: Logger;
@@ -21,6 +22,10 @@ export interface ApiDeps extends Deps {
    * metrics); the broker's WebSocket paths are not routes of this app
    */
   operationsOnly?: boolean;
+  /** HEARTH_TRUSTED_PROXIES: whose X-Forwarded-For names the client (absent: the socket's peer) */
+  trustedProxies?: TrustedProxies;
+  /** HEARTH_CORS_ORIGINS (API.md §0): absent or `['*']` answers every origin with `*` */
+  corsOrigins?: readonly string[];
 }
 
 export interface HttpEnv {

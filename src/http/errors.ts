@@ -6,7 +6,7 @@ import type { Reason } from '../domain/errors.js';
 import { AppError, isAppError } from '../domain/errors.js';
 import type { HttpEnv } from './env.js';
 
-export const statusOf: Record<Reason, 401 | 403 | 404 | 405 | 409 | 429 | 500 | 503> = {
+export const statusOf: Record<Reason, 400 | 401 | 403 | 404 | 405 | 408 | 409 | 429 | 431 | 500 | 503> = {
   AUTHORIZATION_REQUIRED: 401,
   INVALID_TOKEN: 401,
   PERMISSION_DENIED: 403,
@@ -38,6 +38,9 @@ export const statusOf: Record<Reason, 401 | 403 | 404 | 405 | 409 | 429 | 500 | 
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };
 
 /**

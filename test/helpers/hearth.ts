@@ -73,6 +73,8 @@ export async function startTestHearth(overrides?: DeepPartial<Config>, opts: { d
       // every test connects from 127.0.0.1: bad credentials are slowed down only a little
       // unless a test is about that (mqtt-bounds.security.test.ts)
       mqtt: { ...base.mqtt, port: 0, authFailureDelayMs: 1, authFailureMaxDelayMs: 20 },
+      https: { port: 0 },
+      mqtts: { port: 0 },
       dataDir: dir,
       databaseUrl: null,
       redisUrl: null,

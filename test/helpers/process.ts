@@ -113,3 +113,25 @@ export async function startHearthProcess(opts: HearthProcessOptions = {}): Promi
 export function removeDataDir(p: HearthProcess): void {
   rmSync(p.dataDir, { recursive: true, force: true });
 }
+
+/**
+ * A start that is expected to stop by itself (a bad setting, a taken port): runs the process as
+ * startHearthProcess would, without HEARTH_* variables of the parent, and waits for its exit.
+ */
+export async function runHearthToExit(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_')));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...base, HEARTH_HOST: '127.0.0.1', HEARTH_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  // 'close': the exit, and all it wrote read
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}

@@ -17,6 +17,12 @@ export interface SqlOptions {
   schema?: string;
   /** PostgreSQL pool size */
   poolSize?: number;
+  /**
+   * SQLite's `synchronous` for the main file (default `full`): with `full` a commit is on disk
+   * before it is answered, so a power cut loses nothing acknowledged; with `normal` (WAL) a power
+   * cut may lose the last commits, a process crash never does. The access log stays `normal`.
+   */
+  synchronous?: 'full' | 'normal';
 }
 
 export interface SqlHandle {
@@ -50,7 +56,7 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
   if (opts.url !== ':memory:') mkdirSync(dirname(opts.url), { recursive: true });
   const database = new BetterSqlite3(opts.url);
   database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
+  database.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   attachAccessLog(database, inMemory(opts.url) ? ':memory:' : accessLogFile(opts.url));

@@ -1,0 +1,197 @@
+// Every port Hearth listens on, bound before anything else happens at start (a port that is
+// taken stops start-up before the first-start bootstrap writes project 1 and its admin key), and
+// handed to the roles once they exist (serve()). Until then an HTTP request is answered 503 and
+// an MQTT connection waits, unread, for the broker.
+//   HTTP   HEARTH_HTTP_PORT  (off with HEARTH_HTTP_ENABLED=false)  REST API and WebSocket paths
+//   HTTPS  HEARTH_HTTPS_PORT (with TLS files)                       the same, over TLS
+//   MQTT   HEARTH_MQTT_PORT  (broker role; HEARTH_MQTT_ENABLED)     MQTT over TCP
+//   MQTTS  HEARTH_MQTTS_PORT (broker role, with TLS files)          MQTT over TLS
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server as HttpServer, type ServerOptions, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { ConfigError } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { answerClientError } from '../http/client-error.js';
+import { EdgeResponse } from '../http/edge-response.js';
+import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
+import { listen, serveAsRequest } from './net.js';
+
+export { listen } from './net.js';
+
+export interface Ports {
+  /** 0: not listening */
+  http: number;
+  https: number;
+  mqtt: number;
+  mqtts: number;
+}
+
+export interface Roles {
+  /** the API (Hono's request listener) */
+  request: RequestListener;
+  /** WebSocket upgrades: true when taken, false to serve the request as plain HTTP */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  /** an MQTT connection (plain or TLS) */
+  mqtt?: (socket: Socket) => void;
+}
+
+export interface Listeners {
+  ports: Ports;
+  /** hands what arrived so far, and all that follows, to the roles */
+  serve(roles: Roles): void;
+  /** SIGHUP: rereads the TLS files (false: they failed, the old certificate stays); undefined without TLS */
+  tls?: TlsReloader;
+  /** the addresses served, one line each, for the start-up log */
+  describe(apiRole: boolean): string[];
+  /** stops accepting MQTT connections (before the broker drains its own) */
+  stopMqtt(): void;
+  /** stops everything and drops the HTTP connections still open */
+  close(): Promise<void>;
+}
+
+/** checks that the settings leave something to serve; throws ConfigError */
+export function checkListeners(config: Config): void {
+  const tls = tlsFilesOf(config);
+  if (!config.http.enabled && !tls) {
+    throw new ConfigError('HEARTH_HTTP_ENABLED: false turns off the only HTTP listener; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE to serve HTTPS instead, or leave HTTP on');
+  }
+}
+
+/** 503 until the API exists: /healthz is not up yet, and nothing is half-built behind it */
+const STARTING = JSON.stringify({ reason: 'SERVICE_UNAVAILABLE', data: { starting: true } });
+const starting: RequestListener = (_req, res) => {
+  res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(STARTING), 'retry-after': '1', connection: 'close' });
+  res.end(STARTING);
+};
+
+/**
+ * Binds every listener the configuration asks for, or none: when one port fails the others are
+ * closed again and the error (a ConfigError naming the variable) is thrown.
+ */
+export async function bindListeners(config: Config, opts: { broker: boolean; logger: Logger }): Promise<Listeners> {
+  checkListeners(config);
+  const { logger } = opts;
+  const files = tlsFilesOf(config);
+  const material = files ? readTls(files) : undefined;
+  if (material) warnIfExpiring(material, logger);
+  const limits = config.limits;
+  // API.md §13: a connection (WebSocket upgrades included) must send its request head within the
+  // connect timeout; Node's default is 60 s, checked every 30 s. Bodies (log uploads) are not cut
+  // by this. A TLS handshake gets the same time. EdgeResponse writes the headers every answer
+  // carries (src/http/edge.ts).
+  const httpOptions: ServerOptions = {
+    ServerResponse: EdgeResponse as typeof ServerResponse,
+    headersTimeout: limits.connectTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, limits.connectTimeoutMs),
+  };
+  const tlsServerOptions = material ? { ...material.options, handshakeTimeout: limits.connectTimeoutMs } : undefined;
+
+  const httpServers: HttpServer[] = [];
+  const mqttServers: NetServer[] = [];
+  const tlsServers: TlsServer[] = [];
+  const ports: Ports = { http: 0, https: 0, mqtt: 0, mqtts: 0 };
+  // MQTT connections that arrive before the broker: held, unread (TCP buffers what they send)
+  let held: Socket[] | undefined = [];
+  let mqttHandler: ((socket: Socket) => void) | undefined;
+  const onMqtt = (socket: Socket) => {
+    if (mqttHandler) return mqttHandler(socket);
+    socket.on('error', ignore);
+    held!.push(socket);
+  };
+  const onTlsError = (err: Error, socket: { remoteAddress?: string }) => logger.debug(`TLS handshake with ${socket.remoteAddress ?? 'a client'} failed: ${err.message}`);
+
+  const closeAll = async () => {
+    for (const s of [...httpServers, ...mqttServers]) {
+      if (!s.listening) continue;
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  };
+  try {
+    if (config.http.enabled) {
+      const s = createHttpServer(httpOptions, starting);
+      httpServers.push(s);
+      ports.http = await listen(s, config.http.port, config.host, 'HEARTH_HTTP_PORT');
+    }
+    if (tlsServerOptions) {
+      const s = createHttpsServer({ ...httpOptions, ...tlsServerOptions }, starting);
+      s.on('tlsClientError', onTlsError);
+      httpServers.push(s);
+      tlsServers.push(s);
+      ports.https = await listen(s, config.https.port, config.host, 'HEARTH_HTTPS_PORT');
+    }
+    if (opts.broker && config.mqtt.enabled) {
+      const s = createTcpServer(onMqtt);
+      mqttServers.push(s);
+      ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
+    }
+    if (opts.broker && tlsServerOptions) {
+      const s = createTlsServer(tlsServerOptions, onMqtt);
+      s.on('tlsClientError', onTlsError);
+      mqttServers.push(s);
+      tlsServers.push(s);
+      ports.mqtts = await listen(s, config.mqtts.port, config.host, 'HEARTH_MQTTS_PORT');
+    }
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  // parser errors (431 for an oversized head, 400 for a broken request line) answer the API's
+  // error body rather than Node's empty one
+  for (const s of httpServers) s.on('clientError', answerClientError);
+
+  const stopMqtt = () => {
+    for (const s of mqttServers) if (s.listening) s.close();
+    for (const socket of held ?? []) socket.destroy();
+    held = [];
+  };
+  return {
+    ports,
+    tls: files ? createTlsReloader(files, tlsServers, logger) : undefined,
+    serve(roles) {
+      for (const s of httpServers) {
+        s.off('request', starting);
+        s.on('request', roles.request);
+        const upgrade = roles.upgrade;
+        if (upgrade) {
+          s.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+            if (!upgrade(req, socket, head)) serveAsRequest(s, req, socket);
+          });
+        }
+      }
+      if (roles.mqtt) {
+        mqttHandler = roles.mqtt;
+        const waiting = held ?? [];
+        held = undefined;
+        for (const socket of waiting) {
+          socket.off('error', ignore);
+          if (!socket.destroyed) mqttHandler(socket);
+        }
+      }
+    },
+    describe(apiRole) {
+      const host = config.host;
+      const lines: string[] = [];
+      const what = apiRole ? 'HTTP API' : 'HTTP (health, readiness, metrics)';
+      if (ports.http) lines.push(`${what} on http://${host}:${ports.http}`);
+      if (ports.https) lines.push(`${what} over TLS on https://${host}:${ports.https}`);
+      if (ports.mqtt) lines.push(`MQTT on mqtt://${host}:${ports.mqtt}`);
+      if (ports.mqtts) lines.push(`MQTT over TLS on mqtts://${host}:${ports.mqtts}`);
+      if (material) lines.push(`TLS certificate: ${material.subject}, valid until ${material.validTo.toISOString()} (SIGHUP reloads ${files!.certFile})`);
+      return lines;
+    },
+    stopMqtt,
+    async close() {
+      stopMqtt();
+      for (const s of httpServers) {
+        const closed = new Promise<void>((r) => s.close(() => r()));
+        s.closeAllConnections();
+        await closed;
+      }
+    },
+  };
+}
+
+function ignore(): void {}

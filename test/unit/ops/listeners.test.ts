@@ -1,0 +1,84 @@
+// The listeners before and after the roles exist (src/listeners): bound first, they answer HTTP
+// with 503 SERVICE_UNAVAILABLE and hold MQTT connections unread until serve() hands them over;
+// what a device sent meanwhile is not lost. A listener that cannot bind closes the others.
+import { connect, createServer, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config/load.js';
+import type { Config } from '../../../src/config/schema.js';
+import { bindListeners } from '../../../src/listeners/index.js';
+
+const logger = pino({ level: 'silent' });
+const config = (over: Partial<Config> = {}): Config => {
+  const base = loadConfig({});
+  return { ...base, host: '127.0.0.1', http: { ...base.http, port: 0 }, mqtt: { ...base.mqtt, port: 0 }, ...over };
+};
+
+describe('listeners', () => {
+  it('answer 503 and hold MQTT connections until the roles are served, then hand them over', async () => {
+    const l = await bindListeners(config(), { broker: true, logger });
+    onTestFinished(() => l.close());
+    expect(l.ports.http).toBeGreaterThan(0);
+    expect(l.ports.mqtt).toBeGreaterThan(0);
+    expect([l.ports.https, l.ports.mqtts]).toEqual([0, 0]);
+
+    const early = await fetch(`http://127.0.0.1:${l.ports.http}/healthz`);
+    expect(early.status).toBe(503);
+    expect(early.headers.get('retry-after')).toBe('1');
+    expect(await early.json()).toMatchObject({ reason: 'SERVICE_UNAVAILABLE' });
+
+    // a device that connects and sends before the broker exists
+    const device: Socket = connect(l.ports.mqtt, '127.0.0.1');
+    onTestFinished(() => void device.destroy());
+    await once(device, 'connect');
+    device.write('hello before serve');
+
+    const received: string[] = [];
+    const gotData = new Promise<void>((resolve) => {
+      l.serve({
+        request: (_req, res) => res.end('served'),
+        mqtt: (socket) => socket.on('data', (d) => (received.push(d.toString()), resolve())),
+      });
+    });
+    await gotData;
+    expect(received.join('')).toBe('hello before serve');
+    expect(await (await fetch(`http://127.0.0.1:${l.ports.http}/healthz`)).text()).toBe('served');
+  });
+
+  it('without the broker role, or with HEARTH_MQTT_ENABLED=false, no MQTT port is bound', async () => {
+    const worker = await bindListeners(config(), { broker: false, logger });
+    onTestFinished(() => worker.close());
+    expect(worker.ports.mqtt).toBe(0);
+    const off = await bindListeners(config({ mqtt: { ...loadConfig({}).mqtt, port: 0, enabled: false } }), { broker: true, logger });
+    onTestFinished(() => off.close());
+    expect(off.ports.mqtt).toBe(0);
+    expect(off.ports.http).toBeGreaterThan(0);
+  });
+
+  it('a port that is taken is a ConfigError naming its variable, and the ports bound before it are released', async () => {
+    const holder = createServer();
+    holder.listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    onTestFinished(() => void holder.close());
+    const busy = (holder.address() as { port: number }).port;
+    // HTTP binds first, then MQTT: HTTP's port must be free again afterwards
+    const httpPort = await new Promise<number>((r) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => r(p));
+      });
+    });
+    const base = config();
+    const err = await bindListeners({ ...base, http: { ...base.http, port: httpPort }, mqtt: { ...base.mqtt, port: busy } }, { broker: true, logger }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.name).toBe('ConfigError');
+    expect(err?.message).toMatch(new RegExp(`^HEARTH_MQTT_PORT: port ${busy} on 127.0.0.1 is already in use`));
+    const again = createServer();
+    again.listen(httpPort, '127.0.0.1');
+    await once(again, 'listening');
+    await new Promise((r) => again.close(r));
+  });
+});
