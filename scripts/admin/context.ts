@@ -1,49 +1,67 @@
 // What the admin CLI works on: the server's own data (HEARTH_DATA_DIR / HEARTH_DATABASE_URL, read
 // through loadConfig like the server) and the same server secret, so device keys it seals can be
 // read back by the server. It acts as an admin key of the project it is told about.
+// Loaded only by a command that needs the database; the Redis client only in cluster mode.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config/load.js';
-import { serverSecret } from '../../src/config/secret.js';
-import { createSqlStore } from '../../src/adapters/sql/store.js';
-import { createLocalBus } from '../../src/adapters/local/bus.js';
-import { connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
-import { createRedisBus } from '../../src/adapters/redis/bus.js';
-import { redisKeys } from '../../src/adapters/redis/keys.js';
-import { redisUnavailable } from '../../src/adapters/realtime.js';
+import type { Config } from '../../src/config/schema.js';
 import type { Bus } from '../../src/ports/bus.js';
-import { systemClock } from '../../src/ports/clock.js';
 import type { Deps } from '../../src/domain/deps.js';
 import type { Caller } from '../../src/domain/auth/caller.js';
-import { AppError } from '../../src/domain/errors.js';
+import type { Reason } from '../../src/domain/errors.js';
 
 export interface AdminContext {
+  config: Config;
   deps: Deps;
+  /** API.md §9 target policy for webhook URLs, as the server applies it */
+  allowPrivateTargets: boolean;
   /** an admin caller of an existing project (PROJECT_NOT_FOUND otherwise) */
   adminOf(projectId: number): Promise<Caller>;
+  /** the domain's AppError, for a command to throw */
+  appError(reason: Reason, data?: Record<string, unknown>): Promise<Error>;
   close(): Promise<void>;
 }
 
-export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise<AdminContext> {
-  const config = loadConfig(env);
+export async function loadAdminConfig(env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const { loadConfig } = await import('../../src/config/load.js');
+  return loadConfig(env);
+}
+
+export async function openContext(config: Config): Promise<AdminContext> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined });
-  // cluster mode: the cluster's bus, so a revocation closes the credential's live connections on
-  // every node as the API's would. Embedded mode: a bus of our own; a running server refuses the
-  // credential from its next request, and its open connections stay until they end (README).
+  const [{ serverSecret }, { createSqlStore }, { systemClock }, { AppError }] = await Promise.all([
+    import('../../src/config/secret.js'),
+    import('../../src/adapters/sql/store.js'),
+    import('../../src/ports/clock.js'),
+    import('../../src/domain/errors.js'),
+  ]);
+  // a one-shot process: no read cache (it would start a change feed for nothing)
+  const store = await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined, readCache: false });
+  // cluster mode: the cluster's bus, so a revocation or a deleted device closes live connections
+  // on every node as the API's would. Embedded mode: a bus of our own; a running server refuses
+  // the credential from its next request, and its open connections stay until they end (README).
   // (only the bus: the CLI is not a node, it joins no presence)
-  let redis: RedisClient | undefined;
+  let closeRedis: (() => Promise<void>) | undefined;
   let bus: Bus;
   if (config.redisUrl) {
+    const [{ closeRedis: quit, connectRedis }, { createRedisBus }, { redisKeys }, { redisUnavailable }] = await Promise.all([
+      import('../../src/adapters/redis/client.js'),
+      import('../../src/adapters/redis/bus.js'),
+      import('../../src/adapters/redis/keys.js'),
+      import('../../src/adapters/realtime.js'),
+    ]);
+    let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
     try {
       redis = await connectRedis({ url: config.redisUrl, onError: (e) => console.error(`redis: ${e.message}`) });
       bus = await createRedisBus({ client: redis, keys: redisKeys(config.redisPrefix), onError: (e) => console.error(`redis bus: ${e.message}`) });
     } catch (e) {
-      await redis?.close().catch(() => {});
+      if (redis) await quit(redis);
       await store.close();
       throw redisUnavailable(config.redisUrl, e);
     }
-  } else bus = createLocalBus();
+    closeRedis = () => quit(redis!);
+  } else bus = (await import('../../src/adapters/local/bus.js')).createLocalBus();
+  const { createFsBlobStore } = await import('../../src/adapters/fs/blob-store.js');
   const deps: Deps = {
     store,
     bus,
@@ -52,16 +70,21 @@ export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise
     limits: config.limits,
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    // as main.ts: a deleted device's uploaded log files go with it
+    blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
   };
   return {
+    config,
     deps,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
     async adminOf(projectId) {
       if (!(await store.projects.get(projectId))) throw new AppError('PROJECT_NOT_FOUND', { projectId });
       return { type: 'project key', projectId, keyId: 'admin-cli', keyName: 'admin CLI', scopes: ['admin'] };
     },
+    appError: async (reason, data) => new AppError(reason, data),
     async close() {
       await bus.close();
-      await redis?.close().catch(() => {});
+      await closeRedis?.();
       await store.close();
     },
   };

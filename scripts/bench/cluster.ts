@@ -20,7 +20,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { createSqlStore } from '../../src/adapters/sql/store.js';
-import { connectRedis } from '../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis } from '../../src/adapters/redis/client.js';
 import type { Hearth } from '../../src/main.js';
 import { forkChild, seedDevices, type Child } from './baselines/brokers.js';
 import type { CommandJob, PublishJob } from './baselines/mqtt-load.js';
@@ -76,7 +76,7 @@ async function redisPid(url: string): Promise<number | undefined> {
     const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
     return pid && commOf(pid)?.startsWith('redis-server') ? pid : undefined;
   } finally {
-    await client.close();
+    await closeRedis(client);
   }
 }
 

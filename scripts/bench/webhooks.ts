@@ -24,6 +24,7 @@ import { createWorker } from '../../src/worker/index.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
+import { startThread } from '../../src/adapters/thread-port.js';
 
 const FLOOR = 0.5;
 
@@ -137,7 +138,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const gen = child(dir, 'generator', GENERATOR);
   const hearth = await startHearth(config, pino({ level: 'warn' }));
   // the worker role, built here as main.ts builds it, so the delivery stage can be run on its own
-  const newWorker = () => createWorker({ ...hearth.deps, logger: pino({ level: 'warn' }), webhooks: config.webhooks, releaseLeasesOnStart: true });
+  const newWorker = () => createWorker({ ...hearth.deps, logger: pino({ level: 'warn' }), webhooks: config.webhooks, releaseLeasesOnStart: true, threads: startThread });
   let worker = newWorker();
   const results: Figures[] = [];
   let stage: { perSecond: number; bare: number } | undefined;

@@ -5,15 +5,13 @@ import type { Presence } from '../ports/presence.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { MqttSessions } from '../ports/mqtt-sessions.js';
 import { createLocalMqttSessions } from './local/mqtt-sessions.js';
-import { createRedisMqttSessions } from './redis/mqtt-sessions.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
-import { connectRedis, type RedisClient } from './redis/client.js';
-import { redisKeys, type RedisKeys } from './redis/keys.js';
-import { createRedisBus } from './redis/bus.js';
-import { createRedisPresence } from './redis/presence.js';
-import { createRedisRateLimiter } from './redis/rate-limiter.js';
+// the Redis adapters are loaded only in cluster mode: their client library is a good share of an
+// embedded start's module loading (`npm run bench -- startup`)
+import type { RedisClient } from './redis/client.js';
+import type { RedisKeys } from './redis/keys.js';
 
 export interface RealtimeOptions {
   redisUrl: string | null;
@@ -62,14 +60,27 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       },
     };
   }
+  const [{ closeRedis, connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }, { createRedisMqttSessions }] = await Promise.all([
+    import('./redis/client.js'),
+    import('./redis/keys.js'),
+    import('./redis/bus.js'),
+    import('./redis/presence.js'),
+    import('./redis/rate-limiter.js'),
+    import('./redis/mqtt-sessions.js'),
+  ]);
   const keys = redisKeys(opts.redisPrefix);
   let client: RedisClient;
   let limiterClient: RedisClient;
   try {
     client = await connectRedis({ url: opts.redisUrl, onError: (e) => opts.onError(e, 'redis') });
+  } catch (e) {
+    throw redisUnavailable(opts.redisUrl, e);
+  }
+  try {
     // fails fast while Redis is away, so the limiter falls back to memory instead of waiting
     limiterClient = await connectRedis({ url: opts.redisUrl, offlineQueue: false, onError: (e) => opts.onError(e, 'redis rate limiter') });
   } catch (e) {
+    await closeRedis(client);
     throw redisUnavailable(opts.redisUrl, e);
   }
   const bus = await createRedisBus({ client, keys, onError: (e) => opts.onError(e, 'redis bus') });
@@ -78,18 +89,18 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     mode: 'cluster',
     bus,
     presence,
-    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
+    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit, onError: (e) => opts.onError(e, 'redis failure counter') }),
     mqttSessions: createRedisMqttSessions({ client, keys }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {
-      if (!client.isReady) throw new Error('Redis is not connected');
+      if (client.status !== 'ready') throw new Error('Redis is not connected');
       await client.ping();
     },
     async close() {
       await presence.close();
       await bus.close();
-      await limiterClient.close().catch(() => {});
-      await client.close().catch(() => {});
+      await closeRedis(limiterClient);
+      await closeRedis(client);
     },
   };
 }

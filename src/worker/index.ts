@@ -8,14 +8,15 @@ import type { Registry } from 'prom-client';
 import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
+import type { StartThread } from '../ports/thread.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
 import { registerClaimer } from '../domain/webhook/handoff.js';
-import { checkClientOptions } from './webhook/http-client.js';
-import { createLocalSender } from './webhook/sender.js';
-import { createThreadedSender } from './webhook/threaded-sender.js';
-import { createRunner, type MakeSender, type Runner } from './webhook/runner.js';
-import { createOutcomeWriter } from './webhook/outcomes.js';
-import { FailureLog } from './webhook/failure-log.js';
+import { checkClientOptions } from './webhook/client/http-client.js';
+import { createLocalSender } from './webhook/sender/sender.js';
+import { createThreadedSender } from './webhook/sender/threaded-sender.js';
+import { createRunner, type MakeSender, type Runner } from './webhook/delivery/runner.js';
+import { createOutcomeWriter } from './webhook/delivery/outcomes.js';
+import { FailureLog } from './webhook/delivery/failure-log.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 
 export interface WebhookWorkerConfig {
@@ -44,8 +45,12 @@ export interface WorkerDeps {
   random?: () => number;
   /** how long close() waits for deliveries in flight before handing them back (default 5 s) */
   closeGraceMs?: number;
-  /** the sending (signing, HTTP exchanges) in a thread of their own (threaded-sender.ts); default true */
-  senderThread?: boolean;
+  /**
+   * starts worker threads (adapters/thread-port.ts, given by main.ts): with it the sending
+   * (signing, HTTP exchanges) runs in a thread of its own (threaded-sender.ts); without, on this
+   * event loop
+   */
+  threads?: StartThread;
 }
 
 export interface Worker {
@@ -75,9 +80,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   const senderOptions = { concurrency: deps.webhooks.concurrency, staleMs: leaseMs / 4 };
   // the exchanges on another core than the event loop that ingests events and writes the queue
   const makeSender: MakeSender = (deliver) =>
-    deps.senderThread === false
+    deps.threads === undefined
       ? createLocalSender(clientOptions, senderOptions, deliver)
-      : createThreadedSender(clientOptions, senderOptions, deliver, (err) => deps.logger.error({ err }, 'webhook sender thread failed; its deliveries will be retried'));
+      : createThreadedSender(deps.threads, clientOptions, senderOptions, deliver, (err) => deps.logger.error({ err }, 'webhook sender thread failed; its deliveries will be retried'));
   const retentionMs = (deps.retentionDays ?? 7) * 86400_000;
   let runner: Runner | undefined;
   let unsubscribe: (() => void) | undefined;

@@ -2,6 +2,7 @@
 // of its own; plus what only a shared Redis can do: several nodes acting as one.
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createRedisBus } from '../../src/adapters/redis/bus.js';
+import { closeRedis, duplicateRedis } from '../../src/adapters/redis/client.js';
 import { createRedisPresence } from '../../src/adapters/redis/presence.js';
 import { createRedisRateLimiter } from '../../src/adapters/redis/rate-limiter.js';
 import { REDIS_URL, deleteKeys, redisFixture, testPrefix } from '../helpers/redis.js';
@@ -36,13 +37,12 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
   it('a message published on one node reaches subscribers on another', async () => {
     const r = await redisFixture();
     const a = await createRedisBus({ client: r.client, keys: r.keys });
-    const other = r.client.duplicate();
-    await other.connect();
+    const other = await duplicateRedis(r.client);
     const b = await createRedisBus({ client: other, keys: r.keys });
     onTestFinished(async () => {
       await a.close();
       await b.close();
-      await other.close();
+      await closeRedis(other);
       await r.cleanup();
     });
     const got: unknown[] = [];
@@ -61,6 +61,19 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
     const results = [await a.consume('k'), await b.consume('k'), await a.consume('k'), await b.consume('k')];
     expect(results.map((x) => x.allowed)).toEqual([true, true, true, false]);
+  });
+
+  it('nodes share one failure count per key: failed logins on two api nodes add up', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const a = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const policy = { free: 2, baseMs: 1000, maxMs: 8000, windowMs: 60_000 };
+    const waits = [await a.failures.fail('login', policy), await b.failures.fail('login', policy), await a.failures.fail('login', policy), await b.failures.fail('login', policy)];
+    expect(waits).toEqual([0, 0, 1000, 2000]);
+    expect(await a.failures.waitOf('login')).toBeGreaterThan(1000);
+    await b.failures.reset('login');
+    expect(await a.failures.waitOf('login')).toBe(0);
   });
 
   it('a node that stops heartbeating loses its devices; they are reported once, by one reaper', async () => {
@@ -86,8 +99,8 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(reported).toEqual([[10]]);
     expect(await s1.count(10)).toBe(0);
     expect(await s1.count(11)).toBe(1);
-    expect(await r.client.zRange(r.keys.nodes, 0, -1)).toEqual(expect.arrayContaining(['s1', 's2']));
-    expect(await r.client.zRange(r.keys.nodes, 0, -1)).not.toContain('dying');
+    expect(await r.client.zrange(r.keys.nodes, 0, -1)).toEqual(expect.arrayContaining(['s1', 's2']));
+    expect(await r.client.zrange(r.keys.nodes, 0, -1)).not.toContain('dying');
   });
 
   it('a node writes its live connections back when Redis lost them, and reports their devices', async () => {

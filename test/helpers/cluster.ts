@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
 import { redisKeys } from '../../src/adapters/redis/keys.js';
 import { dropSchema, freshSchemaName } from './db.js';
 import { deleteKeys, testPrefix } from './redis.js';
@@ -81,7 +81,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const all: HearthProcess[] = [];
   // the test's own connection: readiness of nodes without an HTTP port, and the cleanup
   const redis: RedisClient = await connectRedis({ url: redisUrl, onError: () => undefined });
-  const heartbeating = async () => redis.zRange(keys.nodes, 0, -1);
+  const heartbeating = async () => redis.zrange(keys.nodes, 0, -1);
   // ids already taken by a started node: a node without HTTP is up once an id of its own appears
   const claimed = new Set<string>();
 
@@ -111,8 +111,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     for (const p of all) removeDataDir(p);
     await dropSchema(databaseUrl, schema).catch(() => undefined);
     // a Redis of the test's own may be down by now: its keys go with it
-    if (redis.isReady) await deleteKeys(redis, prefix).catch(() => undefined);
-    await redis.close().catch(() => undefined);
+    if (redis.status === 'ready') await deleteKeys(redis, prefix).catch(() => undefined);
+    await closeRedis(redis);
   };
 
   let adminKey = '';

@@ -1,7 +1,7 @@
 // Redis for tests: the machine's server (HEARTH_TEST_REDIS_URL), a key prefix of this run's own,
 // and a cleanup that deletes only keys under that prefix.
 import { randomBytes } from 'node:crypto';
-import { connectRedis, type RedisClient } from '../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis, deleteKeysByPrefix, type RedisClient } from '../../src/adapters/redis/client.js';
 import { redisKeys, type RedisKeys } from '../../src/adapters/redis/keys.js';
 
 export const REDIS_URL = process.env.HEARTH_TEST_REDIS_URL;
@@ -10,12 +10,7 @@ export function testPrefix(): string {
   return `hearth-test:${process.env.HEARTH_TEST_RUN_ID ?? 'dev'}:${randomBytes(4).toString('hex')}:`;
 }
 
-export async function deleteKeys(client: RedisClient, prefix: string): Promise<void> {
-  for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
-    const keys = Array.isArray(batch) ? batch : [batch];
-    if (keys.length) await client.del(keys);
-  }
-}
+export const deleteKeys = (client: RedisClient, prefix: string): Promise<void> => deleteKeysByPrefix(client, prefix);
 
 export async function redisFixture(url = REDIS_URL!): Promise<{ client: RedisClient; keys: RedisKeys; prefix: string; cleanup(): Promise<void> }> {
   const client = await connectRedis({ url });
@@ -26,7 +21,7 @@ export async function redisFixture(url = REDIS_URL!): Promise<{ client: RedisCli
     prefix,
     async cleanup() {
       await deleteKeys(client, prefix);
-      await client.close();
+      await closeRedis(client);
     },
   };
 }

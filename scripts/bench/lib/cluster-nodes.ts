@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { withMigrationLock } from '../../../src/adapters/sql/connect.js';
-import { connectRedis } from '../../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis, deleteKeysByPrefix } from '../../../src/adapters/redis/client.js';
 import { accepting, freePort } from '../baselines/brokers.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -67,7 +67,7 @@ export async function reachable(databaseUrl: string, redisUrl: string): Promise<
   }
   try {
     const r = await connectRedis({ url: redisUrl });
-    await r.close();
+    await closeRedis(r);
   } catch (e) {
     return `Redis at ${redisUrl}: ${(e as Error).message}`;
   }
@@ -166,12 +166,9 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     try {
       const redis = await connectRedis({ url: o.redisUrl });
       try {
-        for await (const batch of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 500 })) {
-          const keys = Array.isArray(batch) ? batch : [batch];
-          if (keys.length) await redis.del(keys);
-        }
+        await deleteKeysByPrefix(redis, redisPrefix);
       } finally {
-        await redis.close();
+        await closeRedis(redis);
       }
     } catch (e) {
       errors.push(`delete Redis keys ${redisPrefix}*: ${(e as Error).message}`);

@@ -1,21 +1,33 @@
 // Redis Bus: one pub/sub channel per topic, JSON payloads, a dedicated subscriber connection.
 // A node hears its own publishes back through Redis, so local and remote subscribers see one
 // order. While Redis is down, publishes wait in the client's offline queue and subscriptions are
-// restored on reconnect by node-redis; a message published while nobody listens is lost, which
+// restored on reconnect by ioredis; a message published while nobody listens is lost, which
 // is why nothing that must survive travels only on the bus. A topic's channel is subscribed while
 // the node has a handler for it, and only then.
 import { EventEmitter } from 'node:events';
 import type { Bus } from '../../ports/bus.js';
 import type { BusTopic } from '../../domain/events.js';
-import type { RedisClient } from './client.js';
+import { closeRedis, duplicateRedis, type RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
 
 export async function createRedisBus(opts: { client: RedisClient; keys: RedisKeys; onError?: (err: Error) => void }): Promise<Bus> {
-  const sub = opts.client.duplicate();
-  sub.on('error', (err: Error) => opts.onError?.(err));
-  await sub.connect();
+  const sub = await duplicateRedis(opts.client, opts.onError);
   const local = new EventEmitter();
   local.setMaxListeners(0);
+  // channel → topic, for the messages of the subscriber connection
+  const topics = new Map<string, BusTopic>();
+  sub.on('message', (channel: string, message: string) => {
+    const topic = topics.get(channel);
+    if (topic === undefined) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(message);
+    } catch (err) {
+      opts.onError?.(err as Error);
+      return;
+    }
+    local.emit(topic, msg);
+  });
   const subscribed = new Map<BusTopic, Promise<void>>();
   /** a topic's UNSUBSCRIBE in flight: a new SUBSCRIBE waits for it, or its reply would undo it */
   const leaving = new Map<BusTopic, Promise<void>>();
@@ -23,16 +35,11 @@ export async function createRedisBus(opts: { client: RedisClient; keys: RedisKey
   const ensureSubscribed = (topic: BusTopic) => {
     if (!subscribed.has(topic)) {
       const p = (leaving.get(topic) ?? Promise.resolve())
-        .then(() => sub.subscribe(opts.keys.busChannel(topic), (message: string) => {
-          let msg: unknown;
-          try {
-            msg = JSON.parse(message);
-          } catch (err) {
-            opts.onError?.(err as Error);
-            return;
-          }
-          local.emit(topic, msg);
-        }))
+        .then(() => {
+          const channel = opts.keys.busChannel(topic);
+          topics.set(channel, topic);
+          return sub.subscribe(channel);
+        })
         .then(() => undefined);
       p.catch((err: Error) => {
         subscribed.delete(topic);
@@ -65,7 +72,7 @@ export async function createRedisBus(opts: { client: RedisClient; keys: RedisKey
         if (local.listenerCount(topic) > 0 || !live) return;
         subscribed.delete(topic);
         const gone = live
-          .then(() => (sub.isOpen ? sub.unsubscribe(opts.keys.busChannel(topic)) : undefined))
+          .then(() => (sub.status === 'ready' ? sub.unsubscribe(opts.keys.busChannel(topic)) : undefined))
           .then(
             () => undefined,
             (err: Error) => opts.onError?.(err),
@@ -79,7 +86,7 @@ export async function createRedisBus(opts: { client: RedisClient; keys: RedisKey
     },
     async close() {
       local.removeAllListeners();
-      if (sub.isOpen) await sub.close();
+      await closeRedis(sub);
     },
   };
 }

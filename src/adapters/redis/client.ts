@@ -1,8 +1,9 @@
-// node-redis clients that survive a Redis restart: they reconnect with a capped backoff, queue
-// commands while offline, and report errors to the logger instead of crashing the process.
-import { createClient } from 'redis';
+// Redis clients (ioredis, the client Aedes's mqemitter-redis and aedes-persistence-redis use too)
+// that survive a Redis restart: they reconnect with a capped backoff, queue commands while
+// offline, and report errors to the logger instead of crashing the process.
+import { Redis } from 'ioredis';
 
-export type RedisClient = ReturnType<typeof createClient>;
+export type RedisClient = Redis;
 
 export interface RedisOptions {
   url: string;
@@ -15,22 +16,66 @@ export interface RedisOptions {
   offlineQueue?: boolean;
 }
 
+// attempts at start-up before Redis is reported unreachable
+const START_RETRIES = 3;
+
 export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
   // a Redis that was never reached is a configuration problem, reported at start-up; once
   // connected, the client keeps reconnecting for as long as it takes
   let connected = false;
-  const client = createClient({
-    url: opts.url,
-    disableOfflineQueue: opts.offlineQueue === false,
-    socket: {
-      connectTimeout: 5000,
-      // 50 ms, 100 ms, ... capped at 2 s: a restarted Redis is picked up within about 2 s
-      reconnectStrategy: (retries: number, cause: Error) =>
-        !connected && retries >= 3 ? new Error(`cannot connect: ${cause.message}`) : Math.min(50 * 2 ** retries, 2000),
-    },
+  let lastError: Error | undefined;
+  const client = new Redis(opts.url, {
+    connectTimeout: 5000,
+    enableOfflineQueue: opts.offlineQueue !== false,
+    // queued commands wait for the reconnect however long it takes (not ioredis's 20 retries)
+    maxRetriesPerRequest: null,
+    // 50 ms, 100 ms, ... capped at 2 s: a restarted Redis is picked up within about 2 s
+    retryStrategy: (times: number) => (!connected && times > START_RETRIES ? null : Math.min(50 * 2 ** (times - 1), 2000)),
   });
-  client.on('error', (err: Error) => opts.onError?.(err));
-  await client.connect();
+  client.on('error', (err: Error) => {
+    lastError = err;
+    opts.onError?.(err);
+  });
+  await new Promise<void>((resolve, reject) => {
+    const ready = () => {
+      client.off('end', end);
+      resolve();
+    };
+    const end = () => {
+      client.off('ready', ready);
+      reject(new Error(`cannot connect: ${lastError?.message ?? 'connection closed'}`));
+    };
+    client.once('ready', ready);
+    client.once('end', end);
+  });
   connected = true;
   return client;
+}
+
+/** a second connection with the same settings (a subscriber), ready */
+export async function duplicateRedis(client: RedisClient, onError?: (err: Error) => void): Promise<RedisClient> {
+  const dup = client.duplicate();
+  dup.on('error', (err: Error) => onError?.(err));
+  if (dup.status !== 'ready') await new Promise<void>((resolve, reject) => {
+    dup.once('ready', resolve);
+    dup.once('end', () => reject(new Error('cannot connect')));
+  });
+  return dup;
+}
+
+/** QUIT, or a disconnect when the connection is already down */
+export async function closeRedis(client: RedisClient): Promise<void> {
+  if (client.status === 'end') return;
+  if (client.status !== 'ready') return client.disconnect();
+  await client.quit().catch(() => client.disconnect());
+}
+
+/** deletes the keys under a prefix (tests, benchmarks: never FLUSHALL a shared server) */
+export async function deleteKeysByPrefix(client: RedisClient, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await client.del(...keys);
+  } while (cursor !== '0');
 }

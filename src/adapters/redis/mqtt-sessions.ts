@@ -21,25 +21,26 @@ export function createRedisMqttSessions(opts: { client: RedisClient; keys: Redis
   return {
     async connected(deviceId, clientId, token) {
       const key = keys.mqttSessions(deviceId);
-      const [, , all] = (await client
+      const replies = await client
         .multi()
-        .hSet(key, clientId, `c:${token}`)
-        .zRem(keys.mqttSessionsOffline, member(deviceId, clientId))
-        .hGetAll(key)
-        .exec()) as unknown as [number, number, Record<string, string>];
+        .hset(key, clientId, `c:${token}`)
+        .zrem(keys.mqttSessionsOffline, member(deviceId, clientId))
+        .hgetall(key)
+        .exec();
+      // ioredis: one [error, reply] per command
+      const failed = replies?.find(([err]) => err);
+      if (!replies || failed) throw failed?.[0] ?? new Error('Redis transaction aborted');
+      const all = replies[2][1] as Record<string, string>;
       return Object.entries(all).map(([id, v]) => ({ clientId: id, offlineSince: v.startsWith('o:') ? Number(v.slice(2)) : null }));
     },
     async disconnected(deviceId, clientId, token, at) {
-      await client.eval(DISCONNECTED, {
-        keys: [keys.mqttSessions(deviceId), keys.mqttSessionsOffline],
-        arguments: [clientId, `c:${token}`, `o:${at}`, String(at), member(deviceId, clientId)],
-      });
+      await client.eval(DISCONNECTED, 2, keys.mqttSessions(deviceId), keys.mqttSessionsOffline, clientId, `c:${token}`, `o:${at}`, String(at), member(deviceId, clientId));
     },
     async remove(deviceId, clientId) {
-      await client.multi().hDel(keys.mqttSessions(deviceId), clientId).zRem(keys.mqttSessionsOffline, member(deviceId, clientId)).exec();
+      await client.multi().hdel(keys.mqttSessions(deviceId), clientId).zrem(keys.mqttSessionsOffline, member(deviceId, clientId)).exec();
     },
     async expired(before, limit) {
-      const ms = await client.zRangeByScore(keys.mqttSessionsOffline, '-inf', `(${before}`, { LIMIT: { offset: 0, count: limit } });
+      const ms = await client.zrangebyscore(keys.mqttSessionsOffline, '-inf', `(${before}`, 'LIMIT', 0, limit);
       return ms.map((m) => {
         const bar = m.indexOf('|');
         return { deviceId: Number(m.slice(0, bar)), clientId: m.slice(bar + 1) };

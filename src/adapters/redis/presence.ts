@@ -36,10 +36,10 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     for (let i = 0; i < entries.length; i += 500) {
       const m = client.multi();
       for (const [conn, deviceId] of entries.slice(i, i + 500)) {
-        m.hSet(keys.deviceConnections(deviceId), conn, nodeId).sAdd(keys.nodeConnections(nodeId), `${deviceId}|${conn}`);
+        m.hset(keys.deviceConnections(deviceId), conn, nodeId).sadd(keys.nodeConnections(nodeId), `${deviceId}|${conn}`);
         devices.add(deviceId);
       }
-      await m.exec();
+      results(await m.exec());
     }
     return [...devices];
   };
@@ -49,7 +49,7 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
   const heartbeat = () =>
     (beating ??= (async () => {
       try {
-        const added = await client.zAdd(keys.nodes, { score: Date.now(), value: nodeId });
+        const added = await client.zadd(keys.nodes, Date.now(), nodeId);
         if (added === 1 && mine.size) {
           const ids = await restore();
           if (ids.length && restoredHandler) await restoredHandler(ids);
@@ -61,16 +61,16 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
 
   /** removes the connections of nodes that stopped heartbeating; returns devices left with none */
   const reap = async (): Promise<number[]> => {
-    const dead = await client.zRangeByScore(keys.nodes, 0, Date.now() - opts.nodeTimeoutMs);
+    const dead = await client.zrangebyscore(keys.nodes, 0, Date.now() - opts.nodeTimeoutMs);
     const orphaned: number[] = [];
     for (const node of dead) {
       if (node === nodeId) continue;
-      if ((await client.zRem(keys.nodes, node)) !== 1) continue; // another node reaps it
-      const entries = await client.sMembers(keys.nodeConnections(node));
+      if ((await client.zrem(keys.nodes, node)) !== 1) continue; // another node reaps it
+      const entries = await client.smembers(keys.nodeConnections(node));
       for (const entry of entries) {
         const [dev, conn] = entry.split('|');
         const deviceId = Number(dev);
-        const [, left] = (await client.multi().hDel(keys.deviceConnections(deviceId), conn).hLen(keys.deviceConnections(deviceId)).exec()) as unknown as [number, number];
+        const [, left] = results(await client.multi().hdel(keys.deviceConnections(deviceId), conn).hlen(keys.deviceConnections(deviceId)).exec());
         if (left === 0 && !orphaned.includes(deviceId)) orphaned.push(deviceId);
       }
       await client.del(keys.nodeConnections(node));
@@ -95,27 +95,31 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     reap,
     async connected(deviceId, connectionId) {
       mine.set(connectionId, deviceId);
-      const r = (await client
-        .multi()
-        .hSet(keys.deviceConnections(deviceId), connectionId, nodeId)
-        .sAdd(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
-        .hLen(keys.deviceConnections(deviceId))
-        .exec()) as unknown as [number, number, number];
+      const r = results(
+        await client
+          .multi()
+          .hset(keys.deviceConnections(deviceId), connectionId, nodeId)
+          .sadd(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
+          .hlen(keys.deviceConnections(deviceId))
+          .exec(),
+      );
       return r[0] === 1 && r[2] === 1;
     },
     async disconnected(deviceId, connectionId) {
       const wasMine = mine.delete(connectionId);
-      const r = (await client
-        .multi()
-        .hDel(keys.deviceConnections(deviceId), connectionId)
-        .sRem(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
-        .hLen(keys.deviceConnections(deviceId))
-        .exec()) as unknown as [number, number, number];
+      const r = results(
+        await client
+          .multi()
+          .hdel(keys.deviceConnections(deviceId), connectionId)
+          .srem(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
+          .hlen(keys.deviceConnections(deviceId))
+          .exec(),
+      );
       // a connection Redis lost (restarted empty) and not yet written back still ends here
       return (r[0] === 1 || wasMine) && r[2] === 0;
     },
     async count(deviceId) {
-      return client.hLen(keys.deviceConnections(deviceId));
+      return client.hlen(keys.deviceConnections(deviceId));
     },
     onOrphaned(handler) {
       orphanHandler = handler;
@@ -127,7 +131,16 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
       clearInterval(timer);
       client.off('ready', onReady);
       // a clean shutdown: this node's connections were closed by the broker; forget the node
-      await client.zRem(keys.nodes, nodeId).catch(() => undefined);
+      await client.zrem(keys.nodes, nodeId).catch(() => undefined);
     },
   };
+}
+
+/** a MULTI's replies, in order; the first failed command's error is thrown */
+function results(replies: [Error | null, unknown][] | null): number[] {
+  if (!replies) throw new Error('transaction aborted');
+  return replies.map(([err, value]) => {
+    if (err) throw err;
+    return value as number;
+  });
 }

@@ -6,12 +6,10 @@
 // A batch's promise settles once the thread has committed it, or failed to: the recorder
 // (src/http/access-log.ts) keeps its rows' order and reports failures as it did. If the thread
 // dies, the batches it held fail and the next batch starts a new thread.
-import { Worker } from 'node:worker_threads';
-import { threadBoot } from '../thread-boot.js';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../thread-port.js';
 import type { AccessLogRow } from '../../ports/store.js';
 import { encode, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
-
-const BOOT = threadBoot(import.meta.url, 'access-log-thread');
 
 export interface AccessLogWriter {
   /** resolves once the rows are committed; rejects with the reason they were not */
@@ -27,70 +25,47 @@ interface Pending {
   reject(err: Error): void;
 }
 
+// the thread ends on its own once its connection is closed; this only guards against one that cannot
+const CLOSE_TIMEOUT_MS = 10_000;
+
 export function createAccessLogWriter(file: string): AccessLogWriter {
-  const data: WriterData = { file };
-  const pending = new Map<number, Pending>();
   let nextId = 1;
-  let worker: Worker | undefined;
   let closed = false;
-
-  function gone(w: Worker, err?: unknown): void {
-    if (worker !== w) return;
-    worker = undefined;
-    const reason = new Error(`access-log writer thread stopped${err instanceof Error ? `: ${err.message}` : ''}`);
-    for (const p of pending.values()) p.reject(reason);
-    pending.clear();
-  }
-
-  function thread(): Worker {
-    if (worker) return worker;
-    const w = new Worker(BOOT, { eval: true, workerData: data });
-    w.on('message', (m: FromWriter) => {
+  const port = startThread<ToWriter, FromWriter, Pending>({
+    from: import.meta.url,
+    module: 'access-log-thread',
+    workerData: { file } satisfies WriterData,
+    onMessage(m) {
       if ('closed' in m) return;
-      const p = pending.get(m.id);
-      pending.delete(m.id);
-      // an idle thread does not keep the process alive
-      if (pending.size === 0) w.unref();
+      const p = port.settle(m.id);
       if (!p) return;
       if (m.error === undefined) p.resolve();
       else p.reject(new Error(m.error));
-    });
-    w.on('error', (err) => gone(w, err));
-    w.on('exit', () => gone(w));
-    worker = w;
-    return w;
-  }
+    },
+    onLost(pending, err) {
+      const reason = new Error(`access-log writer thread stopped${err ? `: ${err.message}` : ''}`);
+      for (const p of pending.values()) p.reject(reason);
+    },
+  });
 
   return {
     get thread() {
-      return worker;
+      return port.thread;
     },
     write(rows) {
       if (closed) return Promise.reject(new Error('access-log writer closed'));
       if (rows.length === 0) return Promise.resolve();
       const id = nextId++;
       const batch = encode(rows);
-      const w = thread();
-      w.ref();
-      return new Promise<void>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        w.postMessage({ id, batch } satisfies ToWriter, [batch.numbers.buffer]);
-      });
+      return new Promise<void>((resolve, reject) => port.post({ id, batch } satisfies ToWriter, [[id, { resolve, reject }]], [batch.numbers.buffer]));
     },
     async close() {
       if (closed) return;
       closed = true;
-      const w = worker;
-      if (!w) return;
-      // the batches already posted are written first: the thread takes messages in order
-      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
-      w.ref();
-      w.postMessage({ close: true } satisfies ToWriter);
-      let timer: NodeJS.Timeout | undefined;
-      // the thread ends on its own once its connection is closed; this only guards against one that cannot
-      await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)))]);
-      clearTimeout(timer);
-      if (worker === w) await w.terminate();
+      // the batches already posted are written first (the thread takes messages in order), then
+      // the thread closes its connection and exits
+      await port.ask<FromWriter>({ close: true }, () => false, CLOSE_TIMEOUT_MS);
+      await port.terminate();
     },
   };
 }

@@ -35,11 +35,11 @@ export const WebhookUrlSchema = v.pipe(
   v.url('url must be an absolute http or https URL'),
 );
 
-const HeaderTemplates = v.pipe(
+export const HeaderTemplates = v.pipe(
   v.record(v.string(), v.pipe(v.string('header values must be strings'), v.maxLength(8192, 'a header value template is at most 8192 characters'))),
   v.maxEntries(32, 'at most 32 headers'),
 );
-const BodyTemplate = v.pipe(v.string('body must be a string'), v.maxLength(65536, 'body template is at most 65536 characters'));
+export const BodyTemplate = v.pipe(v.string('body must be a string'), v.maxLength(65536, 'body template is at most 65536 characters'));
 const Description = v.pipe(v.string('description must be a string'), v.maxLength(1024, 'description is at most 1024 characters'));
 
 export const EventWebhookInput = v.object({

@@ -9,7 +9,7 @@ import { listResponse, pageOf } from '../paging.js';
 import { sliceResponse } from '../params.js';
 import { requireCaller } from '../../domain/auth/access.js';
 import { parseProjectId } from '../../domain/module/access.js';
-import { webhookChecks } from '../../worker/webhook/checks.js';
+import { webhookChecksOf } from '../../domain/webhook/checks.js';
 import {
   CreateDataSourceSchema,
   DataRecordSchema,
@@ -34,7 +34,6 @@ function scope(c: Context<HttpEnv>) {
   requireCaller(caller);
   return { deps: c.get('deps'), caller, projectId: parseProjectId(c.req.param('projectId') ?? '') };
 }
-const checksOf = (c: Context<HttpEnv>) => webhookChecks({ allowPrivateTargets: c.get('deps').webhooks?.allowPrivateTargets ?? false });
 
 export function dataSourcesRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
@@ -48,7 +47,7 @@ export function dataSourcesRoutes(): Hono<HttpEnv> {
 
   r.post(base, op({ operationId: 'createDataSource', summary: 'Create a data source; a webhook source key is shown in this answer only', tag, success: 201, statuses: READ, body: CreateDataSourceSchema, response: DataSourceSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await createDataSource(deps, checksOf(c), caller, projectId, await readBody(c)), 201);
+    return c.json(await createDataSource(deps, webhookChecksOf(deps), caller, projectId, await readBody(c)), 201);
   });
 
   r.get(`${base}/:dataSourceId`, op({ operationId: 'getDataSource', summary: 'One data source', tag, success: 200, statuses: READ, response: DataSourceSchema, auth }), async (c) => {
@@ -58,7 +57,7 @@ export function dataSourcesRoutes(): Hono<HttpEnv> {
 
   r.patch(`${base}/:dataSourceId`, op({ operationId: 'updateDataSource', summary: 'Update a data source', tag, success: 200, statuses: READ, body: PatchDataSourceSchema, response: DataSourceSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await updateDataSource(deps, checksOf(c), caller, projectId, c.req.param('dataSourceId'), await readBody(c)));
+    return c.json(await updateDataSource(deps, webhookChecksOf(deps), caller, projectId, c.req.param('dataSourceId'), await readBody(c)));
   });
 
   r.delete(`${base}/:dataSourceId`, op({ operationId: 'deleteDataSource', summary: 'Delete a data source and its records', tag, success: 204, statuses: READ, auth }), async (c) => {

@@ -22,6 +22,8 @@ import { deviceLoggerRoutes as deviceLogger } from './device-logger.js';
 import { deviceDataRoutes as deviceData } from './device-data.js';
 import { dataSourcesRoutes as dataSources } from './data-sources.js';
 import { reportsRoutes as reports } from './reports.js';
+import { consoleRoutes as console_ } from './console.js';
+import { projectSettingsRoutes as projectSettings } from './project-settings.js';
 
 export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/', auth],
@@ -44,4 +46,6 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/devices', deviceData],
   ['/projects', dataSources],
   ['/scheduledReports', reports],
+  ['/console', console_],
+  ['/projects', projectSettings],
 ];

@@ -21,7 +21,8 @@ import {
   updateModule,
 } from '../../domain/module/index.js';
 import { DeliveryQuerySchema, getDelivery, listDeliveries, redeliver } from '../../domain/webhook/log.js';
-import { webhookChecks } from '../../worker/webhook/checks.js';
+import { webhookChecksOf } from '../../domain/webhook/checks.js';
+import { previewTemplates, TemplatePreviewResultSchema, TemplatePreviewSchema } from '../../domain/webhook/preview.js';
 
 const tag = 'smart modules';
 const auth = 'project key with scope modules';
@@ -33,7 +34,6 @@ function scope(c: Context<HttpEnv>) {
   requireCaller(caller);
   return { deps: c.get('deps'), caller, projectId: parseProjectId(c.req.param('projectId') ?? '') };
 }
-const checksOf = (c: Context<HttpEnv>) => webhookChecks({ allowPrivateTargets: c.get('deps').webhooks?.allowPrivateTargets ?? false });
 
 const AttemptSchema = v.object({
   time: v.string(),
@@ -69,7 +69,12 @@ export function modulesRoutes(): Hono<HttpEnv> {
 
   r.post(base, op({ operationId: 'createSmartModule', summary: 'Create a webhooks module; its keys are shown in this answer only', tag, success: 201, statuses: READ, body: ModuleCreateSchema, response: ModuleSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await createModule(deps, checksOf(c), caller, projectId, await readBody(c)), 201);
+    return c.json(await createModule(deps, webhookChecksOf(deps), caller, projectId, await readBody(c)), 201);
+  });
+
+  r.post(`${base}/templatePreview`, op({ operationId: 'previewSmartModuleTemplates', summary: 'What an event webhook with these header and body templates would send for a sample event (nothing is sent)', tag, success: 200, statuses: READ, body: TemplatePreviewSchema, response: TemplatePreviewResultSchema, auth }), async (c) => {
+    const { caller, projectId } = scope(c);
+    return c.json(previewTemplates({ caller, input: { projectId, body: await readBody(c) } }));
   });
 
   r.get(`${base}/:moduleId`, op({ operationId: 'getSmartModule', summary: 'One smart module (keys masked)', tag, success: 200, statuses: READ, response: ModuleSchema, auth }), async (c) => {
@@ -79,7 +84,7 @@ export function modulesRoutes(): Hono<HttpEnv> {
 
   r.patch(`${base}/:moduleId`, op({ operationId: 'updateSmartModule', summary: 'Change a module; null removes a webhook, enabled: true turns one on again', tag, success: 200, statuses: READ, body: ModulePatchSchema, response: ModuleSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await updateModule(deps, checksOf(c), caller, projectId, c.req.param('moduleId'), await readBody(c)));
+    return c.json(await updateModule(deps, webhookChecksOf(deps), caller, projectId, c.req.param('moduleId'), await readBody(c)));
   });
 
   r.delete(`${base}/:moduleId`, op({ operationId: 'deleteSmartModule', summary: 'Delete a module, its queued deliveries and its delivery log', tag, success: 204, statuses: READ, auth }), async (c) => {

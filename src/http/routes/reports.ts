@@ -7,7 +7,7 @@ import { op } from '../op.js';
 import { parseQuery, readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
 import { requireCaller } from '../../domain/auth/access.js';
-import { webhookChecks } from '../../worker/webhook/checks.js';
+import { webhookChecksOf } from '../../domain/webhook/checks.js';
 import { webStream } from './log-requests.js';
 import {
   CreateReportSchema,
@@ -29,7 +29,6 @@ import {
 const tag = 'scheduled reports';
 const auth = 'a project key with scope reports';
 const statuses = [401, 403, 404, 429, 500, 503] as const;
-const checksOf = (c: Context<HttpEnv>) => webhookChecks({ allowPrivateTargets: c.get('deps').webhooks?.allowPrivateTargets ?? false });
 
 /** the caller first: 401 before anything about the request */
 function who(c: Context<HttpEnv>) {
@@ -50,7 +49,7 @@ export function reportsRoutes(): Hono<HttpEnv> {
 
   r.post('/', op({ operationId: 'createScheduledReport', summary: 'Create a scheduled report', tag, success: 201, statuses, body: CreateReportSchema, response: ReportSchema, auth }), async (c) => {
     const { deps, caller } = who(c);
-    return c.json(await createReport(deps, checksOf(c), caller, await readBody(c)), 201);
+    return c.json(await createReport(deps, webhookChecksOf(deps), caller, await readBody(c)), 201);
   });
 
   r.get('/:reportId', op({ operationId: 'getScheduledReport', summary: 'A scheduled report', tag, success: 200, statuses, response: ReportSchema, auth }), async (c) => {
@@ -60,7 +59,7 @@ export function reportsRoutes(): Hono<HttpEnv> {
 
   r.patch('/:reportId', op({ operationId: 'updateScheduledReport', summary: 'Update a scheduled report', tag, success: 200, statuses, body: PatchReportSchema, response: ReportSchema, auth }), async (c) => {
     const { deps, caller } = who(c);
-    return c.json(await updateReport(deps, checksOf(c), caller, c.req.param('reportId'), await readBody(c)));
+    return c.json(await updateReport(deps, webhookChecksOf(deps), caller, c.req.param('reportId'), await readBody(c)));
   });
 
   r.delete('/:reportId', op({ operationId: 'deleteScheduledReport', summary: 'Delete a scheduled report, its runs and outputs', tag, success: 204, statuses, auth }), async (c) => {

@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kv = (d: SeededDevice) => `/devices/${d.id}/kv`;
 
 async function subscribedDevice(d: SeededDevice, opts: { ws?: boolean } = {}) {
@@ -39,11 +38,17 @@ describe('reload', () => {
     await a.box.next(kv(d));
     const b = await subscribedDevice(d);
     await b.box.next(kv(d));
-    await sleep(100);
+    // a change both receive, made after b's reload: a's next message is that change, so no
+    // second reload came to a before it
+    await t.http('PUT', `${kv(d)}/one`, { token: t.adminKey, body: { value: 1 } });
+    expect(await a.box.next(kv(d))).toEqual({ action: 'set', rev: 1, key: 'one', value: 1 });
     expect(a.box.messages).toEqual([]);
+    expect(await b.box.next(kv(d))).toEqual({ action: 'set', rev: 1, key: 'one', value: 1 });
     await b.c.publishAsync(kv(d), JSON.stringify({ action: 'reload' }), { qos: 1 });
-    expect(await b.box.next(kv(d))).toMatchObject({ action: 'reload', rev: 0, numItems: 0, items: [] });
-    await sleep(100);
+    expect(await b.box.next(kv(d))).toMatchObject({ action: 'reload', rev: 1, numItems: 1, items: [{ key: 'one', value: 1 }] });
+    // and the reload b asked for did not go to a either
+    await t.http('PUT', `${kv(d)}/two`, { token: t.adminKey, body: { value: 2 } });
+    expect(await a.box.next(kv(d))).toEqual({ action: 'set', rev: 2, key: 'two', value: 2 });
     expect(a.box.messages).toEqual([]);
   });
 

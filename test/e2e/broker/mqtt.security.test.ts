@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('CONNECT credentials', () => {
   it('refuses a wrong key for an existing device with CONNACK 4', async () => {
@@ -57,10 +56,10 @@ describe('client ids', () => {
     const box = inbox(victim);
     const intruder = await mqttConnect(t, b, { clientId: 'shared-id' });
     expect(intruder.connected).toBe(true);
-    await sleep(100);
-    expect(victim.connected).toBe(true);
+    // a command sent after the intruder connected still reaches the victim's connection
     expect((await t.http('PUT', `/devices/${a.id}/command`, { token: t.adminKey, body: { action: 'still-here' } })).status).toBe(204);
     expect(await box.next()).toEqual({ action: 'still-here', parameters: {} });
+    expect(victim.connected).toBe(true);
   });
 
   it('the same device reusing its client id takes over its own session (MQTT-3.1.4-2)', async () => {
@@ -90,22 +89,32 @@ describe('subscription ACL', () => {
     const spy = await mqttConnect(t, t.device);
     expect(await subscribeGranted(spy, { [`/devices/${victim.id}/command`]: 1, '#': 1 })).toEqual({ [`/devices/${victim.id}/command`]: 128, '#': 128 });
     const box = inbox(spy);
+    const own = `/devices/${t.device.id}/command`;
+    expect(await subscribeGranted(spy, { [own]: 1 })).toEqual({ [own]: 1 });
     const v = await mqttConnect(t, victim);
     await v.subscribeAsync(`/devices/${victim.id}/command`, { qos: 1 });
     const vbox = inbox(v);
     expect((await t.http('PUT', `/devices/${victim.id}/command`, { token: t.adminKey, body: { action: 'secret' } })).status).toBe(204);
     await vbox.next();
-    await sleep(100);
+    // positive control: a command of its own, sent after the secret one, reaches the spy; the
+    // secret one would have come first
+    expect((await t.http('PUT', `/devices/${t.device.id}/command`, { token: t.adminKey, body: { action: 'control' } })).status).toBe(204);
+    expect(await box.next(own)).toEqual({ action: 'control', parameters: {} });
     expect(box.messages).toEqual([]);
   });
 
   it("a device does not receive another device's KV changes", async () => {
     const victim = await t.seedDevice();
     const spy = await mqttConnect(t, t.device);
-    expect(await subscribeGranted(spy, { [`/devices/${victim.id}/kv`]: 1 })).toEqual({ [`/devices/${victim.id}/kv`]: 128 });
     const box = inbox(spy);
+    const own = `/devices/${t.device.id}/kv`;
+    expect(await subscribeGranted(spy, { [`/devices/${victim.id}/kv`]: 1, [own]: 1 })).toEqual({ [`/devices/${victim.id}/kv`]: 128, [own]: 1 });
+    expect(await box.next(own)).toMatchObject({ action: 'reload' });
     expect((await t.http('PUT', `/devices/${victim.id}/kv/secret`, { token: t.adminKey, body: { value: 'x' } })).status).toBe(204);
-    await sleep(150);
+    // positive control: a change of its own, made after the victim's, reaches the spy; the
+    // victim's would have come first
+    expect((await t.http('PUT', `${own}/control`, { token: t.adminKey, body: { value: 'y' } })).status).toBe(204);
+    expect(await box.next(own)).toMatchObject({ action: 'set', key: 'control', value: 'y' });
     expect(box.messages).toEqual([]);
   });
 });
@@ -132,7 +141,10 @@ describe('publish ACL', () => {
     const c = await mqttConnect(t, t.device);
     await c.publishAsync(`/devices/${victim.id}/command`, JSON.stringify({ action: 'unlock', parameters: {} }), { qos: 1 });
     await c.publishAsync(`/devices/${victim.id}/kv`, JSON.stringify({ action: 'set', key: 'owned', value: 1 }), { qos: 1 });
-    await sleep(150);
+    // positive control: a command sent after the forged publishes reaches the victim; a forged
+    // message would have come first
+    expect((await t.http('PUT', `/devices/${victim.id}/command`, { token: t.adminKey, body: { action: 'control' } })).status).toBe(204);
+    expect(await vbox.next(`/devices/${victim.id}/command`)).toEqual({ action: 'control', parameters: {} });
     expect(vbox.messages).toEqual([]);
     expect(await t.deps.store.kv.get('device', victim.id, 'owned')).toBeUndefined();
     expect(c.connected).toBe(true);
@@ -145,7 +157,9 @@ describe('publish ACL', () => {
     const box = inbox(c);
     // command topic is not one a device may publish to
     await c.publishAsync(`/devices/${d.id}/command`, JSON.stringify({ action: 'loop', parameters: {} }), { qos: 1 });
-    await sleep(150);
+    // positive control: a real command, sent after the raw publish, arrives; the raw one would have come first
+    expect((await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'control' } })).status).toBe(204);
+    expect(await box.next()).toEqual({ action: 'control', parameters: {} });
     expect(box.messages).toEqual([]);
   });
 

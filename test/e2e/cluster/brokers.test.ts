@@ -85,7 +85,7 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
 
   it('an event published on one broker reaches an event stream on the other; brokers without a stream do not hear events', async () => {
     const r = await redisFixture();
-    const listeners = async () => Number(((await r.client.sendCommand(['PUBSUB', 'NUMSUB', `${prefix}bus:event`])) as [string, number])[1]);
+    const listeners = async () => Number(((await r.client.call('PUBSUB', 'NUMSUB', `${prefix}bus:event`)) as [string, number])[1]);
     try {
       expect(await listeners()).toBe(0);
       const k = await a.seedProjectKey(['events']);

@@ -1,7 +1,7 @@
 // A Redis restart must not need a Hearth restart: clients reconnect, the bus resubscribes, and
 // the rate limiter keeps answering (from its in-memory insurance) while Redis is away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisClient } from '../../../src/adapters/redis/client.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../../src/adapters/redis/client.js';
 import { redisKeys } from '../../../src/adapters/redis/keys.js';
 import { createRedisBus } from '../../../src/adapters/redis/bus.js';
 import { createRedisRateLimiter } from '../../../src/adapters/redis/rate-limiter.js';
@@ -25,8 +25,8 @@ describe.skipIf(!hasRedisServer)('Redis restarted under the adapters', () => {
   });
   afterAll(async () => {
     await bus?.close();
-    await client?.close().catch(() => {});
-    await limiterClient?.close().catch(() => {});
+    if (client) await closeRedis(client);
+    if (limiterClient) await closeRedis(limiterClient);
     await redis?.stop();
   });
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorker } from '../../../src/worker/index.js';
 import { makeHarness } from './harness.js';
 import { startReceiver, waitFor } from './receiver.js';
+import { startThread } from '../../../src/adapters/thread-port.js';
 
 const ns = (rx: { received: { body: any }[] }) => rx.received.map((r) => r.body.eventData.n as number).sort((a, b) => a - b);
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -62,6 +63,7 @@ describe('hand-off of new deliveries to a worker of this process', () => {
     await h.worker.close();
     await emitted;
     const next = createWorker({
+      threads: startThread,
       ...h.t.deps,
       webhooks: { allowPrivateTargets: true, timeoutMs: 2000, retryScheduleSeconds: [0.1], pollMs: 100, concurrency: 8 },
       closeGraceMs: 200,

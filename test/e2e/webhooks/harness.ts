@@ -9,6 +9,7 @@ import { emitEvent } from '../../../src/domain/event/emit.js';
 import { generateToken, hashToken, seal } from '../../../src/domain/auth/tokens.js';
 import type { EventRecord } from '../../../src/ports/store.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
+import { startThread } from '../../../src/adapters/thread-port.js';
 
 export interface Harness {
   /** stops the worker and removes the API and its data directory (once) */
@@ -49,6 +50,7 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
   const allow = o.allowPrivateTargets ?? true;
   t.deps.webhooks = { allowPrivateTargets: allow };
   const worker = createWorker({
+    threads: startThread,
     ...t.deps,
     webhooks: {
       allowPrivateTargets: o.workerAllowPrivate ?? allow,

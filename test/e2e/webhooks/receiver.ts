@@ -98,7 +98,12 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   };
 }
 
-export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+// A wait is for an event; its deadline only bounds a failure. A deadline a test names is raised to
+// this floor, so a machine busy with other work (a thread starting, a CPU hog) does not fail it.
+const MIN_WAIT_MS = 30_000;
+
+export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = MIN_WAIT_MS, what = 'condition'): Promise<void> {
+  timeoutMs = Math.max(timeoutMs, MIN_WAIT_MS);
   const end = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

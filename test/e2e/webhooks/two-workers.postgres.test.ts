@@ -10,11 +10,12 @@ import { systemClock } from '../../../src/ports/clock.js';
 import { seal } from '../../../src/domain/auth/tokens.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
 import { eventWebhookBody } from '../../../src/domain/webhook/payload.js';
-import { generateWebhookKey } from '../../../src/worker/webhook/signature.js';
+import { generateWebhookKey } from '../../../src/worker/webhook/sender/signature.js';
 import { createWorker, type Worker } from '../../../src/worker/index.js';
 import type { Store } from '../../../src/ports/store.js';
 import { freshSchemaName, makePostgresStore, testDatabaseUrl } from '../../helpers/db.js';
 import { startReceiver, waitFor } from './receiver.js';
+import { startThread } from '../../../src/adapters/thread-port.js';
 
 const SECRET = 'two-workers-test-secret-0123456789abcdef';
 const BACKLOG = 300;
@@ -78,6 +79,7 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
     const bus = createLocalBus();
     const worker = (store: Store, id: string) =>
       createWorker({
+        threads: startThread,
         store,
         bus: createLocalBus(),
         clock: systemClock,

@@ -10,6 +10,7 @@ import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';
 import { createWorker, type Worker } from '../../../src/worker/index.js';
 import { REFUSE_FOR_MS } from '../../../src/domain/data/index.js';
+import { startThread } from '../../../src/adapters/thread-port.js';
 
 let t: TestApi;
 let worker: Worker;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   t = await makeTestApi();
   t.deps.webhooks = { allowPrivateTargets: true };
   worker = createWorker({
+    threads: startThread,
     ...t.deps,
     logger: pino({ level: 'silent' }),
     webhooks: { allowPrivateTargets: true, timeoutMs: 2000, retryScheduleSeconds: [0.2, 0.2, 0.2, 0.2, 0.2], pollMs: 50, concurrency: 4 },
@@ -46,7 +48,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const waitFor = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
+// a wait for an event; the deadline only bounds a failure (a loaded machine is slow, not wrong)
+const waitFor = async (check: () => Promise<boolean> | boolean, ms = 30_000) => {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');

@@ -1,6 +1,6 @@
 // The access-log recorder (API.md §8: "recording must not slow the API: batch the writes"):
 // rows wait in memory and reach the store in batches, off the request path.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,11 +56,19 @@ describe('access-log recorder', () => {
   });
 
   it('flushes on its timer', async () => {
-    const { store } = await counted();
-    const rec = createAccessLogRecorder({ store, logger: pino({ level: 'silent' }), flushMs: 20, batchSize: 100 });
+    // time is the subject: the recorder's interval is a fake one, moved on by the test (the
+    // store and its writer thread run for real)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const { store, calls } = await counted();
+    const rec = createAccessLogRecorder({ store, logger: pino({ level: 'silent' }), flushMs: 1000, batchSize: 100 });
     cleanups.push(() => rec.close());
     rec.record(row(1));
-    await expect.poll(async () => (await store.accessLogs.list({ projectId: 1 }, { skip: 0, limit: 10 })).total, { timeout: 2000 }).toBe(1);
+    vi.advanceTimersByTime(999);
+    expect(calls).toEqual([]); // not before its time
+    vi.advanceTimersByTime(1);
+    expect(calls).toEqual([1]); // the tick started the write
+    await expect.poll(async () => (await store.accessLogs.list({ projectId: 1 }, { skip: 0, limit: 10 })).total, { timeout: 30_000 }).toBe(1);
   });
 
   it('bounds memory when the store is down: drops the oldest rows and keeps the newest', async () => {

@@ -1,6 +1,6 @@
 // A failing webhook puts one line per window in the general log, not one per event.
 import { describe, expect, it } from 'vitest';
-import { FailureLog } from '../../../src/worker/webhook/failure-log.js';
+import { FailureLog } from '../../../src/worker/webhook/delivery/failure-log.js';
 
 describe('failure log throttle', () => {
   it('writes one line per key per window and counts the ones held back', () => {

@@ -1,7 +1,7 @@
 // Fairness between receivers: each webhook's share of the worker grows with successes and
 // shrinks on timeouts and 5xx (slow start).
 import { describe, expect, it } from 'vitest';
-import { INITIAL_CAP, Lanes } from '../../../src/worker/webhook/lanes.js';
+import { INITIAL_CAP, Lanes } from '../../../src/worker/webhook/sender/lanes.js';
 
 describe('lanes', () => {
   it('starts each lane at a small cap and reports it full there', () => {

@@ -1,7 +1,7 @@
 // What an attempt's result means (API.md §9): retry, fail at once, disable, succeed.
 import { describe, expect, it } from 'vitest';
-import { decide, JITTER } from '../../../src/worker/webhook/policy.js';
-import type { WebhookResult } from '../../../src/worker/webhook/http-client.js';
+import { decide, JITTER } from '../../../src/worker/webhook/delivery/policy.js';
+import type { WebhookResult } from '../../../src/worker/webhook/client/http-client.js';
 
 const res = (o: Partial<WebhookResult>): WebhookResult => ({ ok: false, responseBody: '', latencyMs: 1, ...o });
 const schedule = [10, 30, 60];

@@ -1,10 +1,10 @@
 // The request one delivery sends: the stored body byte for byte, the service headers set last,
 // and the templates applied for event webhooks.
 import { describe, expect, it } from 'vitest';
-import { prepareRequest } from '../../../src/worker/webhook/request.js';
-import type { Target } from '../../../src/worker/webhook/targets.js';
+import { prepareRequest } from '../../../src/worker/webhook/sender/request.js';
+import type { Target } from '../../../src/worker/webhook/delivery/targets.js';
 import { seal } from '../../../src/domain/auth/tokens.js';
-import { verify } from '../../../src/worker/webhook/signature.js';
+import { verify } from '../../../src/worker/webhook/sender/signature.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 
 const secret = 'unit-test-secret-unit-test';

@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeSqliteStore } from '../../helpers/db.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
-import { resolveTarget } from '../../../src/worker/webhook/targets.js';
+import { resolveTarget } from '../../../src/worker/webhook/delivery/targets.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 import type { ModuleRow } from '../../../src/ports/store.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createWebhookClient, parseRetryAfter, type WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
+import { createWebhookClient, parseRetryAfter, type WebhookClientOptions } from '../../../src/worker/webhook/client/http-client.js';
 import { closedPort, endlessBody, startServer } from './servers.js';
 
 function client(opts: Partial<WebhookClientOptions> = {}) {
@@ -64,7 +64,8 @@ describe('webhook client: failed attempts resolve, never reject', () => {
 
   it('counts time spent queued for a socket against the timeout', async () => {
     const server = await startServer(() => {});
-    const c = client({ maxSockets: 1 });
+    // long enough for the first request to arrive on a loaded machine
+    const c = client({ maxSockets: 1, timeoutMs: 2000 });
     const results = await Promise.all([1, 2].map(() => c.send({ url: server.url, headers: {}, body: '' })));
     expect(results.map((r) => r.error)).toEqual(['TIMEOUT', 'TIMEOUT']);
     expect(server.requests).toHaveLength(1); // the second never left the queue

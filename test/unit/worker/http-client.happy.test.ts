@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createWebhookClient, type WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
+import { createWebhookClient, type WebhookClientOptions } from '../../../src/worker/webhook/client/http-client.js';
 import { startServer } from './servers.js';
 
 function client(opts: Partial<WebhookClientOptions> = {}) {

@@ -2,8 +2,8 @@
 // Only loopback is ever dialled here; every other address is refused before any connection.
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { checkTargetUrl, createWebhookClient } from '../../../src/worker/webhook/http-client.js';
-import { guardedLookup, isAllowedAddress } from '../../../src/worker/webhook/target-policy.js';
+import { checkTargetUrl, createWebhookClient } from '../../../src/worker/webhook/client/http-client.js';
+import { guardedLookup, isAllowedAddress } from '../../../src/domain/webhook/target-policy.js';
 import { startServer, type TestServer } from './servers.js';
 
 function strictClient() {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createWebhookClient, type WebhookClient, type WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
+import { createWebhookClient, type WebhookClient, type WebhookClientOptions } from '../../../src/worker/webhook/client/http-client.js';
 import { answer, sleep, startRawServer, writeSlowly, type RawServer } from './raw-servers.js';
 
 function client(opts: Partial<WebhookClientOptions> = {}): WebhookClient {

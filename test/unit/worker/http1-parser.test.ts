@@ -2,7 +2,7 @@
 // keep-alive, what is refused, and that the result never depends on how the bytes are split.
 import { describe, expect, it } from 'vitest';
 import { mulberry32, type Rng } from '../../helpers/random.js';
-import { MAX_HEAD_BYTES, ResponseError, ResponseParser, type ResponseHead } from '../../../src/worker/webhook/http1-parser.js';
+import { MAX_HEAD_BYTES, ResponseError, ResponseParser, type ResponseHead } from '../../../src/worker/webhook/client/http1-parser.js';
 
 interface Outcome {
   heads: ResponseHead[];

@@ -3,16 +3,19 @@
 // lane's cap hold; template errors send nothing; stale and stopped jobs go back unsent; the
 // target policy applies where the exchange runs; a thread that dies loses no job.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createLocalSender, type Sender } from '../../../src/worker/webhook/sender.js';
-import { createThreadedSender, SENDER_FAILED, type ThreadedSender } from '../../../src/worker/webhook/threaded-sender.js';
-import type { Report, ReportBatch, SenderOptions } from '../../../src/worker/webhook/sender-core.js';
-import type { WebhookClientOptions } from '../../../src/worker/webhook/http-client.js';
-import type { Job } from '../../../src/worker/webhook/request.js';
-import { verify } from '../../../src/worker/webhook/signature.js';
-import { INITIAL_CAP } from '../../../src/worker/webhook/lanes.js';
+import { createLocalSender, type Sender } from '../../../src/worker/webhook/sender/sender.js';
+import { createThreadedSender, SENDER_FAILED, type ThreadedSender } from '../../../src/worker/webhook/sender/threaded-sender.js';
+import type { Report, ReportBatch, SenderOptions } from '../../../src/worker/webhook/sender/sender-core.js';
+import type { WebhookClientOptions } from '../../../src/worker/webhook/client/http-client.js';
+import type { Job } from '../../../src/worker/webhook/sender/request.js';
+import { verify } from '../../../src/worker/webhook/sender/signature.js';
+import { INITIAL_CAP } from '../../../src/worker/webhook/sender/lanes.js';
 import { startServer } from './servers.js';
+import { startThread } from '../../../src/adapters/thread-port.js';
 
 const KEY = 'whk.sender-test-key';
+// a wait for an event, not a time limit: a thread starting on a loaded machine can take seconds
+const WAIT = { timeout: 20_000 };
 
 function harness(kind: 'local' | 'threaded', client: Partial<WebhookClientOptions> = {}, opts: Partial<SenderOptions> = {}) {
   const reports: Report[] = [];
@@ -23,12 +26,12 @@ function harness(kind: 'local' | 'threaded', client: Partial<WebhookClientOption
   };
   const c = { allowPrivateTargets: true, timeoutMs: 2000, ...client };
   const o = { concurrency: 4, staleMs: 10_000, ...opts };
-  const sender: Sender = kind === 'local' ? createLocalSender(c, o, deliver) : createThreadedSender(c, o, deliver);
+  const sender: Sender = kind === 'local' ? createLocalSender(c, o, deliver) : createThreadedSender(startThread, c, o, deliver);
   onTestFinished(async () => {
     await sender.stop(0);
     sender.close();
   });
-  const until = (n: number) => expect.poll(() => reports.length, { timeout: 5000 }).toBeGreaterThanOrEqual(n);
+  const until = (n: number) => expect.poll(() => reports.length, WAIT).toBeGreaterThanOrEqual(n);
   return { sender, reports, caps, until };
 }
 
@@ -68,9 +71,9 @@ describe.each(['local', 'threaded'] as const)('sender (%s)', (kind) => {
     const answer = () => held.shift()?.();
     const h = harness(kind, {}, { concurrency: 3 });
     h.sender.submit([job('a', server.url), job('b', server.url), job('c', server.url)]);
-    await expect.poll(() => server.requests.length).toBe(INITIAL_CAP);
+    await expect.poll(() => server.requests.length, WAIT).toBe(INITIAL_CAP);
     answer();
-    await expect.poll(() => server.requests.length).toBe(3);
+    await expect.poll(() => server.requests.length, WAIT).toBe(3);
     // a new lane starts at its initial cap: `c` waited for an answer
     expect(log.indexOf('in c')).toBeGreaterThan(log.indexOf('out a'));
     // then grows by one per success, up to the worker's concurrency
@@ -124,22 +127,22 @@ describe('threaded sender', () => {
     const server = await startServer((req, res) => setTimeout(() => res.end('late'), req.headers['x-service-delivery'] === 'held' ? 5000 : 0));
     const reports: Report[] = [];
     const errors: unknown[] = [];
-    const sender: ThreadedSender = createThreadedSender({ allowPrivateTargets: true, timeoutMs: 8000 }, { concurrency: 2, staleMs: 10_000 }, (b) => reports.push(...b.reports), (e) => errors.push(e));
+    const sender: ThreadedSender = createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 8000 }, { concurrency: 2, staleMs: 10_000 }, (b) => reports.push(...b.reports), (e) => errors.push(e));
     onTestFinished(() => sender.close());
     sender.submit([job('held', server.url)]);
-    await expect.poll(() => server.requests.length).toBe(1);
+    await expect.poll(() => server.requests.length, WAIT).toBe(1);
     const first = sender.thread!;
     await first.terminate();
-    await expect.poll(() => reports.length).toBe(1);
+    await expect.poll(() => reports.length, WAIT).toBe(1);
     expect(reports[0]).toMatchObject({ id: 'held', result: { ok: false, error: SENDER_FAILED } });
     sender.submit([job('again', server.url)]);
-    await expect.poll(() => reports.length, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => reports.length, WAIT).toBe(2);
     expect(reports[1]).toMatchObject({ id: 'again', result: { ok: true, status: 200 } });
     expect(sender.thread).toBeDefined();
     expect(sender.thread).not.toBe(first);
   });
 
   it('refuses bad limits when built, not at the first job', () => {
-    expect(() => createThreadedSender({ allowPrivateTargets: true, timeoutMs: 0 }, { concurrency: 1, staleMs: 1000 }, () => {})).toThrow(RangeError);
+    expect(() => createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 0 }, { concurrency: 1, staleMs: 1000 }, () => {})).toThrow(RangeError);
   });
 });

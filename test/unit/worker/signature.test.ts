@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookKey, sign, verify } from '../../../src/worker/webhook/signature.js';
+import { generateWebhookKey, sign, verify } from '../../../src/worker/webhook/sender/signature.js';
 
 // SPEC 5.3 written out independently: HMAC-SHA256 keyed with the key, over the URL immediately
 // followed by the exact body, hex encoded.

@@ -1,7 +1,7 @@
 // Randomized checks of the template language: seeded, so a failure is reproducible from its seed.
 import { describe, expect, it } from 'vitest';
 import { mulberry32, type Rng } from '../../helpers/random.js';
-import { buildWebhookRequest, parseTemplate, renderTemplate, TemplateError } from '../../../src/worker/webhook/template.js';
+import { buildWebhookRequest, parseTemplate, renderTemplate, TemplateError } from '../../../src/domain/webhook/template.js';
 
 const SAFE = /^[\t\x20-\x7e]*$/;
 

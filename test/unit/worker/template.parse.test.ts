@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplate, TemplateError } from '../../../src/worker/webhook/template.js';
+import { parseTemplate, TemplateError } from '../../../src/domain/webhook/template.js';
 
 function failure(src: string): TemplateError {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHeaderValue, parseTemplate, renderTemplate } from '../../../src/worker/webhook/template.js';
+import { escapeHeaderValue, parseTemplate, renderTemplate } from '../../../src/domain/webhook/template.js';
 
 const event = {
   eventType: 'temp',

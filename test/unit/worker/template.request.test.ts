@@ -4,7 +4,7 @@ import {
   INVALID_JSON_BODY,
   TemplateError,
   validateTemplates,
-} from '../../../src/worker/webhook/template.js';
+} from '../../../src/domain/webhook/template.js';
 
 const payload = {
   eventType: 'door',

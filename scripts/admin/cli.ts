@@ -1,0 +1,115 @@
+// The admin CLI's front: finds the command (its first two words), parses the rest with
+// node:util's parseArgs against that command's options, runs it and prints its answer (a table or
+// fields, or JSON with --json). Exit code 0, or 2 with the error on stderr (JSON with --json).
+import { parseArgs } from 'node:util';
+import { COMMANDS, groupOf, isCommand } from './commands.js';
+import { render } from './output.js';
+import { PASSWORD_ON_ARGV } from './registry.js';
+import { type Command, type Options, type Parsed, UsageError } from './types.js';
+
+const COMMON: Options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
+const PROGRAM = 'npm run admin --';
+
+export function usageOf(group?: string, name?: string): string {
+  const g = group ? COMMANDS[group] : undefined;
+  const c = isCommand(g) ? g : g && name ? g[name] : undefined;
+  if (c) return `usage: ${PROGRAM} ${c.usage} [--json]\n\n${c.summary}\n`;
+  const groups = group && COMMANDS[group] ? [group] : Object.keys(COMMANDS);
+  const lines = groups.flatMap((g) => groupOf(g).map((x) => `  ${x.usage}\n      ${x.summary}`));
+  return [
+    `usage: ${PROGRAM} <command> [--json] [--help]`,
+    '',
+    "Works offline on the server's data (HEARTH_DATA_DIR, HEARTH_DATABASE_URL). --json prints the",
+    'answer as JSON (errors too, on stderr). Exit code 0, or 2 on an error.',
+    '',
+    'commands:',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+interface Io {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+function findCommand(argv: string[]): { group?: string; name?: string; command?: Command; rest: string[] } {
+  const word = (s: string | undefined) => (s !== undefined && !s.startsWith('-') ? s : undefined);
+  const group = word(argv[0]);
+  const g = group === undefined ? undefined : COMMANDS[group];
+  if (isCommand(g)) return { group, command: g, rest: argv.slice(1) };
+  const name = g ? word(argv[1]) : undefined;
+  const command = g && name ? g[name] : undefined;
+  return { group, name, command, rest: argv.slice(command ? 2 : group ? 1 : 0) };
+}
+
+function explainMissing(group: string | undefined, name: string | undefined): string {
+  if (!group) return 'missing command';
+  const g = COMMANDS[group];
+  if (!g) return `unknown command ${JSON.stringify(group)}`;
+  if (!name && !isCommand(g)) return `missing ${group} subcommand: ${Object.keys(g).join(' | ')}`;
+  return `unknown command ${JSON.stringify(`${group} ${name}`)}`;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const json = argv.includes('--json');
+  const fail = (reason: string, message: string, usage?: string) => {
+    io.err(json ? JSON.stringify({ reason, data: { message } }) + '\n' : `error: ${message}\n${usage ? `\n${usage}` : ''}`);
+    return 2;
+  };
+  // before anything else: a secret typed on the command line is refused, never used
+  if (argv.some((a) => a === '--password' || a.startsWith('--password='))) return fail('USAGE_ERROR', `--password: ${PASSWORD_ON_ARGV}`);
+  const { group, name, command, rest } = findCommand(argv);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (!command) {
+    if (wantsHelp) return io.out(usageOf(group)), 0;
+    return fail('USAGE_ERROR', explainMissing(group, name), usageOf(group));
+  }
+  const usage = `usage: ${PROGRAM} ${command.usage}\n`;
+  let args: Parsed;
+  try {
+    const p = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, allowPositionals: true, strict: true });
+    if (p.positionals.length > command.maxPositionals) throw new UsageError(`unexpected argument ${JSON.stringify(p.positionals[command.maxPositionals])}`);
+    args = { positionals: p.positionals, values: p.values, json };
+  } catch (e) {
+    return fail('USAGE_ERROR', (e as Error).message, usage);
+  }
+  if (args.values.help) return io.out(usageOf(group, name)), 0;
+  try {
+    const out = await runCommand(command, args);
+    io.out(render(out, { json, columns: command.columns }));
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) return fail('USAGE_ERROR', e.message, usage);
+    const err = e as Error & { reason?: string; data?: Record<string, unknown> };
+    if (err.name === 'AppError' && err.reason) {
+      io.err(json ? JSON.stringify({ reason: err.reason, data: err.data }) + '\n' : `error: ${err.reason}${err.data ? ' ' + JSON.stringify(err.data) : ''}\n`);
+      return 2;
+    }
+    // ConfigError, an unreachable Redis, a refused restore ...: their message is the explanation
+    const plain = PLAIN_ERRORS[err?.name];
+    if (plain) return fail(plain, err.message);
+    return fail('INTERNAL_ERROR', err?.stack ?? String(e));
+  }
+}
+
+// errors whose message is the whole explanation (a bad setting, an unreachable Redis, a refused
+// restore, a database file that cannot be opened); anything else is a bug and shows its stack
+const PLAIN_ERRORS: Record<string, string> = {
+  ConfigError: 'CONFIG_ERROR',
+  AdminError: 'ADMIN_ERROR',
+  RedisUnavailableError: 'SERVICE_UNAVAILABLE',
+  SqliteError: 'DATABASE_ERROR',
+};
+
+async function runCommand(command: Command, args: Parsed): Promise<unknown> {
+  const { loadAdminConfig, openContext } = await import('./context.js');
+  const config = await loadAdminConfig();
+  if (command.runWithConfig) return command.runWithConfig(config, args);
+  const ctx = await openContext(config);
+  try {
+    return await command.run!(ctx, args);
+  } finally {
+    await ctx.close();
+  }
+}

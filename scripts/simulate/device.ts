@@ -1,0 +1,111 @@
+// One simulated device: an MQTT.js client with the device's credentials, its KV store kept in sync
+// with the server (docs: reload / set / delete, API.md §4), and an answer to every command.
+import type { MqttClient } from 'mqtt';
+import type { Counters } from './counters.js';
+import type { SimDevice } from './api.js';
+
+type Connect = typeof import('mqtt').connect;
+
+export interface SimulatedDevice {
+  readonly device: SimDevice;
+  readonly connected: boolean;
+  /** publishes one event or data post (QoS 1); counted when the broker acknowledges it */
+  publish(kind: 'event' | 'data', seq: number): void;
+  /** sets a KV key from the device side */
+  setKv(key: string, value: unknown): void;
+  end(): Promise<void>;
+}
+
+export function simulateDevice(connect: Connect, brokerUrl: string, device: SimDevice, c: Counters): SimulatedDevice {
+  const base = `/devices/${device.id}`;
+  const kv = new Map<string, unknown>();
+  let rev = 0;
+  let everConnected = false;
+  let refused = false;
+  const client: MqttClient = connect(brokerUrl, {
+    username: String(device.id),
+    password: device.apiKey,
+    clientId: `sim-${device.id}`,
+    clean: true,
+    keepalive: 60,
+    reconnectPeriod: 2000,
+    connectTimeout: 15_000,
+    protocolVersion: 4,
+  });
+
+  client.on('connect', () => {
+    if (everConnected) c.reconnects++;
+    else c.everConnected++;
+    everConnected = true;
+    client.subscribe([`${base}/command`, `${base}/kv`], { qos: 1 }, (err) => {
+      if (err) c.error(`device ${device.id}: subscribe failed: ${err.message}`);
+    });
+  });
+  client.on('error', (err: Error & { code?: number }) => {
+    // CONNACK 4/5 (bad credentials, device revoked or deleted): retrying will not help
+    if (err.code === 4 || err.code === 5) {
+      refused = true;
+      c.error(`device ${device.id}: the broker refused its credentials (CONNACK ${err.code})`);
+      client.end(true);
+    } else c.error(`device ${device.id}: ${err.message}`);
+  });
+  client.on('offline', () => {
+    if (everConnected && !refused) c.drops++;
+  });
+  client.on('message', (topic, payload) => {
+    let msg: any;
+    try {
+      msg = JSON.parse(payload.toString());
+    } catch {
+      c.error(`device ${device.id}: a message on ${topic} is not JSON`);
+      return;
+    }
+    if (topic.endsWith('/command')) answerCommand(msg);
+    else if (topic.endsWith('/kv')) applyKv(msg);
+  });
+
+  function applyKv(msg: { action?: string; rev?: number; key?: string; value?: unknown; items?: { key: string; value: unknown }[] }) {
+    c.kvReceived++;
+    if (msg.action === 'reload') {
+      kv.clear();
+      for (const it of msg.items ?? []) kv.set(it.key, it.value);
+    } else if (msg.action === 'set' && msg.key !== undefined) kv.set(msg.key, msg.value);
+    else if (msg.action === 'delete' && msg.key !== undefined) kv.delete(msg.key);
+    else return;
+    if (typeof msg.rev === 'number') rev = msg.rev;
+  }
+
+  function answerCommand(msg: { action?: unknown; parameters?: unknown }) {
+    c.commandsReceived++;
+    const eventData = { action: msg.action, parameters: msg.parameters ?? {}, kvRev: rev, kv: Object.fromEntries(kv) };
+    client.publish(`${base}/event`, JSON.stringify({ eventType: 'commandAnswered', eventData }), { qos: 1 }, (err) => {
+      if (err) c.error(`device ${device.id}: answer not acknowledged: ${err.message}`);
+      else c.commandsAnswered++;
+    });
+  }
+
+  return {
+    device,
+    get connected() {
+      return client.connected;
+    },
+    publish(kind, seq) {
+      const [topic, body] =
+        kind === 'event'
+          ? [`${base}/event`, { eventType: 'simTick', eventData: { seq } }]
+          : [`${base}/data`, { data: [{ seq, temperature: +(18 + Math.random() * 8).toFixed(2), humidity: Math.round(30 + Math.random() * 40) }] }];
+      client.publish(topic, JSON.stringify(body), { qos: 1 }, (err) => {
+        if (err) c.error(`device ${device.id}: ${kind} not acknowledged: ${err.message}`);
+        else if (kind === 'event') c.events++;
+        else c.data++;
+      });
+    },
+    setKv(key, value) {
+      client.publish(`${base}/kv`, JSON.stringify({ action: 'set', key, value }), { qos: 1 }, (err) => {
+        if (err) c.error(`device ${device.id}: KV set not acknowledged: ${err.message}`);
+        else c.kvSet++;
+      });
+    },
+    end: () => client.endAsync(),
+  };
+}

@@ -1,0 +1,150 @@
+// The Hearth console: a single page at /console that talks to the public API only (api.ts) and
+// watches the live event stream (stream.ts). Pages are chosen by the hash route (router.ts).
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { onExpired, request, session, setSession, type Session } from './api';
+import { onStreamState, startStream, stopStream } from './stream';
+import { href, useRoute } from './router';
+import { SignIn } from './pages/sign-in';
+import { Overview } from './pages/overview';
+import { Devices } from './pages/devices';
+import { DevicePage } from './pages/device';
+import { Homes } from './pages/homes';
+import { Classes, Keys, Users } from './pages/project';
+import { Modules, ModulePage } from './pages/modules';
+import { Reports } from './pages/reports';
+import { Logs } from './pages/logs';
+
+const NAV: [string, string][] = [
+  ['overview', 'Overview'],
+  ['devices', 'Devices'],
+  ['homes', 'Homes'],
+  ['classes', 'Device classes'],
+  ['keys', 'API keys'],
+  ['users', 'Users'],
+  ['modules', 'Smart modules'],
+  ['reports', 'Reports'],
+  ['logs', 'Logs'],
+];
+
+function Live() {
+  const [open, setOpen] = useState(false);
+  useEffect(() => onStreamState(setOpen), []);
+  return (
+    <span class={open ? 'live on' : 'live'} title="the live event stream" data-live={open ? 'on' : 'off'}>
+      {open ? 'live' : 'connecting…'}
+    </span>
+  );
+}
+
+function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
+  const route = useRoute();
+  const [menu, setMenu] = useState(false);
+  const page = route[0] ?? 'overview';
+  let body;
+  switch (page) {
+    case 'devices':
+      body = route[1] ? <DevicePage id={Number(route[1])} /> : <Devices />;
+      break;
+    case 'homes':
+      body = <Homes />;
+      break;
+    case 'classes':
+      body = <Classes />;
+      break;
+    case 'keys':
+      body = <Keys />;
+      break;
+    case 'users':
+      body = <Users />;
+      break;
+    case 'modules':
+      body = route[1] ? <ModulePage id={route[1]} /> : <Modules />;
+      break;
+    case 'reports':
+      body = <Reports />;
+      break;
+    case 'logs':
+      body = <Logs />;
+      break;
+    default:
+      body = <Overview />;
+  }
+  return (
+    <div class="shell">
+      <header class="top">
+        <button type="button" class="menu" aria-expanded={menu} aria-controls="nav" onClick={() => setMenu(!menu)}>
+          Menu
+        </button>
+        <strong class="brand">Hearth</strong>
+        <span class="who">
+          project {s.projectId} · {s.kind === 'user' ? `user ${s.who}` : `key ${s.who}`}
+        </span>
+        <Live />
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <nav id="nav" class={menu ? 'side open' : 'side'} aria-label="sections">
+        <ul>
+          {NAV.map(([path, label]) => (
+            <li key={path}>
+              <a href={href(path)} aria-current={page === path ? 'page' : undefined} onClick={() => setMenu(false)}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main">{body}</main>
+    </div>
+  );
+}
+
+function App() {
+  const [s, setS] = useState<Session | undefined>(session());
+  const [notice, setNotice] = useState<string>();
+  useEffect(
+    () =>
+      onExpired(() => {
+        stopStream();
+        setSession(undefined);
+        setS(undefined);
+        setNotice('Your session has ended. Sign in again.');
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (!s) return;
+    startStream(() => {
+      setSession(undefined);
+      setS(undefined);
+      setNotice('Your session has ended. Sign in again.');
+    });
+    return () => stopStream();
+  }, [s]);
+  if (!s)
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(ns) => {
+          setSession(ns);
+          setNotice(undefined);
+          setS(ns);
+        }}
+      />
+    );
+  const signOut = async () => {
+    if (s.kind === 'user') await request('DELETE', '/userSession').catch(() => undefined);
+    stopStream();
+    setSession(undefined);
+    setS(undefined);
+    setNotice('Signed out.');
+    location.hash = '';
+  };
+  return <Shell s={s} signOut={signOut} />;
+}
+
+const root = document.getElementById('app')!;
+root.textContent = ''; // the loading line of index.html
+render(<App />, root);

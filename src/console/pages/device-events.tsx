@@ -1,0 +1,46 @@
+// The device's events: live from the stream, above the history (GET /events, newest first).
+import { useEffect, useState } from 'preact/hooks';
+import { list, qs } from '../api';
+import { onEvent, type HearthEvent } from '../stream';
+import { ErrorBox, Pager, Section, useLoad, when } from '../ui';
+
+const LIMIT = 20;
+
+function EventRow({ e, live }: { e: HearthEvent; live?: boolean }) {
+  return (
+    <li data-event-type={e.eventType} class={live ? 'live-item' : undefined}>
+      <time>{when(e.timestamp)}</time> <strong>{e.eventType}</strong> <code>{JSON.stringify(e.eventData)}</code>
+    </li>
+  );
+}
+
+export function DeviceEvents({ id, projectId }: { id: number; projectId?: number }) {
+  const [liveEvents, setLive] = useState<HearthEvent[]>([]);
+  const [skip, setSkip] = useState(0);
+  const history = useLoad(async () => (projectId ? list<HearthEvent>(`/events${qs({ projectId, deviceId: id })}`, skip, LIMIT) : undefined), [id, projectId, skip]);
+  useEffect(() => {
+    setLive([]);
+    return onEvent((e) => {
+      if (e.originDeviceId === id) setLive((old) => [e, ...old].slice(0, 100));
+    });
+  }, [id]);
+  return (
+    <Section title="Events">
+      <h3>Live</h3>
+      {liveEvents.length === 0 ? <p class="muted">Waiting for events…</p> : null}
+      <ul class="events live-events" aria-live="polite">
+        {liveEvents.map((e, i) => (
+          <EventRow key={`l${i}`} e={e} live />
+        ))}
+      </ul>
+      <h3>History</h3>
+      <ErrorBox error={history.error} />
+      <ul class="events">
+        {history.data?.items.map((e, i) => (
+          <EventRow key={`h${i}`} e={e} />
+        ))}
+      </ul>
+      {history.data ? <Pager skip={skip} limit={LIMIT} total={history.data.total} onPage={setSkip} /> : null}
+    </Section>
+  );
+}

@@ -1,0 +1,50 @@
+// Log requests: ask the device for its logs, follow the request's status, download the file.
+import { useEffect } from 'preact/hooks';
+import { download, get, send } from '../api';
+import { ConfirmButton, ErrorBox, Section, useAction, useLoad, when } from '../ui';
+
+interface LogRequest {
+  id: string;
+  status: string;
+  creationTime?: string;
+  filename?: string;
+  url?: string;
+}
+
+export function DeviceLogRequests({ id }: { id: number }) {
+  const requests = useLoad(() => get<LogRequest[]>(`/devices/${id}/logRequests`), [id]);
+  const action = useAction();
+  const open = requests.data?.some((r) => r.status === 'requested' || r.status === 'uploading');
+  // an open request moves on by the device's doing: follow it while it is open
+  useEffect(() => {
+    if (!open) return;
+    const t = setInterval(requests.reload, 3000);
+    return () => clearInterval(t);
+  }, [open]);
+  return (
+    <Section
+      title="Log requests"
+      actions={
+        <button type="button" disabled={action.busy || open} onClick={() => action.run(() => send('POST', `/devices/${id}/logRequests`, {})).then(requests.reload)}>
+          Request logs
+        </button>
+      }
+    >
+      <ErrorBox error={requests.error ?? action.error} />
+      {requests.data?.length === 0 ? <p class="muted">No log requests.</p> : null}
+      <ul class="plain">
+        {requests.data?.map((r) => (
+          <li key={r.id} data-log-request={r.status}>
+            <span class="tag">{r.status}</span> {when(r.creationTime)} {r.filename ?? ''}{' '}
+            {r.status === 'success' ? (
+              <button type="button" class="small" onClick={() => action.run(() => download(`/devices/${id}/logRequests/${r.id}/file`, r.filename ?? `${r.id}.log`))}>
+                Download
+              </button>
+            ) : null}
+            {r.status !== 'uploading' ? <ConfirmButton label="Delete" confirm="Delete this request?" onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/logRequests/${r.id}`)).then(requests.reload)} /> : null}
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}

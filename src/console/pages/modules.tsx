@@ -1,0 +1,285 @@
+// Smart modules: webhooks with their subscriptions and templates (a preview rendered by the
+// service against a sample event, with errors at their position), and the delivery log with
+// every attempt and redelivery.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, get, list, qs, send, session } from '../api';
+import { href } from '../router';
+import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, Secret, useAction, useLoad, when } from '../ui';
+
+interface EventWebhook {
+  url: string;
+  /** event types one per line (an array is accepted on input) */
+  subscriptions?: string | string[];
+  headers?: Record<string, string> | null;
+  body?: string | null;
+  key?: string;
+  enabled?: boolean;
+}
+interface Module {
+  id: string;
+  description?: string;
+  eventWebhook?: EventWebhook | null;
+  commandWebhook?: { url: string; key?: string } | null;
+}
+interface Attempt {
+  time: string;
+  statusCode?: number;
+  error?: string;
+  latencyMs: number;
+  response?: string;
+}
+interface Delivery {
+  id: string;
+  status: string;
+  eventType?: string;
+  kind: string;
+  creationTime: string;
+  attemptCount: number;
+  lastAttempt?: Attempt;
+  attempts?: Attempt[];
+  payload?: unknown;
+}
+
+const SAMPLE_EVENT = {
+  eventType: 'temperature',
+  eventData: { celsius: 21.5 },
+  timestamp: new Date(0).toISOString(),
+  homeId: 1,
+  originDeviceId: 1,
+  originDeviceClass: 'default',
+};
+
+function WebhookForm({ projectId, module, onSaved }: { projectId: number; module?: Module; onSaved: (m: Module) => void }) {
+  const w = module?.eventWebhook;
+  const [id, setId] = useState(module?.id ?? '');
+  const [url, setUrl] = useState(w?.url ?? '');
+  const [subs, setSubs] = useState(Array.isArray(w?.subscriptions) ? w.subscriptions.join('\n') : (w?.subscriptions ?? '*'));
+  const [headers, setHeaders] = useState(w?.headers ? JSON.stringify(w.headers, null, 2) : '');
+  const [body, setBody] = useState(w?.body ?? '');
+  const [sample, setSample] = useState(JSON.stringify(SAMPLE_EVENT, null, 2));
+  const [preview, setPreview] = useState<{ headers: Record<string, string>; body: string }>();
+  const action = useAction();
+  const previewAction = useAction();
+  const hdrs = headers.trim() ? parseJson(headers) : { ok: true as const, value: null };
+  const webhook = () => ({ url, subscriptions: subs, headers: hdrs.ok ? hdrs.value : null, body: body.trim() ? body : null });
+  const runPreview = () =>
+    previewAction.run(async () => {
+      setPreview(undefined);
+      const ev = parseJson(sample);
+      if (!ev.ok) throw new Error(`The sample event is not JSON: ${ev.error}`);
+      setPreview(await send('POST', `/projects/${projectId}/smartModules/templatePreview`, { headers: hdrs.ok ? hdrs.value : null, body: body.trim() ? body : null, event: ev.value }));
+    });
+  return (
+    <form
+      aria-label={module ? 'edit the event webhook' : 'create a webhook module'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        action.run(async () => {
+          const m = module
+            ? await send<Module>('PATCH', `/projects/${projectId}/smartModules/${encodeURIComponent(module.id)}`, { eventWebhook: webhook() })
+            : await send<Module>('POST', `/projects/${projectId}/smartModules`, { id, moduleType: 'webhooks', eventWebhook: webhook() });
+          onSaved(m);
+        });
+      }}
+    >
+      {module ? null : (
+        <Field label="Module id" hint="3 or more lowercase letters, digits, - or _">
+          <input name="moduleId" required value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+        </Field>
+      )}
+      <Field label="Webhook URL">
+        <input name="url" type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+      </Field>
+      <Field label="Subscriptions" hint="event types, one per line; * for all">
+        <textarea name="subscriptions" rows={3} value={subs} onInput={(e) => setSubs((e.target as HTMLTextAreaElement).value)} />
+      </Field>
+      <details>
+        <summary>Advanced: header and body templates</summary>
+        <JsonField label="Headers (JSON object of templates)" value={headers} onInput={setHeaders} rows={3} />
+        <Field label="Body template" hint="placeholders like {{eventData.celsius}}; empty sends the event as JSON">
+          <textarea name="bodyTemplate" rows={5} spellcheck={false} value={body} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />
+        </Field>
+        <JsonField label="Sample event" value={sample} onInput={setSample} rows={6} />
+        <button type="button" onClick={runPreview} disabled={previewAction.busy}>
+          Preview
+        </button>
+        <TemplateErrors error={previewAction.error} source={body} />
+        {preview ? (
+          <div class="preview" data-preview>
+            <h4>Headers</h4>
+            <pre>{Object.entries(preview.headers).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none of yours)'}</pre>
+            <h4>Body</h4>
+            <pre>{preview.body}</pre>
+          </div>
+        ) : null}
+      </details>
+      <button type="submit" class="primary" disabled={action.busy || !hdrs.ok}>
+        {module ? 'Save' : 'Create'}
+      </button>
+      <TemplateErrors error={action.error} source={body} />
+    </form>
+  );
+}
+
+/** an error of a template, with a caret under its position in the body template */
+function TemplateErrors({ error, source }: { error: unknown; source: string }) {
+  if (!error) return null;
+  const issue = error instanceof ApiError && Array.isArray(error.data?.issues) ? (error.data!.issues as { path?: string; position?: number }[])[0] : undefined;
+  if (issue?.position === undefined || !issue.path?.endsWith('body')) return <ErrorBox error={error} />;
+  const before = source.slice(0, issue.position);
+  const line = before.split('\n').length;
+  const col = issue.position - before.lastIndexOf('\n');
+  const text = source.split('\n')[line - 1] ?? '';
+  return (
+    <div class="error" role="alert">
+      <p>{(error as Error).message}</p>
+      <pre class="caret">
+        {`line ${line}, column ${col}\n${text}\n${' '.repeat(Math.max(0, col - 1))}^`}
+      </pre>
+    </div>
+  );
+}
+
+export function Modules() {
+  const projectId = session()!.projectId;
+  const modules = useLoad(() => get<Module[]>(`/projects/${projectId}/smartModules`), [projectId]);
+  const [created, setCreated] = useState<Module>();
+  return (
+    <div class="page">
+      <h1>Smart modules</h1>
+      <Section title="Create a webhook module">
+        <WebhookForm
+          projectId={projectId}
+          onSaved={(m) => {
+            setCreated(m);
+            modules.reload();
+          }}
+        />
+        {created?.eventWebhook?.key ? (
+          <div class="once" role="status">
+            <p>Module {created.id} created. Its signing key is shown once:</p>
+            <Secret label="Signing key" value={created.eventWebhook.key} />
+          </div>
+        ) : null}
+      </Section>
+      <Section title="Modules">
+        <ErrorBox error={modules.error} />
+        <ul class="plain">
+          {modules.data?.map((m) => (
+            <li key={m.id}>
+              <a href={href(`modules/${encodeURIComponent(m.id)}`)}>{m.id}</a> <span class="muted">{m.eventWebhook?.url ?? m.commandWebhook?.url}</span>
+            </li>
+          ))}
+        </ul>
+        {modules.data?.length === 0 ? <p class="muted">No modules yet. Events reach a webhook only from devices in a home.</p> : null}
+      </Section>
+    </div>
+  );
+}
+
+function DeliveryDetail({ base, id, onRedelivered }: { base: string; id: string; onRedelivered: () => void }) {
+  const d = useLoad(() => get<Delivery>(`${base}/${encodeURIComponent(id)}`), [id]);
+  const action = useAction();
+  // a delivery still on its way (queued again by a redelivery) is followed until it settles
+  const moving = d.data?.status === 'pending' || d.data?.status === 'delivering';
+  useEffect(() => {
+    if (!moving) return;
+    const timer = setInterval(d.reload, 1000);
+    return () => clearInterval(timer);
+  }, [moving]);
+  return (
+    <div class="delivery-detail">
+      <ErrorBox error={d.error ?? action.error} />
+      {d.data ? (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Status</th>
+                <th scope="col">Latency</th>
+                <th scope="col">Answer (first bytes)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.data.attempts?.map((a, i) => (
+                <tr key={i} data-attempt={i}>
+                  <td>{when(a.time)}</td>
+                  <td>{a.statusCode ?? a.error}</td>
+                  <td>{a.latencyMs} ms</td>
+                  <td>
+                    <code>{(a.response ?? '').slice(0, 200)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" onClick={() => action.run(() => send('POST', `${base}/${encodeURIComponent(id)}/redeliver`)).then((ok) => ok && (d.reload(), onRedelivered()))}>
+            Redeliver
+          </button>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export function ModulePage({ id }: { id: string }) {
+  const projectId = session()!.projectId;
+  const base = `/projects/${projectId}/smartModules/${encodeURIComponent(id)}`;
+  const module = useLoad(() => get<Module>(base), [id]);
+  const [status, setStatus] = useState('');
+  const deliveries = useLoad(() => list<Delivery>(`${base}/deliveries${qs({ status })}`, 0, 100), [id, status]);
+  const [open, setOpen] = useState<string>();
+  const action = useAction();
+  const moving = deliveries.data?.items.some((d) => d.status === 'pending' || d.status === 'delivering');
+  useEffect(() => {
+    if (!moving) return;
+    const timer = setInterval(deliveries.reload, 2000);
+    return () => clearInterval(timer);
+  }, [moving]);
+  return (
+    <div class="page">
+      <p>
+        <a href="#/modules">← Smart modules</a>
+      </p>
+      <h1>Module {id}</h1>
+      <ErrorBox error={module.error ?? action.error} />
+      {module.data ? (
+        <Section title="Event webhook" actions={<ConfirmButton label="Delete module" confirm={`Delete ${id} and its delivery log?`} onConfirm={() => action.run(() => send('DELETE', base)).then((ok) => ok && (location.hash = '#/modules'))} />}>
+          <WebhookForm projectId={projectId} module={module.data} onSaved={module.set} />
+        </Section>
+      ) : null}
+      <Section
+        title="Delivery log"
+        actions={
+          <button type="button" onClick={deliveries.reload}>
+            Refresh
+          </button>
+        }
+      >
+        <Field label="Status">
+          <select value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
+            {['', 'pending', 'delivering', 'success', 'failed', 'dropped'].map((s) => (
+              <option key={s} value={s}>
+                {s || 'any'}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <ErrorBox error={deliveries.error} />
+        <ul class="plain deliveries">
+          {deliveries.data?.items.map((d) => (
+            <li key={d.id} data-delivery={d.status}>
+              <button type="button" class="link" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? undefined : d.id)}>
+                {when(d.creationTime)} {d.eventType ?? d.kind}
+              </button>{' '}
+              <span class="tag">{d.status}</span> <span class="muted">{d.attemptCount} attempt(s)</span>
+              {open === d.id ? <DeliveryDetail base={`${base}/deliveries`} id={d.id} onRedelivered={deliveries.reload} /> : null}
+            </li>
+          ))}
+        </ul>
+        {deliveries.data?.items.length === 0 ? <p class="muted">No deliveries.</p> : null}
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+// Shared pieces of the pages: loading state with the service's reason in words, paging over the
+// range header, copy buttons, a confirm step for destructive actions, a JSON editor that checks
+// as you type.
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api';
+
+export function errorText(err: unknown): string {
+  return err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
+}
+
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
+/** load(): re-runs when deps change; `reload` runs it again; a stale answer is dropped */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; loading: boolean; reload: () => void; set: (t: T) => void } {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const seq = useRef(0);
+  const run = useCallback(() => {
+    const mine = ++seq.current;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => mine === seq.current && setState({ data, loading: false }),
+      (error) => mine === seq.current && setState((s) => ({ data: s.data, error, loading: false })),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  useEffect(run, [run]);
+  return { ...state, reload: run, set: (data: T) => setState({ data, loading: false }) };
+}
+
+/** runs an action, keeping its error and busy state for the button that started it */
+export function useAction(): { busy: boolean; error?: unknown; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await fn();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, clear: () => setError(undefined) };
+}
+
+export function Pager({ skip, limit, total, onPage }: { skip: number; limit: number; total: number; onPage: (skip: number) => void }) {
+  if (total <= limit && skip === 0) return <p class="muted">{total} in all</p>;
+  const last = Math.min(skip + limit, total);
+  return (
+    <nav class="pager" aria-label="pages">
+      <button type="button" disabled={skip === 0} onClick={() => onPage(Math.max(0, skip - limit))}>
+        Previous
+      </button>
+      <span>
+        {total === 0 ? 0 : skip + 1}–{last} of {total}
+      </span>
+      <button type="button" disabled={last >= total} onClick={() => onPage(skip + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      class="small"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+        } catch {
+          // no clipboard (plain http on another host): select the text for the person instead
+          const ta = document.createElement('textarea');
+          ta.value = text;
+          document.body.append(ta);
+          ta.select();
+          document.execCommand('copy');
+          ta.remove();
+        }
+        setDone(true);
+        setTimeout(() => setDone(false), 1500);
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** a secret shown once, with its copy button */
+export function Secret({ label, value }: { label: string; value: string }) {
+  return (
+    <div class="secret">
+      <span>{label}</span>
+      <code data-secret={label}>{value}</code>
+      <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+    </div>
+  );
+}
+
+/** a destructive action asks once more, inline */
+export function ConfirmButton({ label, confirm, onConfirm }: { label: string; confirm: string; onConfirm: () => void }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  return (
+    <span class="confirm" role="group" aria-label={confirm}>
+      <span>{confirm}</span>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+export function Field({ label, children, hint }: { label: string; children: ComponentChildren; hint?: ComponentChildren }) {
+  return (
+    <label class="field">
+      <span>{label}</span>
+      {children}
+      {hint ? <small class="hint">{hint}</small> : null}
+    </label>
+  );
+}
+
+/** JSON text: parsed as you type; `onValue` gets the value, or undefined while it is not JSON */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+export function JsonField({ label, value, onInput, rows = 6 }: { label: string; value: string; onInput: (t: string) => void; rows?: number }) {
+  const parsed = value.trim() === '' ? { ok: true as const } : parseJson(value);
+  return (
+    <Field label={label} hint={parsed.ok ? 'valid JSON' : <span class="bad">{(parsed as { error: string }).error}</span>}>
+      <textarea rows={rows} spellcheck={false} aria-invalid={!parsed.ok} value={value} onInput={(e) => onInput((e.target as HTMLTextAreaElement).value)} />
+    </Field>
+  );
+}
+
+export const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <section class="card">
+      <header>
+        <h2>{title}</h2>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+// The request one delivery sends (SPEC §5.3, §6; API.md §9): the target's current URL and key
+// (a rotated key signs retries too), the templates for event webhooks, then the service's own
+// headers LAST, after removing any case-variant a template may have produced, so no template can
+// forge or duplicate a signature.
+import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
+import { unseal } from '../../../domain/auth/tokens.js';
+import { buildWebhookRequest, TemplateError } from '../../../domain/webhook/template.js';
+import { sign } from './signature.js';
+import type { WebhookRequest } from '../client/http-client.js';
+import type { Target } from '../delivery/targets.js';
+
+export const SIGNATURE_HEADER = 'X-Service-Signature';
+export const MODE_SIGNATURE_HEADER = 'X-Mode-Signature';
+export const DELIVERY_HEADER = 'X-Service-Delivery';
+const OWN = new Set([SIGNATURE_HEADER, MODE_SIGNATURE_HEADER, DELIVERY_HEADER].map((h) => h.toLowerCase()));
+const USER_AGENT = 'Hearth-Webhooks/0.1';
+
+// Unsealing (AES-GCM) per delivery is measurable at thousands a second; keys change rarely.
+const MAX_KEYS = 1000;
+const keys = new Map<string, string>();
+function keyOf(secret: string, sealed: string): string {
+  const cacheKey = `${secret.length}:${secret}:${sealed}`;
+  let key = keys.get(cacheKey);
+  if (key === undefined) {
+    key = unseal(secret, sealed);
+    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+    keys.set(cacheKey, key);
+  }
+  return key;
+}
+
+export type Prepared =
+  | { send: WebhookRequest }
+  /** nothing may be sent: the delivery is recorded as dropped with this reason */
+  | { drop: string; templateError?: boolean };
+
+/** One delivery as the sender needs it: what to send where, and the key to sign it with. */
+export interface Job {
+  /** the delivery id (X-Service-Delivery) */
+  id: string;
+  /** the webhook it goes to (ports/queue.ts laneOf): the unit of fairness */
+  lane: string;
+  url: string;
+  /** the webhook key, unsealed */
+  key: string;
+  /** the stored SPEC §6.1 / §6.3 JSON */
+  payload: string;
+  templates?: Target['templates'];
+}
+
+export function jobOf(row: DeliveryRow, lane: string, target: Target, secret: string): Job {
+  const job: Job = { id: row.id, lane, url: target.url, key: keyOf(secret, target.keySealed), payload: row.payload };
+  if (target.templates) job.templates = target.templates;
+  return job;
+}
+
+/** the request of a job: templates applied, then the service's own headers, signed */
+export function buildRequest(job: Job): Prepared {
+  let headers: Record<string, string>;
+  let body: string;
+  if (job.templates) {
+    try {
+      const t = job.templates;
+      const built = buildWebhookRequest({ headers: t.headers ?? undefined, body: t.body ?? undefined }, JSON.parse(job.payload));
+      headers = built.headers;
+      // without a body template the stored text is sent byte for byte
+      body = t.body ? built.body : job.payload;
+    } catch (err) {
+      if (err instanceof TemplateError) return { drop: `TEMPLATE_ERROR: ${err.message}`, templateError: true };
+      throw err;
+    }
+  } else {
+    // SPEC §6.1 / §6.3 JSON as stored, no template to apply: only our own headers
+    const signature = sign(job.key, job.url, job.payload);
+    const send = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, [SIGNATURE_HEADER]: signature, [MODE_SIGNATURE_HEADER]: signature, [DELIVERY_HEADER]: job.id };
+    return { send: { url: job.url, method: 'POST', headers: send, body: job.payload } };
+  }
+
+  for (const name of Object.keys(headers)) if (OWN.has(name.toLowerCase())) delete headers[name];
+  if (!Object.keys(headers).some((n) => n.toLowerCase() === 'user-agent')) headers['User-Agent'] = USER_AGENT;
+  const signature = sign(job.key, job.url, body);
+  headers[SIGNATURE_HEADER] = signature;
+  headers[MODE_SIGNATURE_HEADER] = signature;
+  headers[DELIVERY_HEADER] = job.id;
+  return { send: { url: job.url, method: 'POST', headers, body } };
+}
+
+/** the request one claimed row sends to its target */
+export function prepareRequest(row: DeliveryRow, target: Target, secret: string): Prepared {
+  return buildRequest(jobOf(row, laneOf(row), target, secret));
+}

@@ -1,0 +1,15 @@
+// Messages between the worker's runner and its sender thread (threaded-sender.ts,
+// sender-thread.ts). Jobs and reports travel in batches: one postMessage per turn of either
+// loop, not per delivery.
+import type { WebhookClientOptions } from '../client/http-client.js';
+import type { Job } from './request.js';
+import type { ReportBatch, SenderOptions } from './sender-core.js';
+
+export interface SenderThreadData {
+  client: WebhookClientOptions;
+  sender: SenderOptions;
+}
+
+export type ToSender = { jobs: Job[] } | { stop: true; graceMs: number };
+
+export type FromSender = { batch: ReportBatch } | { stopped: true };

@@ -1,0 +1,312 @@
+// The web console in a real browser (Debian Chromium through playwright-core) against a real
+// Hearth with real devices (MQTT.js): sign-in both ways, live status, KV both ways, commands,
+// a webhook module with its delivery log and a redelivery, a report run, and an expired session.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
+import { launchChromium } from '../../helpers/browser.js';
+import { inbox, mqttConnect } from '../broker/clients.js';
+import { buildConsole } from '../../../scripts/build-console.js';
+
+// a browser, a server and a device in one test: slow on a busy machine, waited for by events
+vi.setConfig({ testTimeout: 90_000 });
+
+let t: TestHearth;
+let browser: Browser;
+const received: { body: string; headers: Record<string, unknown> }[] = [];
+let receiver: Server;
+let receiverUrl: string;
+
+beforeAll(async () => {
+  await buildConsole();
+  t = await startTestHearth({ webhooks: { allowPrivateTargets: true } });
+  browser = await launchChromium();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      received.push({ body, headers: req.headers });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  receiver?.close();
+  await t?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  // a script error in the page fails the test that caused it
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  onTestFinished(() => expect(errors).toEqual([]));
+  return page;
+}
+
+async function signInWithKey(page: Page, key = t.adminKey): Promise<void> {
+  await page.goto(`${t.httpUrl}/console`);
+  await page.getByRole('tab', { name: 'Project API key' }).click();
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  await page.locator('[data-live="on"]').waitFor();
+}
+
+/** the machine may be busy: what the page or a receiver shows is waited for, up to 15 s */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+const statusCell = (page: Page, d: SeededDevice) => page.locator(`tr[data-device="${d.id}"] td.status`);
+
+describe('sign-in', () => {
+  it('takes a project API key, keeps it out of cookies, and signs out', async () => {
+    const page = await newPage();
+    await signInWithKey(page);
+    expect(await page.locator('[data-metric="devices-total"]').textContent()).toMatch(/^\d+$/);
+    expect(await page.context().cookies()).toEqual([]);
+    expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toContain('pk.');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toBeNull();
+  });
+
+  it('takes a user email and password, and shows a wrong password in words', async () => {
+    const email = `console-${Date.now()}@example.test`;
+    const created = await t.http('POST', '/users', { token: t.adminKey, body: { projectId: 1, email, password: 'correct horse battery', name: 'Console User' } });
+    expect(created.status).toBe(201);
+    const page = await newPage();
+    await page.goto(`${t.httpUrl}/console`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await poll(() => page.getByRole('alert').textContent()).toMatch(/not valid|sign in/i);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.locator('.who').textContent()).toContain('user');
+  });
+
+  it('returns to sign-in when the session has ended', async () => {
+    const email = `expire-${Date.now()}@example.test`;
+    await t.http('POST', '/users', { token: t.adminKey, body: { projectId: 1, email, password: 'correct horse battery', name: 'Soon Gone' } });
+    const page = await newPage();
+    await page.goto(`${t.httpUrl}/console`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const token = (await page.evaluate("JSON.parse(sessionStorage.getItem('hearth.console.session')).token")) as string;
+    expect((await t.http('DELETE', '/userSession', { token })).status).toBe(204);
+    // the next request the console makes finds the session gone (the stream may say so first)
+    await page.evaluate("location.hash = '#/devices'");
+    await page.getByText('Your session has ended').waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toBeNull();
+  });
+});
+
+describe('devices', () => {
+  it('turns a row online when the device connects and offline when it leaves, without reload', async () => {
+    const d = await t.seedDevice();
+    const name = `live lamp ${Date.now()}`;
+    expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name } })).status).toBe(204);
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.getByRole('link', { name: 'Devices', exact: true }).click();
+    await page.getByLabel('Search').fill(name);
+    await poll(() => statusCell(page, d).textContent()).toBe('offline');
+    const navigations: string[] = [];
+    page.on('framenavigated', (f) => navigations.push(f.url()));
+    const c = await mqttConnect(t, d);
+    await poll(() => statusCell(page, d).textContent()).toBe('online');
+    await c.endAsync();
+    await poll(() => statusCell(page, d).textContent()).toBe('offline');
+    expect(navigations.filter((u) => !u.includes('#/'))).toEqual([]);
+  });
+
+  it('creates a device, shows its key and claim code once, and deletes it after a confirmation', async () => {
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.getByRole('link', { name: 'Devices', exact: true }).click();
+    await page.getByRole('form', { name: 'add a device' }).getByLabel('Name').fill('console lamp');
+    await page.getByRole('form', { name: 'add a device' }).getByRole('button', { name: 'Create' }).click();
+    const key = await page.locator('[data-secret="API key"]').textContent();
+    expect(key).toMatch(/^dk\./);
+    expect(await page.locator('[data-secret="Claim code"]').textContent()).toBeTruthy();
+    const id = Number(await page.locator('.once a').textContent());
+    expect((await t.http('GET', `/devices/${id}`, { token: t.adminKey })).body.name).toBe('console lamp');
+    await page.getByLabel('Search').fill(String(id));
+    const row = page.locator(`tr[data-device="${id}"]`);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await poll(async () => (await t.http('GET', `/devices/${id}`, { token: t.adminKey })).status).toBe(404);
+  });
+});
+
+describe("a device's page", () => {
+  it('edits KV in the console and the device receives it over MQTT, and the other way', async () => {
+    const d = await t.seedDevice();
+    const c = await mqttConnect(t, d);
+    const box = inbox(c);
+    await c.subscribeAsync(`/devices/${d.id}/kv`, { qos: 1 });
+    expect((await box.next(`/devices/${d.id}/kv`)).action).toBe('reload');
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
+    await page.locator('[data-kv-state="live"]').waitFor();
+    await page.getByRole('button', { name: 'Add a key' }).click();
+    await page.getByLabel('Key', { exact: true }).fill('brightness');
+    await page.getByLabel('Value (JSON)').fill('{"level": 80');
+    await page.getByText(/JSON|Expected|Unexpected/).first().waitFor();
+    expect(await page.getByRole('form', { name: 'edit a key' }).getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
+    await page.getByLabel('Value (JSON)').fill('{"level": 80}');
+    await page.getByRole('form', { name: 'edit a key' }).getByRole('button', { name: 'Save' }).click();
+    const set = await box.next(`/devices/${d.id}/kv`);
+    expect(set).toMatchObject({ action: 'set', key: 'brightness', value: { level: 80 } });
+
+    c.publish(`/devices/${d.id}/kv`, JSON.stringify({ action: 'set', key: 'mode', value: 'eco' }), { qos: 1 });
+    await poll(() => page.locator('tr[data-kv-key="mode"] .value').textContent().catch(() => null)).toBe('"eco"');
+  });
+
+  it('sends a command the device receives, checks the action as you type, and explains DEVICE_OFFLINE', async () => {
+    const d = await t.seedDevice();
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
+    await page.getByLabel('Action').fill('doEcho');
+    await page.locator('[data-hint="action"]').waitFor();
+    expect(await page.getByRole('form', { name: 'send a command' }).getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await page.getByLabel('Action').fill('light-on');
+    await page.getByLabel('Parameters (JSON object)').fill('{"level": 5}');
+    await page.getByRole('form', { name: 'send a command' }).getByRole('button', { name: 'Send' }).click();
+    await page.getByText(/offline: a command reaches only a device with a live/).waitFor();
+
+    const c = await mqttConnect(t, d);
+    const box = inbox(c);
+    await c.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
+    await page.locator('.status[data-status="online"]').waitFor();
+    await page.getByRole('form', { name: 'send a command' }).getByRole('button', { name: 'Send' }).click();
+    expect(await box.next(`/devices/${d.id}/command`)).toEqual({ action: 'light-on', parameters: { level: 5 } });
+    await page.getByText('Delivered “light-on”').waitFor();
+  });
+});
+
+describe('smart modules and reports', () => {
+  it('creates a webhook module, shows a delivery with its attempt, and redelivers it', async () => {
+    const homeId = await t.seedHome();
+    const d = await t.seedDevice({ homeId });
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.getByRole('link', { name: 'Smart modules' }).click();
+    const form = page.getByRole('form', { name: 'create a webhook module' });
+    const moduleId = `hook-${Date.now()}`;
+    await form.getByLabel('Module id').fill(moduleId);
+    await form.getByLabel('Webhook URL').fill(receiverUrl);
+    await form.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: moduleId }).click();
+
+    const before = received.length;
+    expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType: 'doorOpened', eventData: { door: 'front' } } })).status).toBe(204);
+    await poll(() => received.length).toBe(before + 1);
+    // the delivery is listed at once; its outcome is recorded a moment later, and the log follows
+    // a delivery on its way by itself
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const delivery = page.locator('[data-delivery="success"]').first();
+    await delivery.waitFor({ timeout: 30_000 });
+    await delivery.getByRole('button').first().click();
+    await page.locator('[data-attempt="0"]').waitFor();
+    expect(await page.locator('[data-attempt="0"]').textContent()).toContain('200');
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await poll(() => received.length).toBe(before + 2);
+    await poll(async () => page.locator('[data-attempt="1"]').count()).toBeGreaterThan(0);
+  });
+
+  it('previews a body template against a sample event, with an error shown at its position', async () => {
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.getByRole('link', { name: 'Smart modules' }).click();
+    const form = page.getByRole('form', { name: 'create a webhook module' });
+    await form.getByText('Advanced: header and body templates').click();
+    await form.getByLabel('Body template').fill('{"t": {{eventData.celsius}');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.locator('pre.caret').waitFor();
+    expect(await form.locator('pre.caret').textContent()).toMatch(/line 1, column \d+/);
+    await form.getByLabel('Body template').fill('{"t": {{eventData.celsius}}}');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.locator('[data-preview] pre').nth(1).waitFor();
+    expect(await form.locator('[data-preview] pre').nth(1).textContent()).toBe('{"t": 21.5}');
+  });
+
+  it('creates a report and runs it now to success', async () => {
+    const page = await newPage();
+    await signInWithKey(page);
+    await page.getByRole('link', { name: 'Reports' }).click();
+    const name = `devices ${Date.now()}`;
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('form', { name: 'create a report' }).getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name }).click();
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh runs' }).click();
+          return page.locator('[data-run="success"]').count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
+  });
+});
+
+describe('pages', () => {
+  it('serves the console with a strict Content-Security-Policy and no inline script', async () => {
+    const res = await fetch(`${t.httpUrl}/console`);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(await res.text()).not.toMatch(/<script>(?!<\/script>)/);
+    expect((await fetch(`${t.httpUrl}/console/secret.txt`)).status).toBe(404);
+  });
+
+  it('renders every section at a phone width without a CSP violation', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    onTestFinished(() => context.close());
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${t.httpUrl}/console`);
+    await page.getByRole('tab', { name: 'Project API key' }).click();
+    await page.getByLabel('API key').fill(t.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (const [path, heading] of [
+      ['devices', 'Devices'],
+      ['homes', 'Homes'],
+      ['classes', 'Device classes'],
+      ['keys', 'Project API keys'],
+      ['users', 'Users'],
+      ['modules', 'Smart modules'],
+      ['reports', 'Scheduled reports'],
+      ['logs', 'Logs'],
+      ['overview', 'Overview'],
+    ]) {
+      await page.goto(`${t.httpUrl}/console#/${path}`);
+      await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+    }
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+// The device simulator (`npm run simulate`) as a child process against a real server on loopback:
+// its devices connect, a command sent through the API is answered with the device's KV view (so a
+// KV value set through the API is seen to reach it), its summary agrees with the events stored,
+// and a second run reuses the devices. Runs end on Ctrl-C (SIGINT) or at --duration.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { startTestHearth, type TestHearth } from '../helpers/hearth.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SLOW = { timeout: 300_000 };
+
+interface SimRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function simulate(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/simulate.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<SimRun>((res, rej) => {
+    child.on('error', rej);
+    child.on('exit', (code) => res({ code, stdout, stderr }));
+  });
+  return { child, done, output: () => stdout + stderr };
+}
+
+/** a loopback port nobody listens on (just released) */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** the summary a `--json` run prints last */
+const summaryOf = (r: SimRun) => {
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+};
+
+describe('device simulator', () => {
+  let th: TestHearth;
+  let base: string[];
+  /** a total from the range header of a list answer */
+  const total = async (path: string) => {
+    const r = await th.http('GET', path, { token: th.adminKey });
+    expect(r.status).toBe(200);
+    return Number(/\/(\d+)$/.exec(r.headers.get('vnd.tinkermode.range') ?? '/0')?.[1] ?? 0);
+  };
+  const events = (type: string) => total(`/events?projectId=1&eventType=${type}&limit=1`);
+
+  beforeAll(async () => {
+    th = await startTestHearth();
+    base = ['--url', th.httpUrl, '--key', th.adminKey, '--mqtt', `mqtt://127.0.0.1:${th.mqttPort}`, '--json'];
+  }, 120_000);
+  afterAll(() => th?.close());
+
+  it('runs 20 devices, answers a command with the KV set through the API, and agrees with the events stored', SLOW, async () => {
+    const sim = simulate([...base, '--devices', '20', '--rate', '50', '--ramp', '20', '--kv-rate', '1']);
+    try {
+      await expect.poll(() => total('/devices?projectId=1&tag=simulator&isConnected=true&limit=1'), { timeout: 120_000, interval: 500 }).toBe(20);
+      const list = await th.http('GET', '/devices?projectId=1&tag=simulator&search=sim-3', { token: th.adminKey });
+      const dev = list.body.find((d: { name: string }) => d.name === 'sim-3');
+      expect(dev).toBeDefined();
+      expect((await th.http('PUT', `/devices/${dev.id}/kv/greeting`, { token: th.adminKey, body: { value: 'hello' } })).status).toBe(204);
+
+      // a command; its answer carries the device's KV store as the device holds it
+      const answers = () => th.http('GET', `/events?projectId=1&deviceId=${dev.id}&eventType=commandAnswered`, { token: th.adminKey }).then((r) => r.body as { eventData: any }[]);
+      let sent = 0;
+      let seen: { eventData: any } | undefined;
+      while (!seen && sent < 20) {
+        sent++;
+        expect((await th.http('PUT', `/devices/${dev.id}/command`, { token: th.adminKey, body: { action: 'report', parameters: { attempt: sent } } })).status).toBe(204);
+        await expect.poll(async () => (await answers()).length, { timeout: 60_000, interval: 200 }).toBe(sent);
+        seen = (await answers()).find((e) => e.eventData.kv?.greeting === 'hello');
+      }
+      expect(seen?.eventData).toMatchObject({ action: 'report', parameters: { attempt: expect.any(Number) }, kvRev: expect.any(Number) });
+      // the traffic flows: events stored from the simulated devices
+      await expect.poll(() => events('simTick'), { timeout: 60_000, interval: 500 }).toBeGreaterThan(50);
+    } finally {
+      sim.child.kill('SIGINT');
+    }
+    const sum = summaryOf(await sim.done);
+    expect(sum).toMatchObject({ devices: 20, connected: 20, errors: 0, commandsReceived: expect.any(Number) });
+    expect(sum.commandsAnswered).toBe(sum.commandsReceived);
+    expect(sum.kvReceived).toBeGreaterThanOrEqual(21); // a reload each, and the greeting
+    // every event it counted was acknowledged after its commit: all of them are stored
+    expect(await events('simTick')).toBe(sum.events);
+    expect(await events('commandAnswered')).toBe(sum.commandsAnswered);
+    expect(sum.events).toBeGreaterThan(50);
+  });
+
+  it('reuses its devices on the next run, over MQTT-over-WebSocket, and stops at --duration', SLOW, async () => {
+    const before = await total('/devices?projectId=1&limit=1');
+    const stored = await events('simTick');
+    const sim = simulate([...base.filter((a, i) => a !== '--mqtt' && base[i - 1] !== '--mqtt'), '--transport', 'ws', '--devices', '5', '--rate', '20', '--duration', '3']);
+    const sum = summaryOf(await sim.done);
+    expect(sum).toMatchObject({ devices: 5, errors: 0 });
+    expect(await total('/devices?projectId=1&limit=1')).toBe(before);
+    expect(await events('simTick')).toBe(stored + sum.events);
+  });
+
+  it('says clearly when the key is refused or the server cannot be reached', SLOW, async () => {
+    const bad = await simulate(['--url', th.httpUrl, '--key', 'pk.not-a-key', '--duration', '1']).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/the key was refused by http:\/\/127\.0\.0\.1:\d+ \(401 INVALID_TOKEN\): pass a project API key with --key/);
+    const dev = await simulate(['--url', th.httpUrl, '--key', th.device.key, '--duration', '1']).done;
+    expect(dev.code).toBe(2);
+    expect(dev.stderr).toMatch(/the key given is a device credential .*pass a project API key/);
+    const port = await closedPort();
+    const away = await simulate(['--url', `http://127.0.0.1:${port}`, '--key', th.adminKey, '--duration', '1']).done;
+    expect(away.code).toBe(2);
+    expect(away.stderr).toContain(`cannot reach Hearth at http://127.0.0.1:${port}: ECONNREFUSED`);
+  });
+});

@@ -1,0 +1,92 @@
+// GroupCommit (src/domain/event/group-commit.ts) over a real SQLite table with a primary key:
+// items of one turn share one transaction; when that transaction fails, each item is retried in
+// a transaction of its own, so one bad item fails alone and the others are committed.
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { GroupCommit } from '../../../src/domain/event/group-commit.js';
+
+function table() {
+  const db = new BetterSqlite3(':memory:');
+  onTestFinished(() => void db.close());
+  db.exec('create table events (id text primary key)');
+  const insert = db.prepare('insert into events (id) values (?)');
+  /** every transaction tried, with its items, and whether it committed */
+  const commits: { items: string[]; ok: boolean }[] = [];
+  const write = db.transaction((items: string[]) => {
+    for (const id of items) insert.run(id);
+  });
+  const commit = async (items: string[]) => {
+    try {
+      write(items);
+      commits.push({ items, ok: true });
+    } catch (err) {
+      commits.push({ items, ok: false });
+      throw err;
+    }
+  };
+  const stored = () => (db.prepare('select id from events order by id').all() as { id: string }[]).map((r) => r.id);
+  return { db, commit, commits, stored };
+}
+
+/** how each promise settled, in order */
+const outcomes = (ps: Promise<void>[]) => Promise.all(ps.map((p) => p.then(() => 'ok', (e: Error) => e.message)));
+
+describe('GroupCommit', () => {
+  it('commits the items of one turn in one transaction, and resolves each', async () => {
+    const t = table();
+    const gc = new GroupCommit<string>(t.commit);
+    expect(await outcomes(['a', 'b', 'c'].map((id) => gc.add(id)))).toEqual(['ok', 'ok', 'ok']);
+    expect(t.commits).toEqual([{ items: ['a', 'b', 'c'], ok: true }]);
+    expect(t.stored()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('falls back to one transaction per item when the batch fails: only the bad item fails', async () => {
+    const t = table();
+    t.db.prepare('insert into events (id) values (?)').run('dup'); // what makes one item bad
+    const gc = new GroupCommit<string>(t.commit);
+    const results = await outcomes(['a', 'dup', 'b'].map((id) => gc.add(id)));
+    expect(results[0]).toBe('ok');
+    expect(results[1]).toMatch(/UNIQUE constraint failed/);
+    expect(results[2]).toBe('ok');
+    // the batch was rolled back as a whole, then each item was tried alone
+    expect(t.commits).toEqual([
+      { items: ['a', 'dup', 'b'], ok: false },
+      { items: ['a'], ok: true },
+      { items: ['dup'], ok: false },
+      { items: ['b'], ok: true },
+    ]);
+    expect(t.stored()).toEqual(['a', 'b', 'dup']);
+  });
+
+  it('rejects a lone item whose transaction fails, without trying it twice', async () => {
+    const t = table();
+    t.db.prepare('insert into events (id) values (?)').run('dup');
+    const gc = new GroupCommit<string>(t.commit);
+    expect(await outcomes([gc.add('dup')])).toEqual([expect.stringMatching(/UNIQUE constraint failed/)]);
+    expect(t.commits).toEqual([{ items: ['dup'], ok: false }]);
+  });
+
+  it('puts items that arrive during a commit into the next one, together', async () => {
+    const t = table();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let first = true;
+    const gc = new GroupCommit<string>(async (items) => {
+      if (first) {
+        first = false;
+        await gate; // the first commit is under way until the test lets it end
+      }
+      await t.commit(items);
+    });
+    const one = gc.add('a');
+    // the first commit has started once the turn that added 'a' is over
+    await new Promise((r) => setImmediate(r));
+    const later = ['b', 'c'].map((id) => gc.add(id));
+    release();
+    expect(await outcomes([one, ...later])).toEqual(['ok', 'ok', 'ok']);
+    expect(t.commits).toEqual([
+      { items: ['a'], ok: true },
+      { items: ['b', 'c'], ok: true },
+    ]);
+  });
+});

@@ -1,0 +1,63 @@
+// The simulator's command line: defaults, the broker URL derived from --url, the key file, and a
+// clear message for each bad value.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseOptions as parse, type SimOptions } from '../../scripts/simulate/options.js';
+
+const parseOptions = (argv: string[], cwd?: string) => parse(argv, cwd) as SimOptions;
+
+describe('simulator options', () => {
+  it('defaults, with the key read from ./data/admin.key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-opts-'));
+    try {
+      mkdirSync(join(dir, 'data'));
+      writeFileSync(join(dir, 'data', 'admin.key'), 'pk.from-file\n');
+      expect(parseOptions([], dir)).toMatchObject({
+        url: 'http://127.0.0.1:8080',
+        key: 'pk.from-file',
+        mqtt: 'mqtt://127.0.0.1:1883',
+        transport: 'mqtt',
+        devices: 10,
+        rate: 10,
+        deviceClass: 'default',
+        prefix: 'sim-',
+        tag: 'simulator',
+        duration: undefined,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('derives the broker from --url and --transport', () => {
+    const k = ['--key', 'pk.x'];
+    expect(parseOptions([...k, '--url', 'http://hearth.example:9000/']).mqtt).toBe('mqtt://hearth.example:1883');
+    expect(parseOptions([...k, '--url', 'https://hearth.example', '--transport', 'ws']).mqtt).toBe('wss://hearth.example/mqtt');
+    expect(parseOptions([...k, '--url', 'http://[::1]:8080', '--transport', 'ws']).mqtt).toBe('ws://[::1]:8080/mqtt');
+    expect(parseOptions([...k, '--mqtt', 'mqtts://b.example:8883']).mqtt).toBe('mqtts://b.example:8883');
+    expect(parseOptions([...k, '--devices', '500', '--rate', '200', '--duration', '2.5'])).toMatchObject({ devices: 500, rate: 200, duration: 2.5 });
+  });
+
+  it('explains each bad value', () => {
+    const k = ['--key', 'pk.x'];
+    const cases: [string[], RegExp][] = [
+      [['--devices', '0'], /--devices must be a whole number from 1 to 100000, got "0"/],
+      [['--devices', '2.5'], /--devices must be a whole number/],
+      [['--rate', 'fast'], /--rate must be a number of messages per second/],
+      [['--data-share', '2'], /--data-share must be a number from 0 to 1/],
+      [['--transport', 'tcp'], /--transport must be mqtt or ws, got "tcp"/],
+      [['--url', 'ftp://x'], /--url must be an http\(s\) URL/],
+      [['--frob'], /Unknown option '--frob'/],
+      [['extra'], /Unexpected argument 'extra'/],
+    ];
+    for (const [args, message] of cases) expect(() => parseOptions([...k, ...args]), args.join(' ')).toThrow(message);
+    const empty = mkdtempSync(join(tmpdir(), 'sim-opts-'));
+    try {
+      expect(() => parseOptions([], empty)).toThrow(/no --key given and no \.\/data\/admin\.key here/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
