@@ -11,6 +11,8 @@ import { aedesEmitterContract, aedesPersistenceContract } from './aedes.js';
 import { busContract } from './bus.js';
 import { presenceContract } from './presence.js';
 import { rateLimiterContract } from './rate-limiter.js';
+import { mqttSessionsContract } from './mqtt-sessions.js';
+import { createRedisMqttSessions } from '../../src/adapters/redis/mqtt-sessions.js';
 
 describe.skipIf(!REDIS_URL)('Redis adapters', () => {
   busContract('redis', async () => {
@@ -22,6 +24,10 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     const r = await redisFixture();
     const presence = await createRedisPresence({ client: r.client, keys: r.keys, heartbeatMs: 1000, nodeTimeoutMs: 3000 });
     return { presence, cleanup: async () => (await presence.close(), await r.cleanup()) };
+  });
+  mqttSessionsContract('redis', async () => {
+    const r = await redisFixture();
+    return { sessions: createRedisMqttSessions({ client: r.client, keys: r.keys }), cleanup: () => r.cleanup() };
   });
   rateLimiterContract('redis', async (o) => {
     const r = await redisFixture();
