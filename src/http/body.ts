@@ -27,6 +27,7 @@ async function readMultipart(c: Context): Promise<Record<string, unknown>> {
   }
   const out: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(form)) {
+    if (Array.isArray(val)) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: k, message: `${k} must be given once` }] });
     if (typeof val !== 'string') throw new AppError('INVALID_PARAMETERS', { issues: [{ path: k, message: `${k} must be a text field, not a file` }] });
     out[k] = coerceForm(val);
   }
