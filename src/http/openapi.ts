@@ -69,6 +69,7 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
               content: {
                 'application/json': { schema: jsonSchema(meta.body) },
                 'application/x-www-form-urlencoded': { schema: jsonSchema(meta.body) },
+                'multipart/form-data': { schema: jsonSchema(meta.body) },
               },
             },
           }

@@ -57,6 +57,19 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(results.map((x) => x.allowed)).toEqual([true, true, true, false]);
   });
 
+  it('nodes share one failure count per key: failed logins on two api nodes add up', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const a = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const policy = { free: 2, baseMs: 1000, maxMs: 8000, windowMs: 60_000 };
+    const waits = [await a.failures.fail('login', policy), await b.failures.fail('login', policy), await a.failures.fail('login', policy), await b.failures.fail('login', policy)];
+    expect(waits).toEqual([0, 0, 1000, 2000]);
+    expect(await a.failures.waitOf('login')).toBeGreaterThan(1000);
+    await b.failures.reset('login');
+    expect(await a.failures.waitOf('login')).toBe(0);
+  });
+
   it('a node that stops heartbeating loses its devices; they are reported once, by one reaper', async () => {
     const r = await redisFixture();
     onTestFinished(() => r.cleanup());

@@ -21,3 +21,11 @@ export const EventDataSchema = v.custom<Record<string, unknown>>(
 /** body of sendDeviceEventCloud; the service fields (homeId, timestamp, origin*) are ignored */
 export const EventBodySchema = v.object({ eventType: EventTypeSchema, eventData: EventDataSchema });
 export type EventBody = v.InferOutput<typeof EventBodySchema>;
+
+/**
+ * API.md §2: over MQTT a missing `eventData` is taken as `{}` (MODE's Go SDK leaves it out when
+ * empty, `omitempty`); over HTTP it stays required (SPEC §2.7), so only the broker calls this.
+ */
+export function withMqttEventDefaults(body: Record<string, unknown>): Record<string, unknown> {
+  return body.eventData === undefined ? { ...body, eventData: {} } : body;
+}
