@@ -19,8 +19,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(import.meta.dirname, '..');
-/** source roots compiled for the server (the admin CLI under scripts/ is run by tsx for now) */
-const ROOTS = ['src', 'broker'];
+/** source roots compiled for the server, and the admin CLI (`node dist/scripts/admin.js`) */
+const ROOTS = ['src', 'broker', join('scripts', 'admin')];
+const ENTRIES = [join('scripts', 'admin.ts')];
 /** browser code is not server code: the web console is bundled on its own */
 const SKIP = [join('src', 'console')];
 /** read at run time relative to the compiled code */
@@ -38,7 +39,7 @@ export async function buildServer(outdir = join(ROOT, 'dist')) {
   const started = performance.now();
   // the server's part only: dist/console is the console build's
   for (const dir of [...ROOTS, 'config']) rmSync(join(outdir, dir), { recursive: true, force: true });
-  const files = ROOTS.flatMap(filesUnder);
+  const files = [...ROOTS.flatMap(filesUnder), ...ENTRIES];
   const sources = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   await build({
     absWorkingDir: ROOT,
