@@ -30,6 +30,7 @@ export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer
       void ctx.connections.attach(s);
     });
   } catch (err) {
+    ctx.metrics.refused('websocket', err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE');
     await refuseGuess(ctx, u, err, SPEC_STATUSES.receiveCommands, caller);
   }
 }

@@ -24,6 +24,7 @@ export const connackCodeOf: Record<Reason, ConnackCode> = {
   // too many connections of one device: transient, the device should retry later
   LIMIT_EXCEEDED: 3,
   ALREADY_EXISTS: 2,
+  LAST_OWNER: 5,
   NOT_FOUND: 5,
   DEVICE_NOT_FOUND: 5,
   KEY_NOT_FOUND: 5,

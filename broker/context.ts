@@ -6,6 +6,8 @@ import type { LocalConnections } from './presence.js';
 import type { KvSockets } from './kv-ws.js';
 import type { UserStreams } from './user-stream.js';
 import { LogThrottle } from './log-throttle.js';
+import type { BrokerMetrics } from './metrics.js';
+import type { DropLog } from './drop-log.js';
 import type { AuthBackoff } from './auth-backoff.js';
 import type { BoundedPersistence } from './bounded-persistence.js';
 import type { PersistentSessions } from './persistent-sessions.js';
@@ -21,6 +23,9 @@ export interface BrokerContext {
   streams: UserStreams;
   /** lines the general log receives at most once per window per key (floods stay out) */
   throttle: LogThrottle;
+  metrics: BrokerMetrics;
+  /** the process log's sampled line about dropped publishes */
+  drops: DropLog;
   aedes: Aedes;
   /** Aedes's persistence with the docs/devices.md#mqtt bounds (set with aedes) */
   persistence: BoundedPersistence;

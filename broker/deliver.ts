@@ -21,10 +21,12 @@ type Subscribed = Client & { subscriptions: Record<string, { qos: number } | und
 /**
  * to every local MQTT connection of the device subscribed to the topic. A persistent session
  * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (docs/devices.md#mqtt) they
- * go at QoS 0, not stored, and the general log says so once per window.
+ * go at QoS 0, not stored, and the general log says so once per window. Returns how many
+ * connections it wrote to.
  */
-function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], topic: string, text: string): void {
+function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], topic: string, text: string): number {
   let payload: Buffer | undefined;
+  let n = 0;
   for (const s of sessions) {
     if (s.transport !== 'mqtt') continue;
     const client = s.conn as unknown as Subscribed;
@@ -39,7 +41,9 @@ function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], top
       }
     }
     client.publish({ cmd: 'publish', topic, payload, qos, retain: false, dup: false }, noop);
+    n++;
   }
+  return n;
 }
 
 function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
@@ -47,15 +51,21 @@ function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
   if (!sessions.length) return;
   // docs/devices.md#mqtt: `{action, parameters}` on /devices/{id}/command and as one WebSocket text frame
   const text = JSON.stringify(m.command);
-  mqttPublish(ctx, sessions, commandTopic(m.deviceId), text);
-  for (const s of sessions) if (s.transport === 'websocket') sendText(ctx, s.conn as WebSocket, text);
+  ctx.metrics.commands.mqtt += mqttPublish(ctx, sessions, commandTopic(m.deviceId), text);
+  for (const s of sessions) {
+    if (s.transport !== 'websocket') continue;
+    sendText(ctx, s.conn as WebSocket, text);
+    ctx.metrics.commands.websocket++;
+  }
+  const { logger } = ctx.deps;
+  if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: m.deviceId, action: m.command.action }, `command ${JSON.stringify(m.command.action)} delivered to device ${m.deviceId}`);
 }
 
 function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
   // home stores have no live channel (docs/devices.md#kv-sync names device stores only)
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
-  if (sessions.length) mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
+  if (sessions.length) ctx.metrics.kvSyncs.mqtt += mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
   ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
 }
 

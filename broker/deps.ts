@@ -7,6 +7,7 @@ import type { Presence } from '../src/ports/presence.js';
 import type { RateLimiter } from '../src/ports/rate-limiter.js';
 import type { MqttSessions } from '../src/ports/mqtt-sessions.js';
 import type { AccessLogRow } from '../src/ports/store.js';
+import type { BrokerMetrics } from './metrics.js';
 
 export interface BrokerOptions {
   /** docs/api.md#limits: largest MQTT packet, checked from the fixed header before the body is read */
@@ -47,6 +48,8 @@ export interface BrokerDeps extends Deps {
   /** WebSocket upgrades are HTTP requests too (docs/operations.md#logs); absent when no api role records them */
   accessLog?: { record(row: AccessLogRow): void };
   options: BrokerOptions;
+  /** on the registry /metrics serves (main.ts); absent: counted on a registry nobody reads */
+  brokerMetrics?: BrokerMetrics;
   /**
    * cluster mode: Aedes's emitter and persistence on Redis (src/adapters/redis/aedes.ts), so the
    * brokers act as one; absent in embedded mode (Aedes's in-memory defaults)

@@ -11,7 +11,10 @@ import type { Duplex } from 'node:stream';
 import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
 import type { BrokerContext } from './context.js';
+import { Registry } from 'prom-client';
 import { LogThrottle } from './log-throttle.js';
+import { BrokerMetrics } from './metrics.js';
+import { DropLog } from './drop-log.js';
 import { AuthBackoff } from './auth-backoff.js';
 import { LocalConnections } from './presence.js';
 import { KvSockets } from './kv-ws.js';
@@ -37,14 +40,17 @@ export interface Broker {
 }
 
 export async function createBroker(deps: BrokerDeps): Promise<Broker> {
+  const metrics = deps.brokerMetrics ?? new BrokerMetrics(new Registry());
   const ctx = {
     deps,
     nodeId: randomUUID(),
     connectionPrefix: randomBytes(6).toString('base64url'),
-    connections: new LocalConnections(deps),
+    connections: new LocalConnections(deps, metrics),
     kvSockets: new KvSockets(),
     streams: new UserStreams(),
     throttle: new LogThrottle(10_000),
+    metrics,
+    drops: new DropLog(deps.logger, 10_000),
     authBackoff: new AuthBackoff({ baseMs: deps.options.authFailureDelayMs, maxMs: deps.options.authFailureMaxDelayMs }),
   } as BrokerContext;
   ctx.aedes = await createAedes(ctx);

@@ -15,6 +15,7 @@ export async function sendReload(ctx: BrokerContext, client: Client, device: Pre
   const message = await reloadMessage(ctx.deps, deviceStore(device));
   const sub = (client as Client & Subscribed).subscriptions[topic];
   if (!sub || client.closed) return;
+  ctx.metrics.kvSyncs.mqtt++;
   // a persistent session at its queue bound (docs/devices.md#mqtt) gets it at QoS 0, not stored
   const full = !client.clean && ctx.persistence.queuedOf(client.id) >= ctx.deps.options.maxQueuedPerSession;
   const qos = sub.qos === 0 || full ? 0 : 1;

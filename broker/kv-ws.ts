@@ -49,7 +49,10 @@ export class KvSockets {
     const text = JSON.stringify(message);
     for (const k of set) {
       if (k.pending) k.pending.push(message);
-      else sendText(ctx, k.ws, text);
+      else {
+        sendText(ctx, k.ws, text);
+        ctx.metrics.kvSyncs.websocket++;
+      }
     }
   }
 
@@ -85,10 +88,15 @@ async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
   try {
     const reload = await reloadMessage(ctx.deps, deviceStore(k.device));
     sendText(ctx, k.ws, JSON.stringify(reload));
+    ctx.metrics.kvSyncs.websocket++;
     const queued = k.pending ?? [];
     k.pending = null;
     // changes already in the reload are not sent again
-    for (const m of queued) if (m.rev > reload.rev) sendText(ctx, k.ws, JSON.stringify(m));
+    for (const m of queued) {
+      if (m.rev <= reload.rev) continue;
+      sendText(ctx, k.ws, JSON.stringify(m));
+      ctx.metrics.kvSyncs.websocket++;
+    }
   } catch (err) {
     ctx.deps.logger.warn({ err, deviceId: k.deviceId }, 'kv reload failed');
     k.ws.terminate();

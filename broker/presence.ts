@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import { deviceConnected, deviceDisconnected } from '../src/domain/presence/index.js';
 import type { BrokerDeps } from './deps.js';
 import type { DeviceSession, MqttClientLike } from './session.js';
+import type { BrokerMetrics } from './metrics.js';
 
 export class LocalConnections {
   /** device id → its live sessions on this node (an array: most devices hold one) */
@@ -13,7 +14,10 @@ export class LocalConnections {
   /** device id → the tail of its presence changes */
   private readonly chains = new Map<number, Promise<void>>();
 
-  constructor(private readonly deps: BrokerDeps) {}
+  constructor(
+    private readonly deps: BrokerDeps,
+    private readonly metrics: BrokerMetrics,
+  ) {}
 
   get size(): number {
     let n = 0;
@@ -29,6 +33,10 @@ export class LocalConnections {
     const list = this.byDevice.get(s.device.id);
     if (list) list.push(s);
     else this.byDevice.set(s.device.id, [s]);
+    this.metrics.connects[s.transport]++;
+    this.metrics.connected[s.transport]++;
+    const { logger } = this.deps;
+    if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: s.device.id, transport: s.transport, ip: s.ip }, `device ${s.device.id} connected (${s.transport})`);
     return this.inOrder(s.device.id, () => deviceConnected(this.deps, s.device, s.connectionId, s.transport));
   }
 
@@ -39,6 +47,9 @@ export class LocalConnections {
     if (!list || i < 0) return Promise.resolve();
     list.splice(i, 1);
     if (!list.length) this.byDevice.delete(s.device.id);
+    this.metrics.connected[s.transport]--;
+    const { logger } = this.deps;
+    if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: s.device.id, transport: s.transport }, `device ${s.device.id} disconnected (${s.transport})`);
     return this.inOrder(s.device.id, () => deviceDisconnected(this.deps, s.device, s.connectionId, s.transport));
   }
 

@@ -9,7 +9,6 @@ import { serverSecret } from './config/secret.js';
 import type { Config } from './config/schema.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
-import { createAedesSharing } from './adapters/redis/aedes.js';
 import { startThread } from './adapters/thread-port.js';
 import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
@@ -19,6 +18,8 @@ import type { AccessLogRecorder } from './http/access-log.js';
 import { systemClock } from './ports/clock.js';
 import type { Deps } from './domain/deps.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
+import { authThrottleOf } from './domain/auth/throttle.js';
+import { LogThrottle } from './domain/log/throttle.js';
 import { followModuleChanges } from './domain/webhook/targets.js';
 import { createApi } from './http/app.js';
 import { createAccessLogRecorder } from './http/access-log.js';
@@ -28,6 +29,9 @@ import { createWorker } from './worker/index.js';
 import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { startReportWorker } from './worker/reports/index.js';
 import { startRetention } from './worker/retention.js';
+import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import { BrokerMetrics } from '../broker/metrics.js';
+import { createLogger } from './adapters/log/logger.js';
 import { bindListeners, type Listeners } from './listeners/index.js';
 import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
 import type { IncomingMessage } from 'node:http';
@@ -105,6 +109,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   mkdirSync(config.dataDir, { recursive: true });
   const secret = serverSecret(config);
   const store = await openStore(config);
+  logStoreOpened(config, store.sql, logger);
   // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
   const realtime = await createRealtime({
     redisUrl: config.redisUrl,
@@ -116,7 +121,12 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
     await store.close();
     throw e;
   });
+  if (realtime.redis) logger.info(`connected to Redis at ${redactUrl(realtime.redis.url)}`);
   const bus = realtime.bus;
+  // /metrics: HTTP, webhooks, broker, the event pipeline, the PostgreSQL pool and Redis
+  const metricsRegistry = new Registry();
+  if (store.sql.pool) registerPoolMetrics(metricsRegistry, store.sql.pool);
+  if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.status === 'ready');
   const deps: Deps = {
     store,
     bus,
@@ -125,6 +135,10 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
     limits: config.limits,
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    pipelineMetrics: createPipelineMetrics(metricsRegistry),
+    authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
+    // once per device per hour, per process (cluster: per node)
+    homelessEvents: new LogThrottle(3_600_000),
   };
   const closers: (() => Promise<void> | void)[] = [];
   // webhook targets cached per project follow module changes made on other nodes
@@ -145,7 +159,6 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   // worker on the queue, so leases left by a killed process are given back at once. The worker's
   // metrics share the API's /metrics registry.
   deps.webhooks = { allowPrivateTargets: config.webhooks.allowPrivateTargets };
-  const metricsRegistry = new Registry();
   if (config.roles.includes('worker')) {
     const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl, threads: startThread });
     await worker.start();
@@ -173,7 +186,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   const trustedProxies = createTrustedProxies(config.trustedProxies);
   const clientIpOf = trustedProxies && ((req: IncomingMessage) => requestClientIp(req, trustedProxies));
   // the broker exists before the HTTP ports serve, so no upgrade arrives before it can take it
-  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog, clientIpOf) : undefined;
+  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog, clientIpOf, new BrokerMetrics(metricsRegistry)) : undefined;
   const broker = brokerRole?.broker;
   // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
   // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
@@ -238,11 +251,12 @@ async function createBrokerRole(
   logger: Logger,
   accessLog: () => AccessLogRecorder | undefined,
   clientIpOf: ((req: IncomingMessage) => string | undefined) | undefined,
+  brokerMetrics: BrokerMetrics,
 ): Promise<BrokerRole> {
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
   // connects to another broker is closed here); handled device publishes never leave the node
   const shared = realtime.redis
-    ? createAedesSharing({
+    ? (await import('./adapters/redis/aedes.js')).createAedesSharing({
         url: realtime.redis.url,
         prefix: realtime.redis.prefix,
         localOnlyTopics: [CONSUMED_TOPIC],
@@ -258,6 +272,7 @@ async function createBrokerRole(
     publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
     accessLog: { record: (row) => accessLog()?.record(row) },
     clientIpOf,
+    brokerMetrics,
     options: {
       mqttPacketBytes: config.limits.mqttPacketBytes,
       wsFrameBytes: config.limits.wsFrameBytes,
@@ -287,6 +302,24 @@ async function createBrokerRole(
   };
 }
 
+/** lifecycle lines: which database, and the migrations this start applied (docs/upgrading.md) */
+function logStoreOpened(config: Config, sql: { dialect: string; migrated: string[] }, logger: Logger): void {
+  const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : `SQLite at ${resolve(config.dataDir, 'hearth.db')}`;
+  logger.info(`connected to ${where}`);
+  if (sql.migrated.length) logger.info({ migrations: sql.migrated }, `applied ${sql.migrated.length} database migration${sql.migrated.length === 1 ? '' : 's'}: ${sql.migrated.join(', ')}`);
+}
+
+/** a URL without its password, for the log */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
 async function main() {
   let config: Config;
   try {
@@ -295,7 +328,7 @@ async function main() {
     console.error((e as Error).message);
     process.exit(1);
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   // a misspelled setting would otherwise be ignored without a word
   for (const u of unknownVariables(process.env)) {
     logger.warn(`${u.name} is not a Hearth setting and is ignored${u.closest ? `; did you mean ${u.closest}?` : ''}`);
@@ -318,6 +351,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await hearth.close();
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

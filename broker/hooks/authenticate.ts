@@ -105,6 +105,7 @@ function isBadCredential(err: unknown): boolean {
 
 function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
   const reason = err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE';
+  ctx.metrics.refused('mqtt', reason);
   if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
   const ip = addressOf(ctx, client) ?? 'unknown address';
   const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;

@@ -50,21 +50,37 @@ export function authorizePublish(ctx: BrokerContext) {
 async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
   const topic = packet.topic;
   const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
+  const kind = publishKindOf(s.device.id, topic);
+  if (kind) ctx.metrics.publishes[kind.kind]++;
   if (!rate.allowed) {
     // docs/api.md#errors: excess is dropped and logged (once per window, not once per packet)
-    if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, topic, 'the device publishes faster than its rate limit; excess publishes are dropped');
-    return;
+    const why = 'the device publishes faster than its rate limit; excess publishes are dropped';
+    if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, topic, why);
+    return counted(ctx, s, topic, 'rate_limit', why);
   }
-  const kind = publishKindOf(s.device.id, topic);
-  if (!kind) return dropped(ctx, s, topic, `not a topic device ${s.device.id} may publish to`);
+  if (!kind) {
+    const why = `not a topic device ${s.device.id} may publish to`;
+    dropped(ctx, s, topic, why);
+    return counted(ctx, s, topic, 'topic', why);
+  }
   try {
     await HANDLERS[kind.kind](ctx, client, s, packet, kind);
   } catch (err) {
     // a RangeError is the payload's doing too (a stack overflow in something recursive): the
     // device's mistake, never a reason to cut its connection
-    if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) return dropped(ctx, s, topic, describe(err));
+    if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) {
+      const why = describe(err);
+      dropped(ctx, s, topic, why);
+      return counted(ctx, s, topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
+    }
     throw err;
   }
+}
+
+/** every drop: the metric, and the process log's sampled warn (drop-log.ts) */
+function counted(ctx: BrokerContext, s: DeviceSession, topic: string, reason: string, why: string): void {
+  ctx.metrics.dropped(reason);
+  ctx.drops.dropped(reason, () => `device ${s.device.id} to ${clip(topic)}: ${clip(why, 200)}`);
 }
 
 function describe(err: Error): string {

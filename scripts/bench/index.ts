@@ -14,6 +14,7 @@ const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: Bench
   ingest: { what: 'MQTT QoS 1 device events committed and on the bus vs bare Aedes (and Mosquitto) forwarding QoS 1 10→1', load: () => import('./ingest.js') },
   commands: { what: 'PUT /devices/{id}/command until the device has it (MQTT, WebSocket), p50 / p99, vs bare node:http → Aedes', load: () => import('./commands.js') },
   connections: { what: '10,000 connected MQTT devices: resident memory per connection vs bare Aedes (and Mosquitto)', load: () => import('./connections.js') },
+  startup: { what: 'cold start to a healthy /healthz and resident memory: built server (node dist) vs tsx src/main.ts vs a bare Hono server', load: () => import('./startup.js') },
   flood: { what: 'issue 13 F3: one device key, many persistent sessions x thousands of filters: heap and RSS before/after, /healthz throughout', load: () => import('./flood.js') },
   cluster: { what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio', load: () => import('./cluster.js') },
 };

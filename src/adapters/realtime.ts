@@ -5,15 +5,13 @@ import type { Presence } from '../ports/presence.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { MqttSessions } from '../ports/mqtt-sessions.js';
 import { createLocalMqttSessions } from './local/mqtt-sessions.js';
-import { createRedisMqttSessions } from './redis/mqtt-sessions.js';
 import { createLocalBus } from './local/bus.js';
 import { createLocalPresence } from './local/presence.js';
 import { createMemoryRateLimiter } from './local/rate-limiter.js';
-import { closeRedis, connectRedis, type RedisClient } from './redis/client.js';
-import { redisKeys, type RedisKeys } from './redis/keys.js';
-import { createRedisBus } from './redis/bus.js';
-import { createRedisPresence } from './redis/presence.js';
-import { createRedisRateLimiter } from './redis/rate-limiter.js';
+// the Redis adapters are loaded only in cluster mode: their client library is a good share of an
+// embedded start's module loading (`npm run bench -- startup`)
+import type { RedisClient } from './redis/client.js';
+import type { RedisKeys } from './redis/keys.js';
 
 export interface RealtimeOptions {
   redisUrl: string | null;
@@ -62,6 +60,14 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       },
     };
   }
+  const [{ closeRedis, connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }, { createRedisMqttSessions }] = await Promise.all([
+    import('./redis/client.js'),
+    import('./redis/keys.js'),
+    import('./redis/bus.js'),
+    import('./redis/presence.js'),
+    import('./redis/rate-limiter.js'),
+    import('./redis/mqtt-sessions.js'),
+  ]);
   const keys = redisKeys(opts.redisPrefix);
   let client: RedisClient;
   let limiterClient: RedisClient;
@@ -83,7 +89,7 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
     mode: 'cluster',
     bus,
     presence,
-    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit }),
+    rateLimiter: createRedisRateLimiter({ client: limiterClient, keys, ...opts.rateLimit, onError: (e) => opts.onError(e, 'redis failure counter') }),
     mqttSessions: createRedisMqttSessions({ client, keys }),
     redis: { url: opts.redisUrl, client, keys, prefix: opts.redisPrefix },
     async check() {

@@ -68,6 +68,8 @@ export const ConfigSchema = v.object({
   ),
   secret: v.nullable(v.pipe(v.string(), v.minLength(16, 'expected at least 16 characters'))),
   logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'expected a pino log level'),
+  /** json, pretty (human-readable), or auto: pretty when stdout is a terminal */
+  logFormat: v.picklist(['auto', 'json', 'pretty'], 'expected json, pretty or auto'),
   limits: v.object({
     httpBodyBytes: positive,
     eventDataBytes: positive,
@@ -84,6 +86,18 @@ export const ConfigSchema = v.object({
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
+  // docs/concepts.md: failed logins (per account and per client IP), self-signups (per client IP) and
+  // claim-code / provisioning-token guesses (per client IP and credential) back off: free
+  // failures, then a wait of baseDelaySeconds doubling up to maxDelaySeconds; counts are
+  // forgotten windowSeconds after the last failure
+  authThrottle: v.object({
+    enabled: v.boolean('expected true or false'),
+    accountFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
+    clientFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
+    baseDelaySeconds: positive,
+    maxDelaySeconds: positive,
+    windowSeconds: positive,
+  }),
   // drainTimeoutMs: a subscriber whose socket does not drain in time is dropped (Aedes);
   // wsPingIntervalMs: WebSocket peers are pinged this often, dropped after one missed answer;
   // wsBufferedBytes: a WebSocket peer with more unsent is dropped (it stopped reading)

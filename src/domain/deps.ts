@@ -4,6 +4,9 @@ import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Presence } from '../ports/presence.js';
+import type { PipelineMetrics } from '../ports/metrics.js';
+import type { AuthThrottle } from './auth/throttle.js';
+import type { LogThrottle } from './log/throttle.js';
 
 export interface DomainLimits {
   eventDataBytes: number;
@@ -32,4 +35,13 @@ export interface Deps {
   logUploads?: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
   /** docs/webhooks.md webhook target policy for module settings; set by main.ts, absent: private targets refused */
   webhooks?: { allowPrivateTargets: boolean };
+  /** the event pipeline's figures for /metrics; set by main.ts */
+  pipelineMetrics?: PipelineMetrics;
+  /** docs/concepts.md: failed logins, signups and claim/provisioning guesses back off; absent: not throttled */
+  authThrottle?: AuthThrottle;
+  /**
+   * docs/devices.md#mqtt: events of a device in no home reach no module; the general log says so once per
+   * device per window (one hour; per process). Absent: not said.
+   */
+  homelessEvents?: LogThrottle;
 }

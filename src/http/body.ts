@@ -1,6 +1,7 @@
 // Request bodies: JSON, or form-encoded (real device firmware posts /deviceRegistration as a
-// form, docs/api.md#conventions) with "true"/"false"/integers coerced. The size cap is enforced by the
-// bodyLimit middleware in app.ts before the body is buffered.
+// form, docs/api.md#conventions), or multipart/form-data (MODE's app library posts its login as a browser
+// FormData), forms with "true"/"false"/integers coerced. The size cap is enforced by the edge's
+// body limit before the body is buffered, whatever its type.
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../domain/errors.js';
@@ -16,8 +17,26 @@ function coerceForm(value: string): unknown {
   return value;
 }
 
+/** multipart/form-data fields (Hono's parseBody); a file part is refused: no operation takes one */
+async function readMultipart(c: Context): Promise<Record<string, unknown>> {
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch (e) {
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: '', message: `malformed multipart/form-data body: ${(e as Error).message}` }] });
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(form)) {
+    if (Array.isArray(val)) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: k, message: `${k} must be given once` }] });
+    if (typeof val !== 'string') throw new AppError('INVALID_PARAMETERS', { issues: [{ path: k, message: `${k} must be a text field, not a file` }] });
+    out[k] = coerceForm(val);
+  }
+  return out;
+}
+
 export async function readBody(c: Context): Promise<unknown> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (type.startsWith('multipart/form-data')) return readMultipart(c);
   const text = await c.req.text();
   // docs/api.md#conventions: nesting is judged on the text, before JSON.parse (which recurses too)
   const depth = (c.get('deps') as Deps | undefined)?.limits.jsonDepth ?? DEFAULT_JSON_DEPTH;

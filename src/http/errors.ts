@@ -22,6 +22,8 @@ export const statusOf: Record<Reason, 400 | 401 | 403 | 404 | 405 | 408 | 409 | 
   BLOCKING_LOG_REQUEST: 403,
   LIMIT_EXCEEDED: 403,
   ALREADY_EXISTS: 403,
+  // a home keeps at least one owner (docs/concepts.md)
+  LAST_OWNER: 403,
   NOT_FOUND: 404,
   DEVICE_NOT_FOUND: 404,
   KEY_NOT_FOUND: 404,

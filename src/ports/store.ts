@@ -15,6 +15,8 @@ export interface Paged<T> {
 export interface ProjectRow {
   id: number;
   name: string;
+  /** docs/concepts.md: POST /users without a credential (self-signup) is allowed */
+  allowUserSignup: boolean;
   creationTime: string;
 }
 
@@ -41,6 +43,8 @@ export interface SessionRow {
   tokenHash: string;
   userId: number;
   projectId: number;
+  /** the app named at sign-in (docs/concepts.md); null or absent when none was */
+  appId?: string | null;
   creationTime: string;
   expirationTime: string;
 }
@@ -425,6 +429,7 @@ export interface Store {
     create(p: { name: string; creationTime: string }): Promise<ProjectRow>;
     get(id: number): Promise<ProjectRow | undefined>;
     list(): Promise<ProjectRow[]>;
+    update(id: number, patch: { name?: string; allowUserSignup?: boolean }): Promise<void>;
     count(): Promise<number>;
     /**
      * inside a transaction: waits until no other node is bootstrapping, so nodes that start

@@ -1,6 +1,6 @@
 // RateLimiter contract: a steady rate plus a burst, per key.
 import { describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import type { FailurePolicy, RateLimiter } from '../../src/ports/rate-limiter.js';
 
 export type LimiterFactory = (o: { perSecond: number; burst: number }) => Promise<{ limiter: RateLimiter; cleanup(): Promise<void> }>;
 
@@ -46,6 +46,61 @@ export function rateLimiterContract(name: string, make: LimiterFactory): void {
       } finally {
         await cleanup();
       }
+    });
+
+    describe('failure counter (docs/concepts.md: throttled logins, claim codes, provisioning tokens)', () => {
+      const policy: FailurePolicy = { free: 2, baseMs: 1000, maxMs: 4000, windowMs: 60_000 };
+
+      it('lets the free failures pass, then doubles the wait with each failure up to the cap', async () => {
+        const { limiter, cleanup } = await make({ perSecond: 5, burst: 5 });
+        try {
+          const f = limiter.failures;
+          expect(await f.waitOf('acct')).toBe(0);
+          expect([await f.fail('acct', policy), await f.fail('acct', policy)]).toEqual([0, 0]);
+          expect(await f.waitOf('acct')).toBe(0);
+          expect(await f.fail('acct', policy)).toBe(1000);
+          const waiting = await f.waitOf('acct');
+          expect(waiting).toBeGreaterThan(0);
+          expect(waiting).toBeLessThanOrEqual(1000);
+          expect([await f.fail('acct', policy), await f.fail('acct', policy), await f.fail('acct', policy)]).toEqual([2000, 4000, 4000]);
+          expect(await f.waitOf('acct')).toBeGreaterThan(2000);
+        } finally {
+          await cleanup();
+        }
+      });
+
+      it('keeps a count per key, and a success (reset) forgets it', async () => {
+        const { limiter, cleanup } = await make({ perSecond: 5, burst: 5 });
+        try {
+          const f = limiter.failures;
+          for (let i = 0; i < 3; i++) await f.fail('a', policy);
+          expect(await f.waitOf('a')).toBeGreaterThan(0);
+          expect(await f.waitOf('b')).toBe(0);
+          expect(await f.fail('b', policy)).toBe(0);
+          await f.reset('a');
+          expect(await f.waitOf('a')).toBe(0);
+          // counting starts again from the first free failure
+          expect(await f.fail('a', policy)).toBe(0);
+        } finally {
+          await cleanup();
+        }
+      });
+
+      it('forgets a count once its window has passed', async () => {
+        const { limiter, cleanup } = await make({ perSecond: 5, burst: 5 });
+        try {
+          const f = limiter.failures;
+          const short: FailurePolicy = { free: 0, baseMs: 100, maxMs: 1000, windowMs: 300 };
+          expect(await f.fail('w', short)).toBe(100);
+          expect(await f.fail('w', short)).toBe(200);
+          // positive control above (the count grew); now let the window pass
+          await new Promise((r) => setTimeout(r, 450));
+          expect(await f.waitOf('w')).toBe(0);
+          expect(await f.fail('w', short)).toBe(100);
+        } finally {
+          await cleanup();
+        }
+      });
     });
   });
 }

@@ -5,6 +5,8 @@ import { createMemoryRateLimiter } from '../../src/adapters/local/rate-limiter.j
 import { busContract } from './bus.js';
 import { presenceContract } from './presence.js';
 import { rateLimiterContract } from './rate-limiter.js';
+import { mqttSessionsContract } from './mqtt-sessions.js';
+import { createLocalMqttSessions } from '../../src/adapters/local/mqtt-sessions.js';
 import { aedesEmitterContract, aedesPersistenceContract } from './aedes.js';
 
 busContract('in-process', async () => {
@@ -16,6 +18,7 @@ presenceContract('in-process', async () => {
   return { presence, cleanup: () => presence.close() };
 });
 rateLimiterContract('memory', async (o) => ({ limiter: createMemoryRateLimiter(o), cleanup: async () => {} }));
+mqttSessionsContract('memory', async () => ({ sessions: createLocalMqttSessions(), cleanup: async () => {} }));
 
 // what Aedes runs on in embedded mode: its defaults, mqemitter and aedes-persistence in memory
 const mqemitter = (await import('mqemitter')).default;

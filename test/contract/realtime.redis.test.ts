@@ -11,6 +11,8 @@ import { aedesEmitterContract, aedesPersistenceContract } from './aedes.js';
 import { busContract } from './bus.js';
 import { presenceContract } from './presence.js';
 import { rateLimiterContract } from './rate-limiter.js';
+import { mqttSessionsContract } from './mqtt-sessions.js';
+import { createRedisMqttSessions } from '../../src/adapters/redis/mqtt-sessions.js';
 
 describe.skipIf(!REDIS_URL)('Redis adapters', () => {
   busContract('redis', async () => {
@@ -22,6 +24,10 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     const r = await redisFixture();
     const presence = await createRedisPresence({ client: r.client, keys: r.keys, heartbeatMs: 1000, nodeTimeoutMs: 3000 });
     return { presence, cleanup: async () => (await presence.close(), await r.cleanup()) };
+  });
+  mqttSessionsContract('redis', async () => {
+    const r = await redisFixture();
+    return { sessions: createRedisMqttSessions({ client: r.client, keys: r.keys }), cleanup: () => r.cleanup() };
   });
   rateLimiterContract('redis', async (o) => {
     const r = await redisFixture();
@@ -55,6 +61,19 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
     const results = [await a.consume('k'), await b.consume('k'), await a.consume('k'), await b.consume('k')];
     expect(results.map((x) => x.allowed)).toEqual([true, true, true, false]);
+  });
+
+  it('nodes share one failure count per key: failed logins on two api nodes add up', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const a = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
+    const policy = { free: 2, baseMs: 1000, maxMs: 8000, windowMs: 60_000 };
+    const waits = [await a.failures.fail('login', policy), await b.failures.fail('login', policy), await a.failures.fail('login', policy), await b.failures.fail('login', policy)];
+    expect(waits).toEqual([0, 0, 1000, 2000]);
+    expect(await a.failures.waitOf('login')).toBeGreaterThan(1000);
+    await b.failures.reset('login');
+    expect(await a.failures.waitOf('login')).toBe(0);
   });
 
   it('a node that stops heartbeating loses its devices; they are reported once, by one reaper', async () => {

@@ -27,7 +27,7 @@ function tempDataDir(): string {
 describe('start-up order', () => {
   it.each(['HEARTH_MQTT_PORT', 'HEARTH_HTTP_PORT'])(
     'a taken %s: exit 1, one line naming it, nothing logged after it, no project or admin key created',
-    { timeout: 90_000 },
+    { timeout: 120_000 },
     async (variable) => {
       const dataDir = tempDataDir();
       const busy = await takenPort();
@@ -45,7 +45,7 @@ describe('start-up order', () => {
     },
   );
 
-  it('a taken HEARTH_HTTPS_PORT (with TLS files) stops start-up the same way', { timeout: 90_000 }, async () => {
+  it('a taken HEARTH_HTTPS_PORT (with TLS files) stops start-up the same way', { timeout: 120_000 }, async () => {
     const { makePki } = await import('./tls/pki.js');
     const pki = makePki();
     onTestFinished(() => pki.remove());
@@ -69,8 +69,8 @@ describe('start-up order', () => {
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
-  it('a misspelled variable is reported with the setting it is closest to, and start-up goes on', { timeout: 90_000 }, async () => {
-    const p = await startHearthProcess({ name: 'typo', env: { HEARTH_HTTPPORT: '9999', HEARTH_TEST_WHATEVER: 'not a setting, not reported' } });
+  it('a misspelled variable is reported with the setting it is closest to, and start-up goes on', { timeout: 120_000 }, async () => {
+    const p = await startHearthProcess({ name: 'typo', timeoutMs: 80_000, env: { HEARTH_HTTPPORT: '9999', HEARTH_TEST_WHATEVER: 'not a setting, not reported' } });
     onTestFinished(async () => {
       await p.kill();
       removeDataDir(p);

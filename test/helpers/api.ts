@@ -15,6 +15,7 @@ import { createApi } from '../../src/http/app.js';
 import { createAccessLogRecorder } from '../../src/http/access-log.js';
 import { createHttpMetrics } from '../../src/http/metrics.js';
 import type { ApiDeps, HttpEnv } from '../../src/http/env.js';
+import type { AuthThrottle } from '../../src/domain/auth/throttle.js';
 
 export interface TestApi {
   app: Hono<HttpEnv>;
@@ -37,7 +38,9 @@ export interface TestResponse {
   headers: Headers;
 }
 
-export async function makeTestApi(opts: { rateLimit?: { perSecond: number; burst: number }; bodyLimitBytes?: number; limits?: Partial<ApiDeps['limits']> } = {}): Promise<TestApi> {
+export async function makeTestApi(
+  opts: { rateLimit?: { perSecond: number; burst: number }; bodyLimitBytes?: number; limits?: Partial<ApiDeps['limits']>; authThrottle?: AuthThrottle } = {},
+): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-api-'));
   // a test file that never reaches close() (a failed beforeAll) still leaves nothing behind
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +62,7 @@ export async function makeTestApi(opts: { rateLimit?: { perSecond: number; burst
     accessLog,
     metrics: createHttpMetrics(),
     bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
+    authThrottle: opts.authThrottle,
   };
   const boot = await bootstrapIfEmpty(deps);
   const app = createApi(deps);

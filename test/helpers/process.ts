@@ -27,6 +27,10 @@ export interface HearthProcessOptions {
   env?: Record<string, string>;
   dataDir?: string;
   timeoutMs?: number;
+  /** node's arguments; default: the sources through tsx (`--import tsx src/main.ts`) */
+  argv?: string[];
+  /** default: the project's root */
+  cwd?: string;
   /** when the process counts as started; default: GET /healthz answers 200 (a worker-only node has no HTTP port) */
   ready?: (p: { httpPort: number; child: ChildProcess }) => Promise<boolean>;
 }
@@ -39,8 +43,8 @@ export async function startHearthProcess(opts: HearthProcessOptions = {}): Promi
   let child!: ChildProcess;
   const launch = async () => {
     // node --import tsx, not the tsx CLI: a SIGKILL of the CLI would leave the server running
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
+    child = spawn(process.execPath, opts.argv ?? ['--import', 'tsx', 'src/main.ts'], {
+      cwd: opts.cwd ?? ROOT,
       env: {
         ...process.env,
         HEARTH_HOST: '127.0.0.1',
@@ -118,7 +122,7 @@ export function removeDataDir(p: HearthProcess): void {
  * A start that is expected to stop by itself (a bad setting, a taken port): runs the process as
  * startHearthProcess would, without HEARTH_* variables of the parent, and waits for its exit.
  */
-export async function runHearthToExit(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runHearthToExit(env: Record<string, string>, timeoutMs = 100_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_')));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,

@@ -5,7 +5,8 @@
 // synchronously on plain numbers: rate-limiter-flexible's memory limiter builds Dates, a promise
 // chain and a timer per window, and every API request pays for it (`npm run bench -- api`).
 import { BurstyRateLimiter, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
+import type { FailureCounter, RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
+import { createMemoryFailureCounter } from './failure-counter.js';
 
 const STEADY_MS = 1000;
 const BURST_MS = 10_000;
@@ -21,7 +22,7 @@ interface Windows {
 const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterMs: 0 });
 const ALLOWED_PROMISE: Promise<RateDecision> = Promise.resolve(ALLOWED);
 
-export function createMemoryRateLimiter(opts: { perSecond: number; burst: number; now?: () => number }): RateLimiter {
+export function createMemoryRateLimiter(opts: { perSecond: number; burst: number; now?: () => number; failures?: FailureCounter }): RateLimiter {
   const steadyPoints = opts.perSecond;
   const burstPoints = Math.max(0, opts.burst - opts.perSecond);
   const now = opts.now ?? Date.now;
@@ -58,6 +59,7 @@ export function createMemoryRateLimiter(opts: { perSecond: number; burst: number
   };
   return {
     consumeNow,
+    failures: opts.failures ?? createMemoryFailureCounter({ now }),
     consume(key, points = 1) {
       const d = consumeNow(key, points);
       return d === ALLOWED ? ALLOWED_PROMISE : Promise.resolve(d);
@@ -66,8 +68,9 @@ export function createMemoryRateLimiter(opts: { perSecond: number; burst: number
 }
 
 /** The port over a rate-limiter-flexible limiter (Redis): a refusal is a decision, not an error. */
-export function asRateLimiter(limiter: BurstyRateLimiter): RateLimiter {
+export function asRateLimiter(limiter: BurstyRateLimiter, failures: FailureCounter = createMemoryFailureCounter()): RateLimiter {
   return {
+    failures,
     async consume(key, points = 1) {
       try {
         await limiter.consume(key, points);

@@ -17,6 +17,8 @@ export function redisKeys(prefix: string) {
     /** rate limiter buckets */
     rateLimit: `${prefix}ratelimit`,
     rateLimitBurst: `${prefix}ratelimit-burst`,
+    /** hash {n, until}: failed attempts of one login account, client IP or credential */
+    authFailures: (key: string) => `${prefix}authfail:${key}`,
   };
 }
 export type RedisKeys = ReturnType<typeof redisKeys>;

@@ -5,8 +5,9 @@ import { asRateLimiter } from '../local/rate-limiter.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
 import type { RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
+import { createRedisFailureCounter } from './failure-counter.js';
 
-export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisKeys; perSecond: number; burst: number }): RateLimiter {
+export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisKeys; perSecond: number; burst: number; onError?: (err: Error) => void }): RateLimiter {
   const extra = Math.max(0, opts.burst - opts.perSecond);
   const steady = new RateLimiterRedis({
     storeClient: opts.client,
@@ -22,5 +23,5 @@ export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisK
     duration: 10,
     insuranceLimiter: new RateLimiterMemory({ points: extra, duration: 10 }),
   });
-  return asRateLimiter(new BurstyRateLimiter(steady, burst));
+  return asRateLimiter(new BurstyRateLimiter(steady, burst), createRedisFailureCounter(opts));
 }

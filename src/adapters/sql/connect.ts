@@ -32,6 +32,10 @@ export interface SqlHandle {
   sqlite?: BetterSqlite3.Database;
   /** SQLite in a file: the thread that writes the access log (access-log-writer.ts) */
   accessLogWriter?: AccessLogWriter;
+  /** PostgreSQL: the connection pool under Kysely (its figures are on /metrics) */
+  pool?: pg.Pool;
+  /** the migrations this open applied, in order (none when the schema was current) */
+  migrated: string[];
   close(): Promise<void>;
 }
 
@@ -41,7 +45,7 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database } {
+function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database; pool?: pg.Pool } {
   if (isPostgres(opts.url)) {
     if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
     const pool = new pg.Pool({
@@ -51,7 +55,7 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
     });
     // An idle client that errors (server restart) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    return { dialect: 'postgres', driver: new PostgresDialect({ pool }) };
+    return { dialect: 'postgres', driver: new PostgresDialect({ pool }), pool };
   }
   if (opts.url !== ':memory:') mkdirSync(dirname(opts.url), { recursive: true });
   const database = new BetterSqlite3(opts.url);
@@ -127,7 +131,8 @@ export async function withMigrationLock<T>(url: string, fn: () => Promise<T>): P
   }
 }
 
-async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | undefined): Promise<void> {
+/** applies the migrations not applied yet; returns their names */
+async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | undefined): Promise<string[]> {
   if (dialect === 'postgres' && schema) {
     await sql`create schema if not exists ${sql.id(schema)}`.execute(raw);
   }
@@ -138,14 +143,16 @@ async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | unde
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
-  const { dialect, driver, sqlite } = openDialect(opts);
+  const { dialect, driver, sqlite, pool } = openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
+  let migrated: string[];
   try {
-    if (dialect === 'postgres') await withMigrationLock(opts.url, () => migrate(raw, dialect, opts.schema));
-    else await migrate(raw, dialect, opts.schema);
+    if (dialect === 'postgres') migrated = await withMigrationLock(opts.url, () => migrate(raw, dialect, opts.schema));
+    else migrated = await migrate(raw, dialect, opts.schema);
   } catch (e) {
     await raw.destroy();
     throw e;
@@ -157,6 +164,8 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     dialect,
     sqlite,
     accessLogWriter,
+    pool,
+    migrated,
     async close() {
       // the batches already handed to the writer are committed before the database closes
       await accessLogWriter?.close();

@@ -378,6 +378,19 @@ function accessLogFile(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * docs/concepts.md: a project setting for self-signup (default on, as before: rows that exist get it
+ * too), and the `appId` a session was opened with.
+ */
+function signupAndSessionApp(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('projects').addColumn('allow_user_signup', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('sessions').addColumn('app_id', 'text').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -387,6 +400,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0003_logs_data_reports': logsDataReports(dialect),
         '0004_read_cache_notify': readCacheNotify(dialect),
         '0005_access_log_file': accessLogFile(dialect),
+        '0006_signup_session_app': signupAndSessionApp(),
       };
     },
   };

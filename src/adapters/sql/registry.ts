@@ -2,7 +2,7 @@
 // bundles: plain rows, one query each.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { BundleRow, HomeRole, Store, UserRow } from '../../ports/store.js';
+import type { BundleRow, HomeRole, ProjectRow, Store, UserRow } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
 import { precompiled } from './precompiled.js';
 
@@ -14,6 +14,13 @@ const FIRST_START_LOCK = 4_826_117_305;
 const toUser = (r: Omit<UserRow, 'canCreateDevices'> & { canCreateDevices: number }): UserRow => ({
   ...r,
   canCreateDevices: !!r.canCreateDevices,
+});
+
+const toProject = (r: Omit<ProjectRow, 'allowUserSignup'> & { allowUserSignup: number }): ProjectRow => ({
+  id: r.id,
+  name: r.name,
+  allowUserSignup: !!r.allowUserSignup,
+  creationTime: r.creationTime,
 });
 
 export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
@@ -28,10 +35,19 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
   return {
     projects: {
       async create(p) {
-        return db.insertInto('projects').values(p).returningAll().executeTakeFirstOrThrow();
+        return toProject(await db.insertInto('projects').values(p).returningAll().executeTakeFirstOrThrow());
       },
-      get: (id) => db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
-      list: () => db.selectFrom('projects').selectAll().orderBy('id').execute(),
+      async get(id) {
+        const r = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && toProject(r);
+      },
+      list: async () => (await db.selectFrom('projects').selectAll().orderBy('id').execute()).map(toProject),
+      async update(id, patch) {
+        const values: { name?: string; allowUserSignup?: number } = {};
+        if (patch.name !== undefined) values.name = patch.name;
+        if (patch.allowUserSignup !== undefined) values.allowUserSignup = patch.allowUserSignup ? 1 : 0;
+        if (Object.keys(values).length) await db.updateTable('projects').set(values).where('id', '=', id).execute();
+      },
       count: async () => countOf(await db.selectFrom('projects').select((e) => e.fn.countAll().as('n')).executeTakeFirst()),
       async lockFirstStart() {
         // SQLite: one process owns the database file and its writes are serialised already

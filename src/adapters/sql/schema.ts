@@ -6,6 +6,7 @@ import type { Generated } from 'kysely';
 export interface ProjectsTable {
   id: Generated<number>;
   name: string;
+  allowUserSignup: Generated<number>;
   creationTime: string;
 }
 export interface ApiKeysTable {
@@ -29,6 +30,7 @@ export interface SessionsTable {
   tokenHash: string;
   userId: number;
   projectId: number;
+  appId: string | null;
   creationTime: string;
   expirationTime: string;
 }

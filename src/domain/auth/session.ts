@@ -1,6 +1,7 @@
 // User sessions (docs/concepts.md): sign in with project, email and password for a `ut.` token; read
 // and end the caller's own session. A failed sign-in never says which part was wrong, and takes
-// as long for an unknown email as for a wrong password.
+// as long for an unknown email as for a wrong password. Failed sign-ins back off per account and
+// per client IP (throttle.ts); the `appId` given at sign-in is kept with the session.
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
@@ -9,38 +10,61 @@ import type { Caller } from './caller.js';
 import { requireCaller } from './access.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { generateToken, hashToken } from './tokens.js';
+import { throttled, type Lane } from './throttle.js';
+import { FormTextSchema } from '../user/schemas.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 
 export const LoginBodySchema = v.object({
   projectId: IdSchema,
   email: v.pipe(v.string('email must be a string'), v.trim(), v.toLowerCase(), v.maxLength(254, 'email is too long')),
-  password: v.pipe(v.string('password must be a string'), v.maxLength(1024, 'password is too long')),
+  password: v.pipe(FormTextSchema('password must be a string'), v.maxLength(1024, 'password is too long')),
+  /** the app signing in (MODE's app library sends it); kept with the session */
+  appId: v.optional(v.pipe(v.union([v.string(), v.number()], 'appId must be a string'), v.transform(String), v.maxLength(128, 'appId is too long'))),
 });
 export const LoginResponseSchema = v.object({ userId: v.number(), token: v.string(), expirationTime: Time });
-export const SessionSchema = v.object({ userId: v.number(), projectId: v.number(), creationTime: Time, expirationTime: Time });
+export const SessionSchema = v.object({ userId: v.number(), projectId: v.number(), appId: v.optional(v.string()), creationTime: Time, expirationTime: Time });
 export type Session = v.InferOutput<typeof SessionSchema>;
 
 // a real hash to compare against when the email is unknown, so both failures cost one scrypt
 let decoy: Promise<string> | undefined;
 
+/** `ip`: the client's address, one of the two throttle lanes (the account is the other) */
 export async function login({
   deps,
   input,
+  ip,
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'sessionTtlSeconds'>;
+  deps: Pick<Deps, 'store' | 'clock' | 'sessionTtlSeconds' | 'authThrottle'>;
   input: unknown;
+  ip?: string;
 }): Promise<v.InferOutput<typeof LoginResponseSchema>> {
   const b = parseInput(LoginBodySchema, input);
+  const account: Lane = { key: `login:${b.projectId}:${b.email}`, policy: 'account' };
+  const lanes: Lane[] = [account, { key: `login-ip:${ip ?? 'unknown'}`, policy: 'client' }];
+  // a success forgets the account's failures, not the address's: one good account must not
+  // let its holder keep guessing others from the same address
+  const user = await throttled(deps.authThrottle, lanes, ['AUTHORIZATION_REQUIRED'], () => checkPassword(deps, b), [account]);
+  const token = generateToken('ut.');
+  const now = deps.clock.now();
+  const expirationTime = new Date(now.getTime() + deps.sessionTtlSeconds * 1000).toISOString();
+  await deps.store.sessions.create({
+    tokenHash: hashToken(token),
+    userId: user.id,
+    projectId: user.projectId,
+    appId: b.appId ?? null,
+    creationTime: now.toISOString(),
+    expirationTime,
+  });
+  return { userId: user.id, token, expirationTime };
+}
+
+async function checkPassword(deps: Pick<Deps, 'store'>, b: v.InferOutput<typeof LoginBodySchema>) {
   const user = await deps.store.users.getByEmail(b.projectId, b.email);
   decoy ??= hashPassword('decoy password, never valid');
   const ok = await verifyPassword(b.password, user?.passwordHash ?? (await decoy));
   if (!user || !ok) throw new AppError('AUTHORIZATION_REQUIRED', { message: 'invalid email or password' });
-  const token = generateToken('ut.');
-  const now = deps.clock.now();
-  const expirationTime = new Date(now.getTime() + deps.sessionTtlSeconds * 1000).toISOString();
-  await deps.store.sessions.create({ tokenHash: hashToken(token), userId: user.id, projectId: user.projectId, creationTime: now.toISOString(), expirationTime });
-  return { userId: user.id, token, expirationTime };
+  return user;
 }
 
 function sessionCaller(caller: Caller): Extract<Caller, { type: 'user' }> {
@@ -53,7 +77,9 @@ export async function getSession({ deps, caller }: { deps: Pick<Deps, 'store'>; 
   const u = sessionCaller(caller);
   const s = await deps.store.sessions.getByHash(u.tokenHash);
   if (!s) throw new AppError('INVALID_TOKEN');
-  return { userId: s.userId, projectId: s.projectId, creationTime: s.creationTime, expirationTime: s.expirationTime };
+  const out: Session = { userId: s.userId, projectId: s.projectId, creationTime: s.creationTime, expirationTime: s.expirationTime };
+  if (s.appId) out.appId = s.appId;
+  return out;
 }
 
 /** sign out: the token stops working here at once, and live streams opened with it close */

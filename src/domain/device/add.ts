@@ -3,10 +3,13 @@
 //   1. {token, deviceClass?}          on-demand provisioning, no credential needed
 //   2. {claimCode, homeId}            claim a pre-provisioned device
 //   3. {projectId, deviceClass, ...}  create a pre-provisioned device
-// Anything else is 403 MISSING_PARAMETERS.
+// Anything else is 403 MISSING_PARAMETERS. Guessing tokens and claim codes backs off per client
+// IP, and per credential for claims (auth/throttle.ts, docs/concepts.md).
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller } from '../auth/access.js';
+import { callerKey } from '../auth/caller.js';
+import { throttled, type Lane } from '../auth/throttle.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { AddDeviceBodySchema, type Device } from './schemas.js';
@@ -19,14 +22,22 @@ export async function addDeviceHome({
   caller,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
+  deps: Pick<Deps, 'store' | 'clock' | 'secret' | 'authThrottle'>;
   caller: Caller;
   input: unknown;
 }): Promise<Device> {
   const b = parseInput(AddDeviceBodySchema, input);
-  if (b.token !== undefined) return provisionDevice({ deps, input: { token: b.token, deviceClass: b.deviceClass } });
+  const ip: Lane = { key: `guess-ip:${caller.ip ?? 'unknown'}`, policy: 'client' };
+  if (b.token !== undefined) {
+    const token = b.token;
+    return throttled(deps.authThrottle, [ip], ['INVALID_TOKEN'], () => provisionDevice({ deps, input: { token, deviceClass: b.deviceClass } }));
+  }
   requireCaller(caller);
-  if (b.claimCode !== undefined && b.homeId !== undefined) return claimDevice({ deps, caller, input: { claimCode: b.claimCode, homeId: b.homeId } });
+  if (b.claimCode !== undefined && b.homeId !== undefined) {
+    const input = { claimCode: b.claimCode, homeId: b.homeId };
+    const lanes: Lane[] = [ip, { key: `guess:${callerKey(caller)}`, policy: 'client' }];
+    return throttled(deps.authThrottle, lanes, ['DEVICE_NOT_CLAIMABLE'], () => claimDevice({ deps, caller, input }));
+  }
   if (b.projectId !== undefined && b.deviceClass !== undefined) {
     // docs/api.md#device-operations rule 5: name, description, tag, channel and bundleInstalled only with projectId
     const { projectId, deviceClass, homeId, name, description, tag, channel, bundleInstalled } = b;

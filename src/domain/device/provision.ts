@@ -2,7 +2,8 @@
 // needed: the single-use provisioning token names the project, home, class (which `deviceClass`
 // may override) and tag. The answer carries the new device's API key and claim code (docs/concepts.md#devices:
 // "also present during on-demand provisioning"). Consuming the token and creating the device are
-// one transaction, so a request that fails (an unknown class) does not burn the token.
+// one transaction, so a request that fails (an unknown class) does not burn the token. The device
+// is named `<class>-<id>` (docs/concepts.md#devices; a body `name` is not used with a token, docs/api.md#device-operations rule 5).
 import type { Deps } from '../deps.js';
 import { hashToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
@@ -31,7 +32,7 @@ export async function provisionDevice({
     if (!(await store.deviceClasses.get(t.projectId, deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass });
     const key = newDeviceKey(deps.secret);
     const code = newClaimCode(deps.secret);
-    return store.devices.create({
+    const created = await store.devices.create({
       projectId: t.projectId,
       deviceClass,
       homeId: home.id,
@@ -49,6 +50,9 @@ export async function provisionDevice({
       bundleInstallTime: null,
       channel: null,
     });
+    const name = `${deviceClass}-${created.id}`;
+    await store.devices.update(created.id, { name });
+    return { ...created, name };
   });
   await writeLog(deps, { projectId: row.projectId, level: 'info', source: 'api', text: `device ${row.id} provisioned on demand into home ${row.homeId}` });
   return deviceView(deps.secret, row, true);

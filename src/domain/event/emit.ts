@@ -73,14 +73,16 @@ function outboxOf(store: Store): GroupCommit<Outgoing> {
  * `work` message only wakes workers early, they poll the queue anyway. Deliveries handed to a
  * worker of this process need no `work` message.
  */
-export async function emitEvent(deps: Pick<Deps, 'store' | 'bus' | 'clock'>, input: EmitInput): Promise<string> {
+export async function emitEvent(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipelineMetrics'>, input: EmitInput): Promise<string> {
   const now = deps.clock.now();
   const id = newEventId(now);
   // module lookup is cached per project (domain/webhook/targets.ts): no query per event
   const deliveries = await eventDeliveries(deps.store, input.projectId, id, input.event, now);
   const item: Outgoing = { row: { id, projectId: input.projectId, event: input.event }, deliveries };
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer
+  const entered = deps.pipelineMetrics ? performance.now() : 0;
   await outboxOf(deps.store).add(item);
+  deps.pipelineMetrics?.eventCommitted((performance.now() - entered) / 1000);
   await deps.bus.publish('event', { projectId: input.projectId, deviceId: input.event.originDeviceId, event: input.event });
   if (item.queued) await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
   return id;

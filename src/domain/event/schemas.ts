@@ -22,3 +22,11 @@ export const EventDataSchema = v.custom<Record<string, unknown>>(
 /** body of sendDeviceEventCloud; the service fields (homeId, timestamp, origin*) are ignored */
 export const EventBodySchema = v.object({ eventType: EventTypeSchema, eventData: EventDataSchema });
 export type EventBody = v.InferOutput<typeof EventBodySchema>;
+
+/**
+ * docs/concepts.md#devices: over MQTT a missing `eventData` is taken as `{}` (MODE's Go SDK leaves it out when
+ * empty, `omitempty`); over HTTP it stays required (docs/concepts.md#events), so only the broker calls this.
+ */
+export function withMqttEventDefaults(body: Record<string, unknown>): Record<string, unknown> {
+  return body.eventData === undefined ? { ...body, eventData: {} } : body;
+}

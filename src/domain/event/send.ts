@@ -8,10 +8,11 @@ import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { emitEvent } from './emit.js';
+import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
 
 export async function sendEvent(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'homelessEvents'>,
   caller: Caller,
   deviceId: number,
   body: unknown,
@@ -25,7 +26,7 @@ export async function sendEvent(
  * connection's device itself, and re-reads it often enough to follow a change of home).
  */
 export async function sendEventOf(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'homelessEvents'>,
   caller: Caller,
   device: Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>,
   body: unknown,
@@ -50,5 +51,17 @@ export async function sendEventOf(
     event.originProjectKeyName = caller.keyName;
   }
   await emitEvent(deps, { projectId: device.projectId, event });
+  if (device.homeId === null && deps.homelessEvents?.allow(`device:${device.id}`, deps.clock.now().getTime())) await saySilent(deps, caller, device, event.eventType);
   return event;
+}
+
+/** docs/devices.md#mqtt: a newcomer waiting for a webhook learns why none comes (once per device per hour) */
+function saySilent(deps: Pick<Deps, 'store' | 'clock'>, caller: Caller, device: Pick<DeviceRow, 'id' | 'projectId'>, eventType: string): Promise<void> {
+  return writeLog(deps, {
+    projectId: device.projectId,
+    caller,
+    level: 'warn',
+    source: 'webhooks',
+    text: `device ${device.id} is in no home: its events (e.g. ${eventType}) are stored but reach no smart module or webhook (docs/webhooks.md#event-webhook needs homeId); add the device to a home. Said once an hour per device.`,
+  });
 }

@@ -4,5 +4,5 @@ export { createHome } from './create.js';
 export { getHome, listHomes } from './read.js';
 export { updateHome } from './update.js';
 export { deleteHome } from './delete.js';
-export { listMembers, addMember, removeMember } from './members.js';
+export { listMembers, addMember, updateMember, removeMember } from './members.js';
 export { createProvisioningToken } from './provision.js';

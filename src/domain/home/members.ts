@@ -1,35 +1,81 @@
 // Home members (docs/concepts.md). Members may list them; owners and project keys add, re-role and
-// remove them; any member may leave. Only users of the home's project can be added: anyone else
-// is reported as an unknown user.
+// remove them; any member may leave. Only users of the home's project can be added, by id or by
+// email: anyone else is reported as an unknown user. A home keeps at least one owner while it has
+// members: demoting or removing its last owner is 403 LAST_OWNER (promote another member first).
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
-import { AddMemberBodySchema, type Member } from './schemas.js';
+import type { HomeRole, MemberRow, Store, UserRow } from '../../ports/store.js';
+import { AddMemberBodySchema, PatchMemberBodySchema, type Member } from './schemas.js';
 import { memberView } from './view.js';
 
 type D = Pick<Deps, 'store' | 'clock'>;
 
-export async function listMembers({ deps, caller, homeId }: { deps: D; caller: Caller; homeId: number }): Promise<Member[]> {
-  const h = await homeFor(deps, caller, homeId, ['project key', 'member']);
-  return (await deps.store.members.list(h.id)).map(memberView);
+/** the member's user, for its name and email (a deleted user's memberships go with it) */
+async function withUser(store: Store, m: MemberRow): Promise<Member> {
+  const u = store.users.peek?.(m.userId) ?? (await store.users.get(m.userId));
+  return memberView(m, u ?? { name: '', email: '' });
 }
 
-/** adds a member, or changes the role of one already there */
+export async function listMembers({ deps, caller, homeId }: { deps: D; caller: Caller; homeId: number }): Promise<Member[]> {
+  const h = await homeFor(deps, caller, homeId, ['project key', 'member']);
+  return Promise.all((await deps.store.members.list(h.id)).map((m) => withUser(deps.store, m)));
+}
+
+/**
+ * Sets a member's role in one transaction with the check that an owner remains. `keepsOwner`:
+ * the rows as they will be; refused when members remain and none of them is an owner.
+ */
+async function changeMembers(store: Store, homeId: number, change: (tx: Store, members: MemberRow[]) => Promise<MemberRow[]>): Promise<void> {
+  await store.transaction(async (tx) => {
+    const before = await tx.members.list(homeId);
+    const after = await change(tx, before);
+    if (before.some((m) => m.role === 'owner') && after.length > 0 && !after.some((m) => m.role === 'owner')) {
+      throw new AppError('LAST_OWNER', { homeId, message: 'a home keeps at least one owner: make another member owner first' });
+    }
+  });
+}
+
+async function userOfProject(store: Store, projectId: number, b: { userId?: number; email?: string }): Promise<UserRow> {
+  const u = b.userId !== undefined ? await store.users.get(b.userId) : await store.users.getByEmail(projectId, b.email!);
+  if (!u || u.projectId !== projectId) throw new AppError('USER_NOT_FOUND', b.userId !== undefined ? { userId: b.userId } : { email: b.email });
+  return u;
+}
+
+async function setRole(deps: D, homeId: number, userId: number, role: HomeRole, create: boolean): Promise<MemberRow> {
+  let row: MemberRow | undefined;
+  await changeMembers(deps.store, homeId, async (tx, members) => {
+    const existing = members.find((m) => m.userId === userId);
+    if (!existing && !create) throw new AppError('USER_NOT_FOUND', { userId });
+    row = { homeId, userId, role, creationTime: existing?.creationTime ?? deps.clock.now().toISOString() };
+    await tx.members.upsert(row);
+    return [...members.filter((m) => m.userId !== userId), row];
+  });
+  return row!;
+}
+
+/** adds a member (by userId or email), or changes the role of one already there */
 export async function addMember({ deps, caller, homeId, input }: { deps: D; caller: Caller; homeId: number; input: unknown }): Promise<Member> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const b = parseInput(AddMemberBodySchema, input);
-  const u = await deps.store.users.get(b.userId);
-  if (!u || u.projectId !== h.projectId) throw new AppError('USER_NOT_FOUND', { userId: b.userId });
-  const existing = await deps.store.members.get(h.id, u.id);
-  const row = { homeId: h.id, userId: u.id, role: b.role, creationTime: existing?.creationTime ?? deps.clock.now().toISOString() };
-  await deps.store.members.upsert(row);
-  return memberView(row);
+  const u = await userOfProject(deps.store, h.projectId, b);
+  return memberView(await setRole(deps, h.id, u.id, b.role, true), u);
+}
+
+/** PATCH /homes/{homeId}/members/{userId} {role} */
+export async function updateMember({ deps, caller, homeId, userId, input }: { deps: D; caller: Caller; homeId: number; userId: number; input: unknown }): Promise<Member> {
+  const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
+  const b = parseInput(PatchMemberBodySchema, input);
+  return withUser(deps.store, await setRole(deps, h.id, userId, b.role, false));
 }
 
 export async function removeMember({ deps, caller, homeId, userId }: { deps: D; caller: Caller; homeId: number; userId: number }): Promise<void> {
   const leaving = caller.type === 'user' && caller.userId === userId;
   const h = await homeFor(deps, caller, homeId, leaving ? ['project key', 'member'] : ['project key', 'owner']);
-  if (!(await deps.store.members.delete(h.id, userId))) throw new AppError('USER_NOT_FOUND', { userId });
+  await changeMembers(deps.store, h.id, async (tx, members) => {
+    if (!(await tx.members.delete(h.id, userId))) throw new AppError('USER_NOT_FOUND', { userId });
+    return members.filter((m) => m.userId !== userId);
+  });
 }

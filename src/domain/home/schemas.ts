@@ -1,6 +1,7 @@
 // Homes, their members and device provisioning tokens (docs/concepts.md).
 import * as v from 'valibot';
 import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
+import { EmailSchema } from '../user/schemas.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 const NameSchema = v.pipe(TextSchema('name', 128), v.trim(), v.minLength(1, 'name is required'));
@@ -18,10 +19,31 @@ export const HomeListQuerySchema = v.object({
 });
 
 export const RoleSchema = v.picklist(['owner', 'member'], 'role must be owner or member');
-export const MemberSchema = v.object({ homeId: v.number(), userId: v.number(), role: RoleSchema, creationTime: Time });
+/** `verified`: whether the user proved its email; Hearth has no verification yet, so false */
+export const MemberSchema = v.object({
+  homeId: v.number(),
+  userId: v.number(),
+  name: v.string(),
+  email: v.string(),
+  verified: v.boolean(),
+  role: RoleSchema,
+  creationTime: Time,
+});
 export type Member = v.InferOutput<typeof MemberSchema>;
-/** `role` defaults to member */
-export const AddMemberBodySchema = v.object({ userId: IdSchema, role: v.optional(RoleSchema, 'member') });
+/**
+ * A user of the project by `userId` or by `email` (MODE's app library sends `{email,
+ * phoneNumber, role}`; `phoneNumber` is accepted and ignored). `role` defaults to member.
+ */
+export const AddMemberBodySchema = v.pipe(
+  v.object({
+    userId: v.optional(IdSchema),
+    email: v.optional(EmailSchema),
+    phoneNumber: v.optional(v.unknown()),
+    role: v.optional(RoleSchema, 'member'),
+  }),
+  v.check((b) => b.userId !== undefined || b.email !== undefined, 'userId or email is required'),
+);
+export const PatchMemberBodySchema = v.object({ role: RoleSchema });
 
 export const ProvisioningBodySchema = v.object({
   deviceClass: SlugSchema('deviceClass'),

@@ -9,3 +9,4 @@ export { listDeviceClasses, getDeviceClass } from './class-read.js';
 export { createDeviceClass } from './class-create.js';
 export { deleteDeviceClass } from './class-delete.js';
 export { bootstrapIfEmpty } from './bootstrap.js';
+export { getProject, updateProject } from './settings.js';

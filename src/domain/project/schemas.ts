@@ -5,8 +5,15 @@ import { SlugSchema, TextSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 
-export const ProjectSchema = v.object({ id: v.number(), name: v.string(), creationTime: Time });
+/** `allowUserSignup`: POST /users without a credential (self-signup) is allowed (docs/concepts.md) */
+export const ProjectSchema = v.object({ id: v.number(), name: v.string(), allowUserSignup: v.boolean(), creationTime: Time });
 export type Project = v.InferOutput<typeof ProjectSchema>;
+
+/** the settings a project key with scope admin may change */
+export const PatchProjectBodySchema = v.object({
+  name: v.optional(v.pipe(TextSchema('name', 128), v.minLength(1, 'name is required'))),
+  allowUserSignup: v.optional(v.boolean('allowUserSignup must be true or false')),
+});
 
 export const CreateProjectBodySchema = v.object({
   name: v.pipe(TextSchema('name', 128), v.minLength(1, 'name is required')),

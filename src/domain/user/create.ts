@@ -1,9 +1,13 @@
-// Create a user (docs/concepts.md): a project key with the `users` scope, in its own project. The email
-// is unique per project; the password is kept as a scrypt hash only.
+// Create a user (docs/concepts.md): a project key with the `users` scope, in its own project; or, with no
+// credential at all, the user itself (self-signup, as MODE's app library does) while the
+// project's `allowUserSignup` is on. A signup may not ask for `canCreateDevices`, and signups are
+// throttled per client IP like failed logins. The email is unique per project; the password is
+// kept as a scrypt hash only.
 import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { hashPassword } from '../auth/password.js';
+import { countFailure, rateLimited, refuseWhileWaiting, type Lane } from '../auth/throttle.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -11,11 +15,39 @@ import { listProjectId } from '../project/access.js';
 import { CreateUserBodySchema, type User } from './schemas.js';
 import { userView } from './view.js';
 
-export async function createUser({ deps, caller, input }: { deps: Pick<Deps, 'store' | 'clock'>; caller: Caller; input: unknown }): Promise<User> {
+type D = Pick<Deps, 'store' | 'clock' | 'authThrottle'>;
+type Body = ReturnType<typeof parseBody>;
+const parseBody = (input: unknown) => parseInput(CreateUserBodySchema, input);
+
+export async function createUser({ deps, caller, input }: { deps: D; caller: Caller; input: unknown }): Promise<User> {
+  if (caller.type === 'nobody') return signUp(deps, caller, input);
   requireCaller(caller);
-  const b = parseInput(CreateUserBodySchema, input);
+  const b = parseBody(input);
   listProjectId(caller, b.projectId);
   requireProjectKey(caller, b.projectId, 'users');
+  return insertUser(deps, caller, b);
+}
+
+/** POST /users with no credential */
+async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, input: unknown): Promise<User> {
+  const b = parseBody(input);
+  const project = await deps.store.projects.get(b.projectId);
+  // a project that does not exist or does not take signups is not told apart: the request
+  // simply lacks a credential
+  if (!project?.allowUserSignup) throw new AppError('AUTHORIZATION_REQUIRED', { message: 'this project does not allow self-signup; a project key creates users' });
+  if (b.canCreateDevices) throw new AppError('PERMISSION_DENIED', { required: 'project key with scope users', fields: ['canCreateDevices'] });
+  const t = deps.authThrottle;
+  if (t) {
+    // every signup counts on the address's lane (mass account creation, email probing)
+    const lane: Lane = { key: `signup-ip:${caller.ip ?? 'unknown'}`, policy: 'client' };
+    await refuseWhileWaiting(t, [lane]);
+    const wait = await countFailure(t, [lane]);
+    if (wait > 0) throw rateLimited(wait);
+  }
+  return insertUser(deps, caller, b);
+}
+
+async function insertUser(deps: D, caller: Caller, b: Body): Promise<User> {
   if (await deps.store.users.getByEmail(b.projectId, b.email)) throw new AppError('ALREADY_EXISTS', { fields: ['email'] });
   const u = await deps.store.users.create({
     projectId: b.projectId,
@@ -25,6 +57,7 @@ export async function createUser({ deps, caller, input }: { deps: Pick<Deps, 'st
     canCreateDevices: b.canCreateDevices ?? false,
     creationTime: deps.clock.now().toISOString(),
   });
-  await writeLog(deps, { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} created` });
+  const how = caller.type === 'nobody' ? ' by self-signup' : '';
+  await writeLog(deps, { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} created${how}` });
   return userView(u);
 }

@@ -1,8 +1,16 @@
 // Users of a project (docs/concepts.md). A user signs in with email and password (POST /auth/user).
 import * as v from 'valibot';
-import { IdQuerySchema, IdSchema, TextSchema } from '../validate.js';
+import { IdQuerySchema, IdSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
+
+/**
+ * A text field that a form may have turned into a number: form bodies (urlencoded, multipart)
+ * coerce digits (docs/api.md#conventions), so a password `12345678` arrives as a number. Only canonical integers
+ * are coerced, so String() gives back exactly what was typed.
+ */
+export const FormTextSchema = (message: string) =>
+  v.pipe(v.union([v.string(message), v.pipe(v.number(message), v.integer(message))], message), v.transform(String));
 
 /** emails are compared case-insensitively: stored trimmed and lower-cased */
 export const EmailSchema = v.pipe(
@@ -14,12 +22,12 @@ export const EmailSchema = v.pipe(
 );
 
 export const PasswordSchema = v.pipe(
-  v.string('password must be a string'),
+  FormTextSchema('password must be a string'),
   v.minLength(8, 'password must be at least 8 characters'),
   v.maxLength(1024, 'password must be at most 1024 characters'),
 );
 
-const NameSchema = v.pipe(TextSchema('name', 128), v.trim(), v.minLength(1, 'name is required'));
+const NameSchema = v.pipe(FormTextSchema('name must be a string'), v.maxLength(128, 'name must be at most 128 characters'), v.trim(), v.minLength(1, 'name is required'));
 
 /** never the password hash */
 export const UserSchema = v.object({
@@ -48,7 +56,7 @@ export const PatchUserBodySchema = v.looseObject({
   name: v.optional(NameSchema),
   email: v.optional(EmailSchema),
   password: v.optional(PasswordSchema),
-  currentPassword: v.optional(v.string('currentPassword must be a string')),
+  currentPassword: v.optional(FormTextSchema('currentPassword must be a string')),
   canCreateDevices: v.optional(v.boolean('canCreateDevices must be true or false')),
 });
 

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { readBody } from '../body.js';
+import { clientIp } from '../client-ip.js';
 import { AuthInfoSchema, whoAmI } from '../../domain/auth/whoami.js';
 import { LoginBodySchema, LoginResponseSchema, SessionSchema, getSession, login, logout } from '../../domain/auth/session.js';
 
@@ -29,7 +30,7 @@ export function authRoutes(): Hono<HttpEnv> {
     '/auth/user',
     op({
       operationId: 'createUserSession',
-      summary: 'Sign in with email and password for a user token',
+      summary: 'Sign in with email and password for a user token. Failed sign-ins back off per account and per client IP: 429 RATE_LIMITED with Retry-After (seconds), growing with each failure',
       tag,
       success: 200,
       statuses: [401, 403, 429, 500, 503],
@@ -37,7 +38,7 @@ export function authRoutes(): Hono<HttpEnv> {
       response: LoginResponseSchema,
       auth: 'anyone (no credential needed)',
     }),
-    async (c) => c.json(await login({ deps: c.get('deps'), input: await readBody(c) })),
+    async (c) => c.json(await login({ deps: c.get('deps'), input: await readBody(c), ip: clientIp(c) })),
   );
 
   r.get(

@@ -14,6 +14,7 @@ import {
   HomeSchema,
   MemberSchema,
   PatchHomeBodySchema,
+  PatchMemberBodySchema,
   ProvisioningBodySchema,
   ProvisioningTokenSchema,
   addMember,
@@ -25,6 +26,7 @@ import {
   listMembers,
   removeMember,
   updateHome,
+  updateMember,
 } from '../../domain/home/index.js';
 
 const tag = 'homes';
@@ -131,7 +133,8 @@ export function homesRoutes(): Hono<HttpEnv> {
     '/:homeId/members',
     op({
       operationId: 'addHomeMember',
-      summary: 'Add a user of the project to a home, or change its role',
+      summary:
+        'Add a user of the project to a home by `userId` or by `email` (`phoneNumber` is accepted and ignored), or change its role; an unknown user is 404 USER_NOT_FOUND',
       tag,
       success: 201,
       statuses: STATUSES.read,
@@ -142,11 +145,26 @@ export function homesRoutes(): Hono<HttpEnv> {
     async (c) => c.json(await addMember({ ...actor(c), homeId: hid(c), input: await readBody(c) }), 201),
   );
 
+  r.patch(
+    '/:homeId/members/:userId',
+    op({
+      operationId: 'updateHomeMember',
+      summary: "Change a member's role; demoting the home's last owner is 403 LAST_OWNER",
+      tag,
+      success: 200,
+      statuses: STATUSES.read,
+      body: PatchMemberBodySchema,
+      response: MemberSchema,
+      auth: `${KEY}, or an owner`,
+    }),
+    async (c) => c.json(await updateMember({ ...actor(c), homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND'), input: await readBody(c) })),
+  );
+
   r.delete(
     '/:homeId/members/:userId',
     op({
       operationId: 'deleteHomeMember',
-      summary: 'Remove a member (any member may remove itself)',
+      summary: 'Remove a member (any member may remove itself); the last owner of a home with other members is 403 LAST_OWNER',
       tag,
       success: 204,
       statuses: STATUSES.read,

@@ -23,6 +23,7 @@ import { deviceDataRoutes as deviceData } from './device-data.js';
 import { dataSourcesRoutes as dataSources } from './data-sources.js';
 import { reportsRoutes as reports } from './reports.js';
 import { consoleRoutes as console_ } from './console.js';
+import { projectSettingsRoutes as projectSettings } from './project-settings.js';
 
 export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/', auth],
@@ -46,4 +47,5 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/projects', dataSources],
   ['/scheduledReports', reports],
   ['/console', console_],
+  ['/projects', projectSettings],
 ];

@@ -49,13 +49,14 @@ export function usersRoutes(): Hono<HttpEnv> {
     '/',
     op({
       operationId: 'createUser',
-      summary: 'Create a user',
+      summary:
+        "Create a user. Without a credential this is self-signup, allowed while the project's `allowUserSignup` is true (canCreateDevices then 403); signups are throttled per client IP (429 RATE_LIMITED with Retry-After)",
       tag,
       success: 201,
       statuses: STATUSES.list,
       body: CreateUserBodySchema,
       response: UserSchema,
-      auth: KEY,
+      auth: `${KEY}; or no credential (self-signup)`,
     }),
     async (c) => c.json(await createUser({ ...actor(c), input: await readBody(c) }), 201),
   );

@@ -18,8 +18,22 @@ export function projectsContract(make: MakeStore): void {
     it('creates a project with a new id and reads it back', async () => {
       const store = await freshStore(make);
       const p = await store.projects.create({ name: 'Acme', creationTime: at(1) });
-      expect(p).toEqual({ id: expect.any(Number), name: 'Acme', creationTime: at(1) });
+      expect(p).toEqual({ id: expect.any(Number), name: 'Acme', allowUserSignup: true, creationTime: at(1) });
       expect(await store.projects.get(p.id)).toEqual(p);
+    });
+
+    it('changes the settings given and leaves the others (allowUserSignup, docs/concepts.md)', async () => {
+      const store = await freshStore(make);
+      const p = await store.projects.create({ name: 'Acme', creationTime: at(1) });
+      const other = await store.projects.create({ name: 'Other', creationTime: at(1) });
+      await store.projects.update(p.id, { allowUserSignup: false });
+      expect(await store.projects.get(p.id)).toEqual({ ...p, allowUserSignup: false });
+      await store.projects.update(p.id, { name: 'Renamed' });
+      expect(await store.projects.get(p.id)).toEqual({ ...p, name: 'Renamed', allowUserSignup: false });
+      await store.projects.update(p.id, { allowUserSignup: true });
+      await store.projects.update(p.id, {});
+      expect(await store.projects.get(p.id)).toEqual({ ...p, name: 'Renamed' });
+      expect(await store.projects.get(other.id)).toEqual(other);
     });
 
     it('returns undefined for an unknown project', async () => {

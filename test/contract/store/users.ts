@@ -7,6 +7,7 @@ const session = (userId: number, projectId: number): SessionRow => ({
   tokenHash: unique('token'),
   userId,
   projectId,
+  appId: null,
   creationTime: at(0),
   expirationTime: at(3600),
 });
@@ -106,6 +107,16 @@ export function usersContract(make: MakeStore): void {
       await store.sessions.create(s);
       expect(await store.sessions.getByHash(s.tokenHash)).toEqual(s);
       expect(await store.sessions.getByHash('unknown')).toBeUndefined();
+    });
+
+    it('keeps the appId a session was opened with (docs/concepts.md), and none when none was given', async () => {
+      const store = await freshStore(make);
+      const s = { ...session(1, 1), appId: 'controller' };
+      await store.sessions.create(s);
+      expect(await store.sessions.getByHash(s.tokenHash)).toEqual(s);
+      const { appId: _none, ...without } = session(1, 1);
+      await store.sessions.create(without);
+      expect((await store.sessions.getByHash(without.tokenHash))?.appId ?? null).toBeNull();
     });
 
     it('deletes a session once', async () => {

@@ -30,9 +30,11 @@ beforeAll(async () => {
   mqttsPort = await freePort();
   p = await startHearthProcess({
     name: 'tls',
+    // a busy machine: tsx compiles the sources at start
+    timeoutMs: 80_000,
     env: { HEARTH_TLS_CERT_FILE: live.cert, HEARTH_TLS_KEY_FILE: live.key, HEARTH_HTTPS_PORT: String(httpsPort), HEARTH_MQTTS_PORT: String(mqttsPort) },
   });
-}, 90_000);
+}, 120_000);
 afterAll(async () => {
   await p?.kill();
   if (p) removeDataDir(p);
@@ -85,7 +87,7 @@ describe('the process with TLS files', () => {
 });
 
 describe('a missing TLS file', () => {
-  it('stops start-up with one line naming HEARTH_TLS_CERT_FILE, and writes nothing', { timeout: 90_000 }, async () => {
+  it('stops start-up with one line naming HEARTH_TLS_CERT_FILE, and writes nothing', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hearth-tls-missing-'));
     onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const r = await runHearthToExit({

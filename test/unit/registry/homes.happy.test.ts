@@ -16,7 +16,9 @@ describe('homes: happy paths', () => {
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ id: expect.any(Number), projectId: 1, name: 'Cabin', creationTime: expect.any(String) });
     const members = await t.req('GET', `/homes/${r.body.id}/members`, { token: u.token });
-    expect(members.body).toEqual([{ homeId: r.body.id, userId: u.userId, role: 'owner', creationTime: expect.any(String) }]);
+    expect(members.body).toEqual([
+      { homeId: r.body.id, userId: u.userId, name: 'Test User', email: u.email, verified: false, role: 'owner', creationTime: expect.any(String) },
+    ]);
   });
 
   it('lets a project key create a home in its project, with no members', async () => {

@@ -154,8 +154,7 @@ describe('webhook client on the wire: which sockets are reused', () => {
     const c = client();
     expect((await post(c, server.url, 'first')).ok).toBe(true);
     const result = await post(c, server.url, 'second');
-    expect(result).toMatchObject({ ok: false, error: 'ECONNRESET' });
-    expect(result.latencyMs).toBeLessThan(1000); // not the timeout
+    expect(result).toMatchObject({ ok: false, error: 'ECONNRESET' }); // not TIMEOUT
     expect(bodies(server)).toEqual(['first', 'second', 'second']);
     expect(server.connections()).toBe(2);
     // and the client still works
@@ -275,10 +274,9 @@ describe('webhook client on the wire: close()', () => {
     const first = post(c, server.url, 'under way');
     const second = post(c, server.url, 'queued');
     await until(() => server.requests.length === 1);
-    const t0 = performance.now();
     c.close();
+    // both end at close (CLIENT_CLOSED), not at their timeout (TIMEOUT)
     const results = await Promise.all([first, second]);
-    expect(performance.now() - t0).toBeLessThan(100);
     expect(results.map((r) => [r.ok, r.error])).toEqual([
       [false, 'CLIENT_CLOSED'],
       [false, 'CLIENT_CLOSED'],

@@ -1,0 +1,75 @@
+// The build: the server's TypeScript (src/, broker/) to JavaScript in dist/, one .js per .ts with
+// the same layout (dist/src/main.js is the entry; worker threads load their sibling .js, see
+// src/adapters/thread-boot.ts), plus the files the server reads at run time: config/default.json
+// (src/config/load.ts finds it two levels above itself) and any non-TypeScript file under the
+// source roots; then the web console into dist/console (scripts/build-console.ts, which the
+// server serves at /console). `npm install` runs it (the `prepare` script); `npm run build` runs
+// it again.
+//
+// esbuild, not tsc: it only strips types (tsc --noEmit checks them, in CI and before a commit),
+// which takes well under a second where tsc's emit took tens of seconds on this machine, and the
+// output starts as fast (`npm run bench -- startup`). Plain JavaScript so that it runs before
+// anything is built and without tsx.
+//
+//   node scripts/build.mjs [--outdir DIR] [--server-only]   (DIR inside the project, so node_modules resolve)
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(import.meta.dirname, '..');
+/** source roots compiled for the server, and the admin CLI (`node dist/scripts/admin.js`) */
+const ROOTS = ['src', 'broker', join('scripts', 'admin')];
+const ENTRIES = [join('scripts', 'admin.ts')];
+/** browser code is not server code: the web console is bundled on its own */
+const SKIP = [join('src', 'console')];
+/** read at run time relative to the compiled code */
+const ASSETS = [join('config', 'default.json')];
+
+function filesUnder(dir) {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (SKIP.includes(path)) return [];
+    return e.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+export async function buildServer(outdir = join(ROOT, 'dist')) {
+  const started = performance.now();
+  // the server's part only: dist/console is the console build's
+  for (const dir of [...ROOTS, 'config']) rmSync(join(outdir, dir), { recursive: true, force: true });
+  const files = [...ROOTS.flatMap(filesUnder), ...ENTRIES];
+  const sources = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: sources,
+    outdir,
+    outbase: '.',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  const copied = [...files.filter((f) => !f.endsWith('.ts')), ...ASSETS];
+  for (const f of copied) {
+    mkdirSync(dirname(join(outdir, f)), { recursive: true });
+    cpSync(join(ROOT, f), join(outdir, f));
+  }
+  return { outdir, sources: sources.length, assets: copied.length, ms: performance.now() - started };
+}
+
+/** the web console, bundled for browsers by its own script (TypeScript, so run through tsx) */
+export function buildConsole(outdir = join(ROOT, 'dist')) {
+  if (!existsSync(join(ROOT, 'scripts', 'build-console.ts'))) return;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build-console.ts'), join(outdir, 'console')], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`the console build failed (exit ${r.status})`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const { values } = parseArgs({ options: { outdir: { type: 'string' }, 'server-only': { type: 'boolean' } } });
+  const r = await buildServer(values.outdir ? resolve(values.outdir) : undefined);
+  console.log(`built ${r.sources} modules and ${r.assets} assets into ${relative(process.cwd(), r.outdir) || '.'} in ${Math.round(r.ms)} ms`);
+  if (!values['server-only']) buildConsole(r.outdir);
+}

@@ -1,0 +1,78 @@
+// Metrics of the pipeline and of the adapters, on the registry /metrics serves (main.ts):
+// - hearth_event_commit_duration_seconds: an event from entering the pipeline to the commit of
+//   its row and its webhook deliveries (group commit, src/domain/event/group-commit.ts);
+// - hearth_pg_pool_*: the PostgreSQL pool (cluster mode);
+// - hearth_redis_up: whether the Redis client is connected (cluster mode).
+// The histogram is kept in plain numbers (one array, no label object per event) and handed to
+// prom-client's registry in its exposition form when read, as src/http/metrics.ts does.
+import { Gauge, type Registry } from 'prom-client';
+import type pg from 'pg';
+import type { PipelineMetrics } from '../ports/metrics.js';
+
+const EVENT_COMMIT = 'hearth_event_commit_duration_seconds';
+const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+export function createPipelineMetrics(registry: Registry): PipelineMetrics {
+  /** per bucket, not cumulative; the last one is above every bound (+Inf) */
+  const counts = new Array<number>(BUCKETS.length + 1).fill(0);
+  let sum = 0;
+  let count = 0;
+  const head = { name: EVENT_COMMIT, help: 'Time from an event entering the pipeline to the commit of its row and webhook deliveries', type: 'histogram' as const, aggregator: 'sum' as const };
+  const values = () => {
+    let acc = 0;
+    const out: { labels: Record<string, string | number>; value: number; metricName: string }[] = BUCKETS.map((le, i) => ({ labels: { le }, value: (acc += counts[i]), metricName: `${EVENT_COMMIT}_bucket` }));
+    out.push(
+      { labels: { le: '+Inf' }, value: count, metricName: `${EVENT_COMMIT}_bucket` },
+      { labels: {}, value: sum, metricName: `${EVENT_COMMIT}_sum` },
+      { labels: {}, value: count, metricName: `${EVENT_COMMIT}_count` },
+    );
+    return out;
+  };
+  registry.registerMetric({
+    ...head,
+    get: async () => ({ ...head, values: values() }),
+    reset: () => {
+      counts.fill(0);
+      sum = 0;
+      count = 0;
+    },
+  } as never);
+  return {
+    eventCommitted(seconds) {
+      // the first bound the value does not exceed (prom-client's rule)
+      let i = 0;
+      while (i < BUCKETS.length && seconds > BUCKETS[i]) i++;
+      counts[i]++;
+      sum += seconds;
+      count++;
+    },
+  };
+}
+
+/** the PostgreSQL pool's connections, idle connections and queries waiting for one */
+export function registerPoolMetrics(registry: Registry, pool: pg.Pool): void {
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('hearth_pg_pool_connections', 'PostgreSQL connections the pool holds (idle and in use)', () => pool.totalCount);
+  gauge('hearth_pg_pool_idle_connections', 'PostgreSQL connections of the pool not in use', () => pool.idleCount);
+  gauge('hearth_pg_pool_waiting_queries', 'Queries waiting for a PostgreSQL connection of the pool', () => pool.waitingCount);
+}
+
+/** 1 while the Redis client is connected and ready, else 0 */
+export function registerRedisMetrics(registry: Registry, ready: () => boolean): void {
+  new Gauge({
+    name: 'hearth_redis_up',
+    help: 'Whether this process is connected to Redis (1) or not (0)',
+    registers: [registry],
+    collect() {
+      this.set(ready() ? 1 : 0);
+    },
+  });
+}

@@ -1,0 +1,41 @@
+// A project and its settings (docs/concepts.md): any key of the project reads them; a key with scope
+// admin changes them (`allowUserSignup`: whether POST /users without a credential is allowed).
+import type { Deps } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { requireProjectKey } from '../auth/access.js';
+import type { ProjectRow } from '../../ports/store.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { writeLog } from '../log/write.js';
+import { ownProject } from './access.js';
+import { PatchProjectBodySchema, type Project } from './schemas.js';
+
+const projectView = (p: ProjectRow): Project => ({ id: p.id, name: p.name, allowUserSignup: p.allowUserSignup, creationTime: p.creationTime });
+
+export async function getProject({ deps, caller, projectId }: { deps: Pick<Deps, 'store'>; caller: Caller; projectId: number }): Promise<Project> {
+  const p = await ownProject(deps, caller, projectId);
+  if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: 'a project key' });
+  return projectView(p);
+}
+
+export async function updateProject({
+  deps,
+  caller,
+  projectId,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  caller: Caller;
+  projectId: number;
+  input: unknown;
+}): Promise<Project> {
+  const p = await ownProject(deps, caller, projectId);
+  requireProjectKey(caller, projectId, 'admin');
+  const b = parseInput(PatchProjectBodySchema, input);
+  await deps.store.projects.update(p.id, b);
+  const changed = Object.entries(b)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  if (changed.length) await writeLog(deps, { projectId: p.id, caller, level: 'info', source: 'api', text: `project settings changed: ${changed.join(', ')}` });
+  return projectView({ ...p, ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) });
+}
