@@ -38,7 +38,7 @@ describe('the built server', () => {
   it('holds every module and the assets it reads at run time, and no TypeScript', () => {
     expect(existsSync(join(out, 'src/main.js'))).toBe(true);
     expect(existsSync(join(out, 'src/adapters/sql/access-log-thread.js'))).toBe(true);
-    expect(existsSync(join(out, 'src/worker/webhook/sender-thread.js'))).toBe(true);
+    expect(existsSync(join(out, 'src/worker/webhook/sender/sender-thread.js'))).toBe(true);
     expect(existsSync(join(out, 'broker/index.js'))).toBe(true);
     // the web console, bundled for browsers
     expect(existsSync(join(out, 'console/index.html'))).toBe(true);
