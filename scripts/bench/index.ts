@@ -15,6 +15,7 @@ const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: Bench
   commands: { what: 'PUT /devices/{id}/command until the device has it (MQTT, WebSocket), p50 / p99, vs bare node:http → Aedes', load: () => import('./commands.js') },
   connections: { what: '10,000 connected MQTT devices: resident memory per connection vs bare Aedes (and Mosquitto)', load: () => import('./connections.js') },
   startup: { what: 'cold start to a healthy /healthz and resident memory: built server (node dist) vs tsx src/main.ts vs a bare Hono server', load: () => import('./startup.js') },
+  cli: { what: 'one admin CLI command (bundled, as npm run admin runs it; and built one file per source) vs node -e 0: wall and CPU ms', load: () => import('./cli.js') },
   flood: { what: 'issue 13 F3: one device key, many persistent sessions x thousands of filters: heap and RSS before/after, /healthz throughout', load: () => import('./flood.js') },
   cluster: { what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio', load: () => import('./cluster.js') },
 };

@@ -4,8 +4,8 @@
 // name, listeners, shutdown), and its worker thread (the SQLite access-log writer) runs compiled
 // code: a GET shows up in /httpAccessLogs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startHearthProcess, removeDataDir, type HearthProcess } from '../helpers/process.js';
 
@@ -88,4 +88,54 @@ describe('the built server', () => {
     expect(relines.some((l) => /^connected to SQLite at /.test(l.msg))).toBe(true);
     expect(relines.some((l) => /migration/.test(l.msg))).toBe(false);
   }, 180_000);
+});
+
+describe('the built admin CLI', () => {
+  const cli = (args: string[], dataDir: string, input?: string) =>
+    spawnSync(process.execPath, [join(out, 'scripts/admin/main.js'), ...args], {
+      cwd: ROOT,
+      // only what the CLI is told: the parent's HEARTH_* (a test database) must not leak in
+      env: { PATH: process.env.PATH, HEARTH_DATA_DIR: dataDir },
+      input,
+      encoding: 'utf8',
+    });
+
+  it('is one bundle split at its dynamic imports, and its usage loads nothing of the store', () => {
+    expect(existsSync(join(out, 'scripts/admin/main.js'))).toBe(true);
+    // no per-file copy of its sources beside it (those are what the bundle replaced)
+    expect(existsSync(join(out, 'scripts/admin/cli.js'))).toBe(false);
+    const main = readFileSync(join(out, 'scripts/admin/main.js'), 'utf8');
+    expect(main).toContain('parseArgs');
+    // kysely is in the store's chunk, loaded only by a command that opens the database
+    const chunks = readdirSync(join(out, 'scripts/admin')).filter((f) => f.endsWith('.js'));
+    const withKysely = chunks.filter((f) => /\bKysely = class\b/.test(readFileSync(join(out, 'scripts/admin', f), 'utf8')));
+    expect(withKysely).toHaveLength(1);
+    expect(withKysely[0]).not.toBe('main.js');
+    expect(main).not.toMatch(/\bKysely = class\b/);
+  });
+
+  it('runs commands on a fresh data directory, reads the default configuration, and fails cleanly', () => {
+    const dataDir = mkdtempSync(join(ROOT, '.tmp', 'build-cli-'));
+    try {
+      // the bundled config loader finds config/default.json two levels up (it refuses to start without)
+      const created = cli(['projects', 'create', 'built', '--json'], dataDir);
+      expect(created.stderr).toBe('');
+      expect(created.status).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({ id: 1, name: 'built' });
+      // a password from stdin, never from the command line
+      const user = cli(['users', 'create', '1', 'ops@example.com', '--json'], dataDir, 'correct horse battery\n');
+      expect(user.status).toBe(0);
+      expect(JSON.parse(user.stdout)).toMatchObject({ projectId: 1, email: 'ops@example.com' });
+      const listed = cli(['projects', 'list', '--json'], dataDir);
+      expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 1, name: 'built' })]);
+      const bad = cli(['projects', 'create', 'x'.repeat(300), '--json'], dataDir);
+      expect(bad.status).toBe(2);
+      expect(JSON.parse(bad.stderr)).toMatchObject({ reason: expect.any(String) });
+      const unknown = cli(['nope'], dataDir);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toMatch(/unknown command "nope"/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -2,7 +2,8 @@
 // else: the admin CLI working on the same data, or another node of a cluster. Writes through the
 // process's own store are dropped by the cache itself.
 import type BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg.js';
 import { localWrites, type CacheSink, type Change, type ChangeFeed } from './read-cache.js';
 
 /**
@@ -102,7 +103,9 @@ export function postgresChangeFeed(opts: { url: string; schema?: string; retryMs
 
   async function listen(): Promise<void> {
     state = 'connecting';
-    const c = new pg.Client({
+    const { Client } = await loadPg();
+    if (state !== 'connecting') return; // closed while the driver loaded
+    const c = new Client({
       connectionString: opts.url,
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
       // names the connection in pg_stat_activity (and lets a test end this one and no other)

@@ -3,12 +3,13 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
+import { loadPg } from './pg.js';
 
 export interface SqlOptions {
   /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
@@ -23,6 +24,11 @@ export interface SqlOptions {
    * cut may lose the last commits, a process crash never does. The access log stays `normal`.
    */
   synchronous?: 'full' | 'normal';
+  /**
+   * SQLite in a file: write the access log from its own thread (default). `false` writes it on
+   * the connection: a one-shot process (the admin CLI) starts no thread for it.
+   */
+  accessLogThread?: boolean;
 }
 
 export interface SqlHandle {
@@ -39,16 +45,13 @@ export interface SqlHandle {
   close(): Promise<void>;
 }
 
-// PostgreSQL returns bigint (int8) and count(*) as strings; every value we keep there fits in a
-// double, so parse them as numbers.
-pg.types.setTypeParser(20, (v: string) => Number(v));
-
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database; pool?: pg.Pool } {
+async function openDialect(opts: SqlOptions): Promise<{ dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database; pool?: pg.Pool }> {
   if (isPostgres(opts.url)) {
     if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
-    const pool = new pg.Pool({
+    const { Pool } = await loadPg();
+    const pool = new Pool({
       connectionString: opts.url,
       max: opts.poolSize ?? 10,
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
@@ -119,7 +122,8 @@ export const MIGRATION_LOCK_KEY = 0x486561727468;
  * makes that introspection fail. The lock makes those steps take turns.
  */
 export async function withMigrationLock<T>(url: string, fn: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  const { Client } = await loadPg();
+  const client = new Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
   try {
@@ -147,7 +151,7 @@ async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | unde
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
-  const { dialect, driver, sqlite, pool } = openDialect(opts);
+  const { dialect, driver, sqlite, pool } = await openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
   let migrated: string[];
   try {
@@ -158,7 +162,7 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     throw e;
   }
   const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
-  const accessLogWriter = sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
+  const accessLogWriter = opts.accessLogThread !== false && sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
   return {
     db,
     dialect,
