@@ -76,13 +76,15 @@ describe.each(['local', 'threaded'] as const)('sender (%s)', (kind) => {
     await expect.poll(() => server.requests.length, WAIT).toBe(3);
     // a new lane starts at its initial cap: `c` waited for an answer
     expect(log.indexOf('in c')).toBeGreaterThan(log.indexOf('out a'));
-    // then grows by one per success, up to the worker's concurrency
+    // then grows by one per success, up to the worker's concurrency: each answer waits until the
+    // sender has filled every slot it may (or sent everything), so the peak does not depend on
+    // how fast this loop runs against the sender's loop or thread
     h.sender.submit(Array.from({ length: 12 }, (_, i) => job(`d${i}`, server.url)));
-    while (h.reports.length < 15) {
+    for (let left = 14; left > 0; left--) {
+      await expect.poll(() => open >= 3 || server.requests.length === 15, WAIT).toBe(true);
       answer();
-      await new Promise((r) => setImmediate(r));
-      await new Promise((r) => setTimeout(r, 1));
     }
+    await h.until(15);
     expect(most).toBe(3);
     expect(h.caps.get('1/m/event')).toBe(3);
   });
@@ -98,7 +100,8 @@ describe.each(['local', 'threaded'] as const)('sender (%s)', (kind) => {
 
   it('gives back jobs left waiting behind a stuck lane, and those still waiting at stop', async () => {
     const server = await startServer(() => {}); // never answers
-    const h = harness(kind, { timeoutMs: 5000 }, { concurrency: 1, staleMs: 100 });
+    // the stuck exchange's timeout outlasts the test, so only the release can report the others
+    const h = harness(kind, { timeoutMs: 120_000 }, { concurrency: 1, staleMs: 100 });
     h.sender.submit([job('stuck', server.url), job('w1', server.url), job('w2', server.url)]);
     await h.until(2);
     expect(h.reports.map((r) => r.id).sort()).toEqual(['w1', 'w2']);
@@ -109,7 +112,8 @@ describe.each(['local', 'threaded'] as const)('sender (%s)', (kind) => {
     await h.until(3);
     expect(h.reports.map((r) => r.id)).toEqual(['w1', 'w2', 'late']);
     expect(h.reports[2]).toMatchObject({ released: true });
-    expect(server.requests.map((q) => q.headers['x-service-delivery'])).toEqual(['stuck']);
+    // the releases need not wait for the stuck request to reach the server: wait for it
+    await expect.poll(() => server.requests.map((q) => q.headers['x-service-delivery']), WAIT).toEqual(['stuck']);
   });
 
   it('applies the target policy where the exchange runs, to literal addresses and to names as dialled', async () => {
@@ -124,10 +128,11 @@ describe.each(['local', 'threaded'] as const)('sender (%s)', (kind) => {
 
 describe('threaded sender', () => {
   it('a thread that dies reports its jobs as failed attempts, and the next submit starts a new one', async () => {
-    const server = await startServer((req, res) => setTimeout(() => res.end('late'), req.headers['x-service-delivery'] === 'held' ? 5000 : 0));
+    // `held` is never answered and its timeout outlasts the test: only the thread's death ends it
+    const server = await startServer((req, res) => req.headers['x-service-delivery'] !== 'held' && res.end('late'));
     const reports: Report[] = [];
     const errors: unknown[] = [];
-    const sender: ThreadedSender = createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 8000 }, { concurrency: 2, staleMs: 10_000 }, (b) => reports.push(...b.reports), (e) => errors.push(e));
+    const sender: ThreadedSender = createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 120_000 }, { concurrency: 2, staleMs: 10_000 }, (b) => reports.push(...b.reports), (e) => errors.push(e));
     onTestFinished(() => sender.close());
     sender.submit([job('held', server.url)]);
     await expect.poll(() => server.requests.length, WAIT).toBe(1);
