@@ -24,7 +24,9 @@ function harness(kind: 'local' | 'threaded', client: Partial<WebhookClientOption
     reports.push(...b.reports);
     for (const [lane, cap] of b.caps) caps.set(lane, cap);
   };
-  const c = { allowPrivateTargets: true, timeoutMs: 2000, ...client };
+  // a receiver here answers at once: the exchange timeout only bounds a failure, and a test about
+  // timeouts sets its own
+  const c = { allowPrivateTargets: true, timeoutMs: 20_000, ...client };
   const o = { concurrency: 4, staleMs: 10_000, ...opts };
   const sender: Sender = kind === 'local' ? createLocalSender(c, o, deliver) : createThreadedSender(startThread, c, o, deliver);
   onTestFinished(async () => {
