@@ -49,8 +49,7 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     b.subscribe('command', (m) => got.push(m));
     await b.ready?.();
     await a.publish('command', { deviceId: 1, command: { action: 'x', parameters: {} } });
-    const end = Date.now() + 3000;
-    while (!got.length && Date.now() < end) await new Promise((res) => setTimeout(res, 5));
+    await expect.poll(() => got.length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(got).toEqual([{ deviceId: 1, command: { action: 'x', parameters: {} } }]);
   });
 
@@ -79,10 +78,13 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
   it('a node that stops heartbeating loses its devices; they are reported once, by one reaper', async () => {
     const r = await redisFixture();
     onTestFinished(() => r.cleanup());
-    // `dying` heartbeats once, at creation, and never again: a crashed process
-    const dying = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'dying', heartbeatMs: 600_000, nodeTimeoutMs: 300 });
-    const s1 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's1', heartbeatMs: 50, nodeTimeoutMs: 300 });
-    const s2 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's2', heartbeatMs: 50, nodeTimeoutMs: 300 });
+    // `dying` heartbeats once, at creation, and never again: a crashed process. The live nodes
+    // beat every 100 ms and call a node dead after 2 s of silence: a live node stalled by a busy
+    // machine is not taken for a dead one (a reaper judges by its own nodeTimeoutMs)
+    const live = { heartbeatMs: 100, nodeTimeoutMs: 2000 };
+    const dying = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'dying', heartbeatMs: 600_000, nodeTimeoutMs: 2000 });
+    const s1 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's1', ...live });
+    const s2 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's2', ...live });
     onTestFinished(async () => {
       await s1.close();
       await s2.close();
@@ -93,10 +95,14 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     await dying.connected(10, 'a');
     await dying.connected(11, 'b');
     await s1.connected(11, 'c'); // device 11 is also connected through a live node: it stays online
-    const end = Date.now() + 3000;
-    while (!reported.length && Date.now() < end) await new Promise((res) => setTimeout(res, 20));
-    await new Promise((res) => setTimeout(res, 300)); // time for a second, wrong report to show up
-    expect(reported).toEqual([[10]]);
+    await expect.poll(() => reported.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    // positive control for "once": a second node dies after the first was reaped; by the time its
+    // device is reported, both reapers have swept several times since, and a second, wrong report
+    // of device 10 (or one of device 11) would have come first
+    const dying2 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'dying2', heartbeatMs: 600_000, nodeTimeoutMs: 2000 });
+    await dying2.connected(12, 'd');
+    await expect.poll(() => reported.length, { timeout: 15_000 }).toBeGreaterThan(1);
+    expect(reported).toEqual([[10], [12]]);
     expect(await s1.count(10)).toBe(0);
     expect(await s1.count(11)).toBe(1);
     expect(await r.client.zrange(r.keys.nodes, 0, -1)).toEqual(expect.arrayContaining(['s1', 's2']));

@@ -5,6 +5,12 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { WebSocket } from 'ws';
 import type { SeededDevice, TestHearth } from '../../helpers/hearth.js';
 
+// A wait is for an event; its deadline only bounds a failure. A deadline a test names is raised to
+// this floor, so a busy machine (a CPU hog beside the suite, a thread starting) does not fail it.
+// Below the 30 s test timeout, so a missed event still fails with the message that names it.
+export const MIN_WAIT_MS = 15_000;
+const floor = (ms: number) => Math.max(ms, MIN_WAIT_MS);
+
 export interface Inbox {
   /** messages received so far, as [topic, parsed JSON or text] */
   readonly messages: [string, any][];
@@ -32,7 +38,8 @@ export function inbox(client: MqttClient): Inbox {
   });
   return {
     messages,
-    async next(topic, timeoutMs = 3000) {
+    async next(topic, timeoutMs = MIN_WAIT_MS) {
+      timeoutMs = floor(timeoutMs);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         for (let i = taken; i < messages.length; i++) {
@@ -105,7 +112,8 @@ export function wsConnect(t: TestHearth, path: string, opts: { token?: string; p
     ws,
     frames,
     closed,
-    async next(timeoutMs = 3000) {
+    async next(timeoutMs = MIN_WAIT_MS) {
+      timeoutMs = floor(timeoutMs);
       const deadline = Date.now() + timeoutMs;
       while (taken >= frames.length) {
         const left = deadline - Date.now();
@@ -133,7 +141,8 @@ export function wsConnect(t: TestHearth, path: string, opts: { token?: string; p
 }
 
 /** polls until fn returns a truthy value */
-export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 3000, what = 'condition'): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = MIN_WAIT_MS, what = 'condition'): Promise<T> {
+  timeoutMs = floor(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -8,10 +8,15 @@ import { eventually, wsConnect } from './clients.js';
 
 let t: TestHearth;
 beforeAll(async () => {
-  // pings every 150 ms: a peer that does not answer is gone within two rounds
-  t = await startTestHearth({ broker: { wsPingIntervalMs: 150 } });
+  t = await startTestHearth();
 });
 afterAll(() => t?.close());
+
+// The liveness tests get their own service with pings every 1.5 s: short enough that a silent peer
+// is gone within two rounds (3 s), long enough that a 10x slower machine still sees every pong
+// before the next round. The other tests keep the default interval, so a stalled event loop
+// cannot drop their sockets.
+const PING_MS = 1500;
 
 describe('commands', () => {
   it('one text frame {action, parameters} per command, key in the Authorization header', async () => {
@@ -68,6 +73,12 @@ describe('limits', () => {
 });
 
 describe('liveness', () => {
+  let live: TestHearth;
+  beforeAll(async () => {
+    live = await startTestHearth({ broker: { wsPingIntervalMs: PING_MS } });
+  });
+  afterAll(() => live?.close());
+
   it('answers the client’s pings', async () => {
     const peer = await wsConnect(t, `/devices/${t.device.id}/command`, { token: t.device.key });
     const pong = new Promise<string>((r) => peer.ws.once('pong', (data) => r(data.toString())));
@@ -76,23 +87,25 @@ describe('liveness', () => {
   });
 
   it('pings the peer and keeps one that answers', async () => {
-    const peer = await wsConnect(t, `/devices/${t.device.id}/command`, { token: t.device.key });
-    const pinged = new Promise<void>((r) => peer.ws.once('ping', () => r()));
-    await pinged;
-    await new Promise((r) => setTimeout(r, 500));
+    const peer = await wsConnect(live, `/devices/${live.device.id}/command`, { token: live.device.key });
+    // each round after the first checks the answer to the previous ping before pinging again: a
+    // third ping means two rounds found the peer alive and kept it
+    let pings = 0;
+    const third = new Promise<void>((r) => peer.ws.on('ping', () => ++pings === 3 && r()));
+    await Promise.race([third, peer.closed.then((c) => expect.fail(`closed (${c.code}) after ${pings} pings`))]);
     expect(peer.ws.readyState).toBe(WebSocket.OPEN);
   });
 
   it('drops a peer that stops answering its pings, and the device goes offline', async () => {
-    const d = await t.seedDevice();
-    const ws = new WebSocket(`${t.wsUrl}/devices/${d.id}/command`, { headers: { authorization: `ModeCloud ${d.key}` }, autoPong: false });
+    const d = await live.seedDevice();
+    const ws = new WebSocket(`${live.wsUrl}/devices/${d.id}/command`, { headers: { authorization: `ModeCloud ${d.key}` }, autoPong: false });
     onTestFinished(() => ws.terminate());
     await new Promise((r, j) => {
       ws.once('open', r);
       ws.once('error', j);
     });
-    await eventually(async () => (await t.deviceRow(d.id))?.isConnected === true);
+    await eventually(async () => (await live.deviceRow(d.id))?.isConnected === true);
     await new Promise<void>((r) => ws.once('close', () => r()));
-    await eventually(async () => (await t.deviceRow(d.id))?.isConnected === false);
+    await eventually(async () => (await live.deviceRow(d.id))?.isConnected === false);
   });
 });

@@ -17,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function presenceEvents(d: SeededDevice): Promise<{ type: string; transport: unknown }[]> {
   const r = await t.deps.store.events.list({ projectId: 1, deviceId: d.id }, { skip: 0, limit: 100 });
   return r.items
@@ -107,7 +105,8 @@ describe('several connections of one device', () => {
     const firstConnect = (await t.deviceRow(d.id))!.lastConnectTime;
     await tcp.endAsync();
     await overWs.endAsync();
-    await sleep(150);
+    // both closes handled: one connection left, and the device not offline for it
+    await eventually(async () => (await t.deps.presence!.count(d.id)) === 1, undefined, 'two of three connections gone');
     const row = (await t.deviceRow(d.id))!;
     expect(row.isConnected).toBe(true);
     // only the device's transitions are stamped
@@ -129,11 +128,16 @@ describe('several connections of one device', () => {
     const firstClosed = new Promise<void>((r) => first.once('close', () => r()));
     const second = await mqttConnect(t, d, { clientId: 'same' });
     await firstClosed;
-    await sleep(150);
     expect((await t.deviceRow(d.id))!.isConnected).toBe(true);
-    expect(await presenceEvents(d)).toEqual([{ type: '_deviceConnected_', transport: 'mqtt' }]);
     await second.endAsync();
     await offline(d);
+    // positive control: the last close's disconnect is recorded; a disconnect (or a second
+    // connect) from the takeover would have been recorded before it
+    await eventually(async () => (await presenceEvents(d)).length >= 2, undefined, 'the final disconnect');
+    expect(await presenceEvents(d)).toEqual([
+      { type: '_deviceConnected_', transport: 'mqtt' },
+      { type: '_deviceDisconnected_', transport: 'mqtt' },
+    ]);
   });
 
   it('many connections opening and closing at once leave the count exact', async () => {

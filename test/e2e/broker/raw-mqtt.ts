@@ -3,6 +3,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { onTestFinished } from 'vitest';
 import type { TestHearth } from '../../helpers/hearth.js';
+import { MIN_WAIT_MS } from './clients.js';
 
 /** a raw TCP socket to the MQTT port */
 export function rawMqtt(t: TestHearth): Promise<Socket> {
@@ -70,7 +71,7 @@ export function subscribePacket(messageId: number, topic: string, qos: number): 
 }
 
 /** reads until a CONNACK arrives; resolves its return code */
-export function connackOf(s: Socket, timeoutMs = 3000): Promise<number> {
+export function connackOf(s: Socket, timeoutMs = MIN_WAIT_MS): Promise<number> {
   return new Promise((resolve, reject) => {
     let buf = Buffer.alloc(0);
     const t = setTimeout(() => reject(new Error('no CONNACK')), timeoutMs);
@@ -111,7 +112,7 @@ export function packetsOf(s: Socket): { packets: [number, Buffer][]; next(timeou
   });
   return {
     packets,
-    async next(timeoutMs = 3000) {
+    async next(timeoutMs = MIN_WAIT_MS) {
       const deadline = Date.now() + timeoutMs;
       while (taken >= packets.length) {
         const left = deadline - Date.now();

