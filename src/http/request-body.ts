@@ -14,6 +14,12 @@ const utf8 = new TextDecoder();
 /** `rawBody` is where @hono/node-server looks for a body already read, should a Request be built later */
 type Incoming = IncomingMessage & { rawBody?: unknown };
 
+/** Hono has read (or begun reading) the body already */
+function started(bodyCache: object): boolean {
+  for (const _ in bodyCache) return true;
+  return false;
+}
+
 export function requestText(c: Context): Promise<string> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming;
   if (incoming?.rawBody instanceof Buffer) return Promise.resolve(utf8.decode(incoming.rawBody));
@@ -26,37 +32,20 @@ export function requestText(c: Context): Promise<string> {
     requestHeader(c, 'transfer-encoding') !== undefined ||
     incoming.readableDidRead ||
     incoming.readableFlowing !== null ||
-    Object.keys(c.req.bodyCache).length > 0
+    started(c.req.bodyCache)
   ) {
     return c.req.text();
   }
+  // listeners left in place: the request object is done with once its body has ended
   const body = new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const onData = (chunk: Buffer) => chunks.push(chunk);
-    const onEnd = () => {
-      done();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    };
-    const onError = (err: Error) => {
-      done();
-      reject(err);
-    };
-    // the client went away before the whole body came: what c.req.text() rejects with too
-    const onClose = () => {
-      if (incoming.complete) return;
-      done();
-      reject(new Error('the request body was not received in full (the client closed the connection)'));
-    };
-    const done = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
-    incoming.on('close', onClose);
+    incoming.on('data', (chunk: Buffer) => void chunks.push(chunk));
+    incoming.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    incoming.on('error', reject);
+    // the client went away before the whole body came
+    incoming.on('close', () => {
+      if (!incoming.complete) reject(new Error('the request body was not received in full (the client closed the connection)'));
+    });
   });
   const text = body.then((buf) => {
     // kept for whoever reads the body again, through Hono (bodyCache) or a Request built later
