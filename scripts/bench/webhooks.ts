@@ -177,7 +177,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     await once('warm-up', viaMqtt, warmup);
     await once('warm-up', viaHttp, warmup);
     results.push(await profiled('webhooks-mqtt', () => once('hearth, MQTT events', viaMqtt, count, true)));
-    results.push(await once('hearth, HTTP events', viaHttp, count, true));
+    results.push(await profiled('webhooks-http', () => once('hearth, HTTP events', viaHttp, count, true)));
     results.push(await once('bare node:http', bare, count));
     // latency at a steady load both can carry (half of what Hearth just sustained): closed loops
     // above measure capacity, so their latency is mostly time spent queued behind the backlog
@@ -218,7 +218,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     );
   }
   const [mqttRun, httpRun, bareRun, steadyHearth, steadyBare] = results;
-  for (const r of [mqttRun, steadyHearth]) {
+  for (const r of [mqttRun, httpRun, steadyHearth]) {
     console.log(`  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`);
   }
   const x = mqttRun.perSecond / bareRun.perSecond;

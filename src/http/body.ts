@@ -6,6 +6,8 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import { AppError } from '../domain/errors.js';
 import type { Deps } from '../domain/deps.js';
+import { requestHeader } from './headers.js';
+import { requestText } from './request-body.js';
 import { DEFAULT_JSON_DEPTH, depthError, jsonTextDepthIssue, valueDepthIssue } from '../domain/json-depth.js';
 
 const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
@@ -35,9 +37,9 @@ async function readMultipart(c: Context): Promise<Record<string, unknown>> {
 }
 
 export async function readBody(c: Context): Promise<unknown> {
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  const type = (requestHeader(c, 'content-type') ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) return readMultipart(c);
-  const text = await c.req.text();
+  const text = await requestText(c);
   // docs/api.md#conventions: nesting is judged on the text, before JSON.parse (which recurses too)
   const depth = (c.get('deps') as Deps | undefined)?.limits.jsonDepth ?? DEFAULT_JSON_DEPTH;
   if (type.startsWith('application/x-www-form-urlencoded')) {
