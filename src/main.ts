@@ -1,44 +1,41 @@
-// Composition root: reads configuration, builds adapters, starts the roles. The only module that
-// reads the environment. `startHearth(config)` is also what end-to-end tests call in-process.
+// Composition root: reads configuration, builds every dependency once, starts the roles
+// (src/roles/). The only module that reads the environment. `startHearth(config)` is also what
+// end-to-end tests call in-process.
 import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
+import { Registry } from 'prom-client';
 import { loadConfig, ConfigError, unknownVariables } from './config/load.js';
 import { serverSecret } from './config/secret.js';
 import type { Config } from './config/schema.js';
+import type { Store } from './ports/store.js';
+import { systemClock } from './ports/clock.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
-import { startThread } from './adapters/thread-port.js';
-import { CONSUMED_TOPIC } from '../broker/hooks/authorize-publish.js';
-import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
-import { createMemoryRateLimiter } from './adapters/local/rate-limiter.js';
-import { createBroker, type Broker } from '../broker/index.js';
-import type { AccessLogRecorder } from './http/access-log.js';
-import { systemClock } from './ports/clock.js';
+import { createFsBlobStore } from './adapters/fs/blob-store.js';
+import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
+import { createEventPipeline } from './domain/event/pipeline.js';
+import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { authThrottleOf } from './domain/auth/throttle.js';
 import { LogThrottle } from './domain/log/throttle.js';
 import { followModuleChanges } from './domain/webhook/targets.js';
-import { createApi } from './http/app.js';
 import { createAccessLogRecorder } from './http/access-log.js';
-import { createHttpMetrics } from './http/metrics.js';
-import { Registry } from 'prom-client';
-import { createWorker } from './worker/index.js';
-import { createFsBlobStore } from './adapters/fs/blob-store.js';
-import { startReportWorker } from './worker/reports/index.js';
-import { startRetention } from './worker/retention.js';
-import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
-import { BrokerMetrics } from '../broker/metrics.js';
-import { createLogger } from './adapters/log/logger.js';
-import { bindListeners, type Listeners } from './listeners/index.js';
 import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
-import type { IncomingMessage } from 'node:http';
+import { BrokerMetrics } from '../broker/metrics.js';
+import type { Broker } from '../broker/index.js';
+import { bindListeners, type Listeners } from './listeners/index.js';
+import { createApiRole } from './roles/api.js';
+import { createBrokerRole } from './roles/broker.js';
+import { startWorkerRole } from './roles/worker.js';
 
 export interface Hearth {
   config: Config;
-  deps: Deps;
+  deps: Readonly<Deps>;
   /** 0 when plain HTTP is off (HEARTH_HTTP_ENABLED=false) */
   httpPort: number;
   /** MQTT over TCP; 0 when this process has no broker role or it is off */
@@ -122,24 +119,12 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
     throw e;
   });
   if (realtime.redis) logger.info(`connected to Redis at ${redactUrl(realtime.redis.url)}`);
-  const bus = realtime.bus;
   // /metrics: HTTP, webhooks, broker, the event pipeline, the PostgreSQL pool and Redis
   const metricsRegistry = new Registry();
   if (store.sql.pool) registerPoolMetrics(metricsRegistry, store.sql.pool);
   if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.status === 'ready');
-  const deps: Deps = {
-    store,
-    bus,
-    clock: systemClock,
-    secret,
-    limits: config.limits,
-    sessionTtlSeconds: config.sessions.ttlSeconds,
-    provisioningTtlSeconds: config.provisioning.ttlSeconds,
-    pipelineMetrics: createPipelineMetrics(metricsRegistry),
-    authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
-    // once per device per hour, per process (cluster: per node)
-    homelessEvents: new LogThrottle(3_600_000),
-  };
+  // every dependency once; each role below gets what it needs from it, and nothing changes it
+  const deps = buildDeps(config, { store, realtime, secret, metricsRegistry });
   const closers: (() => Promise<void> | void)[] = [];
   // webhook targets cached per project follow module changes made on other nodes
   closers.push(followModuleChanges(deps));
@@ -154,65 +139,31 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   // embedded mode: no node survives a restart, so nobody is connected yet
   if (!config.redisUrl) await store.devices.markAllOffline(systemClock.now().toISOString());
 
-  // Webhooks (docs/webhooks.md): the target policy the API applies to module settings, and the delivery
-  // worker when this process has the worker role. With SQLite (embedded mode) this is the only
-  // worker on the queue, so leases left by a killed process are given back at once. The worker's
-  // metrics share the API's /metrics registry.
-  deps.webhooks = { allowPrivateTargets: config.webhooks.allowPrivateTargets };
-  if (config.roles.includes('worker')) {
-    const worker = createWorker({ ...deps, logger, webhooks: config.webhooks, registry: metricsRegistry, releaseLeasesOnStart: !config.databaseUrl, threads: startThread });
-    await worker.start();
-    closers.push(() => worker.close());
-  }
+  if (config.roles.includes('worker')) closers.push(await startWorkerRole(deps, { config, logger, registry: metricsRegistry }));
 
-  // Log uploads, data sources, reports, retention (docs/concepts.md#data-sources, docs/concepts.md#log-requests, docs/concepts.md#reports): file storage in the data
-  // directory for every role; on workers, the report tick and runs, and the retention job.
-  deps.blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
-  deps.logUploads = config.logRequests;
-  if (config.roles.includes('worker')) {
-    const reports = startReportWorker({ ...deps, logger }, config.reports);
-    const retention = startRetention({ ...deps, logger }, config.retention);
-    closers.push(() => reports.stop(), () => retention.stop());
-  }
-
-  const presence = realtime.presence;
-  deps.presence = presence;
   // cluster: devices left behind by a broker node that died go offline (Presence heartbeats)
+  const presence = realtime.presence;
   presence.onOrphaned?.((ids) => devicesOrphaned({ ...deps, presence }, ids));
   // and those a node wrote back after Redis lost them are connected again
   presence.onRestored?.((ids) => devicesRestored({ ...deps, presence }, ids));
-  let httpAccessLog: AccessLogRecorder | undefined;
   // behind a reverse proxy: whose X-Forwarded-For names the client (src/http/client-ip.ts)
   const trustedProxies = createTrustedProxies(config.trustedProxies);
   const clientIpOf = trustedProxies && ((req: IncomingMessage) => requestClientIp(req, trustedProxies));
+  // HTTP requests and the broker's WebSocket upgrades go to one access log
+  const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
   // the broker exists before the HTTP ports serve, so no upgrade arrives before it can take it
-  const brokerRole = config.roles.includes('broker') ? await createBrokerRole(config, deps, realtime, logger, () => httpAccessLog, clientIpOf, new BrokerMetrics(metricsRegistry)) : undefined;
+  const brokerRole = config.roles.includes('broker')
+    ? await createBrokerRole(deps, { config, realtime, logger, accessLog, clientIpOf, brokerMetrics: new BrokerMetrics(metricsRegistry) })
+    : undefined;
   const broker = brokerRole?.broker;
-  // every node listens on HTTP: api nodes serve the API, the others only health, readiness and
-  // metrics (a worker's queue depth is read there), and brokers their WebSocket paths
-  {
-    const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
-    const app = createApi({
-      ...deps,
-      logger,
-      rateLimiter: realtime.rateLimiter,
-      readiness: () => realtime.check(),
-      rateLimitEnabled: config.rateLimit.enabled,
-      accessLog,
-      metrics: createHttpMetrics(metricsRegistry, { defaults: true }),
-      bodyLimitBytes: config.limits.httpBodyBytes,
-      operationsOnly: !config.roles.includes('api'),
-      trustedProxies,
-      corsOrigins: config.corsOrigins,
-    });
-    httpAccessLog = accessLog;
-    // the ports were bound first (src/listeners): from here they serve the API and the broker
-    listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
-    closers.push(() => listeners.close(), () => accessLog.close());
-  }
+  // every node listens on HTTP (src/roles/api.ts); the ports were bound first (src/listeners):
+  // from here they serve the API and the broker
+  const app = createApiRole(deps, { config, realtime, logger, accessLog, registry: metricsRegistry, trustedProxies });
+  listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
+  closers.push(() => listeners.close(), () => accessLog.close());
 
-  // Broker role: MQTT over TCP and TLS, and the WebSocket paths of the HTTP ports. Closed first:
-  // its sockets go, their presence is written, then the HTTP servers and the store can close.
+  // Broker role closed first: its sockets go, their presence is written, then the HTTP servers
+  // and the store can close.
   if (brokerRole) {
     closers.push(async () => {
       listeners.stopMqtt();
@@ -239,66 +190,29 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   };
 }
 
-interface BrokerRole {
-  broker: Broker;
-  close(): Promise<void>;
-}
-
-async function createBrokerRole(
-  config: Config,
-  deps: Deps,
-  realtime: Realtime,
-  logger: Logger,
-  accessLog: () => AccessLogRecorder | undefined,
-  clientIpOf: ((req: IncomingMessage) => string | undefined) | undefined,
-  brokerMetrics: BrokerMetrics,
-): Promise<BrokerRole> {
-  // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
-  // connects to another broker is closed here); handled device publishes never leave the node
-  const shared = realtime.redis
-    ? (await import('./adapters/redis/aedes.js')).createAedesSharing({
-        url: realtime.redis.url,
-        prefix: realtime.redis.prefix,
-        localOnlyTopics: [CONSUMED_TOPIC],
-        onError: (err) => logger.warn({ err: err.message }, `redis (MQTT sessions): ${err.message}`),
-      })
-    : undefined;
-  const broker = await createBroker({
-    ...deps,
-    presence: realtime.presence,
-    aedesShared: shared,
-    mqttSessions: realtime.mqttSessions,
-    logger,
-    publishLimiter: createMemoryRateLimiter({ perSecond: config.mqttRateLimit.publishesPerSecond, burst: config.mqttRateLimit.burst }),
-    accessLog: { record: (row) => accessLog()?.record(row) },
-    clientIpOf,
-    brokerMetrics,
-    options: {
-      mqttPacketBytes: config.limits.mqttPacketBytes,
-      wsFrameBytes: config.limits.wsFrameBytes,
-      connectTimeoutMs: config.limits.connectTimeoutMs,
-      connectionsPerDevice: config.limits.connectionsPerDevice,
-      drainTimeoutMs: config.broker.drainTimeoutMs,
-      wsPingIntervalMs: config.broker.wsPingIntervalMs,
-      wsBufferedBytes: config.broker.wsBufferedBytes,
-      jsonDepth: config.limits.jsonDepth,
-      maxSubscriptionsPerConnection: config.mqtt.maxSubscriptionsPerConnection,
-      maxSessionsPerDevice: config.mqtt.maxSessionsPerDevice,
-      maxQueuedPerSession: config.mqtt.maxQueuedPerSession,
-      sessionExpirySeconds: config.mqtt.sessionExpirySeconds,
-      authFailureDelayMs: config.mqtt.authFailureDelayMs,
-      authFailureMaxDelayMs: config.mqtt.authFailureMaxDelayMs,
-    },
-  }).catch(async (e) => {
-    await shared?.close();
-    throw e;
-  });
+/** the one Deps of this process: ports, process-wide state (the event pipeline) and config slices */
+function buildDeps(config: Config, { store, realtime, secret, metricsRegistry }: { store: Store; realtime: Realtime; secret: string; metricsRegistry: Registry }): Readonly<Deps> {
   return {
-    broker,
-    async close() {
-      await broker.close();
-      await shared?.close();
-    },
+    store,
+    bus: realtime.bus,
+    clock: systemClock,
+    secret,
+    limits: config.limits,
+    sessionTtlSeconds: config.sessions.ttlSeconds,
+    provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    // the outbox, webhook target cache and local hand-off of this store (domain/event/pipeline.ts)
+    pipeline: createEventPipeline({ store }),
+    presence: realtime.presence,
+    // docs/webhooks.md: the target policy the API applies to module settings
+    webhooks: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
+    // log uploads and report outputs (docs/concepts.md#log-requests, docs/concepts.md#reports): files in the
+    // data directory for every role
+    blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
+    logUploads: config.logRequests,
+    pipelineMetrics: createPipelineMetrics(metricsRegistry),
+    authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
+    // once per device per hour, per process (cluster: per node)
+    homelessEvents: new LogThrottle(3_600_000),
   };
 }
 

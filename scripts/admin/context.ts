@@ -68,8 +68,11 @@ export async function openContext(config: Config): Promise<AdminContext> {
     closeRedis = () => quit(redis!);
   } else bus = (await import('../../src/adapters/local/bus.js')).createLocalBus();
   const { createFsBlobStore } = await import('../../src/adapters/fs/blob-store.js');
+  const { createEventPipeline } = await import('../../src/domain/event/pipeline.js');
   const deps: Deps = {
     store,
+    // as main.ts: events the CLI causes go through an outbox of its own (no worker here to hand to)
+    pipeline: createEventPipeline({ store }),
     bus,
     clock: systemClock,
     secret: serverSecret(config),

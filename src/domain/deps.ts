@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Presence } from '../ports/presence.js';
 import type { PipelineMetrics } from '../ports/metrics.js';
+import type { EventPipeline } from './event/pipeline.js';
 import type { AuthThrottle } from './auth/throttle.js';
 import type { LogThrottle } from './log/throttle.js';
 
@@ -27,6 +28,8 @@ export interface Deps {
   limits: DomainLimits;
   sessionTtlSeconds: number;
   provisioningTtlSeconds: number;
+  /** the event outbox, webhook target cache and local hand-off: one per store, built once (event/pipeline.ts) */
+  pipeline: EventPipeline;
   /** which devices are connected (commands answer DEVICE_OFFLINE without it); set by main.ts */
   presence?: Presence;
   /** uploaded log files and report outputs (docs/concepts.md#log-requests, docs/concepts.md#reports); set by main.ts, absent: 503 */

@@ -9,8 +9,8 @@ import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { StartThread } from '../ports/thread.js';
+import type { EventPipeline } from '../domain/event/pipeline.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
-import { registerClaimer } from '../domain/webhook/handoff.js';
 import { checkClientOptions } from './webhook/client/http-client.js';
 import { createLocalSender } from './webhook/sender/sender.js';
 import { createThreadedSender } from './webhook/sender/threaded-sender.js';
@@ -33,6 +33,8 @@ export interface WorkerDeps {
   bus: Bus;
   clock: Clock;
   secret: string;
+  /** the pipeline events are emitted through in this process: new deliveries are handed over from it */
+  pipeline: EventPipeline;
   logger: Logger;
   webhooks: WebhookWorkerConfig;
   /** where the metrics go (the API's /metrics registry); a new one otherwise */
@@ -118,6 +120,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           store: deps.store,
           bus: deps.bus,
           clock: deps.clock,
+          pipeline: deps.pipeline,
           secret: deps.secret,
           logger: deps.logger,
           metrics,
@@ -134,10 +137,10 @@ export function createWorker(deps: WorkerDeps): Worker {
         if (msg.queue === WEBHOOK_QUEUE) runner?.pump();
       });
       // new event deliveries come straight to this worker when it has room (handoff.ts)
-      const unregister = registerClaimer(deps.store, runner);
+      const detach = deps.pipeline.attachClaimer(runner);
       unsubscribe = () => {
         unsubscribeBus();
-        unregister();
+        detach();
       };
       pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
       pruneTimer.unref();

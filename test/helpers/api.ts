@@ -10,6 +10,7 @@ import { createLocalBus } from '../../src/adapters/local/bus.js';
 import { createLocalPresence } from '../../src/adapters/local/presence.js';
 import { createMemoryRateLimiter } from '../../src/adapters/local/rate-limiter.js';
 import { systemClock } from '../../src/ports/clock.js';
+import { createEventPipeline } from '../../src/domain/event/pipeline.js';
 import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
 import { createApi } from '../../src/http/app.js';
 import { createAccessLogRecorder } from '../../src/http/access-log.js';
@@ -49,6 +50,8 @@ export async function makeTestApi(
   const accessLog = createAccessLogRecorder({ store, logger, flushMs: 50, batchSize: 100 });
   const deps: ApiDeps = {
     store,
+    // this API's own outbox, target cache and hand-off; a worker built from these deps shares it
+    pipeline: createEventPipeline({ store }),
     bus: createLocalBus(),
     presence: createLocalPresence(),
     clock: systemClock,

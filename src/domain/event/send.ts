@@ -12,7 +12,7 @@ import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
 
 export async function sendEvent(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'homelessEvents'>,
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'>,
   caller: Caller,
   deviceId: number,
   body: unknown,
@@ -26,7 +26,7 @@ export async function sendEvent(
  * connection's device itself, and re-reads it often enough to follow a change of home).
  */
 export async function sendEventOf(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'homelessEvents'>,
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'>,
   caller: Caller,
   device: Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>,
   body: unknown,

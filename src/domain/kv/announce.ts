@@ -7,7 +7,7 @@ import type { KvSyncMessage } from '../events.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { KvTarget } from './target.js';
 
-export async function announceKvChange(deps: Pick<Deps, 'store' | 'bus' | 'clock'>, target: KvTarget, message: KvSyncMessage & { action: 'set' | 'delete' }): Promise<void> {
+export async function announceKvChange(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>, target: KvTarget, message: KvSyncMessage & { action: 'set' | 'delete' }): Promise<void> {
   await deps.bus.publish('kv', { scope: target.scope, ownerId: target.ownerId, message });
   const now = deps.clock.now();
   const saved = message.action === 'set';

@@ -7,7 +7,7 @@ import { announceKvChange } from './announce.js';
 import type { KvTarget } from './target.js';
 
 export async function deleteKv(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock'>,
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>,
   target: KvTarget,
   input: { key: unknown; asService?: boolean },
 ): Promise<{ rev: number }> {

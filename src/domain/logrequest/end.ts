@@ -6,7 +6,7 @@ import type { LogDeps } from './limits.js';
 import { announceKey, clearKeyIn } from './kv-key.js';
 
 export async function endRequest(
-  deps: Pick<LogDeps, 'store' | 'bus' | 'clock'>,
+  deps: Pick<LogDeps, 'store' | 'bus' | 'clock' | 'pipeline'>,
   request: Pick<LogRequestRow, 'id' | 'deviceId'>,
   from: readonly LogRequestStatus[],
   patch: LogRequestPatch & { status: LogRequestStatus },

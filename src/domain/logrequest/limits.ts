@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 export const DEFAULT_UPLOAD_LIMITS = { maxFileBytes: 104_857_600, partBytes: 5_242_880, uploadTtlSeconds: 3600 };
 export type UploadLimits = typeof DEFAULT_UPLOAD_LIMITS;
 
-export type LogDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'blobs' | 'logUploads'>;
+export type LogDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'>;
 
 export const uploadLimits = (deps: Pick<Deps, 'logUploads'>): UploadLimits => deps.logUploads ?? DEFAULT_UPLOAD_LIMITS;
 

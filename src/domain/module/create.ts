@@ -13,7 +13,7 @@ import type { WebhookChecks } from './checks.js';
 import { checkEventWebhook, commandWebhookRow, eventWebhookRow, MAX_MODULES_PER_PROJECT, sealedNewKey } from './settings.js';
 import { moduleView } from './view.js';
 
-export type ModuleDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret'>;
+export type ModuleDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret' | 'pipeline'>;
 
 export async function createModule(deps: ModuleDeps, checks: WebhookChecks, caller: Caller, projectId: number, body: unknown): Promise<Module> {
   requireModuleManager(caller, projectId);

@@ -9,7 +9,7 @@ import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 export type Transport = 'mqtt' | 'websocket';
 export type PresenceDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
-export interface PresenceDeps extends Pick<Deps, 'store' | 'bus' | 'clock'> {
+export interface PresenceDeps extends Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'> {
   presence: Presence;
 }
 

@@ -27,7 +27,7 @@ export interface RetentionResult {
   batches: number;
 }
 
-export type RetentionDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'limits' | 'blobs' | 'logUploads'>;
+export type RetentionDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'>;
 
 /** between two batches: let queued requests reach the database first */
 export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));

@@ -1,7 +1,8 @@
 // docs/webhooks.md#event-webhook, docs/webhooks.md#subscriptions: an event becomes one delivery per module of its project whose event webhook
 // subscribes to its type. Only events of a home go anywhere (docs/webhooks.md). The rows are returned,
 // not written: emitEvent commits them with the event itself (outbox).
-import type { EventRecord, Store } from '../../ports/store.js';
+import type { EventRecord } from '../../ports/store.js';
+import type { Deps } from '../deps.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { eventTargets } from './targets.js';
 import { eventWebhookBody } from './payload.js';
@@ -10,9 +11,9 @@ import { newDeliveryId } from './ids.js';
 /** the bus `work` queue name workers listen for */
 export const WEBHOOK_QUEUE = 'webhooks';
 
-export async function eventDeliveries(store: Store, projectId: number, eventId: string, event: EventRecord, now: Date): Promise<NewDelivery[]> {
+export async function eventDeliveries(deps: Pick<Deps, 'pipeline'>, projectId: number, eventId: string, event: EventRecord, now: Date): Promise<NewDelivery[]> {
   if (event.homeId === undefined) return [];
-  const targets = await eventTargets(store, projectId, event.eventType);
+  const targets = await eventTargets(deps, projectId, event.eventType);
   if (targets.length === 0) return [];
   // one payload text for every module: the exact bytes each receives (before templates)
   const payload = JSON.stringify(eventWebhookBody({ ...event, homeId: event.homeId }));

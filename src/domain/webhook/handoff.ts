@@ -7,7 +7,9 @@
 //
 // A worker offers room only when it knows the queue holds nothing due for it (its last claim came
 // back short), so new rows never overtake a backlog or a retry coming due.
-import type { Store } from '../../ports/store.js';
+//
+// The set of claimers belongs to one event pipeline (domain/event/pipeline.ts), built once per
+// store by main.ts: a worker attaches to the pipeline it is given, never to a process-wide list.
 import type { InsertClaim, NewDelivery } from '../../ports/queue.js';
 
 export interface Reservation {
@@ -26,23 +28,21 @@ export interface LocalClaimer {
   reserve(rows: NewDelivery[]): Reservation | undefined;
 }
 
-const claimers = new WeakMap<Store, Set<LocalClaimer>>();
+/** the workers of this process that write to one store */
+export class LocalHandoff {
+  private readonly claimers = new Set<LocalClaimer>();
 
-/** a worker of this process offers room for the rows written to `store`; returns the unregister */
-export function registerClaimer(store: Store, claimer: LocalClaimer): () => void {
-  let set = claimers.get(store);
-  if (!set) claimers.set(store, (set = new Set()));
-  set.add(claimer);
-  return () => set.delete(claimer);
-}
+  /** a worker offers room for the rows written to this pipeline's store; returns the detach */
+  attach(claimer: LocalClaimer): () => void {
+    this.claimers.add(claimer);
+    return () => void this.claimers.delete(claimer);
+  }
 
-/** the local workers' reservations for `rows`, and the rows left for the queue */
-export function reserveLocal(store: Store, rows: NewDelivery[]): { reservations: Reservation[]; rest: NewDelivery[] } {
-  const reservations: Reservation[] = [];
-  let rest = rows;
-  const set = claimers.get(store);
-  if (set) {
-    for (const c of set) {
+  /** the local workers' reservations for `rows`, and the rows left for the queue */
+  reserve(rows: NewDelivery[]): { reservations: Reservation[]; rest: NewDelivery[] } {
+    const reservations: Reservation[] = [];
+    let rest = rows;
+    for (const c of this.claimers) {
       if (rest.length === 0) break;
       const r = c.reserve(rest);
       if (!r || r.taken.length === 0) continue;
@@ -50,6 +50,6 @@ export function reserveLocal(store: Store, rows: NewDelivery[]): { reservations:
       const taken = new Set(r.taken);
       rest = rest.filter((d) => !taken.has(d));
     }
+    return { reservations, rest };
   }
-  return { reservations, rest };
 }

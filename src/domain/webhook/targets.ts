@@ -4,6 +4,9 @@
 // then sees it as soon as the message arrives (TTL_MS is the bound should a message be lost, as
 // while Redis restarts). A stale entry is harmless: the worker reads the module again before
 // sending and drops a delivery whose webhook is gone or disabled.
+//
+// The cache belongs to one event pipeline (domain/event/pipeline.ts, `deps.pipeline`), built once
+// per store by main.ts.
 import type { ModuleRow, Store } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 
@@ -15,44 +18,44 @@ interface Entry {
   at: number;
   modules: Promise<ModuleRow[]>;
 }
-const caches = new WeakMap<object, Map<number, Entry>>();
 
-function cacheOf(store: Store): Map<number, Entry> {
-  let c = caches.get(store);
-  if (!c) caches.set(store, (c = new Map()));
-  return c;
-}
+/** each project's modules, read from `store` at most once per TTL */
+export class TargetCache {
+  private readonly cache = new Map<number, Entry>();
 
-/** every module of the project (cached); one query per project per TTL at most */
-export function projectModules(store: Store, projectId: number): Promise<ModuleRow[]> {
-  const cache = cacheOf(store);
-  const now = performance.now();
-  const hit = cache.get(projectId);
-  if (hit && now - hit.at < TARGETS_TTL_MS) return hit.modules;
-  if (cache.size >= MAX_PROJECTS) cache.clear();
-  const modules = store.modules.list(projectId);
-  const entry: Entry = { at: now, modules };
-  cache.set(projectId, entry);
-  // a failed read is not remembered: the next event asks again
-  modules.catch(() => {
-    if (cache.get(projectId) === entry) cache.delete(projectId);
-  });
-  return modules;
-}
+  constructor(private readonly store: Store) {}
 
-export function invalidateTargets(store: Store, projectId: number): void {
-  caches.get(store)?.delete(projectId);
+  /** every module of the project (cached); one query per project per TTL at most */
+  modules(projectId: number): Promise<ModuleRow[]> {
+    const cache = this.cache;
+    const now = performance.now();
+    const hit = cache.get(projectId);
+    if (hit && now - hit.at < TARGETS_TTL_MS) return hit.modules;
+    if (cache.size >= MAX_PROJECTS) cache.clear();
+    const modules = this.store.modules.list(projectId);
+    const entry: Entry = { at: now, modules };
+    cache.set(projectId, entry);
+    // a failed read is not remembered: the next event asks again
+    modules.catch(() => {
+      if (cache.get(projectId) === entry) cache.delete(projectId);
+    });
+    return modules;
+  }
+
+  invalidate(projectId: number): void {
+    this.cache.delete(projectId);
+  }
 }
 
 /** after a change to a project's modules: here at once, elsewhere as the bus brings it */
-export async function modulesChanged(deps: Pick<Deps, 'store' | 'bus'>, projectId: number): Promise<void> {
-  invalidateTargets(deps.store, projectId);
+export async function modulesChanged(deps: Pick<Deps, 'pipeline' | 'bus'>, projectId: number): Promise<void> {
+  deps.pipeline.invalidateTargets(projectId);
   await deps.bus.publish('modules', { projectId });
 }
 
 /** every node: drop the cached targets of a project whose modules another node changed */
-export function followModuleChanges(deps: Pick<Deps, 'store' | 'bus'>): () => void {
-  return deps.bus.subscribe('modules', (m) => invalidateTargets(deps.store, m.projectId));
+export function followModuleChanges(deps: Pick<Deps, 'pipeline' | 'bus'>): () => void {
+  return deps.bus.subscribe('modules', (m) => deps.pipeline.invalidateTargets(m.projectId));
 }
 
 /** docs/webhooks.md#subscriptions: `*` subscribes to everything, otherwise the exact type */
@@ -61,7 +64,7 @@ export function subscribes(subscriptions: readonly string[], eventType: string):
 }
 
 /** the modules whose enabled event webhook subscribes to this type */
-export async function eventTargets(store: Store, projectId: number, eventType: string): Promise<ModuleRow[]> {
-  const modules = await projectModules(store, projectId);
+export async function eventTargets(deps: Pick<Deps, 'pipeline'>, projectId: number, eventType: string): Promise<ModuleRow[]> {
+  const modules = await deps.pipeline.projectModules(projectId);
   return modules.filter((m) => m.eventWebhook !== null && m.eventDisabled === null && subscribes(m.eventWebhook.subscriptions, eventType));
 }

@@ -9,6 +9,7 @@ import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { seal } from '../../../src/domain/auth/tokens.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
+import { createEventPipeline, type EventPipeline } from '../../../src/domain/event/pipeline.js';
 import { eventWebhookBody } from '../../../src/domain/webhook/payload.js';
 import { generateWebhookKey } from '../../../src/worker/webhook/sender/signature.js';
 import { createWorker, type Worker } from '../../../src/worker/index.js';
@@ -77,10 +78,13 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
     });
 
     const bus = createLocalBus();
-    const worker = (store: Store, id: string) =>
+    // one pipeline per node, as main.ts builds it: A's events are handed to worker A only
+    const pipelineA = createEventPipeline({ store: a.store });
+    const worker = (store: Store, pipeline: EventPipeline, id: string) =>
       createWorker({
         threads: startThread,
         store,
+        pipeline,
         bus: createLocalBus(),
         clock: systemClock,
         secret: SECRET,
@@ -89,8 +93,8 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
         workerId: id,
         closeGraceMs: 200,
       });
-    const wA = worker(a.store, 'worker-a');
-    const wB = worker(storeB, 'worker-b');
+    const wA = worker(a.store, pipelineA, 'worker-a');
+    const wB = worker(storeB, createEventPipeline({ store: storeB }), 'worker-b');
     workers.push(wA, wB);
     await wA.start();
     await wB.start();
@@ -102,7 +106,7 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
     );
     // ...while events keep arriving on A's node, handed to worker A when it has room
     await Promise.all(
-      Array.from({ length: EVENTS }, (_, i) => emitEvent({ store: a.store, bus, clock: systemClock }, { projectId: 1, event: { eventType: 'tick', eventData: { n: BACKLOG + i }, timestamp: now, homeId: 1 } })),
+      Array.from({ length: EVENTS }, (_, i) => emitEvent({ pipeline: pipelineA, bus, clock: systemClock }, { projectId: 1, event: { eventType: 'tick', eventData: { n: BACKLOG + i }, timestamp: now, homeId: 1 } })),
     );
 
     await waitFor(() => times.size === BACKLOG + EVENTS, 30_000, 'every delivery');

@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeSqliteStore } from '../../helpers/db.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
+import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
 import { resolveTarget } from '../../../src/worker/webhook/delivery/targets.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 import type { ModuleRow } from '../../../src/ports/store.js';
@@ -25,7 +26,7 @@ async function store() {
   onTestFinished(cleanup);
   const bus = createLocalBus();
   onTestFinished(() => bus.close());
-  return { store, bus, clock: systemClock };
+  return { store, bus, clock: systemClock, pipeline: createEventPipeline({ store }) };
 }
 
 describe('resolveTarget', () => {

@@ -5,6 +5,7 @@ import { makeSqliteStore } from '../../helpers/db.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
+import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
 import { createModule } from '../../../src/domain/module/create.js';
 import type { Caller } from '../../../src/domain/auth/caller.js';
 
@@ -19,7 +20,7 @@ describe('module lookup per event', () => {
       await bus.close();
       await cleanup();
     });
-    const deps = { store, bus, clock: systemClock, secret: 'unit-secret-unit-secret' };
+    const deps = { store, bus, clock: systemClock, secret: 'unit-secret-unit-secret', pipeline: createEventPipeline({ store }) };
     await store.projects.create({ name: 'p', creationTime: new Date().toISOString() });
     await createModule(deps, noChecks, admin, 1, { id: 'first', eventWebhook: { url: 'http://127.0.0.1:9/' } });
     const list = vi.spyOn(store.modules, 'list');

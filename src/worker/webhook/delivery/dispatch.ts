@@ -12,6 +12,7 @@ import { decide, type Decision } from './policy.js';
 import type { WorkerMetrics } from '../../metrics.js';
 import type { OutcomeWriter } from './outcomes.js';
 import type { Target } from './targets.js';
+import type { EventPipeline } from '../../../domain/event/pipeline.js';
 import type { FailureLog } from './failure-log.js';
 
 /** attempts kept per delivery (a redelivered one keeps adding rounds) */
@@ -20,6 +21,8 @@ export const MAX_ATTEMPTS_KEPT = 50;
 export interface DispatchDeps {
   store: Store;
   clock: Clock;
+  /** the module cache event deliveries are resolved through (targets.ts) */
+  pipeline: EventPipeline;
   secret: string;
   logger: Logger;
   metrics: WorkerMetrics;

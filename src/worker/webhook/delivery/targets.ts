@@ -5,7 +5,8 @@
 import type { ModuleRow, Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { DeliveryRow } from '../../../ports/queue.js';
-import { projectModules, modulesChanged } from '../../../domain/webhook/targets.js';
+import { modulesChanged } from '../../../domain/webhook/targets.js';
+import type { EventPipeline } from '../../../domain/event/pipeline.js';
 import type { Bus } from '../../../ports/bus.js';
 import { noteDataDelivery } from '../../../domain/data/health.js';
 
@@ -23,7 +24,7 @@ export interface Target {
 /** a target, or why there is none (the delivery is dropped, nothing sent) */
 export type Resolution = { target: Target } | { drop: string };
 
-type Deps = { store: Store; bus: Bus; clock: Clock };
+type Deps = { store: Store; bus: Bus; clock: Clock; pipeline: EventPipeline };
 
 /**
  * A module from the per-project cache the event fan-out uses (no query per delivery). The cache
@@ -31,7 +32,7 @@ type Deps = { store: Store; bus: Bus; clock: Clock };
  * delivery (module or webhook missing or disabled), the store is asked instead.
  */
 async function moduleOf(deps: Deps, row: DeliveryRow): Promise<ModuleRow | undefined> {
-  const cached = (await projectModules(deps.store, row.projectId)).find((m) => m.id === row.moduleId);
+  const cached = (await deps.pipeline.projectModules(row.projectId)).find((m) => m.id === row.moduleId);
   const usable = cached && (row.kind === 'event' ? cached.eventWebhook && !cached.eventDisabled : cached.commandWebhook && !cached.commandDisabled);
   return usable ? cached : deps.store.modules.get(row.projectId, row.moduleId);
 }

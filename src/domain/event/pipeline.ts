@@ -1,0 +1,69 @@
+// The event pipeline's process-wide state, as one object built once per store by main.ts (or a
+// test) and passed in `Deps.pipeline` (ARCHITECTURE: no module-level registry):
+//   - the outbox: every accepted event and its webhook deliveries, group-committed
+//     (group-commit.ts) in one transaction;
+//   - the webhook target cache: each project's modules (domain/webhook/targets.ts);
+//   - the local hand-off: workers of this process that take new deliveries as they are written
+//     (domain/webhook/handoff.ts).
+// Two Hearths in one process (tests, benches) build two pipelines and share nothing.
+import type { EventRow, ModuleRow, Store } from '../../ports/store.js';
+import type { NewDelivery } from '../../ports/queue.js';
+import { LocalHandoff, type LocalClaimer } from '../webhook/handoff.js';
+import { TargetCache } from '../webhook/targets.js';
+import { GroupCommit } from './group-commit.js';
+
+export interface OutboxItem {
+  row: EventRow;
+  deliveries: NewDelivery[];
+  /** set by the commit: some deliveries went to the queue for any worker to claim */
+  queued?: boolean;
+}
+
+export interface EventPipeline {
+  /** resolves once the event and its deliveries are committed, with the other events of this moment */
+  commit(item: OutboxItem): Promise<void>;
+  /** every module of the project, cached (one query per project per TARGETS_TTL_MS at most) */
+  projectModules(projectId: number): Promise<ModuleRow[]>;
+  /** the project's modules changed: the next event reads them again */
+  invalidateTargets(projectId: number): void;
+  /** a worker of this process offers room for new deliveries (handoff.ts); returns the detach */
+  attachClaimer(claimer: LocalClaimer): () => void;
+}
+
+export function createEventPipeline(deps: { store: Store }): EventPipeline {
+  const { store } = deps;
+  const handoff = new LocalHandoff();
+  const targets = new TargetCache(store);
+  const outbox = new GroupCommit<OutboxItem>((items) => commitOutbox(store, handoff, items));
+  return {
+    commit: (item) => outbox.add(item),
+    projectModules: (projectId) => targets.modules(projectId),
+    invalidateTargets: (projectId) => targets.invalidate(projectId),
+    attachClaimer: (claimer) => handoff.attach(claimer),
+  };
+}
+
+/**
+ * One commit of the outbox: the events, then their deliveries, one statement (or prepared
+ * statement run) per table. Deliveries a worker of this process has room for are written leased
+ * to it and handed over once committed (domain/webhook/handoff.ts); the rest wait in the queue.
+ */
+async function commitOutbox(store: Store, handoff: LocalHandoff, items: OutboxItem[]): Promise<void> {
+  const deliveries = items.length === 1 ? items[0].deliveries : items.flatMap((i) => i.deliveries);
+  const { reservations, rest } = deliveries.length > 0 ? handoff.reserve(deliveries) : { reservations: [], rest: deliveries };
+  try {
+    await store.transaction(async (tx) => {
+      await tx.events.insertMany(items.map((i) => i.row));
+      for (const r of reservations) await tx.deliveries.insertMany(r.taken, r.claim);
+      if (rest.length > 0) await tx.deliveries.insertMany(rest);
+    });
+  } catch (err) {
+    for (const r of reservations) r.cancel();
+    throw err;
+  }
+  for (const r of reservations) r.accept();
+  if (rest.length > 0) {
+    const queued = new Set(rest);
+    for (const i of items) i.queued = i.deliveries.some((d) => queued.has(d));
+  }
+}

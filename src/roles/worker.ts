@@ -1,0 +1,45 @@
+// The worker role (ARCHITECTURE "Processes"), started by main.ts from the deps it built once:
+// webhook delivery, the report tick and runs, and the retention job.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from '../config/schema.js';
+import type { Deps } from '../domain/deps.js';
+import { createWorker } from '../worker/index.js';
+import { startReportWorker } from '../worker/reports/index.js';
+import { startRetention } from '../worker/retention.js';
+import { startThread } from '../adapters/thread-port.js';
+
+export interface WorkerRoleOptions {
+  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl'>;
+  logger: Logger;
+  /** the worker's metrics share the API's /metrics registry */
+  registry: Registry;
+}
+
+/** started; the returned close stops retention, reports, then the delivery worker */
+export async function startWorkerRole(deps: Deps, { config, logger, registry }: WorkerRoleOptions): Promise<() => Promise<void>> {
+  // Webhooks (docs/webhooks.md). With SQLite (embedded mode) this is the only worker on the
+  // queue, so leases left by a killed process are given back at once. New deliveries are handed
+  // to it through the same pipeline emitEvent writes to (deps.pipeline).
+  const worker = createWorker({
+    store: deps.store,
+    bus: deps.bus,
+    clock: deps.clock,
+    secret: deps.secret,
+    pipeline: deps.pipeline,
+    logger,
+    webhooks: config.webhooks,
+    registry,
+    releaseLeasesOnStart: !config.databaseUrl,
+    threads: startThread,
+  });
+  await worker.start();
+  // docs/concepts.md#reports, docs/concepts.md#data-sources: the report tick and runs, and retention
+  const reports = startReportWorker({ store: deps.store, bus: deps.bus, clock: deps.clock, blobs: deps.blobs, logger }, config.reports);
+  const retention = startRetention({ ...deps, logger }, config.retention);
+  return async () => {
+    await retention.stop();
+    await reports.stop();
+    await worker.close();
+  };
+}
