@@ -10,7 +10,7 @@ import { isAppError } from '../src/domain/errors.js';
 import type { KvSyncMessage } from '../src/domain/events.js';
 import { deleteKv, deviceStore, reloadMessage, setKv } from '../src/domain/kv/index.js';
 import type { PresenceDevice } from '../src/domain/presence/index.js';
-import { SPEC_STATUSES } from '../src/http/spec-statuses.js';
+import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';
 import type { BrokerContext } from './context.js';
 import { brokerLog, clip } from './general-log.js';
 import { closeWebSocket } from './presence.js';

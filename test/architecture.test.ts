@@ -45,9 +45,6 @@ const KNOWN_BREAKS: KnownBreak[] = [
     why: 'fixed in branch edge, removed at merge',
   },
   // fixed by the next commits of this branch (arch)
-  { file: 'broker/command-ws.ts', specifier: '../src/http/spec-statuses.js', rule: 'edge-imports-edge', why: 'arch' },
-  { file: 'broker/kv-ws.ts', specifier: '../src/http/spec-statuses.js', rule: 'edge-imports-edge', why: 'arch' },
-  { file: 'broker/transports/upgrade-http.ts', specifier: '../../src/http/errors.js', rule: 'edge-imports-edge', why: 'arch' },
   { file: 'src/domain/webhook/target-policy.ts', specifier: 'node:dns', rule: 'domain-package', why: 'arch' },
   { file: 'src/ports/bus.ts', specifier: '../domain/events.js', rule: 'outward-import', why: 'arch' },
   {
