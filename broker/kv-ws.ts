@@ -7,7 +7,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Caller } from '../src/domain/auth/caller.js';
 import { deviceFor } from '../src/domain/auth/access.js';
 import { isAppError } from '../src/domain/errors.js';
-import type { KvSyncMessage } from '../src/domain/events.js';
+import type { KvSyncMessage } from '../src/ports/bus.js';
 import { deleteKv, deviceStore, reloadMessage, setKv } from '../src/domain/kv/index.js';
 import type { PresenceDevice } from '../src/domain/presence/index.js';
 import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';

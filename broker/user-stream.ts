@@ -7,7 +7,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Caller } from '../src/domain/auth/caller.js';
 import { hasScope, requireCaller } from '../src/domain/auth/access.js';
 import { AppError } from '../src/domain/errors.js';
-import type { BusMessages } from '../src/domain/events.js';
+import type { BusMessages } from '../src/ports/bus.js';
 import type { BrokerContext } from './context.js';
 import { closeWebSocket } from './presence.js';
 import { watch } from './transports/ws-liveness.js';
