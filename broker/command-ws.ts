@@ -6,7 +6,7 @@ import type { WebSocketServer } from 'ws';
 import type { Caller } from '../src/domain/auth/caller.js';
 import { deviceFor } from '../src/domain/auth/access.js';
 import { AppError } from '../src/domain/errors.js';
-import { SPEC_STATUSES } from '../src/http/spec-statuses.js';
+import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';
 import type { BrokerContext } from './context.js';
 import { DeviceSession } from './session.js';
 import { watch } from './transports/ws-liveness.js';

@@ -6,7 +6,7 @@
 // right when brokers later share Aedes through mqemitter-redis (an aedes.publish on every node
 // would then reach every subscriber once per node), and it is one step shorter.
 import type { Client } from 'aedes';
-import type { BusMessages } from '../src/domain/events.js';
+import type { BusMessages } from '../src/ports/bus.js';
 import type { BrokerContext } from './context.js';
 import { commandTopic, kvTopic } from './topics.js';
 import { sendText } from './ws-send.js';

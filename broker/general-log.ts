@@ -2,12 +2,12 @@
 // payloads). Writing never fails the connection that caused it.
 import type { Caller } from '../src/domain/auth/caller.js';
 import { writeLog } from '../src/domain/log/write.js';
-import type { BrokerContext } from './context.js';
+import type { BrokerCore } from './core.js';
 
 /** topics and payload excerpts are client text: keep log lines short */
 export const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-export function brokerLog(ctx: BrokerContext, projectId: number | null, caller: Caller | undefined, level: 'info' | 'warn', text: string): void {
+export function brokerLog(ctx: BrokerCore, projectId: number | null, caller: Caller | undefined, level: 'info' | 'warn', text: string): void {
   ctx.deps.logger.debug({ projectId, caller: caller?.type === 'device' ? caller.deviceId : undefined }, text);
   if (projectId === null) return; // nobody could read it: no project to file it under
   void writeLog(ctx.deps, { projectId, caller, level, source: 'broker', text });

@@ -3,64 +3,19 @@
 // device, a project key, a member of its home) may send `set` / `delete` / `reload` on the same
 // socket; a message that is not valid is dropped and logged, the socket stays. Watchers are
 // not device connections: they do not count for presence.
-import type { WebSocket, WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Caller } from '../src/domain/auth/caller.js';
 import { deviceFor } from '../src/domain/auth/access.js';
 import { isAppError } from '../src/domain/errors.js';
-import type { KvSyncMessage } from '../src/domain/events.js';
 import { deleteKv, deviceStore, reloadMessage, setKv } from '../src/domain/kv/index.js';
-import type { PresenceDevice } from '../src/domain/presence/index.js';
-import { SPEC_STATUSES } from '../src/http/spec-statuses.js';
+import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';
 import type { BrokerContext } from './context.js';
 import { brokerLog, clip } from './general-log.js';
-import { closeWebSocket } from './presence.js';
 import { jsonObjectOf, PayloadError } from './published/payload.js';
 import { watch } from './transports/ws-liveness.js';
 import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
+import type { KvSocket } from './kv-sockets.js';
 import { sendText } from './ws-send.js';
-
-interface KvSocket {
-  ws: WebSocket;
-  deviceId: number;
-  projectId: number;
-  device: PresenceDevice;
-  caller: Caller;
-  /** changes that arrived before the first `reload` went out; null once it has */
-  pending: KvSyncMessage[] | null;
-}
-
-export class KvSockets {
-  private readonly byDevice = new Map<number, Set<KvSocket>>();
-
-  add(k: KvSocket): void {
-    let set = this.byDevice.get(k.deviceId);
-    if (!set) this.byDevice.set(k.deviceId, (set = new Set()));
-    set.add(k);
-  }
-
-  remove(k: KvSocket): void {
-    const set = this.byDevice.get(k.deviceId);
-    if (set?.delete(k) && !set.size) this.byDevice.delete(k.deviceId);
-  }
-
-  deliver(ctx: BrokerContext, deviceId: number, message: KvSyncMessage): void {
-    const set = this.byDevice.get(deviceId);
-    if (!set) return;
-    const text = JSON.stringify(message);
-    for (const k of set) {
-      if (k.pending) k.pending.push(message);
-      else {
-        sendText(ctx, k.ws, text);
-        ctx.metrics.kvSyncs.websocket++;
-      }
-    }
-  }
-
-  /** revocations: the sockets opened with a credential that is no longer valid */
-  closeWhere(pred: (k: KvSocket) => boolean): void {
-    for (const set of this.byDevice.values()) for (const k of set) if (pred(k)) closeWebSocket(k.ws, 1008, 'credential revoked');
-  }
-}
 
 export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;

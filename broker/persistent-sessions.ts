@@ -12,7 +12,7 @@
 // The bookkeeping is the MqttSessions port (in memory, or Redis shared by every broker).
 import type { MqttSessions } from '../src/ports/mqtt-sessions.js';
 import { AppError } from '../src/domain/errors.js';
-import type { BrokerContext } from './context.js';
+import type { BrokerCore } from './core.js';
 import type { BoundedPersistence } from './bounded-persistence.js';
 import { brokerLog, clip } from './general-log.js';
 import type { DeviceSession } from './session.js';
@@ -30,7 +30,7 @@ export class PersistentSessions {
   private sweeping = false;
 
   constructor(
-    private readonly ctx: BrokerContext,
+    private readonly ctx: BrokerCore,
     private readonly registry: MqttSessions,
     private readonly persistence: BoundedPersistence,
     private readonly bounds: SessionBounds,

@@ -1,6 +1,6 @@
 // The HTTP side of WebSocket upgrades that are not MQTT: the credential (header, or `authToken`
 // in the query for browsers, docs/api.md#credentials), refusals answered as the REST API would (same reasons
-// and the statuses of the operation, src/http/errors.ts), and the access log line (docs/operations.md#logs:
+// and the statuses of the operation, src/domain/error-status.ts), and the access log line (docs/operations.md#logs:
 // the path without its query, so the token is never recorded).
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
 import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
-import { fitStatus, statusOf } from '../../src/http/errors.js';
+import { fitStatus, statusOf } from '../../src/domain/error-status.js';
 import type { BrokerContext } from '../context.js';
 import { delay } from '../auth-backoff.js';
 

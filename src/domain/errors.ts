@@ -1,6 +1,6 @@
-// The one catalogue of error reasons (docs/api.md#errors). The HTTP edge maps each reason to a status
-// through a total record (src/http/errors.ts), so a reason added here without a status fails to
-// compile; the broker maps reasons to CONNACK codes the same way.
+// The one catalogue of error reasons (docs/api.md#errors). Each reason has a status in a total
+// record (error-status.ts, shared by the REST API and the broker's upgrades), so a reason added
+// here without a status fails to compile; the broker maps reasons to CONNACK codes the same way.
 
 export const REASONS = [
   'AUTHORIZATION_REQUIRED',

@@ -9,7 +9,7 @@ import { hashToken } from '../domain/auth/tokens.js';
 import { AppError } from '../domain/errors.js';
 import type { ApiDeps, HttpEnv } from './env.js';
 import type { RateDecision } from '../ports/rate-limiter.js';
-import { SPEC_STATUSES, type SpecOperation } from './spec-statuses.js';
+import { SPEC_STATUSES, type SpecOperation } from '../domain/spec-statuses.js';
 import { clientIp } from './client-ip.js';
 import { requestHeader } from './headers.js';
 

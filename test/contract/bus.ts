@@ -1,7 +1,6 @@
 // Bus contract: every adapter (in-process, Redis) passes the same behaviour.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { Bus } from '../../src/ports/bus.js';
-import type { BusMessages } from '../../src/domain/events.js';
+import type { Bus, BusMessages } from '../../src/ports/bus.js';
 
 export type BusFactory = () => Promise<{ bus: Bus; cleanup(): Promise<void> }>;
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth, type Hearth } from '../../src/main.js';
 import { createRedisBus } from '../../src/adapters/redis/bus.js';
-import type { BusMessages } from '../../src/domain/events.js';
+import type { BusMessages } from '../../src/ports/bus.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
 import { REDIS_URL, redisFixture } from '../helpers/redis.js';
 import { cli, withoutHearthSettings, type CliRun } from '../helpers/admin-cli.js';

@@ -5,8 +5,7 @@
 // is why nothing that must survive travels only on the bus. A topic's channel is subscribed while
 // the node has a handler for it, and only then.
 import { EventEmitter } from 'node:events';
-import type { Bus } from '../../ports/bus.js';
-import type { BusTopic } from '../../domain/events.js';
+import type { Bus, BusTopic } from '../../ports/bus.js';
 import { closeRedis, duplicateRedis, type RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
 

@@ -3,7 +3,7 @@
 // for homes).
 import type { Deps } from '../deps.js';
 import type { EventRecord } from '../../ports/store.js';
-import type { KvSyncMessage } from '../events.js';
+import type { KvSyncMessage } from '../../ports/bus.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { KvTarget } from './target.js';
 

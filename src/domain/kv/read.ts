@@ -1,7 +1,7 @@
 // Reading pairs: one, all (optionally by prefix), and the `reload` sync message.
 import type { Deps } from '../deps.js';
 import type { KvItem } from '../../ports/store.js';
-import type { KvSyncMessage } from '../events.js';
+import type { KvSyncMessage } from '../../ports/bus.js';
 import { AppError } from '../errors.js';
 import { checkKey } from './set.js';
 import type { KvTarget } from './target.js';

@@ -8,7 +8,7 @@
 // the events history and external webhook receivers, and the token is an upload credential.
 import type { Deps } from '../deps.js';
 import type { DeviceRow, LogRequestRow, Store } from '../../ports/store.js';
-import type { KvSyncMessage } from '../events.js';
+import type { KvSyncMessage } from '../../ports/bus.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 
 export const LOG_REQUEST_KEY = 'sys:logRequest';

@@ -4,7 +4,7 @@
 // may hold several connections (MQTT and WebSocket): it counts as connected while at least one is
 // open, so connects and disconnects are counted, not toggled.
 import type { ReportFilter, Store, TimeCursor } from '../../ports/store.js';
-import { PAGE, type ReportTable, type Row, type Window } from './rows.js';
+import { PAGE, type ReportTable, type Row, type Window } from './table.js';
 
 export const CONNECTIVITY_COLUMNS = [
   'deviceId',

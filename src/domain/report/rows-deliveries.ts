@@ -1,7 +1,7 @@
 // `deliveries` report: the webhook deliveries created in the window, oldest first (filter:
 // eventTypes), with their outcome so far: status, attempts, the last answer or error.
 import type { ReportFilter, Store, TimeCursor } from '../../ports/store.js';
-import { PAGE, type ReportTable, type Row, type Window } from './rows.js';
+import { PAGE, type ReportTable, type Row, type Window } from './table.js';
 
 export const DELIVERY_COLUMNS = ['creationTime', 'id', 'moduleId', 'kind', 'eventType', 'status', 'attempts', 'lastStatusCode', 'lastError', 'updateTime'] as const;
 

@@ -1,7 +1,7 @@
 // `devices` report: the devices of the project (filter: homeId, deviceClass) as they are when the
 // report runs, by id.
 import type { ReportFilter, Store } from '../../ports/store.js';
-import { PAGE, type ReportTable, type Row } from './rows.js';
+import { PAGE, type ReportTable, type Row } from './table.js';
 
 export const DEVICE_COLUMNS = [
   'id',

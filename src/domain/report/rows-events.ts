@@ -1,7 +1,7 @@
 // `events` report: the events history of the window, oldest first (filter: homeId, deviceClass
 // of the origin device, eventTypes). eventData is written as its JSON text.
 import type { ReportFilter, Store, TimeCursor } from '../../ports/store.js';
-import { PAGE, type ReportTable, type Row, type Window } from './rows.js';
+import { PAGE, type ReportTable, type Row, type Window } from './table.js';
 
 export const EVENT_COLUMNS = ['timestamp', 'eventType', 'homeId', 'originDeviceId', 'originDeviceClass', 'originProjectKeyId', 'eventData'] as const;
 

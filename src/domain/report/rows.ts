@@ -5,21 +5,9 @@ import { deviceRows } from './rows-devices.js';
 import { connectivityRows } from './rows-connectivity.js';
 import { eventRows } from './rows-events.js';
 import { deliveryRows } from './rows-deliveries.js';
+import type { ReportTable, Window } from './table.js';
 
-export type Cell = string | number | boolean | null;
-export type Row = Record<string, Cell>;
-
-export interface ReportTable {
-  columns: readonly string[];
-  rows: AsyncIterable<Row>;
-}
-
-export interface Window {
-  since: string;
-  until: string;
-}
-
-export const PAGE = 500;
+export type { Cell, ReportTable, Row, Window } from './table.js';
 
 export function reportTable(store: Store, report: ReportRow, window: Window | undefined): ReportTable {
   const f = report.filter ?? {};

@@ -3,7 +3,7 @@
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice as seedStoreDevice } from '../../helpers/store-seed.js';
 import { generateToken, hashToken, randomId } from '../../../src/domain/auth/tokens.js';
-import type { BusMessages } from '../../../src/domain/events.js';
+import type { BusMessages } from '../../../src/ports/bus.js';
 
 export interface Fixtures {
   t: TestApi;

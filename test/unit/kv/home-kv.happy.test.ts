@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedHome, seedKey, seedUser } from '../../helpers/store-seed.js';
-import type { BusMessages } from '../../../src/domain/events.js';
+import type { BusMessages } from '../../../src/ports/bus.js';
 
 describe('home key-value store: happy paths', () => {
   let t: TestApi;

@@ -1,5 +1,6 @@
 // docs/api.md#device-operations: the error statuses each device operation may answer. An operation answers only
-// these (plus its success code); src/http/errors.ts fitStatus enforces it.
+// these (plus its success code); fitStatus (error-status.ts) enforces it, for the REST API and the
+// broker's WebSocket upgrades alike.
 export const SPEC_STATUSES = {
   getAllDevices: [401, 403, 429, 500, 503],
   addDeviceHome: [401, 403, 429, 500, 503],

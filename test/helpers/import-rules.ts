@@ -1,0 +1,179 @@
+// The import rules of /ARCHITECTURE.md ("Imports point inward"), as pure functions over an
+// ImportGraph so test/architecture.test.ts can run them on the real sources and on a small
+// fixture that breaks each rule once (a checker that reports nothing proves nothing).
+import type { ImportGraph } from './import-graph.js';
+
+export type Layer = 'root' | 'broker' | 'http' | 'worker' | 'adapters' | 'domain' | 'ports' | 'console';
+
+export type Rule =
+  | 'unclassified-file'
+  | 'unresolved-import'
+  | 'outward-import'
+  | 'edge-imports-edge'
+  | 'console-leaves-console'
+  | 'domain-package'
+  | 'ports-package'
+  | 'adapter-throws-app-error'
+  | 'cycle';
+
+export interface Violation {
+  file: string;
+  /** The import as written; for a cycle, the cycle's files, sorted, joined by ', '. */
+  specifier: string;
+  rule: Rule;
+  message: string;
+}
+
+const EDGES: readonly Layer[] = ['broker', 'http', 'worker'];
+
+/**
+ * The composition root is main.ts plus the two folders only it uses: config/ (reading the
+ * file and the environment is main's job alone) and listeners/ (opening ports: "only main.ts
+ * listens"). Both import edges' helpers, so they sit outside the edge ring with main.
+ */
+export function layerOf(file: string): Layer | undefined {
+  if (file === 'src/main.ts' || file.startsWith('src/config/') || file.startsWith('src/listeners/')) return 'root';
+  if (file.startsWith('broker/')) return 'broker';
+  const m = /^src\/(http|worker|adapters|domain|ports|console)\//.exec(file);
+  return m ? (m[1] as Layer) : undefined;
+}
+
+/** Which layers each layer may import from (its own included). */
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  root: ['root', 'broker', 'http', 'worker', 'adapters', 'domain', 'ports'],
+  broker: ['broker', 'domain', 'ports'],
+  http: ['http', 'domain', 'ports'],
+  worker: ['worker', 'domain', 'ports'],
+  // adapters are handed to the edges through Deps; neither side imports the other
+  adapters: ['adapters', 'domain', 'ports'],
+  domain: ['domain', 'ports'],
+  ports: ['ports'],
+  // browser code: talks to the public API only
+  console: ['console'],
+};
+
+/**
+ * Packages the domain may import, each for a reason: the domain stays pure logic, so only
+ * libraries that compute (no I/O, no framework) qualify.
+ */
+export const DOMAIN_PACKAGES: Readonly<Record<string, string>> = {
+  valibot: 'schemas: ARCHITECTURE.md rule 3',
+  croner: 'cron parsing for report schedules (domain/report/schedule.ts): rule 11',
+  'ipaddr.js': 'address classes for the webhook target policy (domain/webhook/target-policy.ts): rule 11',
+};
+
+/** Node built-ins that do I/O on sockets: the domain reaches the network only through ports. */
+const DOMAIN_FORBIDDEN_BUILTINS = new Set(['net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns']);
+
+export function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function builtinName(specifier: string): string | undefined {
+  return specifier.startsWith('node:') ? specifier.slice(5).split('/')[0] : undefined;
+}
+
+export function checkImports(graph: ImportGraph): Violation[] {
+  const out: Violation[] = [];
+  const report = (file: string, specifier: string, rule: Rule, why: string): void => {
+    out.push({ file, specifier, rule, message: `${file}: import '${specifier}' breaks ${rule}: ${why}` });
+  };
+  for (const [file, refs] of graph) {
+    const from = layerOf(file);
+    if (!from) {
+      report(file, '', 'unclassified-file', 'the file is in no layer; place it or add its folder to layerOf');
+      continue;
+    }
+    for (const { specifier, target } of refs) {
+      if (target === undefined) {
+        checkPackage(file, from, specifier, report);
+        continue;
+      }
+      if (target.startsWith('?')) {
+        report(file, specifier, 'unresolved-import', 'no such source file');
+        continue;
+      }
+      const to = layerOf(target);
+      if (!to) {
+        report(file, specifier, 'outward-import', `${target} is outside every layer`);
+        continue;
+      }
+      if (from === 'console' || to === 'console') {
+        if (from !== to) report(file, specifier, 'console-leaves-console', 'src/console imports nothing outside it, and nothing imports it');
+      } else if (EDGES.includes(from) && EDGES.includes(to) && from !== to) {
+        report(file, specifier, 'edge-imports-edge', `edge ${from} imports edge ${to}; move what both use below them`);
+      } else if (!MAY_IMPORT[from].includes(to)) {
+        report(file, specifier, 'outward-import', `${from} may import only ${MAY_IMPORT[from].join(', ')}, not ${to}`);
+      }
+      if (from === 'adapters' && target === 'src/domain/errors.ts') {
+        report(file, specifier, 'adapter-throws-app-error', 'an adapter reports with its own error or a return value; the domain picks the reason');
+      }
+    }
+  }
+  return out;
+}
+
+function checkPackage(file: string, from: Layer, specifier: string, report: (f: string, s: string, r: Rule, why: string) => void): void {
+  const builtin = builtinName(specifier);
+  if (from === 'domain') {
+    if (builtin !== undefined) {
+      if (DOMAIN_FORBIDDEN_BUILTINS.has(builtin)) report(file, specifier, 'domain-package', 'the domain does no network I/O; go through a port');
+    } else if (!(packageOf(specifier) in DOMAIN_PACKAGES)) {
+      report(file, specifier, 'domain-package', `the domain imports only ${Object.keys(DOMAIN_PACKAGES).join(', ')} and node: built-ins`);
+    }
+  } else if (from === 'ports' && builtin === undefined) {
+    report(file, specifier, 'ports-package', 'ports are interfaces: they import only ports and node: built-ins');
+  }
+}
+
+/** Each import cycle, as a strongly connected component of two or more files (or a self-import). */
+export function findCycles(graph: ImportGraph): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    let selfImport = false;
+    for (const { target: w } of graph.get(v) ?? []) {
+      if (w === undefined || !graph.has(w)) continue;
+      if (w === v) selfImport = true;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || selfImport) cycles.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+export function cycleViolations(graph: ImportGraph): Violation[] {
+  return findCycles(graph).map((files) => ({
+    file: files[0],
+    specifier: files.join(', '),
+    rule: 'cycle' as const,
+    message: `${files[0]}: breaks cycle: an import cycle among ${files.length} files: ${files.join(', ')}`,
+  }));
+}
+
+export function allViolations(graph: ImportGraph): Violation[] {
+  return [...checkImports(graph), ...cycleViolations(graph)];
+}
