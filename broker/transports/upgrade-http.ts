@@ -27,7 +27,7 @@ export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffe
   return { req, socket, head, url: new URL(req.url ?? '/', 'http://localhost'), ip, started: process.hrtime.bigint() };
 }
 
-export function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
+export async function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
   const token = tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
   return resolveCaller(ctx.deps, token, u.ip);
 }

@@ -8,6 +8,12 @@ import { AppError } from '../domain/errors.js';
 import type { Deps } from '../domain/deps.js';
 import { DEFAULT_JSON_DEPTH, depthError, jsonTextDepthIssue, valueDepthIssue } from '../domain/json-depth.js';
 
+/**
+ * part uploads (routes/device-logger.ts) are bounded by their route (one part's size), not by the
+ * API's body limit (edge/body-limit.ts)
+ */
+export const PART_UPLOAD_PATH = /^\/deviceLogger\/[^/]+\/uploads\/[^/]+\/parts\/[^/]+\/?$/;
+
 const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 
 function coerceForm(value: string): unknown {

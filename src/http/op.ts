@@ -3,10 +3,10 @@
 // /openapi.json is generated from (one definition: validation, types and docs).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
-import { resolveCaller, resolveCallerNow, tokenFromHeader } from '../domain/auth/resolve.js';
+import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
 import { callerKey, type Caller } from '../domain/auth/caller.js';
-import { hashToken } from '../domain/auth/tokens.js';
 import { AppError } from '../domain/errors.js';
+import type { Maybe } from '../domain/maybe.js';
 import type { ApiDeps, HttpEnv } from './env.js';
 import type { RateDecision } from '../ports/rate-limiter.js';
 import { SPEC_STATUSES, type SpecOperation } from './spec-statuses.js';
@@ -56,16 +56,14 @@ function spend(deps: ApiDeps, key: string): Promise<void> | undefined {
   return deps.rateLimiter.consume(key).then(check);
 }
 
-/** admission when the credential's rows must be read from the store */
-async function admitLater(c: Context<HttpEnv>, deps: ApiDeps, token: string | undefined, hash: string | undefined, ip: string, limited: boolean): Promise<void> {
-  try {
-    c.set('caller', await resolveCaller(deps, token, ip, hash));
-  } catch (err) {
-    // an unknown token spends the client IP's bucket: guessing is limited like anonymity
-    if (limited) await spend(deps, `ip:${ip}`);
-    throw err;
-  }
-  if (limited) await spend(deps, callerKey(c.get('caller')) ?? `ip:${ip}`);
+/**
+ * A refused credential: an unknown token spends the client IP's bucket (guessing is limited like
+ * anonymity), so an exhausted bucket answers RATE_LIMITED instead
+ */
+function refuse(deps: ApiDeps, err: unknown, ip: string, limited: boolean): Promise<void> {
+  const spent = limited ? spend(deps, `ip:${ip}`) : undefined;
+  if (spent) return spent.then(() => Promise.reject(err));
+  throw err;
 }
 
 export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; statuses?: readonly number[] }): OpMiddleware {
@@ -85,10 +83,22 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
     if (authenticated) {
       let token = tokenFromHeader(requestHeader(c, 'authorization'));
       if (!token && queryToken) token = c.req.query('authToken') || undefined;
-      const hash = token ? hashToken(token) : undefined;
-      const caller: Caller | undefined = token ? resolveCallerNow(deps, token, hash!, ip) : { type: 'nobody', ip };
-      // not at hand: the store is asked, and gives every refusal
-      if (!caller) return admitLater(c, deps, token, hash, ip, limited);
+      let caller: Maybe<Caller>;
+      try {
+        caller = resolveCaller(deps, token, ip);
+      } catch (err) {
+        return refuse(deps, err, ip, limited);
+      }
+      // not in the read cache: the store is asked
+      if (caller instanceof Promise) {
+        return caller.then(
+          (found) => {
+            c.set('caller', found);
+            return limited ? spend(deps, callerKey(found) ?? `ip:${ip}`) : undefined;
+          },
+          (err: unknown) => refuse(deps, err, ip, limited),
+        );
+      }
       c.set('caller', caller);
     }
     return limited ? spend(deps, callerKey(c.get('caller')) ?? `ip:${ip}`) : undefined;

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { answerClientError } from '../http/client-error.js';
-import { EdgeResponse } from '../http/edge-response.js';
+import { EdgeResponse } from '../http/edge/response.js';
 import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
 import { listen, serveAsRequest } from './net.js';
 
