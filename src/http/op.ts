@@ -2,34 +2,16 @@
 // fixes which statuses it may answer, resolves the caller, applies the rate limit, and is what
 // /openapi.json is generated from (one definition: validation, types and docs).
 import type { Context, MiddlewareHandler } from 'hono';
-import type { GenericSchema } from 'valibot';
 import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
 import { callerKey, type Caller } from '../domain/auth/caller.js';
 import { AppError } from '../domain/errors.js';
 import type { Maybe } from '../domain/maybe.js';
 import type { ApiDeps, HttpEnv } from './env.js';
+import type { OpMeta } from './op-meta.js';
 import type { RateDecision } from '../ports/rate-limiter.js';
 import { SPEC_STATUSES, type SpecOperation } from './spec-statuses.js';
 import { clientIp } from './client-ip.js';
 import { requestHeader } from './headers.js';
-
-export interface OpMeta {
-  operationId: string;
-  summary: string;
-  tag: string;
-  /** statuses the operation may answer besides success; undefined = any of docs/api.md#errors */
-  statuses?: readonly number[];
-  success: number;
-  body?: GenericSchema;
-  query?: GenericSchema;
-  response?: GenericSchema;
-  /** who may call, for the docs */
-  auth?: string;
-  /** false for endpoints that take no credential at all (health, token in the path) */
-  authenticated?: boolean;
-  /** an optional credential in `?authToken=` (WebSocket endpoints) */
-  queryToken?: boolean;
-}
 
 /**
  * The operation's metadata, and its admission: what runs before the handler (name the operation,
