@@ -16,7 +16,7 @@ import { requestHeader } from './headers.js';
 /**
  * The operation's metadata, and its admission: what runs before the handler (name the operation,
  * resolve the caller, spend the rate limit). createApi calls `admit` itself, folded with the
- * handler into the one function the router holds for the route (edge.ts); as a middleware it does
+ * handler into the one function the router holds for the route (edge/index.ts); as a middleware it does
  * the same and calls next(). Admission returns no promise (undefined) when it was decided at once
  * (the credential's rows in the read cache, the rate limit in memory), and throws its refusal
  * then; else it returns the promise of the rest.

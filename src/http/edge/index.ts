@@ -9,16 +9,16 @@
 import type { Context, Handler, Next } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { NOBODY } from '../../domain/auth/caller.js';
+import { NOBODY, callerProjectId } from '../../domain/auth/caller.js';
 import { after, type Maybe } from '../../domain/maybe.js';
+import { isoTime, loggablePath } from '../access-log.js';
+import { clientIp } from '../client-ip.js';
 import type { ApiDeps, HttpEnv } from '../env.js';
 import { requestHeader } from '../headers.js';
 import type { Admit, OpMiddleware } from '../op.js';
 import type { OpMeta } from '../op-meta.js';
-import { answer, type Inner } from './answer.js';
-import { bodyGuard } from './body-limit.js';
+import { answer, bodyGuard, type Inner } from './answer.js';
 import { corsList, fillHeaders, preflightHeaders, presetHeaders, type EdgeHeaders } from './cors.js';
-import { recorder } from './record.js';
 
 type C = Context<HttpEnv>;
 
@@ -76,6 +76,30 @@ export function createEdge(deps: ApiDeps): Edge {
       // inside the edge already when a route called next() past the last handler
       return (c) => (c.get('requestId') === undefined ? edge(c, admitted, inner, noNext) : answerOf(c));
     },
+  };
+}
+
+/**
+ * what the edge records of every answer: its metrics, and (docs/operations.md#logs) the access
+ * log line of every authenticated request, under its project
+ */
+function recorder(deps: Pick<ApiDeps, 'metrics' | 'accessLog' | 'clock'>): (c: Context<HttpEnv>, status: number, latencyMs: number) => void {
+  const { metrics, accessLog, clock } = deps;
+  return (c, status, latencyMs) => {
+    const method = c.req.method;
+    metrics.record(c.get('op')?.operationId ?? 'unmatched', method, status, latencyMs / 1000);
+    const caller = c.get('caller');
+    const projectId = callerProjectId(caller);
+    if (projectId === undefined) return;
+    accessLog.record({
+      projectId,
+      clientIp: caller.ip ?? clientIp(c),
+      latency: Math.round(latencyMs * 1e6),
+      method,
+      path: loggablePath(c.req.path),
+      statusCode: status,
+      timestamp: isoTime(clock.now()),
+    });
   };
 }
 
