@@ -7,6 +7,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Caller } from '../src/domain/auth/caller.js';
 import { hasScope, requireCaller } from '../src/domain/auth/access.js';
 import { AppError } from '../src/domain/errors.js';
+import { parseId } from '../src/domain/id.js';
 import type { BrokerContext } from './context.js';
 import { closeWebSocket } from './presence.js';
 import { watch } from './transports/ws-liveness.js';
@@ -37,8 +38,8 @@ function filtersOf(u: UpgradeRequest): { homeId?: number; types?: Set<string> } 
   const homeText = q.get('homeId');
   let homeId: number | undefined;
   if (homeText !== null && homeText !== '') {
-    if (!/^[1-9][0-9]{0,15}$/.test(homeText)) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'homeId', message: 'homeId must be a positive integer' }] });
-    homeId = Number(homeText);
+    homeId = parseId(homeText);
+    if (homeId === undefined) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'homeId', message: 'homeId must be a positive integer' }] });
   }
   const types = q.getAll('eventTypes').flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   return { homeId, types: types.length ? new Set(types) : undefined };

@@ -8,6 +8,7 @@
 import type { AuthenticateError, Client } from 'aedes';
 import type { Socket } from 'node:net';
 import { AppError } from '../../src/domain/errors.js';
+import { parseId } from '../../src/domain/id.js';
 import { hashToken } from '../../src/domain/auth/tokens.js';
 import type { DeviceRow } from '../../src/ports/store.js';
 import type { BrokerContext } from '../context.js';
@@ -16,8 +17,6 @@ import { brokerLog } from '../general-log.js';
 import { DeviceSession, sessionOf, type WithSession } from '../session.js';
 import type { WithIdRejected } from './pre-connect.js';
 import { delay } from '../auth-backoff.js';
-
-const DEVICE_ID = /^[1-9][0-9]{0,15}$/;
 
 type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
 
@@ -51,8 +50,8 @@ export function authenticate(ctx: BrokerContext) {
 
 async function checkCredentials(ctx: BrokerContext, username: string | undefined, password: Buffer | undefined): Promise<DeviceRow> {
   if (!username || !password?.length) throw new AppError('AUTHORIZATION_REQUIRED');
-  if (!DEVICE_ID.test(username)) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
-  const deviceId = Number(username);
+  const deviceId = parseId(username);
+  if (deviceId === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
   const { store } = ctx.deps;
   const device = await store.devices.getByKeyHash(hashToken(password.toString('utf8')));
   if (device && device.id === deviceId) return device;
@@ -108,7 +107,7 @@ function refused(ctx: BrokerContext, client: Client, username: string | undefine
   ctx.metrics.refused('mqtt', reason);
   if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
   const ip = addressOf(ctx, client) ?? 'unknown address';
-  const deviceId = username && DEVICE_ID.test(username) ? Number(username) : undefined;
+  const deviceId = parseId(username);
   const why = err instanceof AppError && typeof err.data?.message === 'string' ? ` (${err.data.message})` : '';
   const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}${why}`;
   if (deviceId === undefined || !ctx.throttle.allow(`refused:${deviceId}`)) {

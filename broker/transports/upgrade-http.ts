@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
 import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
+import { idOrNotFound } from '../../src/domain/id.js';
 import { fitStatus, statusOf } from '../../src/domain/error-status.js';
 import type { BrokerContext } from '../context.js';
 import { delay } from '../auth-backoff.js';
@@ -27,16 +28,13 @@ export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffe
   return { req, socket, head, url: new URL(req.url ?? '/', 'http://localhost'), ip, started: process.hrtime.bigint() };
 }
 
-export function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
+export async function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
   const token = tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
   return resolveCaller(ctx.deps, token, u.ip);
 }
 
-/** a path segment that must be a positive integer id; anything else is that kind of "not found" */
-export function idOf(text: string, reason: 'DEVICE_NOT_FOUND'): number {
-  if (!/^[1-9][0-9]{0,15}$/.test(text)) throw new AppError(reason, { deviceId: text });
-  return Number(text);
-}
+/** a path segment that must be a device id (src/domain/id.ts); anything else is that kind of "not found" */
+export const idOf = (text: string, reason: 'DEVICE_NOT_FOUND'): number => idOrNotFound(text, reason, 'deviceId');
 
 /** answers the refusal on the raw socket, as an HTTP response with the API's error body */
 export function refuseUpgrade(ctx: BrokerContext, u: UpgradeRequest, err: unknown, statuses: readonly number[] | undefined, caller?: Caller): void {

@@ -3,6 +3,7 @@
 // INVALID_PARAMETERS `data.issues` (docs/api.md#conventions): `{path, message}`.
 import * as v from 'valibot';
 import { AppError } from './errors.js';
+import { ID_PATTERN, MAX_ID } from './id.js';
 
 export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
   return issues.map((i) => ({
@@ -24,8 +25,7 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
   return r.output;
 }
 
-/** ids of projects, homes, users and devices: positive integers that fit an SQL `integer` */
-export const MAX_ID = 2147483647;
+/** ids of projects, homes, users and devices: positive integers that fit an SQL `integer` (id.ts) */
 export const IdSchema = v.pipe(
   v.number('expected a positive integer'),
   v.integer('expected a positive integer'),
@@ -49,13 +49,6 @@ export const SlugSchema = (what: string) =>
 export const TextSchema = (what: string, max: number) =>
   v.pipe(v.string(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
 
-/** a positive integer from a query string or path segment, else undefined */
-export function idFromString(raw: string | undefined): number | undefined {
-  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const n = Number(raw);
-  return n <= MAX_ID ? n : undefined;
-}
-
 /**
  * The read-only rule (docs/concepts.md#devices, PATCH): a read-only field sent back with the value the caller
  * read is ignored; a different value is 403 READ_ONLY_FIELD naming the fields. `current` is what
@@ -75,7 +68,7 @@ export const IdQuerySchema = (name: string) =>
   v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^[1-9]\d{0,9}$/, `${name} must be a positive integer`),
+      v.regex(ID_PATTERN, `${name} must be a positive integer`),
       v.transform(Number),
       v.maxValue(MAX_ID, `${name} must be a positive integer`),
     ),

@@ -1,13 +1,13 @@
 // createApi: builds the Hono app (it never listens; main.ts does). One sub-app per resource; each
-// route reaches the router folded with the edge and its op() into one handler (edge.ts).
+// route reaches the router folded with the edge and its op() into one handler (edge/index.ts).
 import { Hono, type Handler } from 'hono';
 import { AppError } from '../domain/errors.js';
 import type { ApiDeps, HttpEnv } from './env.js';
 import { errorResponse, onError } from './errors.js';
 import { ROUTES } from './routes/index.js';
 import { opsRoutes } from './routes/ops.js';
-import { allowedMethods } from './method-not-allowed.js';
-import { createEdge } from './edge.js';
+import { allowedMethods } from './edge/method-not-allowed.js';
+import { createEdge } from './edge/index.js';
 
 export function createApi(deps: ApiDeps): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();

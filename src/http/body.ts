@@ -10,6 +10,12 @@ import { requestHeader } from './headers.js';
 import { requestText } from './request-body.js';
 import { DEFAULT_JSON_DEPTH, depthError, jsonTextDepthIssue, valueDepthIssue } from '../domain/json-depth.js';
 
+/**
+ * part uploads (routes/device-logger.ts) are bounded by their route (one part's size), not by the
+ * API's body limit (edge/body-limit.ts)
+ */
+export const PART_UPLOAD_PATH = /^\/deviceLogger\/[^/]+\/uploads\/[^/]+\/parts\/[^/]+\/?$/;
+
 const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 
 function coerceForm(value: string): unknown {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Caller } from '../domain/auth/caller.js';
 import type { Deps } from '../domain/deps.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
-import type { OpMeta } from './op.js';
+import type { OpMeta } from './op-meta.js';
 import type { AccessLogRecorder } from './access-log.js';
 import type { HttpMetrics } from './metrics.js';
 import type { TrustedProxies } from './client-ip.js';

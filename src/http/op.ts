@@ -2,39 +2,21 @@
 // fixes which statuses it may answer, resolves the caller, applies the rate limit, and is what
 // /openapi.json is generated from (one definition: validation, types and docs).
 import type { Context, MiddlewareHandler } from 'hono';
-import type { GenericSchema } from 'valibot';
-import { resolveCaller, resolveCallerNow, tokenFromHeader } from '../domain/auth/resolve.js';
+import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
 import { callerKey, type Caller } from '../domain/auth/caller.js';
-import { hashToken } from '../domain/auth/tokens.js';
 import { AppError } from '../domain/errors.js';
+import type { Maybe } from '../domain/maybe.js';
 import type { ApiDeps, HttpEnv } from './env.js';
+import type { OpMeta } from './op-meta.js';
 import type { RateDecision } from '../ports/rate-limiter.js';
 import { SPEC_STATUSES, type SpecOperation } from '../domain/spec-statuses.js';
 import { clientIp } from './client-ip.js';
 import { requestHeader } from './headers.js';
 
-export interface OpMeta {
-  operationId: string;
-  summary: string;
-  tag: string;
-  /** statuses the operation may answer besides success; undefined = any of docs/api.md#errors */
-  statuses?: readonly number[];
-  success: number;
-  body?: GenericSchema;
-  query?: GenericSchema;
-  response?: GenericSchema;
-  /** who may call, for the docs */
-  auth?: string;
-  /** false for endpoints that take no credential at all (health, token in the path) */
-  authenticated?: boolean;
-  /** an optional credential in `?authToken=` (WebSocket endpoints) */
-  queryToken?: boolean;
-}
-
 /**
  * The operation's metadata, and its admission: what runs before the handler (name the operation,
  * resolve the caller, spend the rate limit). createApi calls `admit` itself, folded with the
- * handler into the one function the router holds for the route (edge.ts); as a middleware it does
+ * handler into the one function the router holds for the route (edge/index.ts); as a middleware it does
  * the same and calls next(). Admission returns no promise (undefined) when it was decided at once
  * (the credential's rows in the read cache, the rate limit in memory), and throws its refusal
  * then; else it returns the promise of the rest.
@@ -56,16 +38,14 @@ function spend(deps: ApiDeps, key: string): Promise<void> | undefined {
   return deps.rateLimiter.consume(key).then(check);
 }
 
-/** admission when the credential's rows must be read from the store */
-async function admitLater(c: Context<HttpEnv>, deps: ApiDeps, token: string | undefined, hash: string | undefined, ip: string, limited: boolean): Promise<void> {
-  try {
-    c.set('caller', await resolveCaller(deps, token, ip, hash));
-  } catch (err) {
-    // an unknown token spends the client IP's bucket: guessing is limited like anonymity
-    if (limited) await spend(deps, `ip:${ip}`);
-    throw err;
-  }
-  if (limited) await spend(deps, callerKey(c.get('caller')) ?? `ip:${ip}`);
+/**
+ * A refused credential: an unknown token spends the client IP's bucket (guessing is limited like
+ * anonymity), so an exhausted bucket answers RATE_LIMITED instead
+ */
+function refuse(deps: ApiDeps, err: unknown, ip: string, limited: boolean): Promise<void> {
+  const spent = limited ? spend(deps, `ip:${ip}`) : undefined;
+  if (spent) return spent.then(() => Promise.reject(err));
+  throw err;
 }
 
 export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; statuses?: readonly number[] }): OpMiddleware {
@@ -85,10 +65,22 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
     if (authenticated) {
       let token = tokenFromHeader(requestHeader(c, 'authorization'));
       if (!token && queryToken) token = c.req.query('authToken') || undefined;
-      const hash = token ? hashToken(token) : undefined;
-      const caller: Caller | undefined = token ? resolveCallerNow(deps, token, hash!, ip) : { type: 'nobody', ip };
-      // not at hand: the store is asked, and gives every refusal
-      if (!caller) return admitLater(c, deps, token, hash, ip, limited);
+      let caller: Maybe<Caller>;
+      try {
+        caller = resolveCaller(deps, token, ip);
+      } catch (err) {
+        return refuse(deps, err, ip, limited);
+      }
+      // not in the read cache: the store is asked
+      if (caller instanceof Promise) {
+        return caller.then(
+          (found) => {
+            c.set('caller', found);
+            return limited ? spend(deps, callerKey(found) ?? `ip:${ip}`) : undefined;
+          },
+          (err: unknown) => refuse(deps, err, ip, limited),
+        );
+      }
       c.set('caller', caller);
     }
     return limited ? spend(deps, callerKey(c.get('caller')) ?? `ip:${ip}`) : undefined;

@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { OpMeta } from './op.js';
+import type { OpMeta } from './op-meta.js';
 import { statusOf } from '../domain/error-status.js';
 import { REASONS, type Reason } from '../domain/errors.js';
 import { RANGE_HEADER } from './paging.js';

@@ -2,17 +2,14 @@
 // devices are positive integers (docs/api.md#conventions): a segment that is not one names nothing, so it is
 // 404 of that kind (e.g. DEVICE_NOT_FOUND), the same answer as for an id that does not exist.
 import type { Context } from 'hono';
-import { AppError, type Reason } from '../domain/errors.js';
-import { idFromString } from '../domain/validate.js';
+import type { Reason } from '../domain/errors.js';
+import { idOrNotFound } from '../domain/id.js';
 import type { Page } from '../ports/store.js';
 import type { HttpEnv } from './env.js';
 import { listResponse } from './paging.js';
 
 export function pathId(c: Context, name: string, reason: Reason): number {
-  const raw = c.req.param(name);
-  const id = idFromString(raw);
-  if (id === undefined) throw new AppError(reason, { [name]: raw });
-  return id;
+  return idOrNotFound(c.req.param(name), reason, name);
 }
 
 /** what every domain verb gets from the request */

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { answerClientError } from '../http/client-error.js';
-import { EdgeResponse } from '../http/edge-response.js';
+import { EdgeResponse } from '../http/edge/response.js';
 import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
 import { listen, serveAsRequest } from './net.js';
 
@@ -81,7 +81,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
   // docs/api.md#limits: a connection (WebSocket upgrades included) must send its request head within the
   // connect timeout; Node's default is 60 s, checked every 30 s. Bodies (log uploads) are not cut
   // by this. A TLS handshake gets the same time. EdgeResponse writes the headers every answer
-  // carries (src/http/edge.ts).
+  // carries (src/http/edge/cors.ts).
   const httpOptions: ServerOptions = {
     ServerResponse: EdgeResponse as typeof ServerResponse,
     headersTimeout: limits.connectTimeoutMs,

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import type { DeviceRow, HomeRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { Caller, Scope } from './caller.js';
+import type { Maybe } from '../maybe.js';
 
 export function requireCaller(caller: Caller): asserts caller is Exclude<Caller, { type: 'nobody' }> {
   if (caller.type === 'nobody') throw new AppError('AUTHORIZATION_REQUIRED');
@@ -26,38 +27,33 @@ export type DeviceAccess = 'project key' | 'member' | 'self';
 /**
  * Loads a device the caller may act on. `who` lists the kinds of caller the operation admits; a
  * caller who cannot see the device at all gets DEVICE_NOT_FOUND, one who sees it but is not
- * admitted gets PERMISSION_DENIED.
+ * admitted gets PERMISSION_DENIED. Without a promise when nothing needs the store: the row is in
+ * the read cache and the caller is not a user (whose membership is read).
  */
-export async function deviceFor(
+export function deviceFor(
   deps: Pick<Deps, 'store'>,
   caller: Caller,
   deviceId: number,
   who: readonly DeviceAccess[],
   scope: Scope = 'devices',
-): Promise<DeviceRow> {
+): Maybe<DeviceRow> {
   requireCaller(caller);
-  // a row the read cache holds is taken without a promise
-  const d = deps.store.devices.peek?.(deviceId) ?? (await deps.store.devices.get(deviceId));
-  const member = caller.type === 'user' && d && d.projectId === caller.projectId && d.homeId !== null ? !!(await deps.store.members.get(d.homeId, caller.userId)) : false;
-  return admitted(caller, d, deviceId, who, scope, member);
+  const cached = deps.store.devices.peek?.(deviceId);
+  if (cached && caller.type !== 'user') return admitted(caller, cached, deviceId, who, scope, false);
+  return deviceLater(deps, caller, deviceId, who, scope, cached);
 }
 
-/**
- * deviceFor without a promise, when nothing needs the store: the row is in the read cache and
- * the caller is not a user (whose membership would be read). Undefined: call deviceFor. A
- * refusal is thrown here as deviceFor would.
- */
-export function deviceForNow(
+async function deviceLater(
   deps: Pick<Deps, 'store'>,
-  caller: Caller,
+  caller: Exclude<Caller, { type: 'nobody' }>,
   deviceId: number,
   who: readonly DeviceAccess[],
-  scope: Scope = 'devices',
-): DeviceRow | undefined {
-  requireCaller(caller);
-  if (caller.type === 'user') return undefined;
-  const d = deps.store.devices.peek?.(deviceId);
-  return d && admitted(caller, d, deviceId, who, scope, false);
+  scope: Scope,
+  cached: DeviceRow | undefined,
+): Promise<DeviceRow> {
+  const d = cached ?? (await deps.store.devices.get(deviceId));
+  const member = caller.type === 'user' && d && d.projectId === caller.projectId && d.homeId !== null ? !!(await deps.store.members.get(d.homeId, caller.userId)) : false;
+  return admitted(caller, d, deviceId, who, scope, member);
 }
 
 /** the rules of deviceFor over a loaded row (`member`: the user caller is in the device's home) */

@@ -4,6 +4,7 @@ import type { ApiKeyRow, DeviceRow, SessionRow, UserRow } from '../../ports/stor
 import { AppError } from '../errors.js';
 import type { Caller } from './caller.js';
 import { hashToken } from './tokens.js';
+import type { Maybe } from '../maybe.js';
 
 type D = Pick<Deps, 'store' | 'clock'>;
 
@@ -19,45 +20,39 @@ const userCaller = (u: UserRow, hash: string, ip: string | undefined): Caller =>
 const deviceCaller = (d: DeviceRow, ip: string | undefined): Caller => ({ type: 'device', projectId: d.projectId, deviceId: d.id, deviceClass: d.deviceClass, ip });
 const live = (deps: D, s: SessionRow | undefined): s is SessionRow => s !== undefined && s.expirationTime > deps.clock.now().toISOString();
 
-/** `hash`: hashToken(token), when the caller has it already */
-export async function resolveCaller(deps: D, token: string | undefined, ip?: string, hash = token && hashToken(token)): Promise<Caller> {
-  if (!token || !hash) return { type: 'nobody', ip };
-  if (token.startsWith('pk.')) {
-    const k = await deps.store.apiKeys.getByHash(hash);
-    if (k) return keyCaller(k, ip);
-  } else if (token.startsWith('ut.')) {
-    const s = await deps.store.sessions.getByHash(hash);
-    if (live(deps, s)) {
-      const u = await deps.store.users.get(s.userId);
-      if (u) return userCaller(u, hash, ip);
-    }
-  } else if (token.startsWith('dk.')) {
-    const d = await deps.store.devices.getByKeyHash(hash);
-    if (d) return deviceCaller(d, ip);
-  }
-  throw new AppError('INVALID_TOKEN');
-}
-
 /**
- * The caller of a token whose rows the store's read cache holds now (peek), without a promise;
- * undefined when the store must be asked (resolveCaller), which also gives every refusal.
+ * The caller of a token. Without a promise when the read cache holds the token's rows (peek):
+ * the HTTP fast path admits most requests so. Otherwise the store is asked, and gives every
+ * refusal; a token of no known kind is refused at once.
  */
-export function resolveCallerNow(deps: D, token: string, hash: string, ip?: string): Caller | undefined {
+export function resolveCaller(deps: D, token: string | undefined, ip?: string): Maybe<Caller> {
+  if (!token) return { type: 'nobody', ip };
+  const hash = hashToken(token);
   const { store } = deps;
   if (token.startsWith('pk.')) {
     const k = store.apiKeys.peekByHash?.(hash);
-    return k && keyCaller(k, ip);
+    return k ? keyCaller(k, ip) : store.apiKeys.getByHash(hash).then((k) => (k ? keyCaller(k, ip) : invalid()));
   }
   if (token.startsWith('ut.')) {
     const s = store.sessions.peekByHash?.(hash);
     const u = live(deps, s) ? store.users.peek?.(s.userId) : undefined;
-    return u && userCaller(u, hash, ip);
+    return u ? userCaller(u, hash, ip) : userLater(deps, hash, ip);
   }
   if (token.startsWith('dk.')) {
     const d = store.devices.peekByKeyHash?.(hash);
-    return d && deviceCaller(d, ip);
+    return d ? deviceCaller(d, ip) : store.devices.getByKeyHash(hash).then((d) => (d ? deviceCaller(d, ip) : invalid()));
   }
-  return undefined;
+  return invalid();
+}
+
+async function userLater(deps: D, hash: string, ip: string | undefined): Promise<Caller> {
+  const s = await deps.store.sessions.getByHash(hash);
+  const u = live(deps, s) ? await deps.store.users.get(s.userId) : undefined;
+  return u ? userCaller(u, hash, ip) : invalid();
+}
+
+function invalid(): never {
+  throw new AppError('INVALID_TOKEN');
 }
 
 /** `Authorization: ModeCloud <token>` or `Bearer <token>` (docs/api.md#credentials) */

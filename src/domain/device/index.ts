@@ -5,7 +5,7 @@ export { addDeviceHome } from './add.js';
 export { createDevice, CLAIM_WINDOW_SECONDS, type CreateDeviceInput } from './create.js';
 export { claimDevice } from './claim.js';
 export { provisionDevice, invalidProvisioningToken } from './provision.js';
-export { getDevice, getDeviceNow, listDevices } from './read.js';
+export { getDevice, listDevices } from './read.js';
 export { updateDevice } from './update.js';
 export { deleteDevice, deviceBlockers, deviceCleanups, type DeviceBlocker, type DeviceCleanup } from './delete.js';
 export { updateDeviceTag } from './tag.js';

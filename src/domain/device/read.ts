@@ -4,8 +4,9 @@
 import type { Deps } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
-import { deviceFor, deviceForNow, requireCaller, requireProjectKey } from '../auth/access.js';
+import { deviceFor, requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
+import { after, type Maybe } from '../maybe.js';
 import { listProjectId } from '../project/access.js';
 import type { Device, DeviceListFilter } from './schemas.js';
 import { deviceView, revealsSecrets } from './view.js';
@@ -14,15 +15,9 @@ type D = Pick<Deps, 'store' | 'secret'>;
 
 const READERS = ['project key', 'member', 'self'] as const;
 
-export async function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Promise<Device> {
-  const d = await deviceFor(deps, caller, deviceId, READERS);
-  return deviceView(deps.secret, d, revealsSecrets(caller));
-}
-
-/** getDevice without a promise when the read cache holds what it needs (deviceForNow); else undefined */
-export function getDeviceNow({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Device | undefined {
-  const d = deviceForNow(deps, caller, deviceId, READERS);
-  return d && deviceView(deps.secret, d, revealsSecrets(caller));
+/** without a promise when the read cache holds what deviceFor needs (the commonest read) */
+export function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Maybe<Device> {
+  return after(deviceFor(deps, caller, deviceId, READERS), (d) => deviceView(deps.secret, d, revealsSecrets(caller)));
 }
 
 export async function listDevices({ deps, caller, filter, page }: { deps: D; caller: Caller; filter: DeviceListFilter; page: Page }): Promise<Paged<Device>> {

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { Caller, Scope } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
+import { ID_PATTERN, parseId } from '../id.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
@@ -32,23 +33,13 @@ export const timeQuery = (name: string) =>
     ),
   );
 
-/** ids fit an SQL `integer` (PostgreSQL refuses a larger parameter with an error, not a miss) */
-export const MAX_ID = 2147483647;
-
-/** a positive integer id from a path segment or query string, else undefined */
-export function idOf(raw: string | undefined): number | undefined {
-  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const n = Number(raw);
-  return n <= MAX_ID ? n : undefined;
-}
-
 /** an optional positive integer id (projects, homes, devices are positive integers) */
 export const idQuery = (name: string) =>
   v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^[1-9]\d{0,9}$/, `${name} must be a positive integer`),
-      v.check((s) => idOf(s) !== undefined, `${name} must be a positive integer`),
+      v.regex(ID_PATTERN, `${name} must be a positive integer`),
+      v.check((s) => parseId(s) !== undefined, `${name} must be a positive integer`),
       v.transform(Number),
     ),
   );

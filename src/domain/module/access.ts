@@ -5,12 +5,12 @@ import type { Caller } from '../auth/caller.js';
 import type { ModuleRow } from '../../ports/store.js';
 import { hasScope, requireCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
+import { idOrNotFound } from '../id.js';
 import { MODULE_ID_PATTERN } from './schemas.js';
 
 /** a path id: a positive integer, else the project does not exist */
 export function parseProjectId(raw: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new AppError('PROJECT_NOT_FOUND', { projectId: raw });
-  return Number(raw);
+  return idOrNotFound(raw, 'PROJECT_NOT_FOUND', 'projectId');
 }
 
 export function requireModuleManager(caller: Caller, projectId: number): void {

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { homeFor } from '../auth/access.js';
-import { AppError } from '../errors.js';
+import { idOrNotFound } from '../id.js';
 import { loadModule, requireModuleManager } from './access.js';
 import { moduleView } from './view.js';
 import type { Module } from './schemas.js';
@@ -26,8 +26,7 @@ export async function listModules(deps: ModuleDeps, caller: Caller, projectId: n
 }
 
 export async function listHomeModules(deps: Pick<Deps, 'store' | 'secret'>, caller: Caller, homeIdRaw: string, page: Page): Promise<Paged<Module | ModuleBrief>> {
-  if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
-  const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'modules');
+  const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'modules');
   const rows = await deps.store.modules.list(home.projectId);
   const items =
     caller.type === 'project key'

@@ -1,6 +1,7 @@
 // Scheduled reports (docs/concepts.md#reports): what a client sends and what it gets back.
 import * as v from 'valibot';
 import { IdSchema, SlugSchema } from '../validate.js';
+import { ID_PATTERN } from '../id.js';
 import { WebhookUrlSchema, isSubscriptionLine } from '../module/schemas.js';
 
 export const REPORT_KINDS = ['devices', 'connectivity', 'events', 'deliveries'] as const;
@@ -120,7 +121,7 @@ export const RunSchema = v.object({
 export type Run = v.InferOutput<typeof RunSchema>;
 
 export const ReportListQuerySchema = v.object({
-  projectId: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,9}$/, 'projectId must be a positive integer'), v.transform(Number))),
+  projectId: v.optional(v.pipe(v.string(), v.regex(ID_PATTERN, 'projectId must be a positive integer'), v.transform(Number))),
   skip: v.optional(v.string()),
   limit: v.optional(v.string()),
 });

@@ -15,9 +15,6 @@ const tag = 'device log upload';
 const auth = 'the device, with the token of its log request in the path';
 const statuses = [401, 403, 404, 429, 500, 503] as const;
 
-/** part uploads are bounded by their route (one part's size), not by the API's body limit */
-export const PART_UPLOAD_PATH = /^\/deviceLogger\/[^/]+\/uploads\/[^/]+\/parts\/[^/]+\/?$/;
-
 export function deviceLoggerRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
 

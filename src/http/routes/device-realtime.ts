@@ -8,15 +8,10 @@ import { op } from '../op.js';
 import { readBody } from '../body.js';
 import { AppError } from '../../domain/errors.js';
 import { deviceFor } from '../../domain/auth/access.js';
+import { deviceIdOf } from '../../domain/id.js';
 import { CommandBodySchema, sendCommand } from '../../domain/command/index.js';
 import { EventBodySchema } from '../../domain/event/schemas.js';
 import { sendEvent } from '../../domain/event/send.js';
-
-/** a device id in the path: anything but a positive integer is a device that does not exist */
-function deviceIdOf(text: string): number {
-  if (!/^[1-9][0-9]{0,15}$/.test(text)) throw new AppError('DEVICE_NOT_FOUND', { deviceId: text });
-  return Number(text);
-}
 
 export function device_realtimeRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();

@@ -8,6 +8,7 @@ import { parseQuery, readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
 import { actor, pathId, sliceResponse } from '../params.js';
 import { isAppError } from '../../domain/errors.js';
+import { after } from '../../domain/maybe.js';
 import {
   AddDeviceBodySchema,
   ConfigSchemaSchema,
@@ -19,7 +20,6 @@ import {
   addDeviceHome,
   deleteDevice,
   getDevice,
-  getDeviceNow,
   getDeviceConfigurationSchemas,
   listDevices,
   recordFirmwareInstallation,
@@ -90,12 +90,8 @@ export function devicesRoutes(): Hono<HttpEnv> {
       response: DeviceSchema,
       auth: 'project key with scope devices, a home member, or the device',
     }),
-    (c): Response | Promise<Response> => {
-      const args = { ...actor(c), deviceId: did(c) };
-      // the commonest read: answered at once when the read cache holds the device
-      const now = getDeviceNow(args);
-      return now ? c.json(now) : getDevice(args).then((d) => c.json(d));
-    },
+    // the commonest read: answered at once when the read cache holds the device
+    (c) => after(getDevice({ ...actor(c), deviceId: did(c) }), (d) => c.json(d)),
   );
 
   r.patch(

@@ -7,12 +7,12 @@ import * as v from 'valibot';
 import type { HttpEnv, ApiDeps } from '../env.js';
 import type { Caller } from '../../domain/auth/caller.js';
 import type { Reason } from '../../domain/errors.js';
-import { AppError } from '../../domain/errors.js';
 import { KvItemSchema, KvPutBodySchema, deleteKv, getKv, listKv, setKv, type KvTarget } from '../../domain/kv/index.js';
 import { op } from '../op.js';
 import { parseBody, parseQuery } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
-import { idOf, pageQueryEntries } from '../../domain/log/query.js';
+import { pageQueryEntries } from '../../domain/log/query.js';
+import { idOrNotFound } from '../../domain/id.js';
 
 export type KvMode = 'read' | 'write';
 
@@ -35,18 +35,11 @@ const KvListQuery = v.object({
   ...pageQueryEntries,
 });
 
-/** a positive integer id (docs/api.md#conventions); anything else names an owner that does not exist */
-export function ownerIdOf(raw: string, notFound: Reason, param: string): number {
-  const id = idOf(raw);
-  if (id === undefined) throw new AppError(notFound, { [param]: raw });
-  return id;
-}
-
 export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
   const base = `/:${o.param}/kv`;
   const target = (c: { get(k: 'deps'): ApiDeps; get(k: 'caller'): Caller; req: { param(k: string): string } }, mode: KvMode) =>
-    o.resolve(c.get('deps'), c.get('caller'), ownerIdOf(c.req.param(o.param), o.notFound, o.param), mode);
+    o.resolve(c.get('deps'), c.get('caller'), idOrNotFound(c.req.param(o.param), o.notFound, o.param), mode);
 
   r.get(
     base,

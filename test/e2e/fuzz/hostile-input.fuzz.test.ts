@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenericSchema } from 'valibot';
 import { ROUTES } from '../../../src/http/routes/index.js';
-import type { OpMeta } from '../../../src/http/op.js';
+import type { OpMeta } from '../../../src/http/op-meta.js';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
 import { mulberry32, type Rng } from '../../helpers/random.js';
 import { mqttConnect } from '../broker/clients.js';

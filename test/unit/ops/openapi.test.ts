@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as v from 'valibot';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
-import type { OpMeta } from '../../../src/http/op.js';
+import type { OpMeta } from '../../../src/http/op-meta.js';
 
 describe('OpenAPI document', () => {
   let t: TestApi;

@@ -1,5 +1,5 @@
 // The HTTP edge through a real @hono/node-server on loopback: the headers every answer carries
-// are written by the Node response there (edge-response.ts on the API's own server, preset with
+// are written by the Node response there (edge/response.ts on the API's own server, preset with
 // setHeader on any other), not through Hono, so they are checked on real sockets, for
 // successes, errors and answers the framework builds, with both kinds of Node response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';
-import { EdgeResponse } from '../../../src/http/edge-response.js';
+import { EdgeResponse } from '../../../src/http/edge/response.js';
 
 describe.each([
   ['a plain Node response', undefined],

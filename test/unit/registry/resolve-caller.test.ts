@@ -1,14 +1,21 @@
-// resolveCallerNow (src/domain/auth/resolve.ts): the caller of a token whose rows the read cache
-// holds, without a promise; for anything else (not held, unknown, expired) it answers undefined
-// and resolveCaller decides, as it did before.
+// resolveCaller (src/domain/auth/resolve.ts): the caller of a token whose rows the read cache
+// holds, without a promise, the same the store gives; for anything else (not held, unknown,
+// expired) it asks the store, which decides as it did before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedUser } from '../../helpers/seed.js';
-import { resolveCaller, resolveCallerNow } from '../../../src/domain/auth/resolve.js';
+import { resolveCaller } from '../../../src/domain/auth/resolve.js';
 import { hashToken } from '../../../src/domain/auth/tokens.js';
 import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
 
-describe('resolveCallerNow', () => {
+/** the caller given at once, else undefined (a promise: the store is asked) */
+const atOnce = <T>(r: T | Promise<T>): T | undefined => {
+  if (!(r instanceof Promise)) return r;
+  r.catch(() => {});
+  return undefined;
+};
+
+describe('resolveCaller from the read cache', () => {
   let t: TestApi;
   beforeAll(async () => {
     t = await makeTestApi();
@@ -16,8 +23,19 @@ describe('resolveCallerNow', () => {
   afterAll(() => t.close());
 
   const both = async (token: string) => {
-    const now = resolveCallerNow(t.deps, token, hashToken(token), '10.0.0.9');
-    return { now, later: await resolveCaller(t.deps, token, '10.0.0.9').catch((e: Error) => e.message) };
+    const now = atOnce(resolveCaller(t.deps, token, '10.0.0.9'));
+    // the store without its read cache answers every lookup from the database
+    const { apiKeys, sessions, users, devices } = t.deps.store;
+    const store = {
+      apiKeys: { getByHash: (h: string) => apiKeys.getByHash(h) },
+      sessions: { getByHash: (h: string) => sessions.getByHash(h) },
+      users: { get: (id: number) => users.get(id) },
+      devices: { getByKeyHash: (h: string) => devices.getByKeyHash(h) },
+    } as unknown as typeof t.deps.store;
+    const later = await Promise.resolve()
+      .then(() => resolveCaller({ store, clock: t.deps.clock }, token, '10.0.0.9'))
+      .catch((e: Error) => e.message);
+    return { now, later };
   };
 
   it('answers each kind of credential as resolveCaller does, once its rows are held', async () => {
@@ -35,7 +53,7 @@ describe('resolveCallerNow', () => {
     }
   });
 
-  it('leaves unknown tokens, other prefixes and expired sessions to resolveCaller', async () => {
+  it('asks the store about unknown tokens and expired sessions, and refuses other prefixes', async () => {
     const u = await seedUser(t);
     await both(u.token);
     expect((await both(u.token)).now).toBeDefined();
@@ -50,11 +68,13 @@ describe('resolveCallerNow', () => {
     const expired = await both(u.token);
     expect(expired.now).toBeUndefined();
     expect(expired.later).toBe('INVALID_TOKEN');
-    for (const token of ['pk.nosuchkey', 'dk.nosuchkey', 'ut.nosuchtoken', 'xx.other']) {
+    for (const token of ['pk.nosuchkey', 'dk.nosuchkey', 'ut.nosuchtoken']) {
       const r = await both(token);
       expect(r.now).toBeUndefined();
       expect(r.later).toBe('INVALID_TOKEN');
     }
+    // a token of no known kind needs no lookup: refused at once
+    expect(() => resolveCaller(t.deps, 'xx.other')).toThrow('INVALID_TOKEN');
   });
 
   it('sees an expiry that only the clock makes: a held session past its time is not a caller', async () => {
@@ -62,7 +82,8 @@ describe('resolveCallerNow', () => {
     await both(u.token);
     const held = (t.deps.store as SqlStore).sessions.peekByHash!(hashToken(u.token))!;
     const clock = { now: () => new Date(Date.parse(held.expirationTime) + 1) };
-    expect(resolveCallerNow({ ...t.deps, clock }, u.token, hashToken(u.token))).toBeUndefined();
-    await expect(resolveCaller({ ...t.deps, clock }, u.token)).rejects.toThrow('INVALID_TOKEN');
+    const r = resolveCaller({ ...t.deps, clock }, u.token);
+    expect(r).toBeInstanceOf(Promise);
+    await expect(r).rejects.toThrow('INVALID_TOKEN');
   });
 });

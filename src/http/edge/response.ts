@@ -1,5 +1,5 @@
 // The Node response class of the API's HTTP server (main.ts passes it as the server's
-// ServerResponse). The edge (edge.ts) gives every answer a request id and the CORS headers; set
+// ServerResponse). The edge (headers.ts here) gives every answer a request id and the CORS headers; set
 // with setHeader() before the handler runs, they cost a tenth of a GET (`npm run bench -- api`:
 // each setHeader validates and files its header, and a response that has any takes Node's slow
 // writeHead path, which files the adapter's own headers one by one again). Here the edge only
