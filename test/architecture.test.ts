@@ -40,12 +40,6 @@ const KNOWN_BREAKS: KnownBreak[] = [
     why: 'fixed in branch store, removed at merge',
   },
   {
-    file: 'src/http/env.ts',
-    specifier: 'src/http/env.ts, src/http/op.ts',
-    rule: 'cycle',
-    why: 'fixed in branch edge, removed at merge',
-  },
-  {
     // NOT fixed in any branch of #14 (found by this test): the registration-time SSRF check
     // resolves names itself. The fix is a resolver port in Deps, built in main.ts, which another
     // branch rewrites this round; guardedLookup (the dial-time check) belongs in src/worker.

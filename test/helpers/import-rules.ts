@@ -27,12 +27,12 @@ export interface Violation {
 const EDGES: readonly Layer[] = ['broker', 'http', 'worker'];
 
 /**
- * The composition root is main.ts plus the two folders only it uses: config/ (reading the
+ * The composition root is main.ts plus the folders only it uses: roles/ (starting each role), config/ (reading the
  * file and the environment is main's job alone) and listeners/ (opening ports: "only main.ts
- * listens"). Both import edges' helpers, so they sit outside the edge ring with main.
+ * listens"). They import edges' helpers, so they sit outside the edge ring with main.
  */
 export function layerOf(file: string): Layer | undefined {
-  if (file === 'src/main.ts' || file.startsWith('src/config/') || file.startsWith('src/listeners/')) return 'root';
+  if (file === 'src/main.ts' || file.startsWith('src/config/') || file.startsWith('src/listeners/') || file.startsWith('src/roles/')) return 'root';
   if (file.startsWith('broker/')) return 'broker';
   const m = /^src\/(http|worker|adapters|domain|ports|console)\//.exec(file);
   return m ? (m[1] as Layer) : undefined;

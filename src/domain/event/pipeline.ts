@@ -9,7 +9,7 @@
 import type { EventRow, ModuleRow, Store } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { LocalHandoff, type LocalClaimer } from '../webhook/handoff.js';
-import { TargetCache } from '../webhook/targets.js';
+import { TargetCache } from '../webhook/target-cache.js';
 import { GroupCommit } from './group-commit.js';
 
 export interface OutboxItem {
