@@ -7,7 +7,7 @@ import pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
-import { withStatementCache } from './statement-cache.js';
+import { kyselyDatabase, statementCache, type StatementCache } from './statements.js';
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 
 export interface SqlOptions {
@@ -30,6 +30,8 @@ export interface SqlHandle {
   dialect: Dialect;
   /** the SQLite connection under Kysely, for the hot statements of sqlite-raw.ts (SQLite only) */
   sqlite?: BetterSqlite3.Database;
+  /** SQLite: its prepared statements, shared by Kysely's driver and the hot statements (statements.ts) */
+  statements?: StatementCache;
   /** SQLite in a file: the thread that writes the access log (access-log-writer.ts) */
   accessLogWriter?: AccessLogWriter;
   /** PostgreSQL: the connection pool under Kysely (its figures are on /metrics) */
@@ -45,7 +47,13 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database; pool?: pg.Pool } {
+function openDialect(opts: SqlOptions): {
+  dialect: Dialect;
+  driver: SqliteDialect | PostgresDialect;
+  sqlite?: BetterSqlite3.Database;
+  statements?: StatementCache;
+  pool?: pg.Pool;
+} {
   if (isPostgres(opts.url)) {
     if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
     const pool = new pg.Pool({
@@ -64,7 +72,8 @@ function openDialect(opts: SqlOptions): { dialect: Dialect; driver: SqliteDialec
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   attachAccessLog(database, inMemory(opts.url) ? ':memory:' : accessLogFile(opts.url));
-  return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }), sqlite: database };
+  const statements = statementCache(database);
+  return { dialect: 'sqlite', driver: new SqliteDialect({ database: kyselyDatabase(database, statements) }), sqlite: database, statements };
 }
 
 /** SQLite's in-memory database, or its private temporary one (an empty name) */
@@ -147,7 +156,7 @@ async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | unde
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
-  const { dialect, driver, sqlite, pool } = openDialect(opts);
+  const { dialect, driver, sqlite, statements, pool } = openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
   let migrated: string[];
   try {
@@ -163,6 +172,7 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     db,
     dialect,
     sqlite,
+    statements,
     accessLogWriter,
     pool,
     migrated,
