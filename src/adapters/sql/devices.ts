@@ -1,7 +1,7 @@
 // Device rows: registry fields, claim state, presence flags.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DevicesTable } from './schema.js';
-import type { DeviceFilter, DeviceRow, Store } from '../../ports/store.js';
+import type { DeviceFilter, DeviceRow, DeviceRepo } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
 import { precompiled } from './statements.js';
 
@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
 
 const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
 
-export function deviceRepo(db: Db): Store['devices'] {
+export function deviceRepo(db: Db): DeviceRepo {
   const filtered = (f: DeviceFilter) => {
     let q = db.selectFrom('devices');
     if (f.projectId !== undefined) q = q.where('projectId', '=', f.projectId);
