@@ -10,7 +10,7 @@ import type { StatementCache } from './statements.js';
 
 /** the connection while it is ours */
 export interface SqliteConn {
-  /** a statement prepared once per database (statements.ts; the SQL text is a constant of the caller) */
+  /** a statement prepared once per database (statements.ts): pass SQL whose text has few variants */
   prepare(sql: string): BetterSqlite3.Statement;
   /**
    * all of fn or none of it: its own transaction, or a savepoint inside the caller's. `immediate`

@@ -3,7 +3,7 @@
 // better-sqlite3 parses and plans SQL in prepare(), and Kysely's SQLite driver prepares every
 // query it runs: on a GET that resolves a key and loads a device that was half the request's CPU
 // (`npm run bench -- api`). Kysely emits the same text for the same query shape (values are bound
-// parameters), and the hot statements of sqlite-raw.ts are constants, so one cache per database
+// parameters), and the hot statements of sqlite-raw.ts have few distinct texts, so one cache per database
 // serves both: Kysely's driver (kyselyDatabase) and the raw statements (SqliteConn.prepare).
 // Bounded, least recently used out: SQL whose text varies with its input (IN lists, multi-row
 // inserts, a claim's LIMIT) must not grow the cache without end.
