@@ -22,24 +22,6 @@ interface KnownBreak {
  */
 const KNOWN_BREAKS: KnownBreak[] = [
   {
-    file: 'src/adapters/sql/kv.ts',
-    specifier: '../../domain/errors.js',
-    rule: 'adapter-throws-app-error',
-    why: 'fixed in branch store, removed at merge',
-  },
-  {
-    file: 'src/adapters/sql/deliveries-lease.ts',
-    specifier: 'src/adapters/sql/deliveries-lease.ts, src/adapters/sql/deliveries.ts',
-    rule: 'cycle',
-    why: 'fixed in branch store, removed at merge',
-  },
-  {
-    file: 'src/ports/queue.ts',
-    specifier: 'src/ports/queue.ts, src/ports/store.ts',
-    rule: 'cycle',
-    why: 'fixed in branch store, removed at merge',
-  },
-  {
     // NOT fixed in any branch of #14 (found by this test): the registration-time SSRF check
     // resolves names itself. The fix is a resolver port in Deps, built in main.ts, which another
     // branch rewrites this round; guardedLookup (the dial-time check) belongs in src/worker.

@@ -4,7 +4,7 @@
 // worker that dies leaves rows whose lease expires and that another worker claims again, so
 // delivery is at least once. Adapter: src/adapters/sql/deliveries.ts (SQLite and PostgreSQL,
 // `FOR UPDATE SKIP LOCKED` there). Contract: test/contract/queue.ts.
-import type { Page, Paged } from './store.js';
+import type { Page, Paged } from './store/page.js';
 
 /** event and command webhooks of a smart module; `data` batches of a webhook data source and
  * `report` outputs to a report's webhook, whose moduleId is the source or report id */

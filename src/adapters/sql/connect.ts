@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
-import { withStatementCache } from './statement-cache.js';
+import { kyselyDatabase, statementCache, type StatementCache } from './statements.js';
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 import { loadPg } from './pg.js';
 
@@ -36,6 +36,8 @@ export interface SqlHandle {
   dialect: Dialect;
   /** the SQLite connection under Kysely, for the hot statements of sqlite-raw.ts (SQLite only) */
   sqlite?: BetterSqlite3.Database;
+  /** SQLite: its prepared statements, shared by Kysely's driver and the hot statements (statements.ts) */
+  statements?: StatementCache;
   /** SQLite in a file: the thread that writes the access log (access-log-writer.ts) */
   accessLogWriter?: AccessLogWriter;
   /** PostgreSQL: the connection pool under Kysely (its figures are on /metrics) */
@@ -47,7 +49,13 @@ export interface SqlHandle {
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-async function openDialect(opts: SqlOptions): Promise<{ dialect: Dialect; driver: SqliteDialect | PostgresDialect; sqlite?: BetterSqlite3.Database; pool?: pg.Pool }> {
+async function openDialect(opts: SqlOptions): Promise<{
+  dialect: Dialect;
+  driver: SqliteDialect | PostgresDialect;
+  sqlite?: BetterSqlite3.Database;
+  statements?: StatementCache;
+  pool?: pg.Pool;
+}> {
   if (isPostgres(opts.url)) {
     if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
     const { Pool } = await loadPg();
@@ -67,7 +75,8 @@ async function openDialect(opts: SqlOptions): Promise<{ dialect: Dialect; driver
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   attachAccessLog(database, inMemory(opts.url) ? ':memory:' : accessLogFile(opts.url));
-  return { dialect: 'sqlite', driver: new SqliteDialect({ database: withStatementCache(database) }), sqlite: database };
+  const statements = statementCache(database);
+  return { dialect: 'sqlite', driver: new SqliteDialect({ database: kyselyDatabase(database, statements) }), sqlite: database, statements };
 }
 
 /** SQLite's in-memory database, or its private temporary one (an empty name) */
@@ -151,7 +160,7 @@ async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | unde
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
-  const { dialect, driver, sqlite, pool } = await openDialect(opts);
+  const { dialect, driver, sqlite, statements, pool } = await openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
   let migrated: string[];
   try {
@@ -167,6 +176,7 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     db,
     dialect,
     sqlite,
+    statements,
     accessLogWriter,
     pool,
     migrated,

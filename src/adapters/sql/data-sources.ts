@@ -2,7 +2,7 @@
 // newest first, and removed with their source, their device, or by retention in batches.
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
-import type { DataSourceRow, DataSourceType, Store } from '../../ports/store.js';
+import type { DataSourceRow, DataSourceType, DataSourceRepo, DataRecordRepo } from '../../ports/store.js';
 import { countOf } from './util.js';
 
 export interface DataSourcesTable {
@@ -50,7 +50,7 @@ function toSource(r: Selectable<DataSourcesTable>): DataSourceRow {
   };
 }
 
-export function dataSourceRepo(base: Kysely<Database>): Store['dataSources'] {
+export function dataSourceRepo(base: Kysely<Database>): DataSourceRepo {
   const db = base as unknown as Db;
   return {
     async create(s) {
@@ -87,7 +87,7 @@ export function dataSourceRepo(base: Kysely<Database>): Store['dataSources'] {
   };
 }
 
-export function dataRecordRepo(base: Kysely<Database>): Store['dataRecords'] {
+export function dataRecordRepo(base: Kysely<Database>): DataRecordRepo {
   const db = base as unknown as Db;
   return {
     async insertMany(rows) {

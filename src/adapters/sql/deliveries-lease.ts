@@ -5,8 +5,8 @@
 import { sql } from 'kysely';
 import type { Dialect } from './migrations.js';
 import type { Deliveries, DeliveryRow } from '../../ports/queue.js';
-import { fromSnake, toRow, type DeliveriesDb } from './deliveries.js';
-import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
+import { fromSnake, toRow, type DeliveriesDb } from './deliveries-rows.js';
+import type { RawSqlite } from './sqlite-raw.js';
 
 // outcomes per UPDATE (7 parameters each)
 const COMPLETE_CHUNK = 200;
@@ -38,11 +38,9 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         const excluding = (req.excludeLanes?.length ?? 0) > 0;
         const rows = await raw((d) => {
           if (!Number.isSafeInteger(req.limit) || req.limit < 0) throw new RangeError(`claim limit must be a non-negative integer, got ${req.limit}`);
-          const due = prepared(d, DUE_SQLITE(excluding, req.limit));
-          const lease = prepared(d, LEASE_SQLITE);
-          return atomically(
-            d,
-            () => {
+          const due = d.prepare(DUE_SQLITE(excluding, req.limit));
+          const lease = d.prepare(LEASE_SQLITE);
+          return d.atomically(() => {
               const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
               for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
               return found;
@@ -90,8 +88,8 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
       if (raw) {
         // one prepared UPDATE per outcome, all in one transaction (one WAL commit)
         await raw((d) => {
-          const st = prepared(d, COMPLETE_SQLITE);
-          atomically(d, () => {
+          const st = d.prepare(COMPLETE_SQLITE);
+          d.atomically(() => {
             for (const { id, outcome: o } of items) {
               const next = o.status === 'pending' ? o.nextAttemptTime : null;
               if (st.run(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId).changes > 0) kept.add(id);
@@ -122,8 +120,8 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
       if (ids.length === 0) return;
       if (raw) {
         await raw((d) => {
-          const st = prepared(d, RELEASE_SQLITE);
-          atomically(d, () => {
+          const st = d.prepare(RELEASE_SQLITE);
+          d.atomically(() => {
             for (const id of ids) st.run(now, now, id, workerId);
           });
         });

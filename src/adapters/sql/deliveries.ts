@@ -1,73 +1,17 @@
 // The durable delivery queue (src/ports/queue.ts) as a table beside the records, so an event and
 // its deliveries commit in one transaction. This file: the rows, the log and the queue's
-// upkeep; the worker's side (claim, outcomes, leases) is in deliveries-lease.ts.
-import type { Kysely, Selectable } from 'kysely';
+// upkeep; the worker's side (claim, outcomes, leases) is in deliveries-lease.ts, the table and
+// row mapping both use in deliveries-rows.ts.
+import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
-import { laneOf, type DeliveryKind, type DeliveryRow, type DeliveryStatus, type Deliveries } from '../../ports/queue.js';
+import { laneOf, type Deliveries } from '../../ports/queue.js';
 import { leaseOps } from './deliveries-lease.js';
+import { toRow, type DeliveriesDb } from './deliveries-rows.js';
 import { countOf } from './util.js';
-import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
+import type { RawSqlite } from './sqlite-raw.js';
 
-export interface DeliveriesTable {
-  id: string;
-  projectId: number;
-  moduleId: string;
-  kind: string;
-  lane: string;
-  eventId: string | null;
-  eventType: string | null;
-  payload: string;
-  status: string;
-  attempts: string;
-  roundAttempts: number;
-  nextAttemptTime: string | null;
-  creationTime: string;
-  updateTime: string;
-  claimedBy: string | null;
-}
-export type DeliveriesDb = Kysely<Database & { deliveries: DeliveriesTable }>;
 type Db = DeliveriesDb;
-
-export function toRow(r: Selectable<DeliveriesTable>): DeliveryRow {
-  return {
-    id: r.id,
-    projectId: r.projectId,
-    moduleId: r.moduleId,
-    kind: r.kind as DeliveryKind,
-    eventId: r.eventId,
-    eventType: r.eventType,
-    payload: r.payload,
-    status: r.status as DeliveryStatus,
-    attempts: JSON.parse(r.attempts),
-    roundAttempts: r.roundAttempts,
-    nextAttemptTime: r.nextAttemptTime,
-    creationTime: r.creationTime,
-    updateTime: r.updateTime,
-    claimedBy: r.claimedBy,
-  };
-}
-
-/** a row as SQLite hands it back without Kysely's camelCase mapping (sqlite-raw.ts) */
-export function fromSnake(r: Record<string, any>): DeliveryRow {
-  return toRow({
-    id: r.id,
-    projectId: r.project_id,
-    moduleId: r.module_id,
-    kind: r.kind,
-    lane: r.lane,
-    eventId: r.event_id,
-    eventType: r.event_type,
-    payload: r.payload,
-    status: r.status,
-    attempts: r.attempts,
-    roundAttempts: r.round_attempts,
-    nextAttemptTime: r.next_attempt_time,
-    creationTime: r.creation_time,
-    updateTime: r.update_time,
-    claimedBy: r.claimed_by,
-  });
-}
 
 // SQLite caps bound parameters per statement (32766 since 3.32); 15 columns a row.
 const INSERT_CHUNK = 500;
@@ -84,8 +28,8 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       const claimedBy = claim?.workerId ?? null;
       if (raw) {
         await raw((d) => {
-          const st = prepared(d, INSERT_SQLITE);
-          atomically(d, () => {
+          const st = d.prepare(INSERT_SQLITE);
+          d.atomically(() => {
             for (const r of rows) {
               st.run(r.id, r.projectId, r.moduleId, r.kind, laneOf(r), r.eventId, r.eventType, r.payload, status, claim?.leaseUntil ?? r.creationTime, r.creationTime, r.creationTime, claimedBy);
             }

@@ -1,15 +1,15 @@
 // Device rows: registry fields, claim state, presence flags.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DevicesTable } from './schema.js';
-import type { DeviceFilter, DeviceRow, Store } from '../../ports/store.js';
+import type { DeviceFilter, DeviceRow, DeviceRepo } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
-import { precompiled } from './precompiled.js';
+import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
 
 const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
 
-export function deviceRepo(db: Db): Store['devices'] {
+export function deviceRepo(db: Db): DeviceRepo {
   const filtered = (f: DeviceFilter) => {
     let q = db.selectFrom('devices');
     if (f.projectId !== undefined) q = q.where('projectId', '=', f.projectId);
@@ -28,7 +28,7 @@ export function deviceRepo(db: Db): Store['devices'] {
     return q;
   };
 
-  // looked up by every device-scoped request, compiled once (precompiled.ts)
+  // looked up by every device-scoped request, compiled once (statements.ts)
   const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0));
   const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''));
   return {

@@ -3,8 +3,7 @@
 // concurrent writers of one store, so the key-count check and the rev order cannot race.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { KvScope, Store } from '../../ports/store.js';
-import { AppError } from '../../domain/errors.js';
+import { KvKeyLimitError, type KvRepo, type KvScope } from '../../ports/store.js';
 import { countOf } from './util.js';
 
 type Db = Kysely<Database>;
@@ -29,7 +28,7 @@ async function currentRev(db: Db, scope: KvScope, ownerId: number): Promise<numb
   return r ? Number(r.rev) : 0;
 }
 
-export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) => Promise<T>): Store['kv'] {
+export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) => Promise<T>): KvRepo {
   const store = (q: Db, scope: KvScope, ownerId: number) =>
     q.selectFrom('kv').where('scope', '=', scope).where('ownerId', '=', ownerId);
 
@@ -56,7 +55,7 @@ export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) =>
         const exists = await store(t, scope, ownerId).select('key').where('key', '=', key).executeTakeFirst();
         if (!exists) {
           const n = countOf(await store(t, scope, ownerId).select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-          if (n >= maxKeys) throw new AppError('LIMIT_EXCEEDED', { limit: maxKeys, what: 'keys per store' });
+          if (n >= maxKeys) throw new KvKeyLimitError(maxKeys);
         }
         const json = JSON.stringify(value);
         await t

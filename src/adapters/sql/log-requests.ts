@@ -3,7 +3,7 @@
 // read-then-write, refuses the second one. Each status change is one conditional update.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
-import type { LogRequestRow, LogRequestStatus, Store } from '../../ports/store.js';
+import type { LogRequestRow, LogRequestStatus, LogRequestRepo } from '../../ports/store.js';
 import { OPEN_LOG_REQUEST } from '../../ports/store.js';
 import { countOf } from './util.js';
 
@@ -56,7 +56,7 @@ function toRow(r: Selectable<LogRequestsTable>): LogRequestRow {
 /** a request that is not open no longer holds its device */
 const isOpen = (s: LogRequestStatus | undefined) => s === undefined || OPEN_LOG_REQUEST.includes(s);
 
-export function logRequestRepo(base: Kysely<Database>): Store['logRequests'] {
+export function logRequestRepo(base: Kysely<Database>): LogRequestRepo {
   const db = base as unknown as Db;
   const one = async (q: Promise<Selectable<LogRequestsTable> | undefined>) => {
     const r = await q;

@@ -3,8 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { EventRecord, EventRow, Store } from '../../ports/store.js';
 import { countOf } from './util.js';
-import { precompiled } from './precompiled.js';
-import { atomically, prepared, type RawSqlite } from './sqlite-raw.js';
+import { precompiled } from './statements.js';
+import type { RawSqlite } from './sqlite-raw.js';
 import { INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, insertAccessLogValues, rowValues } from './access-log-protocol.js';
 import type { AccessLogWriter } from './access-log-writer.js';
 
@@ -33,9 +33,9 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         if (writer) return writer.write(rows);
         if (raw) {
           await raw((d) => {
-            const chunk = prepared(d, INSERT_ACCESS_LOGS_SQLITE);
-            const one = prepared(d, INSERT_ACCESS_LOG_SQLITE);
-            atomically(d, () => insertAccessLogValues(chunk, one, rowValues(rows)));
+            const chunk = d.prepare(INSERT_ACCESS_LOGS_SQLITE);
+            const one = d.prepare(INSERT_ACCESS_LOG_SQLITE);
+            d.atomically(() => insertAccessLogValues(chunk, one, rowValues(rows)));
           });
           return;
         }
@@ -91,7 +91,7 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
     },
 
     events: {
-      // every accepted event (MQTT ingest): compiled once, not per row (precompiled.ts)
+      // every accepted event (MQTT ingest): compiled once, not per row (statements.ts)
       async insert(row) {
         const e = row.event;
         await insertEvent(row.id, row.projectId, e.homeId ?? null, e.originDeviceId ?? null, e.eventType, e.timestamp, JSON.stringify(e));
@@ -102,8 +102,8 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         if (rows.length === 0) return;
         if (raw) {
           await raw((d) => {
-            const st = prepared(d, INSERT_EVENT_SQLITE);
-            atomically(d, () => {
+            const st = d.prepare(INSERT_EVENT_SQLITE);
+            d.atomically(() => {
               for (const row of rows) {
                 const c = eventColumns(row);
                 st.run(c.id, c.projectId, c.homeId, c.deviceId, c.eventType, c.timestamp, c.body);

@@ -2,7 +2,7 @@
 // event fan-out and the worker read a module in one query.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
-import type { ModuleRow, Store } from '../../ports/store.js';
+import type { ModuleRow, ModuleRepo } from '../../ports/store.js';
 
 export interface ModulesTable {
   projectId: number;
@@ -36,7 +36,7 @@ function toRow(r: Selectable<ModulesTable>): ModuleRow {
   };
 }
 
-export function moduleRepo(base: Kysely<Database>): Store['modules'] {
+export function moduleRepo(base: Kysely<Database>): ModuleRepo {
   const db = base as unknown as ModulesDb;
   return {
     async create(m) {

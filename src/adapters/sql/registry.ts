@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { BundleRow, HomeRole, ProjectRow, Store, UserRow } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
-import { precompiled } from './precompiled.js';
+import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
 
@@ -27,7 +27,7 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
   Store,
   'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'
 > {
-  // the lookups of every authenticated request, compiled once (precompiled.ts)
+  // the lookups of every authenticated request, compiled once (statements.ts)
   const keyByHash = precompiled(db, () => db.selectFrom('apiKeys').selectAll().where('keyHash', '=', ''));
   const sessionByHash = precompiled(db, () => db.selectFrom('sessions').selectAll().where('tokenHash', '=', ''));
   const userById = precompiled(db, () => db.selectFrom('users').selectAll().where('id', '=', 0));

@@ -4,7 +4,7 @@
 // own repositories (devices.ts, logs.ts, deliveries.ts).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { EventRecord, Store, TimeCursor } from '../../ports/store.js';
+import type { EventRecord, TimeCursor, ReportDataRepo } from '../../ports/store.js';
 import type { DeliveryAttempt } from '../../ports/queue.js';
 
 interface DeliveriesView {
@@ -23,7 +23,7 @@ type Db = Kysely<Database & { deliveries: DeliveriesView }>;
 const CONNECTED = '_deviceConnected_';
 const DISCONNECTED = '_deviceDisconnected_';
 
-export function reportDataRepo(base: Kysely<Database>): Store['reportData'] {
+export function reportDataRepo(base: Kysely<Database>): ReportDataRepo {
   const db = base as unknown as Db;
   return {
     async devices(f, afterId, limit) {

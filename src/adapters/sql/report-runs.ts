@@ -3,7 +3,7 @@
 // queue; a worker that dies leaves a lease that ends, and another takes the run over.
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './schema.js';
-import type { ReportRunRow, ReportRunStatus, Store } from '../../ports/store.js';
+import type { ReportRunRow, ReportRunStatus, ReportRunRepo } from '../../ports/store.js';
 import { countOf } from './util.js';
 
 export interface ReportRunsTable {
@@ -36,7 +36,7 @@ function toRun(r: Selectable<ReportRunsTable>): ReportRunRow {
   };
 }
 
-export function reportRunRepo(base: Kysely<Database>): Store['reportRuns'] {
+export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
   const db = base as unknown as Db;
   const get = async (id: string) => {
     const r = await db.selectFrom('reportRuns').selectAll().where('id', '=', id).executeTakeFirst();

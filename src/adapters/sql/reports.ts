@@ -3,7 +3,7 @@
 // workers on one database and no lock held across statements. Runs: report-runs.ts.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
-import type { ReportDestination, ReportFilter, ReportFormat, ReportKind, ReportRow, Store } from '../../ports/store.js';
+import type { ReportDestination, ReportFilter, ReportFormat, ReportKind, ReportRow, ReportRepo } from '../../ports/store.js';
 import { countOf } from './util.js';
 
 export interface ReportsTable {
@@ -62,7 +62,7 @@ function reportColumns(r: Partial<ReportRow>): Partial<ReportsTable> {
   return out;
 }
 
-export function reportRepo(base: Kysely<Database>): Store['reports'] {
+export function reportRepo(base: Kysely<Database>): ReportRepo {
   const db = base as unknown as Db;
   return {
     async create(r) {

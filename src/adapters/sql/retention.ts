@@ -3,11 +3,11 @@
 // and the API keeps the database between batches (SQLite has one writer).
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { PrunableHistory, Store } from '../../ports/store.js';
+import type { PrunableHistory, RetentionRepo } from '../../ports/store.js';
 
 type Db = Kysely<Database>;
 
-export function retentionRepo(db: Db): Store['retention'] {
+export function retentionRepo(db: Db): RetentionRepo {
   return {
     async prune(history: PrunableHistory, before, limit) {
       let n: bigint;

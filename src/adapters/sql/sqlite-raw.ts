@@ -6,32 +6,31 @@
 // to, or holding Kysely's connection (its single-connection mutex) for the duration.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { StatementCache } from './statements.js';
 
-export type RawSqlite = <T>(fn: (db: BetterSqlite3.Database) => T) => Promise<T>;
+/** the connection while it is ours */
+export interface SqliteConn {
+  /** a statement prepared once per database (statements.ts): pass SQL whose text has few variants */
+  prepare(sql: string): BetterSqlite3.Statement;
+  /**
+   * all of fn or none of it: its own transaction, or a savepoint inside the caller's. `immediate`
+   * takes the write lock before the first read, for a read-then-write that another connection to
+   * the file must not slip between.
+   */
+  atomically<T>(fn: () => T, immediate?: boolean): T;
+}
 
-export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, inTx: boolean): RawSqlite {
+export type RawSqlite = <T>(fn: (conn: SqliteConn) => T) => Promise<T>;
+
+export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, statements: StatementCache, inTx: boolean): RawSqlite {
+  const conn: SqliteConn = {
+    prepare: (sql) => statements.prepare(sql),
+    atomically(fn, immediate = false) {
+      const tx = database.transaction(fn);
+      return immediate && !database.inTransaction ? tx.immediate() : tx();
+    },
+  };
   // a store bound to a transaction already holds the connection (Kysely refuses connection() there)
-  if (inTx) return async (fn) => fn(database);
-  return (fn) => db.connection().execute(async () => fn(database));
-}
-
-const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-/** a statement prepared once per database (the SQL text is a constant of the caller) */
-export function prepared(database: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
-  let cache = statements.get(database);
-  if (!cache) statements.set(database, (cache = new Map()));
-  let st = cache.get(sql);
-  if (!st) cache.set(sql, (st = database.prepare(sql)));
-  return st;
-}
-
-/**
- * all of fn or none of it: its own transaction, or a savepoint inside the caller's. `immediate`
- * takes the write lock before the first read, for a read-then-write that another connection to
- * the file must not slip between.
- */
-export function atomically<T>(database: BetterSqlite3.Database, fn: () => T, immediate = false): T {
-  const tx = database.transaction(fn);
-  return immediate && !database.inTransaction ? tx.immediate() : tx();
+  if (inTx) return async (fn) => fn(conn);
+  return (fn) => db.connection().execute(async () => fn(conn));
 }

@@ -28,7 +28,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     inTx ? fn(db) : db.transaction().execute((trx) => fn(trx));
 
   // SQLite: the webhook pipeline's hot statements skip Kysely (sqlite-raw.ts)
-  const raw = handle.sqlite ? rawSqlite(db, handle.sqlite, inTx) : undefined;
+  const raw = handle.sqlite && handle.statements ? rawSqlite(db, handle.sqlite, handle.statements, inTx) : undefined;
   const store: Store = {
     transaction: (fn) => (inTx ? fn(store) : db.transaction().execute((trx) => fn(build(trx, handle, true)))),
     async ping() {

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { KvKeySchema, KvValueSchema, isServiceKey } from './schemas.js';
 import { announceKvChange } from './announce.js';
 import type { KvTarget } from './target.js';
+import { asLimitExceeded } from './limit.js';
 
 export interface SetKvInput {
   key: unknown;
@@ -30,7 +31,7 @@ export async function setKv(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeli
   }
   if (isServiceKey(key) && !input.asService) throw new AppError('PERMISSION_DENIED', { key, message: 'sys: keys are held by the service' });
   const now = deps.clock.now().toISOString();
-  const { rev } = await deps.store.kv.set(target.scope, target.ownerId, key, input.value, now, deps.limits.kvKeysPerStore);
+  const { rev } = await deps.store.kv.set(target.scope, target.ownerId, key, input.value, now, deps.limits.kvKeysPerStore).catch(asLimitExceeded);
   await announceKvChange(deps, target, { action: 'set', rev, key, value: input.value });
   return { rev };
 }

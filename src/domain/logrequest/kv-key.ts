@@ -10,6 +10,7 @@ import type { Deps } from '../deps.js';
 import type { DeviceRow, LogRequestRow, Store } from '../../ports/store.js';
 import type { KvSyncMessage } from '../../ports/bus.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
+import { asLimitExceeded } from '../kv/limit.js';
 
 export const LOG_REQUEST_KEY = 'sys:logRequest';
 
@@ -33,7 +34,7 @@ type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 /** writes the key inside the caller's transaction; room for it is kept even in a full store */
 export async function setKeyIn(tx: Store, deps: Pick<Deps, 'limits'>, deviceId: number, value: LogRequestKeyValue, now: string): Promise<number> {
-  const { rev } = await tx.kv.set('device', deviceId, LOG_REQUEST_KEY, value, now, deps.limits.kvKeysPerStore + 1);
+  const { rev } = await tx.kv.set('device', deviceId, LOG_REQUEST_KEY, value, now, deps.limits.kvKeysPerStore + 1).catch(asLimitExceeded);
   return rev;
 }
 

@@ -1,17 +1,17 @@
 // Store contract: key-value limits and concurrent writers of one store.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/domain/errors.js';
+import { KvKeyLimitError } from '../../../src/ports/store.js';
 import { at, freshStore, type MakeStore } from './fixtures.js';
 
 export function kvLimitsContract(make: MakeStore): void {
   describe('kv limits and concurrency', () => {
-    it('refuses a new key beyond maxKeys with LIMIT_EXCEEDED, leaving the store and rev as they were', async () => {
+    it('refuses a new key beyond maxKeys with KvKeyLimitError, leaving the store and rev as they were', async () => {
       const store = await freshStore(make);
       await store.kv.set('device', 1, 'a', 1, at(1), 2);
       await store.kv.set('device', 1, 'b', 2, at(1), 2);
       const refused = store.kv.set('device', 1, 'c', 3, at(2), 2);
-      await expect(refused).rejects.toBeInstanceOf(AppError);
-      await expect(refused).rejects.toMatchObject({ reason: 'LIMIT_EXCEEDED' });
+      await expect(refused).rejects.toBeInstanceOf(KvKeyLimitError);
+      await expect(refused).rejects.toMatchObject({ maxKeys: 2 });
       expect(await store.kv.get('device', 1, 'c')).toBeUndefined();
       expect((await store.kv.list('device', 1)).rev).toBe(2);
     });
@@ -27,7 +27,7 @@ export function kvLimitsContract(make: MakeStore): void {
     it('accepts a new key again once a delete makes room', async () => {
       const store = await freshStore(make);
       await store.kv.set('device', 1, 'a', 1, at(1), 1);
-      await expect(store.kv.set('device', 1, 'b', 1, at(1), 1)).rejects.toMatchObject({ reason: 'LIMIT_EXCEEDED' });
+      await expect(store.kv.set('device', 1, 'b', 1, at(1), 1)).rejects.toBeInstanceOf(KvKeyLimitError);
       await store.kv.delete('device', 1, 'a');
       expect(await store.kv.set('device', 1, 'b', 1, at(2), 1)).toEqual({ rev: 3 });
     });
@@ -58,7 +58,7 @@ export function kvLimitsContract(make: MakeStore): void {
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(5);
-      for (const r of lost) expect(r.reason).toMatchObject({ reason: 'LIMIT_EXCEEDED' });
+      for (const r of lost) expect(r.reason).toBeInstanceOf(KvKeyLimitError);
       expect(await store.kv.list('device', 1)).toMatchObject({ rev: 5, items: expect.any(Array) });
       expect((await store.kv.list('device', 1)).items).toHaveLength(5);
     });

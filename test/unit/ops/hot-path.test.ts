@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
-import { withStatementCache } from '../../../src/adapters/sql/statement-cache.js';
-import { precompiled } from '../../../src/adapters/sql/precompiled.js';
+import { precompiled, statementCache } from '../../../src/adapters/sql/statements.js';
 import { seal, unseal } from '../../../src/domain/auth/tokens.js';
 import { seedDevice } from '../../helpers/store-seed.js';
 
@@ -38,14 +37,27 @@ describe('hot path: SQLite statements and compiled lookups', () => {
 
   it('reuses a prepared statement for the same SQL and keeps at most `max` of them', () => {
     const raw = new BetterSqlite3(':memory:');
-    const db = withStatementCache(raw, 2);
+    const db = statementCache(raw, 2);
     const a = db.prepare('select 1');
     expect(db.prepare('select 1')).toBe(a);
     db.prepare('select 2');
     db.prepare('select 3'); // evicts the least recently used: `select 1` was used before `select 2`
+    expect(db.size).toBe(2);
     expect(db.prepare('select 2')).not.toBe(a);
     expect(db.prepare('select 1')).not.toBe(a);
-    db.close();
+    raw.close();
+  });
+
+  it('keeps the raw hot statements in the same per-database cache as Kysely’s', async () => {
+    const { device } = await seedDevice({ store, secret: 's'.repeat(20) });
+    const event = { eventType: 'hot', eventData: {}, timestamp: new Date(0).toISOString() };
+    await store.events.insertMany([{ id: 'e-hot', projectId: device.projectId, event }]); // sqlite-raw.ts
+    const statements = store.sql.statements!;
+    const size = statements.size;
+    // the insert the raw path ran is already prepared here: asking for it adds nothing
+    statements.prepare('insert into events (id, project_id, home_id, device_id, event_type, timestamp, body) values (?, ?, ?, ?, ?, ?, ?)');
+    expect(statements.size).toBe(size);
+    expect((await store.events.list({ projectId: device.projectId }, { skip: 0, limit: 10 })).items.map((e) => e.id)).toContain('e-hot');
   });
 
   it('answers the auth lookups exactly as before: camelCase rows, misses as undefined', async () => {

@@ -1,0 +1,65 @@
+// The one place where SQL becomes a prepared statement and stays one.
+//
+// better-sqlite3 parses and plans SQL in prepare(), and Kysely's SQLite driver prepares every
+// query it runs: on a GET that resolves a key and loads a device that was half the request's CPU
+// (`npm run bench -- api`). Kysely emits the same text for the same query shape (values are bound
+// parameters), and the hot statements of sqlite-raw.ts have few distinct texts, so one cache per database
+// serves both: Kysely's driver (kyselyDatabase) and the raw statements (SqliteConn.prepare).
+// Bounded, least recently used out: SQL whose text varies with its input (IN lists, multi-row
+// inserts, a claim's LIMIT) must not grow the cache without end.
+//
+// Above the driver, precompiled() skips Kysely's own per-call work (building the query tree,
+// the camelCase transform, compiling to SQL) for lookups whose shape never changes, on both
+// dialects.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Compilable, CompiledQuery, Kysely, SqliteDatabase } from 'kysely';
+
+export interface StatementCache {
+  /** the statement for this SQL text, prepared on its first use */
+  prepare(sql: string): BetterSqlite3.Statement;
+  readonly size: number;
+}
+
+/** the statements of one database; it holds at most `max` of them */
+export function statementCache(database: BetterSqlite3.Database, max = 500): StatementCache {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    get size() {
+      return cache.size;
+    },
+    prepare(sql) {
+      let st = cache.get(sql);
+      if (st) {
+        // most recently used last: the first entry is the one to evict
+        cache.delete(sql);
+      } else {
+        st = database.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, st);
+      return st;
+    },
+  };
+}
+
+/** the database as Kysely's SqliteDialect sees it: every query it runs takes its statement from `statements` */
+export function kyselyDatabase(database: BetterSqlite3.Database, statements: StatementCache): SqliteDatabase {
+  return {
+    close: () => database.close(),
+    prepare: (sql: string) => statements.prepare(sql),
+  };
+}
+
+/**
+ * A lookup compiled once, on first use, with stand-in values, then run with the real parameters
+ * in the same order. Rows still go through the plugins (camelCase mapping) on the way out.
+ */
+export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>): (...parameters: unknown[]) => Promise<Row | undefined> {
+  let compiled: CompiledQuery<Row> | undefined;
+  return async (...parameters) => {
+    compiled ??= build().compile();
+    if (parameters.length !== compiled.parameters.length) throw new Error(`precompiled query takes ${compiled.parameters.length} parameters, got ${parameters.length}`);
+    const r = await db.executeQuery<Row>({ ...compiled, parameters });
+    return r.rows[0];
+  };
+}

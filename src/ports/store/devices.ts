@@ -1,0 +1,100 @@
+// Device classes and devices (docs/concepts.md#devices): the registry every device-scoped request
+// reads, and the claim and presence updates that must happen once.
+import type { Page, Paged } from './page.js';
+
+export interface DeviceClassRow {
+  projectId: number;
+  id: string;
+  name: string | null;
+  description: string | null;
+  creationTime: string;
+}
+
+export interface DeviceRow {
+  id: number;
+  projectId: number;
+  deviceClass: string;
+  homeId: number | null;
+  name: string | null;
+  description: string | null;
+  tag: string | null;
+  /** sha256 hex of the device API key: the only thing used for lookup */
+  apiKeyHash: string;
+  /** the device API key sealed with the server secret (AES-256-GCM), for privileged read-back */
+  apiKeySealed: string;
+  claimCodeHash: string | null;
+  claimCodeSealed: string | null;
+  claimExpirationTime: string | null;
+  claimTime: string | null;
+  creationTime: string;
+  bundleInstalled: string | null;
+  bundleInstallTime: string | null;
+  channel: string | null;
+  isConnected: boolean;
+  lastConnectTime: string | null;
+  lastDisconnectTime: string | null;
+}
+
+export type NewDevice = Omit<DeviceRow, 'id' | 'isConnected' | 'lastConnectTime' | 'lastDisconnectTime'>;
+export type DevicePatch = Partial<
+  Pick<
+    DeviceRow,
+    | 'homeId'
+    | 'name'
+    | 'description'
+    | 'tag'
+    | 'apiKeyHash'
+    | 'apiKeySealed'
+    | 'claimCodeHash'
+    | 'claimCodeSealed'
+    | 'claimExpirationTime'
+    | 'claimTime'
+    | 'bundleInstalled'
+    | 'bundleInstallTime'
+    | 'channel'
+  >
+>;
+
+export interface DeviceFilter {
+  projectId?: number;
+  /** restrict to these homes (a user caller); an empty array matches nothing */
+  homeIds?: number[];
+  homeId?: number;
+  deviceClass?: string;
+  tag?: string;
+  isConnected?: boolean;
+  /** case-insensitive substring of name, tag or description */
+  search?: string;
+}
+
+export interface DeviceClassRepo {
+  create(c: DeviceClassRow): Promise<void>;
+  get(projectId: number, id: string): Promise<DeviceClassRow | undefined>;
+  list(projectId: number): Promise<DeviceClassRow[]>;
+  delete(projectId: number, id: string): Promise<boolean>;
+  /** number of devices of that class, to refuse deleting a class in use */
+  deviceCount(projectId: number, id: string): Promise<number>;
+}
+
+export interface DeviceRepo {
+  create(d: NewDevice): Promise<DeviceRow>;
+  get(id: number): Promise<DeviceRow | undefined>;
+  getByKeyHash(apiKeyHash: string): Promise<DeviceRow | undefined>;
+  /** the row when a read cache holds it and may serve it now (else undefined: ask get) */
+  peek?(id: number): DeviceRow | undefined;
+  /** the row when a read cache holds it and may serve it now (else undefined: ask getByKeyHash) */
+  peekByKeyHash?(apiKeyHash: string): DeviceRow | undefined;
+  getByClaimHash(claimCodeHash: string): Promise<DeviceRow | undefined>;
+  list(f: DeviceFilter, page: Page): Promise<Paged<DeviceRow>>;
+  update(id: number, patch: DevicePatch): Promise<void>;
+  /**
+   * Claims a device into a home if it is in no home and its claimable window is open at `now`:
+   * one conditional UPDATE, so of two concurrent claims exactly one wins. True when it won.
+   */
+  claim(id: number, homeId: number, now: string): Promise<boolean>;
+  /** presence: flips isConnected and stamps the matching time */
+  setConnected(id: number, connected: boolean, time: string): Promise<void>;
+  /** start-up of embedded mode: nobody is connected yet */
+  markAllOffline(time: string): Promise<number>;
+  delete(id: number): Promise<boolean>;
+}

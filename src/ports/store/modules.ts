@@ -1,0 +1,48 @@
+// Smart modules of a project (docs/webhooks.md): today the webhooks module.
+
+/** A webhooks module (docs/webhooks.md). Webhook keys are sealed with the server secret: they sign. */
+export interface EventWebhookRow {
+  url: string;
+  /** event types, `*` for all (docs/webhooks.md#subscriptions) */
+  subscriptions: string[];
+  /** advanced mode (docs/webhooks.md#templates) */
+  headers: Record<string, string> | null;
+  body: string | null;
+  keySealed: string;
+}
+export interface CommandWebhookRow {
+  url: string;
+  keySealed: string;
+}
+/** a webhook switched off by the service (a 410 answer), until a client turns it on again */
+export interface WebhookDisabled {
+  time: string;
+  reason: string;
+}
+export interface ModuleRow {
+  projectId: number;
+  id: string;
+  moduleType: 'webhooks';
+  description: string | null;
+  eventWebhook: EventWebhookRow | null;
+  commandWebhook: CommandWebhookRow | null;
+  eventDisabled: WebhookDisabled | null;
+  commandDisabled: WebhookDisabled | null;
+  creationTime: string;
+  modificationTime: string;
+}
+export type ModulePatch = Partial<Pick<ModuleRow, 'description' | 'eventWebhook' | 'commandWebhook' | 'eventDisabled' | 'commandDisabled'>> & {
+  modificationTime: string;
+};
+
+export interface ModuleRepo {
+  /** false when the project already has a module with that id */
+  create(m: ModuleRow): Promise<boolean>;
+  get(projectId: number, id: string): Promise<ModuleRow | undefined>;
+  /** every module of the project, by id */
+  list(projectId: number): Promise<ModuleRow[]>;
+  /** the modules named, of any projects: one query for a batch of deliveries */
+  getMany(keys: { projectId: number; id: string }[]): Promise<ModuleRow[]>;
+  update(projectId: number, id: string, patch: ModulePatch): Promise<boolean>;
+  delete(projectId: number, id: string): Promise<boolean>;
+}
