@@ -6,7 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type DeliveryRow } from '../../ports/queue.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../module/parse.js';
+import { parseWith } from '../validate.js';
 import { loadModule, requireModuleManager } from '../module/access.js';
 import { WEBHOOK_QUEUE } from './fan-out.js';
 
@@ -61,7 +61,7 @@ type LogDeps = Pick<Deps, 'store'>;
 export async function listDeliveries(deps: LogDeps, caller: Caller, projectId: number, moduleId: string, query: unknown, page: Page): Promise<Paged<DeliverySummary>> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
-  const q = parseInput(DeliveryQuerySchema, query);
+  const q = parseWith(DeliveryQuerySchema, query);
   const since = q.since ? new Date(q.since).toISOString() : undefined;
   const r = await deps.store.deliveries.list({ projectId, moduleId, status: q.status, since }, page);
   return { total: r.total, items: r.items.map(deliverySummary) };
