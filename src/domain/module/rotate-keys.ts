@@ -13,7 +13,7 @@ import { moduleView, type Reveal } from './view.js';
 import { parseWith } from '../validate.js';
 import type { ModuleDeps } from './create.js';
 
-export async function rotateModuleKeys(deps: ModuleDeps, caller: Caller, projectId: number, moduleId: string, body: unknown): Promise<Module> {
+export async function rotateModuleKeys({ deps, caller, input: { projectId, moduleId, body } }: { deps: ModuleDeps; caller: Caller; input: { projectId: number; moduleId: string; body: unknown } }): Promise<Module> {
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
   const which = parseWith(RotateKeysSchema, body ?? {}).webhook ?? 'both';

@@ -60,7 +60,8 @@ async function patchCommand(deps: ModuleDeps, checks: WebhookChecks, row: Module
   patch.commandDisabled = nextDisabled(row.commandDisabled, cmd.enabled, urlChanged && !!old, now);
 }
 
-export async function updateModule(deps: ModuleDeps, checks: WebhookChecks, caller: Caller, projectId: number, moduleId: string, body: unknown): Promise<Module> {
+export async function updateModule({ deps, caller, input: { projectId, moduleId, body } }: { deps: ModuleDeps & { checks: WebhookChecks }; caller: Caller; input: { projectId: number; moduleId: string; body: unknown } }): Promise<Module> {
+  const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
   const input = parseWith(ModulePatchSchema, body);

@@ -58,7 +58,15 @@ export const deliveryDetail = (d: DeliveryRow): DeliveryDetail => ({ ...delivery
 
 type LogDeps = Pick<Deps, 'store'>;
 
-export async function listDeliveries(deps: LogDeps, caller: Caller, projectId: number, moduleId: string, query: unknown, page: Page): Promise<Paged<DeliverySummary>> {
+export async function listDeliveries({
+  deps,
+  caller,
+  input: { projectId, moduleId, query, page },
+}: {
+  deps: LogDeps;
+  caller: Caller;
+  input: { projectId: number; moduleId: string; query: unknown; page: Page };
+}): Promise<Paged<DeliverySummary>> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   const q = parseWith(DeliveryQuerySchema, query);
@@ -73,14 +81,32 @@ async function loadDelivery(deps: LogDeps, projectId: number, moduleId: string, 
   return d;
 }
 
-export async function getDelivery(deps: LogDeps, caller: Caller, projectId: number, moduleId: string, deliveryId: string): Promise<DeliveryDetail> {
+type DeliveryInput = { projectId: number; moduleId: string; deliveryId: string };
+
+export async function getDelivery({
+  deps,
+  caller,
+  input: { projectId, moduleId, deliveryId },
+}: {
+  deps: LogDeps;
+  caller: Caller;
+  input: DeliveryInput;
+}): Promise<DeliveryDetail> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   return deliveryDetail(await loadDelivery(deps, projectId, moduleId, deliveryId));
 }
 
 /** 202: the delivery is queued again now, with a fresh round of retries (a delivery in flight is left alone) */
-export async function redeliver(deps: Pick<Deps, 'store' | 'bus' | 'clock'>, caller: Caller, projectId: number, moduleId: string, deliveryId: string): Promise<DeliverySummary> {
+export async function redeliver({
+  deps,
+  caller,
+  input: { projectId, moduleId, deliveryId },
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  caller: Caller;
+  input: DeliveryInput;
+}): Promise<DeliverySummary> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   await loadDelivery(deps, projectId, moduleId, deliveryId);

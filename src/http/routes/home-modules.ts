@@ -32,7 +32,7 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
       const caller = c.get('caller');
       requireCaller(caller);
       const page = pageOf(c, deps.limits);
-      return listResponse(c, page, await listHomeModules(deps, caller, c.req.param('homeId'), page));
+      return listResponse(c, page, await listHomeModules({ deps, caller, input: { homeIdRaw: c.req.param('homeId'), page } }));
     },
   );
 
