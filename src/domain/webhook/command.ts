@@ -21,13 +21,7 @@ export const CommandTriggerSchema = v.object({
   ),
 });
 
-export async function triggerCommand(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
-  caller: Caller,
-  homeIdRaw: string,
-  moduleId: string,
-  body: unknown,
-): Promise<string> {
+export async function triggerCommand({ deps, caller, input: { homeIdRaw, moduleId, body } }: { deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>; caller: Caller; input: { homeIdRaw: string; moduleId: string; body: unknown } }): Promise<string> {
   if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
   const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'commands');
   // docs/webhooks.md: 404 when the module or its command webhook does not exist for the home's project
