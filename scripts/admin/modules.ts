@@ -14,7 +14,7 @@ export const modules: Record<string, Command> = {
       const projectId = intArg(a.positionals[0], '<projectId>');
       const caller = await ctx.adminOf(projectId);
       const { listModules } = await mod();
-      return all((page) => listModules(ctx.deps, caller, projectId, page));
+      return all((page) => listModules({ deps: ctx.deps, caller, input: { projectId, page } }));
     },
   },
   create: {
@@ -44,7 +44,7 @@ export const modules: Record<string, Command> = {
         commandWebhook: commandUrl === undefined ? undefined : { url: commandUrl },
       };
       const { webhookChecks } = await import('../../src/domain/webhook/checks.js');
-      return (await mod()).createModule(ctx.deps, webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets }), caller, projectId, body);
+      return (await mod()).createModule({ deps: { ...ctx.deps, checks: webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets }) }, caller, input: { projectId, body } });
     },
   },
   delete: {
@@ -54,7 +54,7 @@ export const modules: Record<string, Command> = {
     run: async (ctx, a) => {
       const projectId = intArg(a.positionals[0], '<projectId>');
       const id = stringArg(a.positionals[1], '<moduleId>');
-      await (await mod()).deleteModule(ctx.deps, await ctx.adminOf(projectId), projectId, id);
+      await (await mod()).deleteModule({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input: { projectId, moduleId: id } });
       return { deleted: id };
     },
   },

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { AppError } from './errors.js';
 import { ID_PATTERN, MAX_ID } from './id.js';
 
+/** valibot issues as `data.issues` of an INVALID_PARAMETERS error (docs/api.md#errors) */
 export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
   return issues.map((i) => ({
     path: (i.path ?? []).map((p) => String(p.key)).join('.'),
@@ -14,12 +15,25 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: strin
 
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
 
+/**
+ * The one input parser: a valibot failure is INVALID_PARAMETERS with `issuesOf` its issues. A JSON
+ * array given where an object schema is expected is refused whole (valibot's object schemas accept
+ * arrays; a JSON array is never a valid body of ours).
+ */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  // valibot's object schemas accept arrays; a JSON array is never a valid body of ours
   const root = (schema as { pipe?: v.GenericSchema[] }).pipe?.[0] ?? schema;
   if (OBJECT_TYPES.has(root.type) && Array.isArray(input)) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: '', message: 'expected a JSON object' }] });
   }
+  return parseWith(schema, input);
+}
+
+/**
+ * parseInput without the array guard. For input that is never a JSON array (query strings, path
+ * segments, a single value) and for the verbs whose answer to an array body predates the guard
+ * (webhook command/preview/log, events, commands, KV PUT): their wire errors are fixed.
+ */
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const r = v.safeParse(schema, input);
   if (!r.success) throw new AppError('INVALID_PARAMETERS', { issues: issuesOf(r.issues) });
   return r.output;

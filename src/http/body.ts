@@ -3,11 +3,12 @@
 // FormData), forms with "true"/"false"/integers coerced. The size cap is enforced by the edge's
 // body limit before the body is buffered, whatever its type.
 import type { Context } from 'hono';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { AppError } from '../domain/errors.js';
 import type { Deps } from '../domain/deps.js';
 import { requestHeader } from './headers.js';
 import { requestText } from './request-body.js';
+import { parseWith } from '../domain/validate.js';
 import { DEFAULT_JSON_DEPTH, depthError, jsonTextDepthIssue, valueDepthIssue } from '../domain/json-depth.js';
 
 /**
@@ -67,24 +68,12 @@ export async function readBody(c: Context): Promise<unknown> {
   }
 }
 
-/** valibot issues as `data.issues` of an INVALID_PARAMETERS error (docs/api.md#errors) */
-export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
-  return issues.map((i) => ({
-    path: (i.path ?? []).map((p) => String(p.key)).join('.'),
-    message: i.message,
-  }));
-}
-
-export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const r = v.safeParse(schema, input);
-  if (!r.success) throw new AppError('INVALID_PARAMETERS', { issues: issuesOf(r.issues) });
-  return r.output;
-}
-
+/** a request body parsed by the domain's parser (src/domain/validate.ts) */
 export async function parseBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
   return parseWith(schema, await readBody(c));
 }
 
+/** a query string parsed by the domain's parser: always an object, so the array guard is moot */
 export function parseQuery<S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> {
   return parseWith(schema, c.req.query());
 }

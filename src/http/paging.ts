@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { Page } from '../ports/store.js';
-import { parseWith } from './body.js';
+import { parseWith } from '../domain/validate.js';
 
 const intString = (name: string) =>
   v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, `${name} must be a non-negative integer`), v.transform(Number)));

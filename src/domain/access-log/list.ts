@@ -46,10 +46,11 @@ export const toAccessLogEntry = (r: AccessLogRow): AccessLogEntry => ({
   timestamp: r.timestamp,
 });
 
-export async function listAccessLogs(deps: Pick<Deps, 'store'>, caller: Caller, q: AccessLogQuery, page: Page): Promise<Paged<AccessLogEntry>> {
-  const projectId = historyProject(caller, q.projectId, 'logs');
+// `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
+export async function listAccessLogs({ deps, caller, input: { query, page } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { query: AccessLogQuery; page: Page } }): Promise<Paged<AccessLogEntry>> {
+  const projectId = historyProject(caller, query.projectId, 'logs');
   const r = await deps.store.accessLogs.list(
-    { projectId, since: q.since, until: q.until, method: q.method, statusCode: q.statusCode, pathPrefix: q.pathPrefix },
+    { projectId, since: query.since, until: query.until, method: query.method, statusCode: query.statusCode, pathPrefix: query.pathPrefix },
     page,
   );
   return { total: r.total, items: r.items.map(toAccessLogEntry) };

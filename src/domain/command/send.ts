@@ -1,27 +1,24 @@
 // sendCommandDevice (docs/api.md#device-operations, docs/concepts.md#devices): a command reaches every live connection of the device
 // at once, on any node, through the bus; with none, 403 DEVICE_OFFLINE. Commands are not queued
 // for later: an offline device never sees a command it was not there for.
-import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { Presence } from '../../ports/presence.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
+import { parseWith } from '../validate.js';
 import { CommandBodySchema } from './schemas.js';
 
 export interface SendCommandDeps extends Pick<Deps, 'store' | 'bus'> {
   presence?: Presence;
 }
 
-export async function sendCommand(deps: SendCommandDeps, caller: Caller, deviceId: number, body: unknown): Promise<void> {
+export async function sendCommand({ deps, caller, input: { deviceId, body } }: { deps: SendCommandDeps; caller: Caller; input: { deviceId: number; body: unknown } }): Promise<void> {
   // docs/concepts.md#devices: project key with scope `commands`, or a member of the device's home
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
-  const r = v.safeParse(CommandBodySchema, body);
-  if (!r.success) {
-    throw new AppError('INVALID_PARAMETERS', { issues: r.issues.map((i) => ({ path: (i.path ?? []).map((p) => String(p.key)).join('.'), message: i.message })) });
-  }
+  const input = parseWith(CommandBodySchema, body);
   // without a presence adapter nobody can tell whether the device is there
   if (!deps.presence) throw new AppError('SERVICE_UNAVAILABLE', { message: 'presence is not available on this node' });
   if ((await deps.presence.count(device.id)) === 0) throw new AppError('DEVICE_OFFLINE', { deviceId: device.id });
-  await deps.bus.publish('command', { deviceId: device.id, command: { action: r.output.action, parameters: r.output.parameters ?? {} } });
+  await deps.bus.publish('command', { deviceId: device.id, command: { action: input.action, parameters: input.parameters ?? {} } });
 }

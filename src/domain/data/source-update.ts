@@ -14,14 +14,8 @@ import type { DataDeps } from './source-create.js';
 
 const invalid = (path: string, message: string) => new AppError('INVALID_PARAMETERS', { issues: [{ path, message }] });
 
-export async function updateDataSource(
-  deps: DataDeps,
-  checks: Pick<WebhookChecks, 'checkUrl'>,
-  caller: Caller,
-  projectId: number,
-  id: string,
-  body: unknown,
-): Promise<DataSource> {
+export async function updateDataSource({ deps, caller, input: { projectId, id, body } }: { deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> }; caller: Caller; input: { projectId: number; id: string; body: unknown } }): Promise<DataSource> {
+  const checks = deps.checks;
   requireDataManager(caller, projectId);
   const current = await loadSource(deps, projectId, id);
   const input = parseInput(PatchDataSourceSchema, body);

@@ -31,10 +31,11 @@ export const EventSchema = v.object({
   originProjectKeyName: v.optional(v.string()),
 });
 
-export async function listEvents(deps: Pick<Deps, 'store'>, caller: Caller, q: EventQuery, page: Page): Promise<Paged<EventRecord>> {
-  const projectId = historyProject(caller, q.projectId, 'events');
+// `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
+export async function listEvents({ deps, caller, input: { query, page } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { query: EventQuery; page: Page } }): Promise<Paged<EventRecord>> {
+  const projectId = historyProject(caller, query.projectId, 'events');
   const r = await deps.store.events.list(
-    { projectId, homeId: q.homeId, deviceId: q.deviceId, eventType: q.eventType, since: q.since, until: q.until },
+    { projectId, homeId: query.homeId, deviceId: query.deviceId, eventType: query.eventType, since: query.since, until: query.until },
     page,
   );
   return { total: r.total, items: r.items.map((row) => row.event) };

@@ -1,12 +1,12 @@
 // sendDeviceEventCloud (docs/api.md#device-operations, docs/concepts.md#events; docs/concepts.md#devices): an event from the device itself (REST or
 // MQTT) or from a project key with scope `events`. The service adds timestamp, homeId and the
 // origin fields, then hands it to the one event pipeline (emitEvent).
-import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { DeviceRow, EventRecord } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
+import { parseWith } from '../validate.js';
 import { emitEvent } from './emit.js';
 import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
@@ -31,15 +31,12 @@ export async function sendEventOf(
   device: Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>,
   body: unknown,
 ): Promise<EventRecord> {
-  const r = v.safeParse(EventBodySchema, body);
-  if (!r.success) {
-    throw new AppError('INVALID_PARAMETERS', { issues: r.issues.map((i) => ({ path: (i.path ?? []).map((p) => String(p.key)).join('.'), message: i.message })) });
-  }
-  const size = Buffer.byteLength(JSON.stringify(r.output.eventData));
+  const input = parseWith(EventBodySchema, body);
+  const size = Buffer.byteLength(JSON.stringify(input.eventData));
   if (size > deps.limits.eventDataBytes) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }] });
   }
-  const event: EventRecord = { eventType: r.output.eventType, eventData: r.output.eventData, timestamp: deps.clock.now().toISOString() };
+  const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: deps.clock.now().toISOString() };
   if (device.homeId !== null) event.homeId = device.homeId;
   // docs/concepts.md#events: origin fields by who sent it
   if (caller.type === 'device') {

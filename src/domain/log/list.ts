@@ -46,8 +46,9 @@ export function toLogEntry(r: GeneralLogRow): LogEntry {
   return e;
 }
 
-export async function listLogs(deps: Pick<Deps, 'store'>, caller: Caller, q: LogQuery, page: Page): Promise<Paged<LogEntry>> {
-  const projectId = historyProject(caller, q.projectId, 'logs');
-  const r = await deps.store.logs.list({ projectId, since: q.since, until: q.until, level: q.level, source: q.source }, page);
+// `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
+export async function listLogs({ deps, caller, input: { query, page } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { query: LogQuery; page: Page } }): Promise<Paged<LogEntry>> {
+  const projectId = historyProject(caller, query.projectId, 'logs');
+  const r = await deps.store.logs.list({ projectId, since: query.since, until: query.until, level: query.level, source: query.source }, page);
   return { total: r.total, items: r.items.map(toLogEntry) };
 }

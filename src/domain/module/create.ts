@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { ModuleRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import { parseInput } from './parse.js';
+import { parseWith } from '../validate.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from '../webhook/targets.js';
 import { ModuleCreateSchema, type Module } from './schemas.js';
@@ -15,9 +15,10 @@ import { moduleView } from './view.js';
 
 export type ModuleDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret' | 'pipeline'>;
 
-export async function createModule(deps: ModuleDeps, checks: WebhookChecks, caller: Caller, projectId: number, body: unknown): Promise<Module> {
+export async function createModule({ deps, caller, input: { projectId, body } }: { deps: ModuleDeps & { checks: WebhookChecks }; caller: Caller; input: { projectId: number; body: unknown } }): Promise<Module> {
+  const checks = deps.checks;
   requireModuleManager(caller, projectId);
-  const input = parseInput(ModuleCreateSchema, body);
+  const input = parseWith(ModuleCreateSchema, body);
   if (input.eventWebhook) await checkEventWebhook(checks, input.eventWebhook);
   if (input.commandWebhook) await checks.checkUrl(input.commandWebhook.url, 'commandWebhook.url');
   if ((await deps.store.modules.list(projectId)).length >= MAX_MODULES_PER_PROJECT) {

@@ -10,13 +10,13 @@ import { RotateKeysSchema, type Module } from './schemas.js';
 import { loadModule, requireModuleManager } from './access.js';
 import { sealedNewKey } from './settings.js';
 import { moduleView, type Reveal } from './view.js';
-import { parseInput } from './parse.js';
+import { parseWith } from '../validate.js';
 import type { ModuleDeps } from './create.js';
 
-export async function rotateModuleKeys(deps: ModuleDeps, caller: Caller, projectId: number, moduleId: string, body: unknown): Promise<Module> {
+export async function rotateModuleKeys({ deps, caller, input: { projectId, moduleId, body } }: { deps: ModuleDeps; caller: Caller; input: { projectId: number; moduleId: string; body: unknown } }): Promise<Module> {
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
-  const which = parseInput(RotateKeysSchema, body ?? {}).webhook ?? 'both';
+  const which = parseWith(RotateKeysSchema, body ?? {}).webhook ?? 'both';
   const now = deps.clock.now().toISOString();
   const patch: ModulePatch = { modificationTime: now };
   const reveal: Reveal = {};

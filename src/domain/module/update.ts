@@ -11,7 +11,7 @@ import { loadModule, requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';
 import { checkEventWebhook, commandWebhookRow, eventWebhookRow, sealedNewKey } from './settings.js';
 import { moduleView, type Reveal } from './view.js';
-import { parseInput } from './parse.js';
+import { parseWith } from '../validate.js';
 import type { ModuleDeps } from './create.js';
 
 const missingUrl = (path: string) =>
@@ -60,10 +60,11 @@ async function patchCommand(deps: ModuleDeps, checks: WebhookChecks, row: Module
   patch.commandDisabled = nextDisabled(row.commandDisabled, cmd.enabled, urlChanged && !!old, now);
 }
 
-export async function updateModule(deps: ModuleDeps, checks: WebhookChecks, caller: Caller, projectId: number, moduleId: string, body: unknown): Promise<Module> {
+export async function updateModule({ deps, caller, input: { projectId, moduleId, body } }: { deps: ModuleDeps & { checks: WebhookChecks }; caller: Caller; input: { projectId: number; moduleId: string; body: unknown } }): Promise<Module> {
+  const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
-  const input = parseInput(ModulePatchSchema, body);
+  const input = parseWith(ModulePatchSchema, body);
   const now = deps.clock.now().toISOString();
   const patch: ModulePatch = { modificationTime: now };
   const reveal: Reveal = {};

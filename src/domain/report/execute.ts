@@ -30,11 +30,11 @@ class LeaseLost extends Error {}
 
 export const outputKey = (reportId: string, runId: string, format: string) => `reports/${reportId}/${runId}.${format}`;
 
-export async function executeRun(deps: ExecuteDeps, run: ReportRunRow, o: ExecuteOptions): Promise<RunResult> {
+export async function executeRun({ deps, input: { run, options } }: { deps: ExecuteDeps; input: { run: ReportRunRow; options: ExecuteOptions } }): Promise<RunResult> {
   const { store } = deps;
-  const leaseUntil = () => new Date(deps.clock.now().getTime() + o.leaseMs).toISOString();
+  const leaseUntil = () => new Date(deps.clock.now().getTime() + options.leaseMs).toISOString();
   const fail = async (error: string, rows: number): Promise<RunResult> => {
-    const ok = await store.reportRuns.finish(run.id, o.workerId, { status: 'failure', endTime: deps.clock.now().toISOString(), rows, error, outputKey: null, outputBytes: null });
+    const ok = await store.reportRuns.finish(run.id, options.workerId, { status: 'failure', endTime: deps.clock.now().toISOString(), rows, error, outputKey: null, outputBytes: null });
     if (ok) await writeLog(deps, { projectId: run.projectId, level: 'error', source: 'reports', text: `report ${run.reportId} run ${run.id} failed: ${error}` });
     return ok ? 'failure' : 'lost';
   };
@@ -49,12 +49,12 @@ export async function executeRun(deps: ExecuteDeps, run: ReportRunRow, o: Execut
   let beatAt = Date.now();
   const beat = async () => {
     beatAt = Date.now();
-    if (!(await store.reportRuns.progress(run.id, o.workerId, rows, leaseUntil()))) throw new LeaseLost();
+    if (!(await store.reportRuns.progress(run.id, options.workerId, rows, leaseUntil()))) throw new LeaseLost();
   };
   async function* counted(): AsyncIterable<Row> {
     for await (const row of table.rows) {
-      if (++rows > o.maxRows) throw new Error(`more than ${o.maxRows} rows: narrow the filter or the window`);
-      if (rows % o.progressRows === 0 || Date.now() - beatAt > o.leaseMs / 3) await beat();
+      if (++rows > options.maxRows) throw new Error(`more than ${options.maxRows} rows: narrow the filter or the window`);
+      if (rows % options.progressRows === 0 || Date.now() - beatAt > options.leaseMs / 3) await beat();
       yield row;
     }
   }
@@ -64,9 +64,9 @@ export async function executeRun(deps: ExecuteDeps, run: ReportRunRow, o: Execut
     const { size } = await blobs.put(key, encode(report.format, counting));
     const now = deps.clock.now();
     const delivery =
-      report.destination.type === 'webhook' ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: o.webhookMaxBytes }, now) : undefined;
+      report.destination.type === 'webhook' ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: options.webhookMaxBytes }, now) : undefined;
     const done = await store.transaction(async (tx) => {
-      const ok = await tx.reportRuns.finish(run.id, o.workerId, { status: 'success', endTime: now.toISOString(), rows, error: null, outputKey: key, outputBytes: size });
+      const ok = await tx.reportRuns.finish(run.id, options.workerId, { status: 'success', endTime: now.toISOString(), rows, error: null, outputKey: key, outputBytes: size });
       if (ok && delivery) await tx.deliveries.insertMany([delivery]);
       return ok;
     });

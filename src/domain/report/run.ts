@@ -15,7 +15,7 @@ import type { ReportDeps } from './create.js';
 export const REPORT_QUEUE = 'reports';
 export const newRunId = () => `run-${randomBytes(8).toString('hex')}`;
 
-export async function runReportNow(deps: ReportDeps, caller: Caller, reportId: string): Promise<Run> {
+export async function runReportNow({ deps, caller, input: { reportId } }: { deps: ReportDeps; caller: Caller; input: { reportId: string } }): Promise<Run> {
   const r = await loadReport(deps, caller, reportId);
   const now = deps.clock.now().toISOString();
   const run = await deps.store.reportRuns.create({ id: newRunId(), reportId: r.id, projectId: r.projectId, trigger: 'manual', dueTime: now, creationTime: now });
@@ -24,7 +24,7 @@ export async function runReportNow(deps: ReportDeps, caller: Caller, reportId: s
   return toRun(run, r);
 }
 
-export async function listRuns(deps: ReportDeps, caller: Caller, reportId: string, page: Page): Promise<Paged<Run>> {
+export async function listRuns({ deps, caller, input: { reportId, page } }: { deps: ReportDeps; caller: Caller; input: { reportId: string; page: Page } }): Promise<Paged<Run>> {
   const r = await loadReport(deps, caller, reportId);
   const runs = await deps.store.reportRuns.list(r.id, page);
   return { total: runs.total, items: runs.items.map((x) => toRun(x, r)) };
@@ -37,7 +37,7 @@ async function loadRun(deps: ReportDeps, caller: Caller, reportId: string, runId
   return { report: r, run };
 }
 
-export async function getRun(deps: ReportDeps, caller: Caller, reportId: string, runId: string): Promise<Run> {
+export async function getRun({ deps, caller, input: { reportId, runId } }: { deps: ReportDeps; caller: Caller; input: { reportId: string; runId: string } }): Promise<Run> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
   return toRun(run, report);
 }
@@ -51,7 +51,7 @@ export interface RunOutput {
 
 export const CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json' } as const;
 
-export async function openRunOutput(deps: ReportDeps & Pick<Deps, 'blobs'>, caller: Caller, reportId: string, runId: string): Promise<RunOutput> {
+export async function openRunOutput({ deps, caller, input: { reportId, runId } }: { deps: ReportDeps & Pick<Deps, 'blobs'>; caller: Caller; input: { reportId: string; runId: string } }): Promise<RunOutput> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
   const blob = run.status === 'success' && run.outputKey ? await deps.blobs?.open(run.outputKey) : undefined;
   if (!blob) throw new AppError('NOT_FOUND', { runId, message: run.status === 'success' ? 'the output is gone' : `the run is ${run.status}: no output` });

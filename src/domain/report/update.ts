@@ -15,7 +15,8 @@ import { nextRunAfter } from './schedule.js';
 import { toReport } from './view.js';
 import type { ReportDeps } from './create.js';
 
-export async function updateReport(deps: ReportDeps, checks: Pick<WebhookChecks, 'checkUrl'>, caller: Caller, reportId: string, body: unknown): Promise<Report> {
+export async function updateReport({ deps, caller, input: { reportId, body } }: { deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> }; caller: Caller; input: { reportId: string; body: unknown } }): Promise<Report> {
+  const checks = deps.checks;
   const cur = await loadReport(deps, caller, reportId);
   const input = parseInput(PatchReportSchema, body);
   const shown = toReport(cur, deps.secret);

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../module/parse.js';
+import { parseWith } from '../validate.js';
 import { MODULE_ID_PATTERN } from '../module/schemas.js';
 import { commandWebhookBody } from './payload.js';
 import { newDeliveryId } from './ids.js';
@@ -21,19 +21,13 @@ export const CommandTriggerSchema = v.object({
   ),
 });
 
-export async function triggerCommand(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>,
-  caller: Caller,
-  homeIdRaw: string,
-  moduleId: string,
-  body: unknown,
-): Promise<string> {
+export async function triggerCommand({ deps, caller, input: { homeIdRaw, moduleId, body } }: { deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>; caller: Caller; input: { homeIdRaw: string; moduleId: string; body: unknown } }): Promise<string> {
   if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
   const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'commands');
   // docs/webhooks.md: 404 when the module or its command webhook does not exist for the home's project
   const module = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
   if (!module?.commandWebhook) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  const input = parseInput(CommandTriggerSchema, body);
+  const input = parseWith(CommandTriggerSchema, body);
   const size = Buffer.byteLength(JSON.stringify(input.parameters));
   if (size > deps.limits.eventDataBytes) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'parameters', message: `parameters are ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }] });

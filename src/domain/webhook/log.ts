@@ -6,7 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type DeliveryRow } from '../../ports/queue.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../module/parse.js';
+import { parseWith } from '../validate.js';
 import { loadModule, requireModuleManager } from '../module/access.js';
 import { WEBHOOK_QUEUE } from './fan-out.js';
 
@@ -58,10 +58,18 @@ export const deliveryDetail = (d: DeliveryRow): DeliveryDetail => ({ ...delivery
 
 type LogDeps = Pick<Deps, 'store'>;
 
-export async function listDeliveries(deps: LogDeps, caller: Caller, projectId: number, moduleId: string, query: unknown, page: Page): Promise<Paged<DeliverySummary>> {
+export async function listDeliveries({
+  deps,
+  caller,
+  input: { projectId, moduleId, query, page },
+}: {
+  deps: LogDeps;
+  caller: Caller;
+  input: { projectId: number; moduleId: string; query: unknown; page: Page };
+}): Promise<Paged<DeliverySummary>> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
-  const q = parseInput(DeliveryQuerySchema, query);
+  const q = parseWith(DeliveryQuerySchema, query);
   const since = q.since ? new Date(q.since).toISOString() : undefined;
   const r = await deps.store.deliveries.list({ projectId, moduleId, status: q.status, since }, page);
   return { total: r.total, items: r.items.map(deliverySummary) };
@@ -73,14 +81,32 @@ async function loadDelivery(deps: LogDeps, projectId: number, moduleId: string, 
   return d;
 }
 
-export async function getDelivery(deps: LogDeps, caller: Caller, projectId: number, moduleId: string, deliveryId: string): Promise<DeliveryDetail> {
+type DeliveryInput = { projectId: number; moduleId: string; deliveryId: string };
+
+export async function getDelivery({
+  deps,
+  caller,
+  input: { projectId, moduleId, deliveryId },
+}: {
+  deps: LogDeps;
+  caller: Caller;
+  input: DeliveryInput;
+}): Promise<DeliveryDetail> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   return deliveryDetail(await loadDelivery(deps, projectId, moduleId, deliveryId));
 }
 
 /** 202: the delivery is queued again now, with a fresh round of retries (a delivery in flight is left alone) */
-export async function redeliver(deps: Pick<Deps, 'store' | 'bus' | 'clock'>, caller: Caller, projectId: number, moduleId: string, deliveryId: string): Promise<DeliverySummary> {
+export async function redeliver({
+  deps,
+  caller,
+  input: { projectId, moduleId, deliveryId },
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  caller: Caller;
+  input: DeliveryInput;
+}): Promise<DeliverySummary> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   await loadDelivery(deps, projectId, moduleId, deliveryId);

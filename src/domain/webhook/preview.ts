@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
-import { parseInput } from '../module/parse.js';
+import { parseWith } from '../validate.js';
 import { requireModuleManager } from '../module/access.js';
 import { BodyTemplate, HeaderTemplates } from '../module/schemas.js';
 import { fieldOf } from './checks.js';
@@ -39,7 +39,7 @@ export type TemplatePreview = v.InferOutput<typeof TemplatePreviewResultSchema>;
 
 export function previewTemplates({ caller, input }: { caller: Caller; input: { projectId: number; body: unknown } }): TemplatePreview {
   requireModuleManager(caller, input.projectId);
-  const { headers, body, event } = parseInput(TemplatePreviewSchema, input.body);
+  const { headers, body, event } = parseWith(TemplatePreviewSchema, input.body);
   const payload = eventWebhookBody({ ...event, timestamp: event.timestamp ?? new Date(0).toISOString() } as Parameters<typeof eventWebhookBody>[0]);
   try {
     return buildWebhookRequest({ headers: headers ?? undefined, body: body ?? undefined }, payload);

@@ -42,27 +42,27 @@ export function dataSourcesRoutes(): Hono<HttpEnv> {
   r.get(base, op({ operationId: 'getDataSources', summary: "A project's data sources (keys masked)", tag, success: 200, statuses: READ, response: v.array(DataSourceSchema), auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
     const page = pageOf(c, deps.limits);
-    return sliceResponse(c, page, await listDataSources(deps, caller, projectId));
+    return sliceResponse(c, page, await listDataSources({ deps, caller, input: { projectId } }));
   });
 
   r.post(base, op({ operationId: 'createDataSource', summary: 'Create a data source; a webhook source key is shown in this answer only', tag, success: 201, statuses: READ, body: CreateDataSourceSchema, response: DataSourceSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await createDataSource(deps, webhookChecksOf(deps), caller, projectId, await readBody(c)), 201);
+    return c.json(await createDataSource({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, body: await readBody(c) } }), 201);
   });
 
   r.get(`${base}/:dataSourceId`, op({ operationId: 'getDataSource', summary: 'One data source', tag, success: 200, statuses: READ, response: DataSourceSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await getDataSource(deps, caller, projectId, c.req.param('dataSourceId')));
+    return c.json(await getDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } }));
   });
 
   r.patch(`${base}/:dataSourceId`, op({ operationId: 'updateDataSource', summary: 'Update a data source', tag, success: 200, statuses: READ, body: PatchDataSourceSchema, response: DataSourceSchema, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    return c.json(await updateDataSource(deps, webhookChecksOf(deps), caller, projectId, c.req.param('dataSourceId'), await readBody(c)));
+    return c.json(await updateDataSource({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, id: c.req.param('dataSourceId'), body: await readBody(c) } }));
   });
 
   r.delete(`${base}/:dataSourceId`, op({ operationId: 'deleteDataSource', summary: 'Delete a data source and its records', tag, success: 204, statuses: READ, auth }), async (c) => {
     const { deps, caller, projectId } = scope(c);
-    await deleteDataSource(deps, caller, projectId, c.req.param('dataSourceId'));
+    await deleteDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } });
     return c.body(null, 204);
   });
 
@@ -73,7 +73,7 @@ export function dataSourcesRoutes(): Hono<HttpEnv> {
       const { deps, caller, projectId } = scope(c);
       const q = parseQuery(c, RecordsQuerySchema);
       const page = pageOf(c, deps.limits);
-      return listResponse(c, page, await listDataRecords(deps, caller, projectId, c.req.param('dataSourceId'), q, page));
+      return listResponse(c, page, await listDataRecords({ deps, caller, input: { projectId, id: c.req.param('dataSourceId'), query: q, page } }));
     },
   );
 

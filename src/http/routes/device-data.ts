@@ -24,7 +24,7 @@ export function deviceDataRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       const deviceId = pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');
-      return c.json(await postData(c.get('deps'), c.get('caller'), deviceId, await readBody(c)));
+      return c.json(await postData({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId, body: await readBody(c) } }));
     },
   );
   return r;

@@ -28,7 +28,7 @@ export function device_realtimeRoutes(): Hono<HttpEnv> {
       auth: 'a project key with scope commands, a member of the device home',
     }),
     async (c) => {
-      await sendCommand(c.get('deps'), c.get('caller'), deviceIdOf(c.req.param('deviceId')), await readBody(c));
+      await sendCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdOf(c.req.param('deviceId')), body: await readBody(c) } });
       return c.body(null, 204);
     },
   );

@@ -30,7 +30,7 @@ export function eventsRoutes(): Hono<HttpEnv> {
       historyProject(c.get('caller'), undefined, 'events');
       const q = parseQuery(c, EventQuerySchema);
       const page = pageOf(c, deps.limits);
-      return listResponse(c, page, await listEvents(deps, c.get('caller'), q, page));
+      return listResponse(c, page, await listEvents({ deps, caller: c.get('caller'), input: { query: q, page } }));
     },
   );
   return r;

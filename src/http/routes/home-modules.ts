@@ -32,7 +32,7 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
       const caller = c.get('caller');
       requireCaller(caller);
       const page = pageOf(c, deps.limits);
-      return listResponse(c, page, await listHomeModules(deps, caller, c.req.param('homeId'), page));
+      return listResponse(c, page, await listHomeModules({ deps, caller, input: { homeIdRaw: c.req.param('homeId'), page } }));
     },
   );
 
@@ -50,7 +50,7 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const caller = c.get('caller');
       requireCaller(caller);
-      await triggerCommand(c.get('deps'), caller, c.req.param('homeId'), c.req.param('moduleId'), await readBody(c));
+      await triggerCommand({ deps: c.get('deps'), caller, input: { homeIdRaw: c.req.param('homeId'), moduleId: c.req.param('moduleId'), body: await readBody(c) } });
       return c.body(null, 204);
     },
   );

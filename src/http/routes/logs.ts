@@ -33,7 +33,7 @@ export function logsRoutes(): Hono<HttpEnv> {
       historyProject(c.get('caller'), undefined, 'logs');
       const q = parseQuery(c, AccessLogQuerySchema);
       const page = pageOf(c, deps.limits);
-      return listResponse(c, page, await listAccessLogs(deps, c.get('caller'), q, page));
+      return listResponse(c, page, await listAccessLogs({ deps, caller: c.get('caller'), input: { query: q, page } }));
     },
   );
 
@@ -55,7 +55,7 @@ export function logsRoutes(): Hono<HttpEnv> {
       historyProject(c.get('caller'), undefined, 'logs');
       const q = parseQuery(c, LogQuerySchema);
       const page = pageOf(c, deps.limits);
-      return listResponse(c, page, await listLogs(deps, c.get('caller'), q, page));
+      return listResponse(c, page, await listLogs({ deps, caller: c.get('caller'), input: { query: q, page } }));
     },
   );
 

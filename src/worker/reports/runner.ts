@@ -30,7 +30,7 @@ export function startRunner(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs'
     const now = deps.clock.now();
     const runs = await deps.store.reportRuns.claim(opts.workerId, now.toISOString(), new Date(now.getTime() + opts.leaseMs).toISOString(), free);
     for (const run of runs) {
-      const p: Promise<void> = executeRun(deps, run, opts)
+      const p: Promise<void> = executeRun({ deps, input: { run, options: opts } })
         .then((r) => {
           if (r === 'lost') deps.logger.warn({ runId: run.id }, 'report run lease lost to another worker');
         })

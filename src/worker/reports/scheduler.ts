@@ -15,7 +15,7 @@ export function startScheduler(deps: Pick<Deps, 'store' | 'bus' | 'clock'> & { l
   let running: Promise<number> | undefined;
   const tick = (): Promise<number> => {
     // a slow tick is not overlapped by the next
-    running ??= fireDueReports(deps, opts.workerId)
+    running ??= fireDueReports({ deps, input: { owner: opts.workerId } })
       .catch((err) => {
         deps.logger.warn({ err }, 'report schedule tick failed');
         return 0;

@@ -32,7 +32,7 @@ export async function runQueued(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'bl
     const now = deps.clock.now();
     const runs = await deps.store.reportRuns.claim(opts.workerId, now.toISOString(), new Date(now.getTime() + opts.leaseMs).toISOString(), 10);
     if (!runs.length) return n;
-    for (const run of runs) await executeRun(deps, run, opts);
+    for (const run of runs) await executeRun({ deps, input: { run, options: opts } });
     n += runs.length;
   }
 }

@@ -16,7 +16,7 @@ process.stdout.write('ready\n');
 let fired = 0;
 const deadline = Date.now() + 30_000;
 while (!stop && Date.now() < deadline) {
-  fired += await fireDueReports(deps, owner);
+  fired += await fireDueReports({ deps, input: { owner } });
   await new Promise((r) => setTimeout(r, 1));
 }
 process.stdout.write(JSON.stringify({ owner, fired }) + '\n');

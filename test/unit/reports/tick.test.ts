@@ -56,7 +56,7 @@ describe('report schedule tick: exactly once', () => {
     onTestFinished(cleanup);
     const due = new Date(Date.now() - 1000).toISOString();
     const ids = await seedReports(store, 20, due);
-    const [a, b] = await Promise.all([fireDueReports(deps(store), 'worker-a'), fireDueReports(deps(store), 'worker-b')]);
+    const [a, b] = await Promise.all([fireDueReports({ deps: deps(store), input: { owner: 'worker-a' } }), fireDueReports({ deps: deps(store), input: { owner: 'worker-b' } })]);
     expect(a + b).toBe(20);
     expect(await runsOf(store, ids)).toEqual(ids.map(() => 1));
     const r = (await store.reports.get(ids[0]))!;
@@ -65,21 +65,21 @@ describe('report schedule tick: exactly once', () => {
     expect(Date.parse(r.nextRunTime!)).toBeGreaterThan(Date.now());
     const run = (await store.reportRuns.list(ids[0], { skip: 0, limit: 1 })).items[0];
     expect(run).toMatchObject({ trigger: 'schedule', status: 'queued', dueTime: due });
-    expect(await fireDueReports(deps(store), 'worker-a')).toBe(0);
+    expect(await fireDueReports({ deps: deps(store), input: { owner: 'worker-a' } })).toBe(0);
   });
 
   it('ticks missed while no worker ran fire once, and the next time counts from now', async () => {
     const { store, cleanup } = await makeSqliteStore();
     onTestFinished(cleanup);
     const [id] = await seedReports(store, 1, new Date(Date.now() - 3 * 3600_000).toISOString(), '*/5 * * * *');
-    expect(await fireDueReports(deps(store), 'w')).toBe(1);
-    expect(await fireDueReports(deps(store), 'w')).toBe(0);
+    expect(await fireDueReports({ deps: deps(store), input: { owner: 'w' } })).toBe(1);
+    expect(await fireDueReports({ deps: deps(store), input: { owner: 'w' } })).toBe(0);
     const next = Date.parse((await store.reports.get(id))!.nextRunTime!);
     expect(next).toBeGreaterThan(Date.now());
     expect(next - Date.now()).toBeLessThanOrEqual(5 * 60_000);
     // later, at its next time, it fires again
     const later: Clock = { now: () => new Date(next + 10) };
-    expect(await fireDueReports(deps(store, later), 'w')).toBe(1);
+    expect(await fireDueReports({ deps: deps(store, later), input: { owner: 'w' } })).toBe(1);
     expect((await runsOf(store, [id]))[0]).toBe(2);
   });
 
@@ -88,7 +88,7 @@ describe('report schedule tick: exactly once', () => {
     onTestFinished(cleanup);
     const [id] = await seedReports(store, 1, new Date(Date.now() - 1000).toISOString());
     await store.reports.update(id, { enabled: false, modificationTime: new Date().toISOString() });
-    expect(await fireDueReports(deps(store), 'w')).toBe(0);
+    expect(await fireDueReports({ deps: deps(store), input: { owner: 'w' } })).toBe(0);
   });
 
   it('two worker processes on one SQLite file fire each report once', async () => {
@@ -136,7 +136,7 @@ describe('report schedule tick: exactly once', () => {
     const b = await createSqlStore({ url: testDatabaseUrl!, schema });
     onTestFinished(() => b.close());
     const ids = await seedReports(a.store, 30, new Date(Date.now() - 1000).toISOString());
-    const fired = await Promise.all([fireDueReports(deps(a.store), 'pg-a'), fireDueReports(deps(b), 'pg-b'), fireDueReports(deps(a.store), 'pg-c'), fireDueReports(deps(b), 'pg-d')]);
+    const fired = await Promise.all([fireDueReports({ deps: deps(a.store), input: { owner: 'pg-a' } }), fireDueReports({ deps: deps(b), input: { owner: 'pg-b' } }), fireDueReports({ deps: deps(a.store), input: { owner: 'pg-c' } }), fireDueReports({ deps: deps(b), input: { owner: 'pg-d' } })]);
     expect(fired.reduce((x, y) => x + y, 0)).toBe(30);
     expect(await runsOf(a.store, ids)).toEqual(ids.map(() => 1));
   });
