@@ -35,7 +35,8 @@ export class AuthBackoff {
     if (!address) return 0;
     let e = this.byAddress.get(address);
     if (e && now - e.last > this.forgetMs) e = undefined;
-    if (e) this.byAddress.delete(address); // re-inserted last: the Map stays in age order
+    if (e)
+      this.byAddress.delete(address); // re-inserted last: the Map stays in age order
     else if (this.byAddress.size >= this.maxAddresses) this.prune(now);
     e = { failures: (e?.failures ?? 0) + 1, last: now };
     this.byAddress.set(address, e);

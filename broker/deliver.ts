@@ -37,7 +37,13 @@ function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], top
     if (qos === 1 && s.persistentId && ctx.persistence.queuedOf(client.id) >= ctx.deps.options.maxQueuedPerSession) {
       qos = 0;
       if (ctx.throttle.allow(`queue:${s.device.id}`)) {
-        brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `MQTT session of device ${s.device.id} has ${ctx.deps.options.maxQueuedPerSession} unacknowledged messages queued (the limit): ${topic} sent at QoS 0, not stored`);
+        brokerLog(
+          ctx,
+          s.device.projectId,
+          s.caller(),
+          'warn',
+          `MQTT session of device ${s.device.id} has ${ctx.deps.options.maxQueuedPerSession} unacknowledged messages queued (the limit): ${topic} sent at QoS 0, not stored`,
+        );
       }
     }
     client.publish({ cmd: 'publish', topic, payload, qos, retain: false, dup: false }, noop);
@@ -58,7 +64,8 @@ function deliverCommand(ctx: BrokerContext, m: BusMessages['command']): void {
     ctx.metrics.commands.websocket++;
   }
   const { logger } = ctx.deps;
-  if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: m.deviceId, action: m.command.action }, `command ${JSON.stringify(m.command.action)} delivered to device ${m.deviceId}`);
+  if (logger.isLevelEnabled('debug'))
+    logger.debug({ deviceId: m.deviceId, action: m.command.action }, `command ${JSON.stringify(m.command.action)} delivered to device ${m.deviceId}`);
 }
 
 function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {

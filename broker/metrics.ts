@@ -47,10 +47,20 @@ export class BrokerMetrics {
         },
       });
     };
-    perTransport('hearth_broker_connected_devices', 'Device connections open on this node, by transport (a device with two connections counts twice)', () => self.connected, 'gauge');
+    perTransport(
+      'hearth_broker_connected_devices',
+      'Device connections open on this node, by transport (a device with two connections counts twice)',
+      () => self.connected,
+      'gauge',
+    );
     perTransport('hearth_broker_connects_total', 'Device connections accepted, by transport', () => self.connects, 'counter');
     perTransport('hearth_broker_commands_delivered_total', 'Commands written to device connections, by transport', () => self.commands, 'counter');
-    perTransport('hearth_broker_kv_syncs_total', 'KV sync messages (set, delete, reload) written to devices and KV watchers, by transport', () => self.kvSyncs, 'counter');
+    perTransport(
+      'hearth_broker_kv_syncs_total',
+      'KV sync messages (set, delete, reload) written to devices and KV watchers, by transport',
+      () => self.kvSyncs,
+      'counter',
+    );
     new Counter({
       name: 'hearth_broker_connect_refusals_total',
       help: 'Device connections refused, by transport and reason (the error reason of docs/api.md)',

@@ -36,7 +36,8 @@ export class LocalConnections {
     this.metrics.connects[s.transport]++;
     this.metrics.connected[s.transport]++;
     const { logger } = this.deps;
-    if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: s.device.id, transport: s.transport, ip: s.ip }, `device ${s.device.id} connected (${s.transport})`);
+    if (logger.isLevelEnabled('debug'))
+      logger.debug({ deviceId: s.device.id, transport: s.transport, ip: s.ip }, `device ${s.device.id} connected (${s.transport})`);
     return this.inOrder(s.device.id, () => deviceConnected(this.deps, s.device, s.connectionId, s.transport));
   }
 
@@ -71,12 +72,10 @@ export class LocalConnections {
 
   private inOrder(deviceId: number, step: () => Promise<unknown>): Promise<void> {
     const prev = this.chains.get(deviceId) ?? Promise.resolve();
-    const next = prev
-      .then(step)
-      .then(
-        () => undefined,
-        (err) => this.deps.logger.error({ err, deviceId }, 'presence update failed'),
-      );
+    const next = prev.then(step).then(
+      () => undefined,
+      (err) => this.deps.logger.error({ err, deviceId }, 'presence update failed'),
+    );
     this.chains.set(deviceId, next);
     void next.then(() => {
       if (this.chains.get(deviceId) === next) this.chains.delete(deviceId);

@@ -12,7 +12,12 @@ export type PublishKind = { kind: 'event' } | { kind: 'kv' } | { kind: 'data' } 
 const WILDCARD = /[+#]/;
 const names = Object.keys(DEVICE_TOPICS) as DeviceTopicName[];
 const plain = (way: 'publish' | 'subscribe') =>
-  new Set(names.filter((n) => DEVICE_TOPICS[n].device === way || DEVICE_TOPICS[n].device === 'both').map(topicTail).filter((t) => !t.includes('{')));
+  new Set(
+    names
+      .filter((n) => DEVICE_TOPICS[n].device === way || DEVICE_TOPICS[n].device === 'both')
+      .map(topicTail)
+      .filter((t) => !t.includes('{')),
+  );
 /** `event`, `kv`, `data`: topics a device publishes to, without a label */
 const PUBLISH = plain('publish');
 /** `command`, `kv` */

@@ -41,7 +41,11 @@ function filtersOf(u: UpgradeRequest): { homeId?: number; types?: Set<string> } 
     homeId = parseId(homeText);
     if (homeId === undefined) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'homeId', message: 'homeId must be a positive integer' }] });
   }
-  const types = q.getAll('eventTypes').flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  const types = q
+    .getAll('eventTypes')
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
   return { homeId, types: types.length ? new Set(types) : undefined };
 }
 

@@ -32,5 +32,9 @@ export async function buildConsole(outDir = join(ROOT, 'dist/console')): Promise
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const { outDir, sizes } = await buildConsole(process.argv[2] ? resolve(process.argv[2]) : undefined);
-  console.log(`console built into ${outDir}: ${Object.entries(sizes).map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`).join(', ')}`);
+  console.log(
+    `console built into ${outDir}: ${Object.entries(sizes)
+      .map(([f, n]) => `${f} ${(n / 1024).toFixed(1)} KiB`)
+      .join(', ')}`,
+  );
 }

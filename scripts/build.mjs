@@ -90,7 +90,10 @@ async function buildAdmin(outdir) {
 /** the web console, bundled for browsers by its own script (TypeScript, so run through tsx) */
 export function buildConsole(outdir = join(ROOT, 'dist')) {
   if (!existsSync(join(ROOT, 'scripts', 'build-console.ts'))) return;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build-console.ts'), join(outdir, 'console')], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build-console.ts'), join(outdir, 'console')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error(`the console build failed (exit ${r.status})`);
 }
 

@@ -10,10 +10,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     o = parseOptions(argv);
   } catch (e) {
-    if (e instanceof OptionsError) return process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`), 2;
+    if (e instanceof OptionsError) return (process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`), 2);
     throw e;
   }
-  if (o === 'help') return process.stdout.write(USAGE + '\n'), 0;
+  if (o === 'help') return (process.stdout.write(USAGE + '\n'), 0);
   const stop = new AbortController();
   // Ctrl-C: stop sending, wait for acknowledgements, print the summary; a second Ctrl-C quits
   process.once('SIGINT', () => {
@@ -25,7 +25,9 @@ async function main(argv: string[]): Promise<number> {
     const projectId = await checkKey(o);
     if (o.projectId !== undefined && o.projectId !== projectId) throw new OptionsError(`the key belongs to project ${projectId}, not ${o.projectId}`);
     const log = (s: string) => !o.json && process.stderr.write(s);
-    log(`devices: finding or creating ${o.devices} of class ${o.deviceClass} (tag ${o.tag}, names ${o.prefix}1..${o.prefix}${o.devices}) in project ${projectId}\n`);
+    log(
+      `devices: finding or creating ${o.devices} of class ${o.deviceClass} (tag ${o.tag}, names ${o.prefix}1..${o.prefix}${o.devices}) in project ${projectId}\n`,
+    );
     const devices = await ensureDevices(o, { projectId, deviceClass: o.deviceClass, prefix: o.prefix, tag: o.tag, count: o.devices }, (n) => {
       if (n % 50 === 0) log(`devices: ${n} created\n`);
     });
@@ -34,7 +36,8 @@ async function main(argv: string[]): Promise<number> {
     await runFleet(o, devices, process.stdout, stop.signal);
     return 0;
   } catch (e) {
-    if (e instanceof OptionsError || e instanceof BrokerUnreachable || (e as Error).message?.startsWith('the simulator needs')) return process.stderr.write(`error: ${(e as Error).message}\n`), 2;
+    if (e instanceof OptionsError || e instanceof BrokerUnreachable || (e as Error).message?.startsWith('the simulator needs'))
+      return (process.stderr.write(`error: ${(e as Error).message}\n`), 2);
     throw e;
   }
 }

@@ -63,7 +63,9 @@ function checkMode(config: Config): void {
   // a secret generated into each node's data directory would differ between machines: keys
   // sealed by one node could not be read by another, and webhook keys would not match
   if (config.redisUrl && !config.secret) {
-    throw new ConfigError('HEARTH_SECRET: cluster mode (HEARTH_REDIS_URL is set) needs the same secret on every node; set HEARTH_SECRET to one long random value (e.g. `openssl rand -base64 32`)');
+    throw new ConfigError(
+      'HEARTH_SECRET: cluster mode (HEARTH_REDIS_URL is set) needs the same secret on every node; set HEARTH_SECRET to one long random value (e.g. `openssl rand -base64 32`)',
+    );
   }
 }
 
@@ -82,7 +84,11 @@ function checkStandaloneRoles(config: Config): void {
 
 async function openStore(config: Config) {
   try {
-    return await createSqlStore({ url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'), schema: config.databaseSchema ?? undefined, synchronous: config.sqlite.synchronous });
+    return await createSqlStore({
+      url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'),
+      schema: config.databaseSchema ?? undefined,
+      synchronous: config.sqlite.synchronous,
+    });
   } catch (e) {
     const where = config.databaseUrl ? 'HEARTH_DATABASE_URL' : 'HEARTH_DATA_DIR';
     throw new ConfigError(`${where}: cannot open the database: ${(e as Error).message}`);
@@ -160,7 +166,10 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   // from here they serve the API and the broker
   const app = createApiRole(deps, { config, realtime, logger, accessLog, registry: metricsRegistry, trustedProxies });
   listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
-  closers.push(() => listeners.close(), () => accessLog.close());
+  closers.push(
+    () => listeners.close(),
+    () => accessLog.close(),
+  );
 
   // Broker role closed first: its sockets go, their presence is written, then the HTTP servers
   // and the store can close.
@@ -191,7 +200,10 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
 }
 
 /** the one Deps of this process: ports, process-wide state (the event pipeline) and config slices */
-function buildDeps(config: Config, { store, realtime, secret, metricsRegistry }: { store: Store; realtime: Realtime; secret: string; metricsRegistry: Registry }): Readonly<Deps> {
+function buildDeps(
+  config: Config,
+  { store, realtime, secret, metricsRegistry }: { store: Store; realtime: Realtime; secret: string; metricsRegistry: Registry },
+): Readonly<Deps> {
   return {
     store,
     bus: realtime.bus,
@@ -218,9 +230,15 @@ function buildDeps(config: Config, { store, realtime, secret, metricsRegistry }:
 
 /** lifecycle lines: which database, and the migrations this start applied (docs/upgrading.md) */
 function logStoreOpened(config: Config, sql: { dialect: string; migrated: string[] }, logger: Logger): void {
-  const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : `SQLite at ${resolve(config.dataDir, 'hearth.db')}`;
+  const where = config.databaseUrl
+    ? `PostgreSQL at ${redactUrl(config.databaseUrl)}${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}`
+    : `SQLite at ${resolve(config.dataDir, 'hearth.db')}`;
   logger.info(`connected to ${where}`);
-  if (sql.migrated.length) logger.info({ migrations: sql.migrated }, `applied ${sql.migrated.length} database migration${sql.migrated.length === 1 ? '' : 's'}: ${sql.migrated.join(', ')}`);
+  if (sql.migrated.length)
+    logger.info(
+      { migrations: sql.migrated },
+      `applied ${sql.migrated.length} database migration${sql.migrated.length === 1 ? '' : 's'}: ${sql.migrated.join(', ')}`,
+    );
 }
 
 /** a URL without its password, for the log */

@@ -52,7 +52,7 @@ describe('the import checker', () => {
       "export * from './d.js';",
       "const e = await import('./e.js');",
       "// import { f } from './f.js';",
-      "const g = \"import { g } from './g.js'\";",
+      'const g = "import { g } from \'./g.js\'";',
       'const h = await import(someVariable);',
     ].join('\n');
     expect(specifiersOf(text).sort()).toEqual(['../b.js', './a.js', './c.js', './d.js', './e.js']);

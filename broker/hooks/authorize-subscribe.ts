@@ -22,7 +22,13 @@ export function authorizeSubscribe(ctx: BrokerContext) {
         return done(null, sub);
       }
       if (ctx.throttle.allow(`subs:${s.device.id}`)) {
-        brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `MQTT subscription to ${clip(sub.topic)} refused: a connection of device ${s.device.id} may hold ${max} subscriptions`);
+        brokerLog(
+          ctx,
+          s.device.projectId,
+          s.caller(),
+          'warn',
+          `MQTT subscription to ${clip(sub.topic)} refused: a connection of device ${s.device.id} may hold ${max} subscriptions`,
+        );
       }
       return done(null, null);
     }

@@ -9,5 +9,11 @@ import type { PublishKind } from '../topics.js';
 export async function bulkDataPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket, kind: PublishKind): Promise<void> {
   const label = kind.kind === 'bulkData' ? kind.label : '';
   const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
-  brokerLog(ctx, s.device.projectId, s.caller(), 'info', `bulk data "${clip(label, 64)}" (${size} bytes) from device ${s.device.id} not stored: bulk data is not configured`);
+  brokerLog(
+    ctx,
+    s.device.projectId,
+    s.caller(),
+    'info',
+    `bulk data "${clip(label, 64)}" (${size} bytes) from device ${s.device.id} not stored: bulk data is not configured`,
+  );
 }

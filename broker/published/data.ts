@@ -10,7 +10,11 @@ import type { DeviceSession } from '../session.js';
 import { jsonObjectOf } from './payload.js';
 
 export async function dataPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
-  const r = await postData({ deps: ctx.deps, caller: s.caller(), input: { deviceId: s.device.id, body: jsonObjectOf(packet.payload, ctx.deps.options.jsonDepth) } });
+  const r = await postData({
+    deps: ctx.deps,
+    caller: s.caller(),
+    input: { deviceId: s.device.id, body: jsonObjectOf(packet.payload, ctx.deps.options.jsonDepth) },
+  });
   if (r.failedDataSources?.length) {
     const refused = r.failedDataSources.map(([id, why]) => `${id} (${why})`).join(', ');
     brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `data post from device ${s.device.id} over MQTT refused by data sources: ${refused}`);

@@ -54,7 +54,13 @@ export function refuseUpgrade(ctx: BrokerContext, u: UpgradeRequest, err: unknow
  * refuseUpgrade for the device channels: an unknown key (a guess) is answered after the wait of
  * auth-backoff.ts for its address (docs/devices.md#mqtt, as for MQTT CONNECT)
  */
-export async function refuseGuess(ctx: BrokerContext, u: UpgradeRequest, err: unknown, statuses: readonly number[] | undefined, caller?: Caller): Promise<void> {
+export async function refuseGuess(
+  ctx: BrokerContext,
+  u: UpgradeRequest,
+  err: unknown,
+  statuses: readonly number[] | undefined,
+  caller?: Caller,
+): Promise<void> {
   if (isAppError(err) && err.reason === 'INVALID_TOKEN') await delay(ctx.authBackoff.failed(u.ip));
   refuseUpgrade(ctx, u, err, statuses, caller);
 }

@@ -16,9 +16,11 @@ export const BACKUP_FORMAT = 1;
 export async function backupCommand(config: Config, file: string, a: Parsed): Promise<unknown> {
   if (config.databaseUrl && isPostgres(config.databaseUrl)) return pgDump(config, file);
   const stepRaw = str(a, 'pages-per-step');
-  if (stepRaw !== undefined && !/^[1-9]\d{0,8}$/.test(stepRaw)) throw new UsageError(`--pages-per-step must be a positive integer, got ${JSON.stringify(stepRaw)}`);
+  if (stepRaw !== undefined && !/^[1-9]\d{0,8}$/.test(stepRaw))
+    throw new UsageError(`--pages-per-step must be a positive integer, got ${JSON.stringify(stepRaw)}`);
   const source = config.databaseUrl ?? join(config.dataDir, 'hearth.db');
-  if (!existsSync(source)) throw new AdminError(`no database at ${resolve(source)}: is HEARTH_DATA_DIR (${resolve(config.dataDir)}) the server's data directory?`);
+  if (!existsSync(source))
+    throw new AdminError(`no database at ${resolve(source)}: is HEARTH_DATA_DIR (${resolve(config.dataDir)}) the server's data directory?`);
   const target = resolve(file);
   if (existsSync(target)) throw new AdminError(`${target} already exists: choose a new file name (a backup never overwrites)`);
   const partial = `${target}.partial`;
@@ -85,7 +87,11 @@ export async function backupCommand(config: Config, file: string, a: Parsed): Pr
     pages,
     restarts,
     durationMs: Math.round(performance.now() - started),
-    secret: withSecret ? 'included (keep this file as safe as the data directory)' : config.secret ? 'configured (HEARTH_SECRET): not included, keep it yourself' : 'not included',
+    secret: withSecret
+      ? 'included (keep this file as safe as the data directory)'
+      : config.secret
+        ? 'configured (HEARTH_SECRET): not included, keep it yourself'
+        : 'not included',
     notIncluded: [
       'the access log (hearth-access-log.db): bounded request history, started afresh on restore',
       ...(existsSync(blobs) ? [`uploaded log files and report outputs under ${resolve(blobs)}: copy that directory yourself`] : []),
@@ -94,7 +100,14 @@ export async function backupCommand(config: Config, file: string, a: Parsed): Pr
 }
 
 function pgDump(config: Config, file: string) {
-  const command = ['pg_dump', '--format=custom', '--no-owner', ...(config.databaseSchema ? [`--schema=${config.databaseSchema}`] : []), `--file=${file}`, `--dbname=${config.databaseUrl}`];
+  const command = [
+    'pg_dump',
+    '--format=custom',
+    '--no-owner',
+    ...(config.databaseSchema ? [`--schema=${config.databaseSchema}`] : []),
+    `--file=${file}`,
+    `--dbname=${config.databaseUrl}`,
+  ];
   return {
     database: 'postgresql',
     message: 'PostgreSQL is backed up with its own tools; run:',

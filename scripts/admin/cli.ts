@@ -62,7 +62,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const { group, name, command, rest } = findCommand(argv);
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   if (!command) {
-    if (wantsHelp) return io.out(usageOf(group)), 0;
+    if (wantsHelp) return (io.out(usageOf(group)), 0);
     return fail('USAGE_ERROR', explainMissing(group, name), usageOf(group));
   }
   const usage = `usage: ${PROGRAM} ${command.usage}\n`;
@@ -74,7 +74,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     return fail('USAGE_ERROR', (e as Error).message, usage);
   }
-  if (args.values.help) return io.out(usageOf(group, name)), 0;
+  if (args.values.help) return (io.out(usageOf(group, name)), 0);
   try {
     const out = await runCommand(command, args);
     io.out(render(out, { json, columns: command.columns }));

@@ -92,7 +92,8 @@ export const members: Record<string, Command> = {
       const userId = await userIdOf(ctx, homeId, stringArg(a.positionals[1], '<userId|email>'));
       const role = stringArg(a.positionals[2], '<owner|member>');
       // set-role changes a member; it does not add one (that is `members add`)
-      if (!(await ctx.deps.store.members.get(homeId, userId))) throw await ctx.appError('USER_NOT_FOUND', { userId, homeId, message: 'not a member of this home' });
+      if (!(await ctx.deps.store.members.get(homeId, userId)))
+        throw await ctx.appError('USER_NOT_FOUND', { userId, homeId, message: 'not a member of this home' });
       return (await home()).addMember({ deps: ctx.deps, caller, homeId, input: { userId, role } });
     },
   },
@@ -109,4 +110,3 @@ export const members: Record<string, Command> = {
     },
   },
 };
-

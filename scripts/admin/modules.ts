@@ -44,7 +44,11 @@ export const modules: Record<string, Command> = {
         commandWebhook: commandUrl === undefined ? undefined : { url: commandUrl },
       };
       const { webhookChecks } = await import('../../src/domain/webhook/checks.js');
-      return (await mod()).createModule({ deps: { ...ctx.deps, checks: webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets }) }, caller, input: { projectId, body } });
+      return (await mod()).createModule({
+        deps: { ...ctx.deps, checks: webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets }) },
+        caller,
+        input: { projectId, body },
+      });
     },
   },
   delete: {

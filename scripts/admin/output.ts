@@ -34,7 +34,11 @@ function table(rows: unknown[], columns?: string[]): string {
   const cols = columns ?? Object.keys(rows[0] as object).filter((k) => rows.some((r) => typeof pick(r, k) !== 'object' || Array.isArray(pick(r, k))));
   const body = rows.map((r) => cols.map((c) => cell(pick(r, c))));
   const widths = cols.map((c, i) => Math.max(c.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((s, i) => (i === cells.length - 1 ? s : s.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((s, i) => (i === cells.length - 1 ? s : s.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(cols), ...body.map(line)].join('\n') + '\n';
 }
 

@@ -7,7 +7,11 @@ const project = () => import('../../src/domain/project/index.js');
 const user = () => import('../../src/domain/user/index.js');
 const device = () => import('../../src/domain/device/index.js');
 
-const scopesOf = (s: string | undefined) => (s ?? 'admin').split(',').map((x) => x.trim()).filter(Boolean);
+const scopesOf = (s: string | undefined) =>
+  (s ?? 'admin')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export const projects: Record<string, Command> = {
   list: { usage: 'projects list', summary: 'list every project', maxPositionals: 0, run: async ({ deps }) => (await project()).listProjects({ deps }) },

@@ -12,9 +12,17 @@ import { BACKUP_FORMAT } from './backup.js';
 export async function restoreCommand(config: Config, file: string): Promise<unknown> {
   if (config.databaseUrl && isPostgres(config.databaseUrl)) {
     const command = ['pg_restore', '--no-owner', '--exit-on-error', `--dbname=${config.databaseUrl}`, file];
-    return { database: 'postgresql', message: 'PostgreSQL is restored with its own tools, into an empty database or schema; run:', command: shellLine(command), argv: command };
+    return {
+      database: 'postgresql',
+      message: 'PostgreSQL is restored with its own tools, into an empty database or schema; run:',
+      command: shellLine(command),
+      argv: command,
+    };
   }
-  if (config.databaseUrl) throw new AdminError(`HEARTH_DATABASE_URL names a SQLite file (${config.databaseUrl}): restore works on the data directory; unset it, or copy the backup there yourself`);
+  if (config.databaseUrl)
+    throw new AdminError(
+      `HEARTH_DATABASE_URL names a SQLite file (${config.databaseUrl}): restore works on the data directory; unset it, or copy the backup there yourself`,
+    );
   const source = resolve(file);
   if (!existsSync(source)) throw new AdminError(`no backup at ${source}`);
   const dir = resolve(config.dataDir);
@@ -35,7 +43,8 @@ export async function restoreCommand(config: Config, file: string): Promise<unkn
     const hasProjects = backup.prepare("select 1 from sqlite_master where type = 'table' and name = 'projects'").get();
     if (!hasMeta || !hasProjects) throw new AdminError(`${source} is not a Hearth backup (made by \`backup\`)`);
     for (const r of backup.prepare('select key, value from hearth_backup').all() as { key: string; value: string }[]) meta.set(r.key, r.value);
-    if (Number(meta.get('format')) > BACKUP_FORMAT) throw new AdminError(`${source} is a backup of format ${meta.get('format')}, newer than this version reads (${BACKUP_FORMAT})`);
+    if (Number(meta.get('format')) > BACKUP_FORMAT)
+      throw new AdminError(`${source} is a backup of format ${meta.get('format')}, newer than this version reads (${BACKUP_FORMAT})`);
   } catch (e) {
     backup?.close();
     if (e instanceof AdminError) throw e;
@@ -64,6 +73,10 @@ export async function restoreCommand(config: Config, file: string): Promise<unkn
     dataDir: dir,
     from: source,
     backupTime: meta.get('createdAt'),
-    secret: secret ? (config.secret ? 'restored to the data directory, but HEARTH_SECRET is set and wins' : 'restored') : 'not in the backup: set HEARTH_SECRET to the one the server used',
+    secret: secret
+      ? config.secret
+        ? 'restored to the data directory, but HEARTH_SECRET is set and wins'
+        : 'restored'
+      : 'not in the backup: set HEARTH_SECRET to the one the server used',
   };
 }

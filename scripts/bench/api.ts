@@ -61,7 +61,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const probe = await fetch(base + path, { headers });
     if (probe.status !== 200) throw new Error(`GET ${path} answered ${probe.status}: ${await probe.text()}`);
     const json = await probe.json();
-    console.log(`  ${opts.connections} connections; per target ${opts.warmupSeconds} s warm-up, then ${opts.durationSeconds} s in ${ROUNDS} alternating rounds (medians); GET ${path} (${JSON.stringify(json).length} bytes)`);
+    console.log(
+      `  ${opts.connections} connections; per target ${opts.warmupSeconds} s warm-up, then ${opts.durationSeconds} s in ${ROUNDS} alternating rounds (medians); GET ${path} (${JSON.stringify(json).length} bytes)`,
+    );
 
     const hono = await bareHono(path, json);
     const node = await bareNode(path, json);
@@ -96,11 +98,18 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const pass = clean && vsHono >= FLOOR;
   console.log(`  hearth / bare hono     ${fmtRatio(vsHono)}  (floor ${FLOOR}x: ${vsHono >= FLOOR ? 'PASS' : 'FAIL'})`);
   console.log(`  hearth / bare node     ${fmtRatio(vsNode)}`);
-  console.log(`  by CPU per request (insensitive to other load on the machine): hearth / bare hono ${fmtRatio(cpuRatio(h, hono))}, hearth / bare node ${fmtRatio(cpuRatio(h, node))}`);
+  console.log(
+    `  by CPU per request (insensitive to other load on the machine): hearth / bare hono ${fmtRatio(cpuRatio(h, hono))}, hearth / bare node ${fmtRatio(cpuRatio(h, node))}`,
+  );
   if (!clean) console.log('  FAIL: some requests failed or answered non-2xx; the figures are not comparable');
   const [load] = loadavg();
   if (load > availableParallelism()) {
-    console.log(`  note: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes starve every target alike, which pulls the req/s ratios toward 1; trust the CPU-per-request ratio`);
+    console.log(
+      `  note: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes starve every target alike, which pulls the req/s ratios toward 1; trust the CPU-per-request ratio`,
+    );
   }
-  return { pass, summary: `hearth ${Math.round(h.requestsPerSecond)} req/s p99 ${h.p99} ms; ${fmtRatio(vsHono)} of bare hono, ${fmtRatio(vsNode)} of node:http` };
+  return {
+    pass,
+    summary: `hearth ${Math.round(h.requestsPerSecond)} req/s p99 ${h.p99} ms; ${fmtRatio(vsHono)} of bare hono, ${fmtRatio(vsNode)} of node:http`,
+  };
 }

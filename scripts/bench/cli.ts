@@ -62,7 +62,12 @@ export async function run(): Promise<BenchResult> {
   const perFile = await buildPerFile(join(WORK, 'per-file'));
   const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_DATA_DIR: join(WORK, 'data'), HEARTH_DATABASE_URL: '', HEARTH_REDIS_URL: '' };
   for (const k of Object.keys(env)) if (k.startsWith('HEARTH_') && env[k] === '') delete env[k];
-  for (const args of [['projects', 'create', 'bench'], ['keys', 'create', '1'], ['devices', 'create', '1']]) timeOnce([process.execPath, bundle, ...args], env);
+  for (const args of [
+    ['projects', 'create', 'bench'],
+    ['keys', 'create', '1'],
+    ['devices', 'create', '1'],
+  ])
+    timeOnce([process.execPath, bundle, ...args], env);
 
   const commands = [['--help'], ['projects', 'list'], ['devices', 'list', '1']];
   const targets = [
@@ -86,7 +91,9 @@ export async function run(): Promise<BenchResult> {
     const wall = median(s.map((x) => x.wallMs));
     const cpu = median(s.map((x) => x.cpuMs));
     const min = Math.min(...s.map((x) => x.wallMs));
-    console.log(`  ${t.name.padEnd(28)} ${`${wall.toFixed(0)} [${min.toFixed(0)}]`.padStart(16)} ${cpu.toFixed(0).padStart(8)} ${(wall / baseWall).toFixed(2).padStart(6)}x ${(cpu / baseCpu).toFixed(2).padStart(5)}x`);
+    console.log(
+      `  ${t.name.padEnd(28)} ${`${wall.toFixed(0)} [${min.toFixed(0)}]`.padStart(16)} ${cpu.toFixed(0).padStart(8)} ${(wall / baseWall).toFixed(2).padStart(6)}x ${(cpu / baseCpu).toFixed(2).padStart(5)}x`,
+    );
   }
   const worst = commands.map((c) => {
     const s = samples.get(`bundle ${c.join(' ')}`)!;
@@ -94,7 +101,12 @@ export async function run(): Promise<BenchResult> {
   });
   const slowest = worst.reduce((a, b) => (b.cpu > a.cpu ? b : a));
   const pass = slowest.cpu < LIMIT_MS;
-  console.log(`  slowest command: ${slowest.c}, ${slowest.cpu.toFixed(0)} ms CPU, ${slowest.wall.toFixed(0)} ms wall  (limit ${LIMIT_MS} ms CPU: ${pass ? 'PASS' : 'FAIL'})`);
+  console.log(
+    `  slowest command: ${slowest.c}, ${slowest.cpu.toFixed(0)} ms CPU, ${slowest.wall.toFixed(0)} ms wall  (limit ${LIMIT_MS} ms CPU: ${pass ? 'PASS' : 'FAIL'})`,
+  );
   rmSync(WORK, { recursive: true, force: true });
-  return { pass, summary: `admin CLI ${slowest.c}: ${slowest.cpu.toFixed(0)} ms CPU, ${slowest.wall.toFixed(0)} ms wall (node -e 0: ${baseCpu.toFixed(0)} ms CPU); limit ${LIMIT_MS} ms` };
+  return {
+    pass,
+    summary: `admin CLI ${slowest.c}: ${slowest.cpu.toFixed(0)} ms CPU, ${slowest.wall.toFixed(0)} ms wall (node -e 0: ${baseCpu.toFixed(0)} ms CPU); limit ${LIMIT_MS} ms`,
+  };
 }

@@ -167,7 +167,9 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
     return { pass: true, summary: `skipped (${unreachable.split(':')[0]} not reachable)` };
   }
   const load0 = loadavg();
-  console.log(`  ${PUBLISHERS} devices x ${PER_PUBLISHER} QoS 1 events (window ${WINDOW}, ${LOADERS} load children); commands: 1 client, then ${CLIENTS} at once, ${COMMANDS} each`);
+  console.log(
+    `  ${PUBLISHERS} devices x ${PER_PUBLISHER} QoS 1 events (window ${WINDOW}, ${LOADERS} load children); commands: 1 client, then ${CLIENTS} at once, ${COMMANDS} each`,
+  );
   console.log(`  ${ROUNDS} rounds alternating 1 broker / 2 brokers, best round kept; ${CORES} cores, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
 
   const cluster = createCluster({
@@ -259,7 +261,16 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
     for (const c of clients) await c.close();
   } finally {
     // warnings the nodes logged (they run at warn level): nothing is expected here
-    for (const n of seen.filter((x) => x.output().trim())) console.log(`  ${n.name} printed:\n${n.output().trim().split('\n').slice(-10).map((l) => `    ${l.slice(0, 300)}`).join('\n')}`);
+    for (const n of seen.filter((x) => x.output().trim()))
+      console.log(
+        `  ${n.name} printed:\n${n
+          .output()
+          .trim()
+          .split('\n')
+          .slice(-10)
+          .map((l) => `    ${l.slice(0, 300)}`)
+          .join('\n')}`,
+      );
     await cleanUp();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -269,7 +280,9 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   const two = best['2 brokers'] as ConfigFigures;
   const r = printReport(one, two, { clients: CLIENTS, window: WINDOW });
   const load1 = loadavg();
-  console.log(`  load average at the end ${load1.map((x) => x.toFixed(2)).join(' ')} (start ${load0.map((x) => x.toFixed(2)).join(' ')}); no floor: informational`);
+  console.log(
+    `  load average at the end ${load1.map((x) => x.toFixed(2)).join(' ')} (start ${load0.map((x) => x.toFixed(2)).join(' ')}); no floor: informational`,
+  );
   return {
     pass: true,
     summary: `informational: ingest ${fmt(one.ingest.perSecond)} → ${fmt(two.ingest.perSecond)} events/s (${r.ingestRatio.toFixed(2)}x), commands ${fmt(one.many.perSecond)} → ${fmt(two.many.perSecond)}/s (${r.commandRatio.toFixed(2)}x), 1-client p50 ${one.single.p50.toFixed(2)} → ${two.single.p50.toFixed(2)} ms; limit: ${r.ingestLimit.split(' (')[0]}`,

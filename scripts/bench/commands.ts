@@ -62,8 +62,22 @@ async function hearthRows(): Promise<Row[]> {
     const [d] = await seedDevices(hearth, 1);
     const putUrl = `http://127.0.0.1:${hearth.httpPort}/devices/${d.id}/command`;
     const headers = { authorization: `ModeCloud ${hearth.adminKey}` };
-    const mqttRow = summarize('hearth, MQTT', await measure({ putUrl, headers, device: { kind: 'mqtt', url: `mqtt://127.0.0.1:${hearth.mqttPort}`, username: String(d.id), password: d.key, topic: `/devices/${d.id}/command` } }));
-    const wsRow = summarize('hearth, WebSocket', await measure({ putUrl, headers, device: { kind: 'ws', url: `ws://127.0.0.1:${hearth.httpPort}/devices/${d.id}/command`, headers: { authorization: `ModeCloud ${d.key}` } } }));
+    const mqttRow = summarize(
+      'hearth, MQTT',
+      await measure({
+        putUrl,
+        headers,
+        device: { kind: 'mqtt', url: `mqtt://127.0.0.1:${hearth.mqttPort}`, username: String(d.id), password: d.key, topic: `/devices/${d.id}/command` },
+      }),
+    );
+    const wsRow = summarize(
+      'hearth, WebSocket',
+      await measure({
+        putUrl,
+        headers,
+        device: { kind: 'ws', url: `ws://127.0.0.1:${hearth.httpPort}/devices/${d.id}/command`, headers: { authorization: `ModeCloud ${d.key}` } },
+      }),
+    );
     return [mqttRow, wsRow];
   } finally {
     await hearth.close();
@@ -80,7 +94,10 @@ async function baselineRow(): Promise<Row> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const { action, parameters } = JSON.parse(Buffer.concat(chunks).toString());
-      aedes.aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(JSON.stringify({ action, parameters })), qos: 1, retain: false, dup: false }, () => undefined);
+      aedes.aedes.publish(
+        { cmd: 'publish', topic, payload: Buffer.from(JSON.stringify({ action, parameters })), qos: 1, retain: false, dup: false },
+        () => undefined,
+      );
       res.writeHead(204).end();
     });
   });
@@ -101,9 +118,13 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   console.log(`  ${COUNT} commands one at a time (after ${WARMUP} warm-up), PUT until the device has it`);
   const rows = [...(await hearthRows()), await baselineRow()];
   console.log(`  ${'target'.padEnd(20)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'commands'.padStart(9)}`);
-  for (const r of rows) console.log(`  ${r.target.padEnd(20)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${ms(r.mean).padStart(8)} ${String(r.count).padStart(9)}`);
+  for (const r of rows)
+    console.log(`  ${r.target.padEnd(20)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${ms(r.mean).padStart(8)} ${String(r.count).padStart(9)}`);
   const [m, w, b] = rows;
   console.log(`  hearth MQTT p50 / bare ${(m.p50 / b.p50).toFixed(2)}x, p99 / bare ${(m.p99 / b.p99).toFixed(2)}x (no floor: reported)`);
   const pass = rows.every((r) => r.count === COUNT);
-  return { pass, summary: `MQTT p50 ${ms(m.p50)} ms p99 ${ms(m.p99)} ms; WebSocket p50 ${ms(w.p50)} ms p99 ${ms(w.p99)} ms; bare http→aedes p50 ${ms(b.p50)} ms` };
+  return {
+    pass,
+    summary: `MQTT p50 ${ms(m.p50)} ms p99 ${ms(m.p99)} ms; WebSocket p50 ${ms(w.p50)} ms p99 ${ms(w.p99)} ms; bare http→aedes p50 ${ms(b.p50)} ms`,
+  };
 }

@@ -40,7 +40,11 @@ async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
         : { clientId: `c${i}`, topic: `/devices/${i + 1}/command` },
     );
     const before = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
-    const connected = await load.request<{ count: number; ms: number }>({ type: 'connect', port, clients, concurrency: CONCURRENCY, keepalive: 60 }, 'connected', 600_000);
+    const connected = await load.request<{ count: number; ms: number }>(
+      { type: 'connect', port, clients, concurrency: CONCURRENCY, keepalive: 60 },
+      'connected',
+      600_000,
+    );
     const after = await server.request<{ rss: number; heapUsed: number; connections?: number }>({ type: 'measure' }, 'memory');
     if (mode === 'hearth' && after.connections !== N) console.log(`  note: hearth reports ${after.connections} live device connections`);
     return {
@@ -65,10 +69,21 @@ async function mosquitto(): Promise<Figures | undefined> {
   try {
     const clients: ConnectJob['clients'] = Array.from({ length: N }, (_, i) => ({ clientId: `c${i}`, topic: `/devices/${i + 1}/command` }));
     const before = rssOf(m.pid);
-    const connected = await load.request<{ count: number; ms: number }>({ type: 'connect', port: m.port, clients, concurrency: CONCURRENCY, keepalive: 60 }, 'connected', 600_000);
+    const connected = await load.request<{ count: number; ms: number }>(
+      { type: 'connect', port: m.port, clients, concurrency: CONCURRENCY, keepalive: 60 },
+      'connected',
+      600_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const after = rssOf(m.pid);
-    return { target: 'mosquitto', connections: connected.count, seconds: connected.ms / 1000, rssBefore: before, rssAfter: after, perConnection: (after - before) / connected.count };
+    return {
+      target: 'mosquitto',
+      connections: connected.count,
+      seconds: connected.ms / 1000,
+      rssBefore: before,
+      rssAfter: after,
+      perConnection: (after - before) / connected.count,
+    };
   } finally {
     await load.close();
     await m.close();
@@ -87,7 +102,9 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   if (m) rows.push(m);
   else console.log('  mosquitto not installed: that baseline is skipped');
 
-  console.log(`  ${'target'.padEnd(12)} ${'connected'.padStart(9)} ${'seconds'.padStart(8)} ${'RSS before'.padStart(11)} ${'RSS after'.padStart(10)} ${'KiB/conn'.padStart(9)} ${'heap KiB/conn'.padStart(14)}`);
+  console.log(
+    `  ${'target'.padEnd(12)} ${'connected'.padStart(9)} ${'seconds'.padStart(8)} ${'RSS before'.padStart(11)} ${'RSS after'.padStart(10)} ${'KiB/conn'.padStart(9)} ${'heap KiB/conn'.padStart(14)}`,
+  );
   for (const r of rows) {
     console.log(
       `  ${r.target.padEnd(12)} ${r.connections.toLocaleString('en-US').padStart(9)} ${r.seconds.toFixed(1).padStart(8)} ${(mib(r.rssBefore) + ' MiB').padStart(11)} ${(mib(r.rssAfter) + ' MiB').padStart(10)} ${kib(r.perConnection).padStart(9)} ${(r.heapPerConnection === undefined ? '' : kib(r.heapPerConnection)).padStart(14)}`,
@@ -99,8 +116,12 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   const pass = all && ratio <= FLOOR;
   console.log(`  hearth / bare aedes  ${ratio.toFixed(2)}x memory per connection  (floor ≤ ${FLOOR}x: ${pass ? 'PASS' : 'FAIL'})`);
   // resident memory moves with how much heap V8 keeps committed; the live heap after GC does not
-  if (h.heapPerConnection && a.heapPerConnection) console.log(`  hearth / bare aedes  ${(h.heapPerConnection / a.heapPerConnection).toFixed(2)}x live heap per connection (steadier than RSS)`);
+  if (h.heapPerConnection && a.heapPerConnection)
+    console.log(`  hearth / bare aedes  ${(h.heapPerConnection / a.heapPerConnection).toFixed(2)}x live heap per connection (steadier than RSS)`);
   if (m) console.log(`  hearth / mosquitto   ${(h.perConnection / m.perConnection).toFixed(2)}x memory per connection`);
   if (!all) console.log('  FAIL: not every connection was established');
-  return { pass, summary: `hearth ${kib(h.perConnection)} KiB per connection; ${ratio.toFixed(2)}x of bare aedes (${kib(a.perConnection)} KiB)${m ? `, mosquitto ${kib(m.perConnection)} KiB` : ''}` };
+  return {
+    pass,
+    summary: `hearth ${kib(h.perConnection)} KiB per connection; ${ratio.toFixed(2)}x of bare aedes (${kib(a.perConnection)} KiB)${m ? `, mosquitto ${kib(m.perConnection)} KiB` : ''}`,
+  };
 }

@@ -24,7 +24,17 @@ export async function run(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-flood-'));
   const base = loadConfig({});
   const hearth = await startHearth(
-    { ...base, host: '127.0.0.1', http: { ...base.http, port: 0 }, mqtt: { ...base.mqtt, port: 0 }, dataDir: dir, databaseUrl: null, redisUrl: null, secret: 'bench-secret-bench-secret-bench', logLevel: 'warn' },
+    {
+      ...base,
+      host: '127.0.0.1',
+      http: { ...base.http, port: 0 },
+      mqtt: { ...base.mqtt, port: 0 },
+      dataDir: dir,
+      databaseUrl: null,
+      redisUrl: null,
+      secret: 'bench-secret-bench-secret-bench',
+      logLevel: 'warn',
+    },
     pino({ level: 'warn' }),
   );
   try {
@@ -47,16 +57,26 @@ export async function run(): Promise<BenchResult> {
     });
     const seconds = (Date.now() - started) / 1000;
     const after = await settledMemory();
-    const persistence = (hearth.broker!.aedes as unknown as { persistence: { countOffline(): Promise<{ subsCount: number; clientsCount: number }> } }).persistence;
+    const persistence = (hearth.broker!.aedes as unknown as { persistence: { countOffline(): Promise<{ subsCount: number; clientsCount: number }> } })
+      .persistence;
     const kept = await persistence.countOffline();
     const heapGrowth = after.heapUsed - before.heapUsed;
     const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: figures include garbage)';
-    console.log(`  flood: ${f.sessions} sessions accepted, ${f.refusedSessions} refused; ${f.granted} filters granted, ${f.refused} refused (SUBACK 0x80); ${seconds.toFixed(1)} s`);
-    console.log(`  broker keeps ${kept.clientsCount} offline sessions with ${kept.subsCount} subscriptions (bounds: ${base.mqtt.maxSessionsPerDevice} sessions x ${base.mqtt.maxSubscriptionsPerConnection} filters)`);
-    console.log(`  heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} (+${mib(heapGrowth)}), RSS ${mib(before.rss)} -> ${mib(after.rss)} (+${mib(after.rss - before.rss)})${gcNote}`);
+    console.log(
+      `  flood: ${f.sessions} sessions accepted, ${f.refusedSessions} refused; ${f.granted} filters granted, ${f.refused} refused (SUBACK 0x80); ${seconds.toFixed(1)} s`,
+    );
+    console.log(
+      `  broker keeps ${kept.clientsCount} offline sessions with ${kept.subsCount} subscriptions (bounds: ${base.mqtt.maxSessionsPerDevice} sessions x ${base.mqtt.maxSubscriptionsPerConnection} filters)`,
+    );
+    console.log(
+      `  heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} (+${mib(heapGrowth)}), RSS ${mib(before.rss)} -> ${mib(after.rss)} (+${mib(after.rss - before.rss)})${gcNote}`,
+    );
     console.log(`  /healthz: ${healthy} answers 200, ${unhealthy} failures`);
     const pass = heapGrowth < HEAP_FLOOR && unhealthy === 0 && kept.subsCount <= base.mqtt.maxSessionsPerDevice * base.mqtt.maxSubscriptionsPerConnection;
-    return { pass, summary: `${SESSIONS} sessions x ${FILTERS} filters: heap +${mib(heapGrowth)}, RSS +${mib(after.rss - before.rss)}, ${kept.subsCount} subscriptions kept, healthz ${unhealthy ? 'FAILED' : 'ok'}` };
+    return {
+      pass,
+      summary: `${SESSIONS} sessions x ${FILTERS} filters: heap +${mib(heapGrowth)}, RSS +${mib(after.rss - before.rss)}, ${kept.subsCount} subscriptions kept, healthz ${unhealthy ? 'FAILED' : 'ok'}`,
+    };
   } finally {
     await hearth.close();
     rmSync(dir, { recursive: true, force: true });

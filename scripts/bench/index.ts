@@ -10,14 +10,32 @@ import type { BenchOptions, BenchResult } from './lib/types.js';
 const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: BenchOptions): Promise<BenchResult> }> }> = {
   api: { what: 'HTTP API: Hearth GET /devices/{id} vs bare Hono vs bare node:http', load: () => import('./api.js') },
   webhooks: { what: 'device events until the webhook receiver has them vs a bare node:http keep-alive POST loop', load: () => import('./webhooks.js') },
-  'webhook-client': { what: 'the delivery stage alone: CPU per exchange of the webhook client (hand-written pool vs undici), same run', load: () => import('./webhook-client.js') },
+  'webhook-client': {
+    what: 'the delivery stage alone: CPU per exchange of the webhook client (hand-written pool vs undici), same run',
+    load: () => import('./webhook-client.js'),
+  },
   ingest: { what: 'MQTT QoS 1 device events committed and on the bus vs bare Aedes (and Mosquitto) forwarding QoS 1 10→1', load: () => import('./ingest.js') },
-  commands: { what: 'PUT /devices/{id}/command until the device has it (MQTT, WebSocket), p50 / p99, vs bare node:http → Aedes', load: () => import('./commands.js') },
+  commands: {
+    what: 'PUT /devices/{id}/command until the device has it (MQTT, WebSocket), p50 / p99, vs bare node:http → Aedes',
+    load: () => import('./commands.js'),
+  },
   connections: { what: '10,000 connected MQTT devices: resident memory per connection vs bare Aedes (and Mosquitto)', load: () => import('./connections.js') },
-  startup: { what: 'cold start to a healthy /healthz and resident memory: built server (node dist) vs tsx src/main.ts vs a bare Hono server', load: () => import('./startup.js') },
-  cli: { what: 'one admin CLI command (bundled, as npm run admin runs it; and built one file per source) vs node -e 0: wall and CPU ms', load: () => import('./cli.js') },
-  flood: { what: 'issue 13 F3: one device key, many persistent sessions x thousands of filters: heap and RSS before/after, /healthz throughout', load: () => import('./flood.js') },
-  cluster: { what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio', load: () => import('./cluster.js') },
+  startup: {
+    what: 'cold start to a healthy /healthz and resident memory: built server (node dist) vs tsx src/main.ts vs a bare Hono server',
+    load: () => import('./startup.js'),
+  },
+  cli: {
+    what: 'one admin CLI command (bundled, as npm run admin runs it; and built one file per source) vs node -e 0: wall and CPU ms',
+    load: () => import('./cli.js'),
+  },
+  flood: {
+    what: 'issue 13 F3: one device key, many persistent sessions x thousands of filters: heap and RSS before/after, /healthz throughout',
+    load: () => import('./flood.js'),
+  },
+  cluster: {
+    what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio',
+    load: () => import('./cluster.js'),
+  },
 };
 
 function options(): BenchOptions {
@@ -38,7 +56,11 @@ async function main(): Promise<void> {
   const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const unknown = names.filter((n) => !(n in BENCHES));
   if (unknown.length) {
-    console.error(`unknown bench: ${unknown.join(', ')}. Known:\n${Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(12)} ${b.what}`).join('\n')}`);
+    console.error(
+      `unknown bench: ${unknown.join(', ')}. Known:\n${Object.entries(BENCHES)
+        .map(([n, b]) => `  ${n.padEnd(12)} ${b.what}`)
+        .join('\n')}`,
+    );
     process.exit(2);
   }
   const selected = names.length ? names : Object.keys(BENCHES);

@@ -137,7 +137,10 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   const targets: Target[] = [];
   const best = new Map<string, Figures>();
   try {
-    for (const [h, name] of [[hearth, 'hearth'], [hearthNormal, 'hearth normal']] as const) {
+    for (const [h, name] of [
+      [hearth, 'hearth'],
+      [hearthNormal, 'hearth normal'],
+    ] as const) {
       const homeId = (await h.deps.store.homes.create({ projectId: 1, name: 'bench', creationTime: new Date().toISOString() })).id;
       targets.push(hearthTarget(h, await seedDevices(h, PUBLISHERS, { homeId }), name));
     }
@@ -163,17 +166,24 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   console.log(`  ${'target'.padEnd(14)} ${'messages'.padStart(9)} ${'seconds'.padStart(8)} ${'msg/s'.padStart(9)} ${'µs CPU/msg'.padStart(11)}`);
   for (const t of targets) {
     const f = best.get(t.name)!;
-    console.log(`  ${t.name.padEnd(14)} ${fmt(f.messages).padStart(9)} ${fmt(f.seconds, 2).padStart(8)} ${fmt(f.perSecond).padStart(9)} ${fmt(f.cpuMicros, 1).padStart(11)}`);
+    console.log(
+      `  ${t.name.padEnd(14)} ${fmt(f.messages).padStart(9)} ${fmt(f.seconds, 2).padStart(8)} ${fmt(f.perSecond).padStart(9)} ${fmt(f.cpuMicros, 1).padStart(11)}`,
+    );
   }
   const h = best.get('hearth')!;
   const a = best.get('bare aedes')!;
   const m = best.get('mosquitto');
   const vsAedes = h.perSecond / a.perSecond;
   const pass = vsAedes >= FLOOR;
-  console.log(`  hearth / bare aedes  ${vsAedes.toFixed(2)}x events/s  (floor ${FLOOR}x: ${pass ? 'PASS' : 'FAIL'});  by CPU per message ${(a.cpuMicros / h.cpuMicros).toFixed(2)}x`);
+  console.log(
+    `  hearth / bare aedes  ${vsAedes.toFixed(2)}x events/s  (floor ${FLOOR}x: ${pass ? 'PASS' : 'FAIL'});  by CPU per message ${(a.cpuMicros / h.cpuMicros).toFixed(2)}x`,
+  );
   const n = best.get('hearth normal')!;
-  console.log(`  synchronous=normal   ${(n.perSecond / a.perSecond).toFixed(2)}x of bare aedes events/s;  by CPU per message ${(a.cpuMicros / n.cpuMicros).toFixed(2)}x (full is the default)`);
-  if (m) console.log(`  hearth / mosquitto   ${(h.perSecond / m.perSecond).toFixed(2)}x events/s;  by CPU per message ${(m.cpuMicros / h.cpuMicros).toFixed(2)}x`);
+  console.log(
+    `  synchronous=normal   ${(n.perSecond / a.perSecond).toFixed(2)}x of bare aedes events/s;  by CPU per message ${(a.cpuMicros / n.cpuMicros).toFixed(2)}x (full is the default)`,
+  );
+  if (m)
+    console.log(`  hearth / mosquitto   ${(h.perSecond / m.perSecond).toFixed(2)}x events/s;  by CPU per message ${(m.cpuMicros / h.cpuMicros).toFixed(2)}x`);
   return {
     pass,
     summary: `hearth ${fmt(h.perSecond)} events/s committed (${fmt(h.cpuMicros)} µs CPU each); ${vsAedes.toFixed(2)}x of bare aedes${m ? `, ${(h.perSecond / m.perSecond).toFixed(2)}x of mosquitto` : ''}`,

@@ -41,7 +41,9 @@ function groupOf(pgid: number): number[] {
   for (const e of readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;
     try {
-      const fields = readFileSync(`/proc/${e}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const fields = readFileSync(`/proc/${e}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
       if (Number(fields[2]) === pgid) out.push(Number(e));
     } catch {
       // gone meanwhile
@@ -72,7 +74,13 @@ async function startOnce(t: Target): Promise<Run> {
   const httpPort = await freePort();
   const mqttPort = await freePort();
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_') && !k.startsWith('npm_')));
-  Object.assign(env, { HEARTH_HOST: '127.0.0.1', HEARTH_HTTP_PORT: String(httpPort), HEARTH_MQTT_PORT: String(mqttPort), HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn' });
+  Object.assign(env, {
+    HEARTH_HOST: '127.0.0.1',
+    HEARTH_HTTP_PORT: String(httpPort),
+    HEARTH_MQTT_PORT: String(mqttPort),
+    HEARTH_DATA_DIR: dataDir,
+    HEARTH_LOG_LEVEL: 'warn',
+  });
   let out = '';
   const started = performance.now();
   const child = spawn(t.command, t.args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,7 +122,14 @@ function buildWithTsc(): number {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const config = join(WORK, 'tsconfig.tsc.json');
-  writeFileSync(config, JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: false, outDir: './tsc', rootDir: '../..' }, include: ['../../src', '../../broker'] }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: '../../tsconfig.json',
+      compilerOptions: { noEmit: false, outDir: './tsc', rootDir: '../..' },
+      include: ['../../src', '../../broker'],
+    }),
+  );
   const ms = timed('tsc', process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config]);
   mkdirSync(join(dir, 'config'), { recursive: true });
   cpSync(join(ROOT, 'config/default.json'), join(dir, 'config/default.json'));
@@ -129,7 +144,14 @@ export async function run(): Promise<BenchResult> {
   const runs = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
   const buildMs = timed('npm run build', process.execPath, [join(ROOT, 'scripts/build.mjs')]);
   console.log(`  build (esbuild, scripts/build.mjs): ${(buildMs / 1000).toFixed(2)} s`);
-  await build({ entryPoints: [join(ROOT, 'scripts/bench/baselines/bare-hono.ts')], outfile: join(WORK, 'bare-hono.js'), format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(ROOT, 'scripts/bench/baselines/bare-hono.ts')],
+    outfile: join(WORK, 'bare-hono.js'),
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   const targets: Target[] = [
     { name: 'bare Hono (node)', command: process.execPath, args: [join(WORK, 'bare-hono.js')], hearth: false },
     { name: 'built (node dist)', command: process.execPath, args: ['dist/src/main.js'], hearth: true },
@@ -147,7 +169,9 @@ export async function run(): Promise<BenchResult> {
   const base = results.get(targets[0].name)!;
   const baseMs = median(base.map((r) => r.ms));
   const baseRss = median(base.map((r) => r.serverRss));
-  console.log(`  ${'target'.padEnd(20)} ${'healthy ms (median, min-max)'.padStart(30)} ${'group RSS MB'.padStart(13)} ${'server RSS MB'.padStart(14)} ${'time x'.padStart(7)} ${'RSS x'.padStart(6)}`);
+  console.log(
+    `  ${'target'.padEnd(20)} ${'healthy ms (median, min-max)'.padStart(30)} ${'group RSS MB'.padStart(13)} ${'server RSS MB'.padStart(14)} ${'time x'.padStart(7)} ${'RSS x'.padStart(6)}`,
+  );
   const row: Record<string, { ms: number; group: number; server: number }> = {};
   for (const t of targets) {
     const rs = results.get(t.name)!;
@@ -156,7 +180,9 @@ export async function run(): Promise<BenchResult> {
     const server = median(rs.map((r) => r.serverRss));
     row[t.name] = { ms, group, server };
     const range = `${ms.toFixed(0)} (${Math.min(...rs.map((r) => r.ms)).toFixed(0)}-${Math.max(...rs.map((r) => r.ms)).toFixed(0)})`;
-    console.log(`  ${t.name.padEnd(20)} ${range.padStart(30)} ${mb(group).padStart(13)} ${mb(server).padStart(14)} ${(ms / baseMs).toFixed(2).padStart(6)}x ${(server / baseRss).toFixed(2).padStart(5)}x`);
+    console.log(
+      `  ${t.name.padEnd(20)} ${range.padStart(30)} ${mb(group).padStart(13)} ${mb(server).padStart(14)} ${(ms / baseMs).toFixed(2).padStart(6)}x ${(server / baseRss).toFixed(2).padStart(5)}x`,
+    );
   }
   const built = row['built (node dist)'];
   const old = row['tsx src/main.ts'];

@@ -26,7 +26,14 @@ export const CLIENTS: Record<string, (o: WebhookClientOptions) => WebhookClient>
 };
 
 async function exchanges(client: WebhookClient, url: string, count: number, concurrency: number): Promise<number> {
-  const payload = JSON.stringify({ eventType: 'benchReading', eventData: { n: 1, reading: 21.5, unit: 'C' }, timestamp: new Date().toISOString(), homeId: 1, originDeviceId: 1, originDeviceClass: 'default' });
+  const payload = JSON.stringify({
+    eventType: 'benchReading',
+    eventData: { n: 1, reading: 21.5, unit: 'C' },
+    timestamp: new Date().toISOString(),
+    homeId: 1,
+    originDeviceId: 1,
+    originDeviceClass: 'default',
+  });
   let next = 0;
   let failed = 0;
   const cpu = process.cpuUsage();
@@ -72,7 +79,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const line = names.map((n) => `${n} ${median(micros[n]).toFixed(1)} µs (${Math.min(...micros[n]).toFixed(1)}–${Math.max(...micros[n]).toFixed(1)})`).join(', ');
+    const line = names
+      .map((n) => `${n} ${median(micros[n]).toFixed(1)} µs (${Math.min(...micros[n]).toFixed(1)}–${Math.max(...micros[n]).toFixed(1)})`)
+      .join(', ');
     console.log(`  median (min–max): ${line}`);
     void opts;
     return { pass: true, summary: `CPU per exchange: ${line}` };

@@ -83,4 +83,3 @@ process.on('message', async (job) => {
   } catch (err) { process.send({ error: String(err) }); }
 });
 `;
-

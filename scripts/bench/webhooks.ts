@@ -80,7 +80,14 @@ function mainThreadMicros(): number {
 
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-async function runOnce(target: string, rx: ChildProcess, gen: ChildProcess, job: Job, countOwnCpu: boolean, onSent?: () => void): Promise<Figures & { last: number }> {
+async function runOnce(
+  target: string,
+  rx: ChildProcess,
+  gen: ChildProcess,
+  job: Job,
+  countOwnCpu: boolean,
+  onSent?: () => void,
+): Promise<Figures & { last: number }> {
   rx.send({ expect: job.count });
   await nextMessage(rx, (m) => m.ready);
   const done = nextMessage<{ latencies: number[]; last: number; dup: number; cpuMicros: number }>(rx, (m) => m.done);
@@ -138,7 +145,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const gen = child(dir, 'generator', GENERATOR);
   const hearth = await startHearth(config, pino({ level: 'warn' }));
   // the worker role, built here as main.ts builds it, so the delivery stage can be run on its own
-  const newWorker = () => createWorker({ ...hearth.deps, logger: pino({ level: 'warn' }), webhooks: config.webhooks, releaseLeasesOnStart: true, threads: startThread });
+  const newWorker = () =>
+    createWorker({ ...hearth.deps, logger: pino({ level: 'warn' }), webhooks: config.webhooks, releaseLeasesOnStart: true, threads: startThread });
   let worker = newWorker();
   const results: Figures[] = [];
   let stage: { perSecond: number; bare: number } | undefined;
@@ -150,9 +158,22 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const home = await store.homes.create({ projectId: 1, name: 'bench home', creationTime: now });
     const deviceKey = generateToken('dk.');
     const device = await store.devices.create({
-      projectId: 1, deviceClass: 'default', homeId: home.id, name: 'bench sensor', description: null, tag: null,
-      apiKeyHash: hashToken(deviceKey), apiKeySealed: seal(hearth.deps.secret, deviceKey), claimCodeHash: null, claimCodeSealed: null,
-      claimExpirationTime: null, claimTime: null, creationTime: now, bundleInstalled: null, bundleInstallTime: null, channel: null,
+      projectId: 1,
+      deviceClass: 'default',
+      homeId: home.id,
+      name: 'bench sensor',
+      description: null,
+      tag: null,
+      apiKeyHash: hashToken(deviceKey),
+      apiKeySealed: seal(hearth.deps.secret, deviceKey),
+      claimCodeHash: null,
+      claimCodeSealed: null,
+      claimExpirationTime: null,
+      claimTime: null,
+      creationTime: now,
+      bundleInstalled: null,
+      bundleInstallTime: null,
+      channel: null,
     });
     const base = `http://127.0.0.1:${hearth.httpPort}`;
     const created = await fetch(`${base}/projects/1/smartModules`, {
@@ -162,10 +183,18 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     });
     if (created.status !== 201) throw new Error(`module not created: ${created.status} ${await created.text()}`);
     await worker.start();
-    console.log(`  ${count} events per target (after ${warmup} warm-up), ${concurrency} in flight from the device; worker concurrency ${config.webhooks.concurrency}`);
+    console.log(
+      `  ${count} events per target (after ${warmup} warm-up), ${concurrency} in flight from the device; worker concurrency ${config.webhooks.concurrency}`,
+    );
 
     const viaMqtt = { mqttUrl: `mqtt://127.0.0.1:${hearth.mqttPort}`, deviceId: device.id, deviceKey, concurrency };
-    const viaHttp = { url: `${base}/devices/${device.id}/event`, method: 'PUT', headers: { authorization: `ModeCloud ${deviceKey}` }, concurrency, shape: 'event' };
+    const viaHttp = {
+      url: `${base}/devices/${device.id}/event`,
+      method: 'PUT',
+      headers: { authorization: `ModeCloud ${deviceKey}` },
+      concurrency,
+      shape: 'event',
+    };
     const bare = { url: hookUrl, method: 'POST', headers: {}, concurrency, shape: 'webhook' };
     let offset = 0;
     const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false, onSent?: () => void) => {
@@ -211,7 +240,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   }
 
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-  console.log(`  ${'target'.padEnd(20)} ${'events/s'.padStart(9)} ${'accepted/s'.padStart(11)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'cpu µs/ev'.padStart(10)} ${'events'.padStart(7)} ${'repeats'.padStart(8)}`);
+  console.log(
+    `  ${'target'.padEnd(20)} ${'events/s'.padStart(9)} ${'accepted/s'.padStart(11)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'cpu µs/ev'.padStart(10)} ${'events'.padStart(7)} ${'repeats'.padStart(8)}`,
+  );
   for (const r of results) {
     console.log(
       `  ${r.target.padEnd(20)} ${fmt(r.perSecond).padStart(9)} ${fmt(r.acceptedPerSecond).padStart(11)} ${fmt(r.p50, 1).padStart(8)} ${fmt(r.p99, 1).padStart(8)} ${fmt(r.cpuMicrosPerEvent).padStart(10)} ${String(r.events).padStart(7)} ${String(r.duplicates).padStart(8)}`,
@@ -219,14 +250,21 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   }
   const [mqttRun, httpRun, bareRun, steadyHearth, steadyBare] = results;
   for (const r of [mqttRun, httpRun, steadyHearth]) {
-    console.log(`  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`);
+    console.log(
+      `  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`,
+    );
   }
   const x = mqttRun.perSecond / bareRun.perSecond;
   const pass = x >= FLOOR && results.every((r) => r.duplicates === 0);
   console.log(`  hearth (MQTT) / bare node:http  ${x.toFixed(2)}x  (floor ${FLOOR}x: ${x >= FLOOR ? 'PASS' : 'FAIL'})`);
   console.log(`  hearth (HTTP) / bare node:http  ${(httpRun.perSecond / bareRun.perSecond).toFixed(2)}x`);
-  console.log(`  latency at ${steadyHearth.target.split('@')[1]}: hearth p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms; bare p50 ${steadyBare.p50.toFixed(1)} ms p99 ${steadyBare.p99.toFixed(1)} ms`);
-  if (stage) console.log(`  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`);
+  console.log(
+    `  latency at ${steadyHearth.target.split('@')[1]}: hearth p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms; bare p50 ${steadyBare.p50.toFixed(1)} ms p99 ${steadyBare.p99.toFixed(1)} ms`,
+  );
+  if (stage)
+    console.log(
+      `  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`,
+    );
   return {
     pass,
     summary: `hearth ${Math.round(mqttRun.perSecond)} events/s (MQTT in), ${x.toFixed(2)}x of a bare node:http POST loop; p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms at ${steadyHearth.target.split('@')[1]}`,

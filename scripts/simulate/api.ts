@@ -23,7 +23,9 @@ async function call(api: Api, method: string, path: string, body?: unknown): Pro
     });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new OptionsError(`cannot reach Hearth at ${api.url}: ${cause?.code ?? cause?.message ?? (e as Error).message} (is the server running? --url sets where)`);
+    throw new OptionsError(
+      `cannot reach Hearth at ${api.url}: ${cause?.code ?? cause?.message ?? (e as Error).message} (is the server running? --url sets where)`,
+    );
   }
   const text = await res.text();
   let parsed: unknown = text;
@@ -43,7 +45,9 @@ export async function checkKey(api: Api): Promise<number> {
   if (r.status === 401 || r.status === 403) throw new OptionsError(`the key was refused by ${api.url} (${reasonOf(r)}): pass a project API key with --key`);
   if (r.status !== 200) throw new OptionsError(`${api.url}/auth answered ${reasonOf(r)}: is --url a Hearth server?`);
   if (r.body?.type !== 'project key') {
-    throw new OptionsError(`the key given is ${r.body?.type === 'nobody' ? 'unknown to' : `a ${r.body?.type} credential of`} ${api.url}: pass a project API key with --key`);
+    throw new OptionsError(
+      `the key given is ${r.body?.type === 'nobody' ? 'unknown to' : `a ${r.body?.type} credential of`} ${api.url}: pass a project API key with --key`,
+    );
   }
   return r.body.projectId as number;
 }

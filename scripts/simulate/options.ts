@@ -68,7 +68,6 @@ const num = (raw: string | undefined, name: string, dflt: number, check: (n: num
 };
 
 export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 'help' {
-
   let p;
   try {
     p = parseArgs({

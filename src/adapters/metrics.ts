@@ -17,10 +17,19 @@ export function createPipelineMetrics(registry: Registry): PipelineMetrics {
   const counts = new Array<number>(BUCKETS.length + 1).fill(0);
   let sum = 0;
   let count = 0;
-  const head = { name: EVENT_COMMIT, help: 'Time from an event entering the pipeline to the commit of its row and webhook deliveries', type: 'histogram' as const, aggregator: 'sum' as const };
+  const head = {
+    name: EVENT_COMMIT,
+    help: 'Time from an event entering the pipeline to the commit of its row and webhook deliveries',
+    type: 'histogram' as const,
+    aggregator: 'sum' as const,
+  };
   const values = () => {
     let acc = 0;
-    const out: { labels: Record<string, string | number>; value: number; metricName: string }[] = BUCKETS.map((le, i) => ({ labels: { le }, value: (acc += counts[i]), metricName: `${EVENT_COMMIT}_bucket` }));
+    const out: { labels: Record<string, string | number>; value: number; metricName: string }[] = BUCKETS.map((le, i) => ({
+      labels: { le },
+      value: (acc += counts[i]),
+      metricName: `${EVENT_COMMIT}_bucket`,
+    }));
     out.push(
       { labels: { le: '+Inf' }, value: count, metricName: `${EVENT_COMMIT}_bucket` },
       { labels: {}, value: sum, metricName: `${EVENT_COMMIT}_sum` },

@@ -60,14 +60,15 @@ export async function createRealtime(opts: RealtimeOptions): Promise<Realtime> {
       },
     };
   }
-  const [{ closeRedis, connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }, { createRedisMqttSessions }] = await Promise.all([
-    import('./redis/client.js'),
-    import('./redis/keys.js'),
-    import('./redis/bus.js'),
-    import('./redis/presence.js'),
-    import('./redis/rate-limiter.js'),
-    import('./redis/mqtt-sessions.js'),
-  ]);
+  const [{ closeRedis, connectRedis }, { redisKeys }, { createRedisBus }, { createRedisPresence }, { createRedisRateLimiter }, { createRedisMqttSessions }] =
+    await Promise.all([
+      import('./redis/client.js'),
+      import('./redis/keys.js'),
+      import('./redis/bus.js'),
+      import('./redis/presence.js'),
+      import('./redis/rate-limiter.js'),
+      import('./redis/mqtt-sessions.js'),
+    ]);
   const keys = redisKeys(opts.redisPrefix);
   let client: RedisClient;
   let limiterClient: RedisClient;

@@ -25,7 +25,10 @@ function coerce(raw: string, like: unknown): unknown {
   if (typeof like === 'number') return raw.trim() === '' ? NaN : Number(raw);
   if (typeof like === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
   if (Array.isArray(like)) {
-    const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return typeof like[0] === 'number' ? parts.map(Number) : parts;
   }
   return raw;

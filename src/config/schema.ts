@@ -3,7 +3,12 @@
 import * as v from 'valibot';
 import ipaddr from 'ipaddr.js';
 
-const port = v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 to 65535'), v.maxValue(65535, 'expected 0 to 65535'));
+const port = v.pipe(
+  v.number('expected an integer'),
+  v.integer('expected an integer'),
+  v.minValue(0, 'expected 0 to 65535'),
+  v.maxValue(65535, 'expected 0 to 65535'),
+);
 const positive = v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(1, 'expected a positive integer'));
 const days = v.pipe(v.number('expected a number of days'), v.integer('expected an integer'), v.minValue(0, 'expected 0 (keep forever) or more days'));
 const nullableString = v.nullable(v.pipe(v.string('expected a string'), v.minLength(1, 'expected a non-empty string')));
@@ -50,10 +55,23 @@ export const ConfigSchema = v.object({
   mqtts: v.object({ port }),
   tls: v.object({ certFile: nullableString, keyFile: nullableString, caFile: nullableString }),
   // addresses/CIDRs whose X-Forwarded-For is believed (src/http/client-ip.ts)
-  trustedProxies: v.array(v.pipe(v.string(), v.check(isAddressOrCidr, (i) => `expected IP addresses or CIDRs, comma-separated; ${JSON.stringify(i.input)} is neither`))),
+  trustedProxies: v.array(
+    v.pipe(
+      v.string(),
+      v.check(isAddressOrCidr, (i) => `expected IP addresses or CIDRs, comma-separated; ${JSON.stringify(i.input)} is neither`),
+    ),
+  ),
   // docs/api.md#conventions: `*`, or the origins allowed to read answers (echoed, with Vary: Origin)
   corsOrigins: v.pipe(
-    v.array(v.pipe(v.string(), v.check((o) => o === '*' || isOrigin(o), (i) => `expected * or origins such as https://app.example.com, comma-separated; ${JSON.stringify(i.input)} is not an origin`))),
+    v.array(
+      v.pipe(
+        v.string(),
+        v.check(
+          (o) => o === '*' || isOrigin(o),
+          (i) => `expected * or origins such as https://app.example.com, comma-separated; ${JSON.stringify(i.input)} is not an origin`,
+        ),
+      ),
+    ),
     v.minLength(1, 'expected * or at least one origin'),
     v.check((list) => list.length === 1 || !list.includes('*'), 'expected * alone or a list of origins, not both'),
   ),
@@ -62,10 +80,7 @@ export const ConfigSchema = v.object({
   databaseSchema: v.nullable(v.pipe(v.string(), v.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier'))),
   redisUrl: v.nullable(v.pipe(v.string(), v.regex(/^rediss?:\/\/.+/, 'expected a redis:// URL'))),
   redisPrefix: v.string(),
-  roles: v.pipe(
-    v.array(v.picklist(ROLES, `expected a comma-separated list of ${ROLES.join(', ')}`)),
-    v.minLength(1, 'expected at least one role'),
-  ),
+  roles: v.pipe(v.array(v.picklist(ROLES, `expected a comma-separated list of ${ROLES.join(', ')}`)), v.minLength(1, 'expected at least one role')),
   secret: v.nullable(v.pipe(v.string(), v.minLength(16, 'expected at least 16 characters'))),
   logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'expected a pino log level'),
   /** json, pretty (human-readable), or auto: pretty when stdout is a terminal */

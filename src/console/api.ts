@@ -46,7 +46,8 @@ const WORDS: Record<string, string> = {
   BODY_TOO_LARGE: 'The request is too large.',
   READ_ONLY_FIELD: 'A read-only field cannot be changed',
   UNKNOWN_DEVICE_CLASS: 'There is no device class of that name in this project.',
-  DEVICE_OFFLINE: 'The device is offline: a command reaches only a device with a live MQTT or WebSocket connection, and is not queued. Try again once it connects.',
+  DEVICE_OFFLINE:
+    'The device is offline: a command reaches only a device with a live MQTT or WebSocket connection, and is not queued. Try again once it connects.',
   DEVICE_NOT_CLAIMABLE: 'No device with that claim code is claimable now.',
   DEVICE_ALREADY_IN_HOME: 'The device is already in a home.',
   BLOCKING_LOG_REQUEST: 'The device already has an open log request.',
@@ -94,7 +95,12 @@ export function setSession(s: Session | undefined): void {
   saveSession(s);
 }
 
-export async function request<T = unknown>(method: string, path: string, body?: unknown, token = current?.token): Promise<{ status: number; body: T; headers: Headers }> {
+export async function request<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token = current?.token,
+): Promise<{ status: number; body: T; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `ModeCloud ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -16,7 +16,11 @@ export const DEVICE_TOPICS = {
   event: { address: '/devices/{deviceId}/event', device: 'publish', summary: 'Events from the device, `{eventType, eventData}`' },
   data: { address: '/devices/{deviceId}/data', device: 'publish', summary: 'Data records from the device, `{data: [...]}`, routed to data sources' },
   bulkData: { address: '/devices/{deviceId}/bulkData/{label}', device: 'publish', summary: 'Bulk data under a label (accepted and logged; not stored yet)' },
-  bulkDataResponse: { address: '/devices/{deviceId}/bulkData/{label}/response', device: 'subscribe', summary: 'Answers to bulk data (subscribe with `+` for every label)' },
+  bulkDataResponse: {
+    address: '/devices/{deviceId}/bulkData/{label}/response',
+    device: 'subscribe',
+    summary: 'Answers to bulk data (subscribe with `+` for every label)',
+  },
 } as const satisfies Record<string, DeviceTopic>;
 
 export type DeviceTopicName = keyof typeof DEVICE_TOPICS;

@@ -33,7 +33,11 @@ export function createApi(deps: ApiDeps): Hono<HttpEnv> {
     edge.notFound((c) => {
       const methods = allowed(c.req.path);
       if (methods && !methods.includes(c.req.method)) return errorResponse(c, new AppError('METHOD_NOT_ALLOWED', { allowed: methods }));
-      if (deps.operationsOnly) return errorResponse(c, new AppError('NOT_FOUND', { path: c.req.path, message: 'this node does not run the api role; send API requests to an api node' }));
+      if (deps.operationsOnly)
+        return errorResponse(
+          c,
+          new AppError('NOT_FOUND', { path: c.req.path, message: 'this node does not run the api role; send API requests to an api node' }),
+        );
       return errorResponse(c, new AppError('NOT_FOUND', { path: c.req.path }));
     }),
   );

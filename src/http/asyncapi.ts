@@ -40,20 +40,40 @@ export interface MessageDef {
 
 /** the messages of the device side, by name (exported for the test that checks their examples) */
 export const MESSAGES: Record<string, MessageDef> = {
-  DeviceEvent: { schema: EventBodySchema, summary: 'An event from the device (over MQTT a missing eventData is taken as {})', example: { eventType: 'button-pressed', eventData: { button: 1 } } },
+  DeviceEvent: {
+    schema: EventBodySchema,
+    summary: 'An event from the device (over MQTT a missing eventData is taken as {})',
+    example: { eventType: 'button-pressed', eventData: { button: 1 } },
+  },
   Command: { schema: CommandBodySchema, summary: 'A command for the device', example: { action: 'light-on', parameters: { level: 80 } } },
   DataPost: { schema: DataPostSchema, summary: 'Data records, routed to the data sources of the project', example: { data: [{ temperature: 21.5 }] } },
-  KvReload: { schema: KV_MESSAGES.KvReload, summary: 'The whole store: sent after the device subscribes, and when it asks', example: { action: 'reload', rev: 3, numItems: 1, items: [{ key: 'brightness', value: 80, modificationTime: '2026-11-22T12:00:00.123Z' }] } },
+  KvReload: {
+    schema: KV_MESSAGES.KvReload,
+    summary: 'The whole store: sent after the device subscribes, and when it asks',
+    example: { action: 'reload', rev: 3, numItems: 1, items: [{ key: 'brightness', value: 80, modificationTime: '2026-11-22T12:00:00.123Z' }] },
+  },
   KvSet: { schema: KV_MESSAGES.KvSet, summary: 'One pair was written (by anyone)', example: { action: 'set', rev: 4, key: 'brightness', value: 60 } },
   KvDelete: { schema: KV_MESSAGES.KvDelete, summary: 'One pair was deleted (by anyone)', example: { action: 'delete', rev: 5, key: 'brightness' } },
-  KvSetRequest: { schema: KV_MESSAGES.KvSetRequest, summary: 'The device writes a pair (no rev; Hearth echoes it with one)', example: { action: 'set', key: 'brightness', value: 60 } },
+  KvSetRequest: {
+    schema: KV_MESSAGES.KvSetRequest,
+    summary: 'The device writes a pair (no rev; Hearth echoes it with one)',
+    example: { action: 'set', key: 'brightness', value: 60 },
+  },
   KvDeleteRequest: { schema: KV_MESSAGES.KvDeleteRequest, summary: 'The device deletes a pair', example: { action: 'delete', key: 'brightness' } },
   KvReloadRequest: { schema: KV_MESSAGES.KvReloadRequest, summary: 'The device asks for the whole store again', example: { action: 'reload' } },
   BulkData: { schema: v.unknown(), summary: 'Opaque bytes under a label', example: 'AAECAw==' },
   Event: {
     schema: EventSchema,
     summary: 'An event as stored, with the fields the service adds',
-    example: { eventType: 'button-pressed', eventData: { button: 1 }, timestamp: '2026-11-22T12:00:00.123Z', homeId: 7, originDeviceId: 42, originDeviceClass: 'default', originDeviceIp: '203.0.113.7' },
+    example: {
+      eventType: 'button-pressed',
+      eventData: { button: 1 },
+      timestamp: '2026-11-22T12:00:00.123Z',
+      homeId: 7,
+      originDeviceId: 42,
+      originDeviceClass: 'default',
+      originDeviceIp: '203.0.113.7',
+    },
   },
 };
 
@@ -129,9 +149,10 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
         action,
         title: `${action === 'receive' ? 'Device publishes to' : 'Device receives on'} ${def.address}`,
         summary: def.summary,
-        description: action === 'receive'
-          ? 'Hearth takes these from the device; an invalid payload is dropped and written to the general log, the connection stays.'
-          : 'Hearth sends these to the device while it is subscribed (QoS at most 1).',
+        description:
+          action === 'receive'
+            ? 'Hearth takes these from the device; an invalid payload is dropped and written to the general log, the connection stays.'
+            : 'Hearth sends these to the device while it is subscribed (QoS at most 1).',
         channel: { $ref: `#/channels/${id}` },
         messages: names.map((n) => ({ $ref: `#/channels/${id}/messages/${n}` })),
         bindings: { mqtt: { qos: 1 } },
@@ -150,14 +171,16 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
     ws_kv: {
       address: '/devices/{deviceId}/kv',
       title: 'Key-value WebSocket',
-      description: '`reload` first, then every `set`/`delete`; the peer may send `set`, `delete` and `reload`. Credential: the device key, a project key or a member of its home.',
+      description:
+        '`reload` first, then every `set`/`delete`; the peer may send `set`, `delete` and `reload`. Credential: the device key, a project key or a member of its home.',
       send: ['KvReload', 'KvSet', 'KvDelete'],
       receive: ['KvSetRequest', 'KvDeleteRequest', 'KvReloadRequest'],
     },
     ws_events: {
       address: '/userSession/websocket',
       title: 'Browser event stream',
-      description: 'One text frame per event of every home the caller can see. `?authToken=<user token or project key>`; optional `homeId` and `eventTypes` (comma-separated) filters.',
+      description:
+        'One text frame per event of every home the caller can see. `?authToken=<user token or project key>`; optional `homeId` and `eventTypes` (comma-separated) filters.',
       send: ['Event'],
     },
   } as const;
@@ -212,9 +235,26 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
     },
     defaultContentType: 'application/json',
     servers: {
-      mqtt: { host: `${host}:${info.mqttPort ?? 1883}`, protocol: 'mqtt', protocolVersion: '3.1.1', description: 'MQTT over TCP', security: [{ $ref: '#/components/securitySchemes/deviceKey' }] },
-      mqttWs: { host: `${host}:${info.httpPort ?? 8080}`, pathname: '/mqtt', protocol: 'ws', description: 'MQTT over WebSocket (also at `/`), with or without the `mqtt` subprotocol', security: [{ $ref: '#/components/securitySchemes/deviceKey' }] },
-      ws: { host: `${host}:${info.httpPort ?? 8080}`, protocol: 'ws', description: 'WebSocket channels on the HTTP port', security: [{ $ref: '#/components/securitySchemes/modeCloud' }, { $ref: '#/components/securitySchemes/authToken' }] },
+      mqtt: {
+        host: `${host}:${info.mqttPort ?? 1883}`,
+        protocol: 'mqtt',
+        protocolVersion: '3.1.1',
+        description: 'MQTT over TCP',
+        security: [{ $ref: '#/components/securitySchemes/deviceKey' }],
+      },
+      mqttWs: {
+        host: `${host}:${info.httpPort ?? 8080}`,
+        pathname: '/mqtt',
+        protocol: 'ws',
+        description: 'MQTT over WebSocket (also at `/`), with or without the `mqtt` subprotocol',
+        security: [{ $ref: '#/components/securitySchemes/deviceKey' }],
+      },
+      ws: {
+        host: `${host}:${info.httpPort ?? 8080}`,
+        protocol: 'ws',
+        description: 'WebSocket channels on the HTTP port',
+        security: [{ $ref: '#/components/securitySchemes/modeCloud' }, { $ref: '#/components/securitySchemes/authToken' }],
+      },
     },
     channels,
     operations,

@@ -31,7 +31,9 @@ export function createTrustedProxies(list: readonly string[]): TrustedProxies | 
   const ranges: Range[] = list.map((entry) => {
     if (entry.includes('/')) {
       const [addr, bits] = ipaddr.parseCIDR(entry);
-      return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? [(addr as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] : [addr, bits];
+      return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+        ? [(addr as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)]
+        : [addr, bits];
     }
     const addr = parse(entry)!;
     return [addr, addr.kind() === 'ipv4' ? 32 : 128];

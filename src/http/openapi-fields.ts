@@ -232,8 +232,8 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   checksum: { d: 'Checksum of the file', e: 'sha256:9f86d0…' },
   // smart modules and deliveries
   moduleType: { d: 'Kind of module: `webhooks`', e: 'webhooks' },
-  eventWebhook: { d: 'Webhook called for every subscribed event of the project\'s homes' },
-  commandWebhook: { d: 'Webhook called when the module\'s command trigger is used' },
+  eventWebhook: { d: "Webhook called for every subscribed event of the project's homes" },
+  commandWebhook: { d: "Webhook called when the module's command trigger is used" },
   subscriptions: { d: 'Event types, one per line (or an array); `*` for all (the default)', e: '*' },
   headers: { d: 'Extra headers; values may use `{{ path }}` templates', e: { 'x-device': '{{ originDeviceId }}' } },
   body: { d: 'Body template using `{{ path }}`; absent = the standard JSON body', e: '{"type":"{{ eventType }}"}' },
@@ -254,7 +254,10 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   nextAttemptTime: { d: 'When the next attempt is due', e: T },
   lastAttempt: { d: 'The latest attempt' },
   attempts: { d: 'Every attempt, oldest first' },
-  event: { d: 'A sample event (the fields of an event webhook body) to render the templates with', e: { eventType: 'button-pressed', eventData: { button: 1 }, homeId: 7, originDeviceId: 42 } },
+  event: {
+    d: 'A sample event (the fields of an event webhook body) to render the templates with',
+    e: { eventType: 'button-pressed', eventData: { button: 1 }, homeId: 7, originDeviceId: 42 },
+  },
   payload: { d: 'The body that is sent', e: { eventType: 'button-pressed', eventData: { button: 1 }, homeId: 7, timestamp: T } },
   error: { d: 'What went wrong', e: 'timeout' },
   latencyMs: { d: 'How long it took, in milliseconds', e: 84 },
@@ -294,7 +297,14 @@ const exampleField = (owner: string | undefined, path: string, name: string): { 
   (owner && FIELDS[`${owner}.${path}`]) || FIELDS[path] || FIELDS[name];
 
 /** an example value for a JSON schema, from its own examples, the glossary, or its type */
-export function exampleOf(schema: JsonSchema, resolve: (s: JsonSchema) => JsonSchema, name = String(schema['x-field'] ?? ''), depth = 0, owner?: string, path = name): unknown {
+export function exampleOf(
+  schema: JsonSchema,
+  resolve: (s: JsonSchema) => JsonSchema,
+  name = String(schema['x-field'] ?? ''),
+  depth = 0,
+  owner?: string,
+  path = name,
+): unknown {
   if (depth > 8) return undefined;
   if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   const ref = schema.$ref as string | undefined;
@@ -368,6 +378,12 @@ export const OP_EXAMPLES: Record<string, { request?: unknown; requests?: Record<
     },
   },
   createScheduledReport: {
-    request: { name: 'devices every morning', kind: 'devices', format: 'csv', schedule: { cron: '0 6 * * *', timezone: 'Europe/Berlin' }, destination: { type: 'store' } },
+    request: {
+      name: 'devices every morning',
+      kind: 'devices',
+      format: 'csv',
+      schedule: { cron: '0 6 * * *', timezone: 'Europe/Berlin' },
+      destination: { type: 'store' },
+    },
   },
 };

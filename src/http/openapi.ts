@@ -92,7 +92,8 @@ function describeProperties(schema: JsonSchema, owner: string, path = ''): void 
   }
   if (schema.items) describeProperties(schema.items as JsonSchema, owner, path);
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const) for (const s of (schema[k] as JsonSchema[] | undefined) ?? []) describeProperties(s, owner, path);
-  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') describeProperties(schema.additionalProperties as JsonSchema, owner, path);
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+    describeProperties(schema.additionalProperties as JsonSchema, owner, path);
 }
 
 export function buildOpenApi(app: Hono<any>, info: { version: string }) {
@@ -161,7 +162,11 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
       description: DESCRIPTIONS[meta.success] ?? 'Success',
       ...(rjs ? { content: { 'application/json': { schema: rjs, example: given?.response ?? example(rjs) } } } : {}),
       ...(rjs && meta.operationId.startsWith('get') && rjs.type === 'array'
-        ? { headers: { [RANGE_HEADER]: { description: 'The page answered: `<first>-<last>/<total>` (`*/0` when empty)', schema: { type: 'string' }, example: '0-0/1' } } }
+        ? {
+            headers: {
+              [RANGE_HEADER]: { description: 'The page answered: `<first>-<last>/<total>` (`*/0` when empty)', schema: { type: 'string' }, example: '0-0/1' },
+            },
+          }
         : {}),
     };
     for (const s of meta.statuses ?? [401, 403, 404, 429, 500, 503]) {

@@ -4,15 +4,18 @@ import * as v from 'valibot';
 import type { Page } from '../ports/store.js';
 import { parseWith } from '../domain/validate.js';
 
-const intString = (name: string) =>
-  v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, `${name} must be a non-negative integer`), v.transform(Number)));
+const intString = (name: string) => v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, `${name} must be a non-negative integer`), v.transform(Number)));
 
 export const PageQuery = v.object({ skip: intString('skip'), limit: intString('limit') });
 
 export function pageOf(c: Context, limits: { listDefault: number; listMax: number }): Page {
   const q = parseWith(v.looseObject(PageQuery.entries), c.req.query());
   const limit = q.limit ?? limits.listDefault;
-  if (limit < 1 || limit > limits.listMax) parseWith(v.custom(() => false, `limit must be 1 to ${limits.listMax}`), limit);
+  if (limit < 1 || limit > limits.listMax)
+    parseWith(
+      v.custom(() => false, `limit must be 1 to ${limits.listMax}`),
+      limit,
+    );
   return { skip: q.skip ?? 0, limit };
 }
 

@@ -6,7 +6,14 @@
 //   HTTPS  HEARTH_HTTPS_PORT (with TLS files)                       the same, over TLS
 //   MQTT   HEARTH_MQTT_PORT  (broker role; HEARTH_MQTT_ENABLED)     MQTT over TCP
 //   MQTTS  HEARTH_MQTTS_PORT (broker role, with TLS files)          MQTT over TLS
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server as HttpServer, type ServerOptions, ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server as HttpServer,
+  type ServerOptions,
+  ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
@@ -56,7 +63,9 @@ export interface Listeners {
 export function checkListeners(config: Config): void {
   const tls = tlsFilesOf(config);
   if (!config.http.enabled && !tls) {
-    throw new ConfigError('HEARTH_HTTP_ENABLED: false turns off the only HTTP listener; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE to serve HTTPS instead, or leave HTTP on');
+    throw new ConfigError(
+      'HEARTH_HTTP_ENABLED: false turns off the only HTTP listener; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE to serve HTTPS instead, or leave HTTP on',
+    );
   }
 }
 
@@ -101,7 +110,8 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
     socket.on('error', ignore);
     held!.push(socket);
   };
-  const onTlsError = (err: Error, socket: { remoteAddress?: string }) => logger.debug(`TLS handshake with ${socket.remoteAddress ?? 'a client'} failed: ${err.message}`);
+  const onTlsError = (err: Error, socket: { remoteAddress?: string }) =>
+    logger.debug(`TLS handshake with ${socket.remoteAddress ?? 'a client'} failed: ${err.message}`);
 
   const closeAll = async () => {
     for (const s of [...httpServers, ...mqttServers]) {

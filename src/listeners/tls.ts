@@ -66,7 +66,8 @@ export function readTls(files: TlsFiles): TlsMaterial {
   } catch (e) {
     throw new ConfigError(`${KEY}: ${files.keyFile} holds no unencrypted PEM private key: ${(e as Error).message}`);
   }
-  if (!x509.checkPrivateKey(privateKey)) throw new ConfigError(`${KEY}: the key in ${files.keyFile} does not belong to the certificate in ${files.certFile} (${CERT})`);
+  if (!x509.checkPrivateKey(privateKey))
+    throw new ConfigError(`${KEY}: the key in ${files.keyFile} does not belong to the certificate in ${files.certFile} (${CERT})`);
   if (ca !== undefined) {
     try {
       if (!/-----BEGIN CERTIFICATE-----/.test(ca)) throw new Error('no BEGIN CERTIFICATE block');
@@ -86,7 +87,8 @@ export function readTls(files: TlsFiles): TlsMaterial {
 
 /** a certificate past its end is served (the operator may be replacing it) but said loudly */
 export function warnIfExpiring(material: TlsMaterial, logger: Logger, now = Date.now()): void {
-  if (material.validTo.getTime() <= now) logger.error(`${CERT}: the certificate (${material.subject}) expired on ${material.validTo.toISOString()}; clients will refuse it`);
+  if (material.validTo.getTime() <= now)
+    logger.error(`${CERT}: the certificate (${material.subject}) expired on ${material.validTo.toISOString()}; clients will refuse it`);
 }
 
 export interface TlsReloader {

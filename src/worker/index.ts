@@ -84,7 +84,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   const makeSender: MakeSender = (deliver) =>
     deps.threads === undefined
       ? createLocalSender(clientOptions, senderOptions, deliver)
-      : createThreadedSender(deps.threads, clientOptions, senderOptions, deliver, (err) => deps.logger.error({ err }, 'webhook sender thread failed; its deliveries will be retried'));
+      : createThreadedSender(deps.threads, clientOptions, senderOptions, deliver, (err) =>
+          deps.logger.error({ err }, 'webhook sender thread failed; its deliveries will be retried'),
+        );
   const retentionMs = (deps.retentionDays ?? 7) * 86400_000;
   let runner: Runner | undefined;
   let unsubscribe: (() => void) | undefined;

@@ -18,7 +18,10 @@ export function createWorkerMetrics(queue: Deliveries, now: () => Date, registry
   const stats = () =>
     (last ??= queue
       .stats()
-      .then((s) => (previous = s), () => previous)
+      .then(
+        (s) => (previous = s),
+        () => previous,
+      )
       .finally(() => setTimeout(() => (last = undefined), 100).unref()));
   new Gauge({
     name: 'hearth_webhook_queue_depth',

@@ -58,9 +58,6 @@ export function aedesEmitterContract(name: string, builder: (opts?: object) => u
   emitterSuite({ builder, test: vitestAsNodeTest(`${name} emitter`) });
 }
 
-export function aedesPersistenceContract(
-  name: string,
-  opts: { persistence: () => Promise<unknown> | unknown; buildEmitter?: () => unknown },
-): void {
+export function aedesPersistenceContract(name: string, opts: { persistence: () => Promise<unknown> | unknown; buildEmitter?: () => unknown }): void {
   persistenceSuite({ test: vitestAsNodeTest(`${name} persistence`), testAsync: true, ...opts });
 }

@@ -64,7 +64,10 @@ export function busContract(name: string, make: BusFactory): void {
       await bus.publish('revoke', { kind: 'device', deviceId: 9 });
       await bus.publish('revoke', { kind: 'projectKey', keyId: 'k1' });
       await until(() => a.length === 2 && b.length === 2);
-      expect(b).toEqual([{ kind: 'device', deviceId: 9 }, { kind: 'projectKey', keyId: 'k1' }]);
+      expect(b).toEqual([
+        { kind: 'device', deviceId: 9 },
+        { kind: 'projectKey', keyId: 'k1' },
+      ]);
     });
 
     it('stops delivering after unsubscribe', async () => {

@@ -68,7 +68,12 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     const a = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
     const b = createRedisRateLimiter({ client: r.client, keys: r.keys, perSecond: 3, burst: 3 });
     const policy = { free: 2, baseMs: 1000, maxMs: 8000, windowMs: 60_000 };
-    const waits = [await a.failures.fail('login', policy), await b.failures.fail('login', policy), await a.failures.fail('login', policy), await b.failures.fail('login', policy)];
+    const waits = [
+      await a.failures.fail('login', policy),
+      await b.failures.fail('login', policy),
+      await a.failures.fail('login', policy),
+      await b.failures.fail('login', policy),
+    ];
     expect(waits).toEqual([0, 0, 1000, 2000]);
     expect(await a.failures.waitOf('login')).toBeGreaterThan(1000);
     await b.failures.reset('login');

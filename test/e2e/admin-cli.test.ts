@@ -28,7 +28,6 @@ const jsonCli = (env: () => Record<string, string>, stdin?: string) => {
   return async (...args: string[]) => json(await run(...args, '--json'));
 };
 
-
 describe('admin CLI', () => {
   let dir: string;
   let env: Record<string, string>;
@@ -99,7 +98,11 @@ describe('admin CLI', () => {
       expect(((await r.json()) as { apiKey: string }).apiKey).toBe(device.apiKey);
       const me = await fetch(`${base}/auth`, { headers: { authorization: `ModeCloud ${device.apiKey}` } });
       expect(await me.json()).toEqual({ type: 'device', deviceId: device.id, projectId: 1 });
-      const login = await fetch(`${base}/auth/user`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId: 1, email: 'op@example.com', password: 'long password' }) });
+      const login = await fetch(`${base}/auth/user`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ projectId: 1, email: 'op@example.com', password: 'long password' }),
+      });
       expect(login.status).toBe(200);
     } finally {
       await hearth?.close();

@@ -29,7 +29,12 @@ afterAll(async () => {
 });
 
 async function startBuilt(env: Record<string, string> = {}, dataDir?: string): Promise<HearthProcess> {
-  const p = await startHearthProcess({ argv: [join(out, 'src/main.js')], env: { HEARTH_LOG_LEVEL: 'info', HEARTH_LOG_FORMAT: 'pretty', ...env }, dataDir, timeoutMs: 120_000 });
+  const p = await startHearthProcess({
+    argv: [join(out, 'src/main.js')],
+    env: { HEARTH_LOG_LEVEL: 'info', HEARTH_LOG_FORMAT: 'pretty', ...env },
+    dataDir,
+    timeoutMs: 120_000,
+  });
   started.push(p);
   return p;
 }
@@ -78,12 +83,20 @@ describe('the built server', () => {
     const first = await startBuilt({ HEARTH_LOG_FORMAT: 'json' });
     await first.kill('SIGTERM');
     expect(first.child.exitCode).toBe(0);
-    const lines = first.output().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = first
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'stopped' });
     expect(lines.some((l) => /^applied \d+ database migrations/.test(l.msg))).toBe(true);
 
     const again = await startBuilt({ HEARTH_LOG_FORMAT: 'json' }, first.dataDir);
-    const relines = again.output().trim().split('\n').map((l) => JSON.parse(l));
+    const relines = again
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // positive control first: it said where its database is
     expect(relines.some((l) => /^connected to SQLite at /.test(l.msg))).toBe(true);
     expect(relines.some((l) => /migration/.test(l.msg))).toBe(false);

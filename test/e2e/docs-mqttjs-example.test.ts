@@ -57,7 +57,9 @@ describe('docs/devices.md MQTT.js example', () => {
       // its event arrives once it is connected and subscribed (the event is published after the subscription)
       await waitFor(async () => (await h.http('GET', '/events?projectId=1&eventType=booted', { token: h.adminKey })).body.length > 0, 'event');
       expect((await h.http('PUT', `/devices/${device.id}/kv/brightness`, { token: h.adminKey, body: { value: 80 } })).status).toBe(204);
-      expect((await h.http('PUT', `/devices/${device.id}/command`, { token: h.adminKey, body: { action: 'light-on', parameters: { level: 80 } } })).status).toBe(204);
+      expect(
+        (await h.http('PUT', `/devices/${device.id}/command`, { token: h.adminKey, body: { action: 'light-on', parameters: { level: 80 } } })).status,
+      ).toBe(204);
       await waitFor(() => out.includes('command light-on { level: 80 }'), 'command');
       // ask for its store until the change has arrived
       await waitFor(() => out.includes('kv [["brightness",80]] rev 1') || (child.stdin.write('\n'), false), 'kv');

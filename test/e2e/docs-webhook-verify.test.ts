@@ -17,7 +17,8 @@ function verifyExample(url: string, port: number): string {
   const m = /## Verifying signatures[\s\S]*?```js\n([\s\S]*?)```/.exec(page);
   if (!m) throw new Error('docs/webhooks.md has no verification example');
   const code = m[1].replace(/const URL = '[^']*'/, `const URL = '${url}'`).replace(/\.listen\(\d+\)/, `.listen(${port})`);
-  if (!code.includes(url) || !code.includes(`.listen(${port})`)) throw new Error('the example no longer has a URL constant and a listen(port) to point at the test');
+  if (!code.includes(url) || !code.includes(`.listen(${port})`))
+    throw new Error('the example no longer has a URL constant and a listen(port) to point at the test');
   return code;
 }
 
@@ -58,7 +59,9 @@ describe('docs/webhooks.md signature verification example', () => {
       let forged: Response | undefined;
       while (!forged) {
         if (child.exitCode !== null) throw new Error(`the receiver exited: ${err}`);
-        forged = await fetch(url, { method: 'POST', body: '{"eventType":"button-pressed"}', headers: { 'x-service-signature': '00'.repeat(32) } }).catch(() => undefined);
+        forged = await fetch(url, { method: 'POST', body: '{"eventType":"button-pressed"}', headers: { 'x-service-signature': '00'.repeat(32) } }).catch(
+          () => undefined,
+        );
         if (!forged) await new Promise((r) => setTimeout(r, 100));
       }
       expect(forged.status).toBe(401);

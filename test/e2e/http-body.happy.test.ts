@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../helpers/hearth.js';
 
 /** one request whose body is written as the given chunks; `streamed`: chunked, no Content-Length */
-function send(h: TestHearth, method: string, path: string, chunks: Buffer[], o: { streamed?: boolean; type?: string } = {}): Promise<{ status: number; body: string }> {
+function send(
+  h: TestHearth,
+  method: string,
+  path: string,
+  chunks: Buffer[],
+  o: { streamed?: boolean; type?: string } = {},
+): Promise<{ status: number; body: string }> {
   const length = chunks.reduce((n, b) => n + b.length, 0);
   const headers: Record<string, string | number> = { authorization: `ModeCloud ${h.adminKey}`, 'content-type': o.type ?? 'application/json' };
   if (!o.streamed) headers['content-length'] = length;

@@ -96,7 +96,11 @@ describe('the container image', () => {
     p = await startHearthProcess({ argv: image.cmd.slice(1), cwd: workdir, env: { ...env, HEARTH_LOG_LEVEL: 'info' }, timeoutMs: 120_000 });
     expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
     // the image logs JSON for a collector (HEARTH_LOG_FORMAT), its first start makes the admin key
-    const lines = p.output().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = p
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.some((l) => /^HTTP API on http:\/\/0\.0\.0\.0:/.test(l.msg))).toBe(true);
     expect(readFileSync(join(p.dataDir, 'admin.key'), 'utf8')).toMatch(/^pk\./);
 

@@ -10,7 +10,9 @@ import { startTestHearth, type TestHearth } from '../helpers/hearth.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
 import { mqttConnect } from './broker/clients.js';
 
-const backends: [string, () => { databaseUrl: string | null; databaseSchema: string | null }][] = [['sqlite', () => ({ databaseUrl: null, databaseSchema: null })]];
+const backends: [string, () => { databaseUrl: string | null; databaseSchema: string | null }][] = [
+  ['sqlite', () => ({ databaseUrl: null, databaseSchema: null })],
+];
 if (testDatabaseUrl) backends.push(['postgres', () => ({ databaseUrl: testDatabaseUrl!, databaseSchema: freshSchemaName() })]);
 
 /** a browser's FormData as it goes on the wire (what Chromium and Firefox send), written by hand */
@@ -28,7 +30,13 @@ interface Answer {
 }
 
 /** one HTTP request from a chosen local address (127.0.0.x: each its own client IP) */
-function from(t: TestHearth, localAddress: string, method: string, path: string, opts: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+function from(
+  t: TestHearth,
+  localAddress: string,
+  method: string,
+  path: string,
+  opts: { body?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: t.httpPort, method, path, localAddress, headers: opts.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -107,7 +115,13 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       expect(login.body).toEqual({ userId: created.body.id, token: expect.stringMatching(/^ut\./), expirationTime: expect.any(String) });
       // break 6: the session carries the appId given at login
       const session = await t.http('GET', '/userSession', { token: login.body.token });
-      expect(session.body).toEqual({ userId: created.body.id, projectId: 1, appId: 'controller', creationTime: expect.any(String), expirationTime: login.body.expirationTime });
+      expect(session.body).toEqual({
+        userId: created.body.id,
+        projectId: 1,
+        appId: 'controller',
+        creationTime: expect.any(String),
+        expirationTime: login.body.expirationTime,
+      });
     });
 
     it("signs in with Node's own FormData and Request (the body a fetch of a FormData sends)", async () => {
@@ -131,8 +145,14 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       fd.append('projectId', '1');
       const res = await fetch(`${t.httpUrl}/auth/user`, { method: 'POST', body: fd });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ reason: 'INVALID_PARAMETERS', data: { issues: [{ path: 'password', message: 'password must be a text field, not a file' }] } });
-      const broken = await from(t, local, 'POST', '/auth/user', { body: '--nope\r\nnot a form', headers: { 'content-type': 'multipart/form-data; boundary=other' } });
+      expect(await res.json()).toEqual({
+        reason: 'INVALID_PARAMETERS',
+        data: { issues: [{ path: 'password', message: 'password must be a text field, not a file' }] },
+      });
+      const broken = await from(t, local, 'POST', '/auth/user', {
+        body: '--nope\r\nnot a form',
+        headers: { 'content-type': 'multipart/form-data; boundary=other' },
+      });
       expect(broken.status).toBe(403);
       expect(broken.body.reason).toBe('INVALID_PARAMETERS');
     });
@@ -164,7 +184,10 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       expect((await t.http('GET', '/projects/1', { token: t.adminKey })).body).toMatchObject({ id: 1, allowUserSignup: true });
       const set = async (value: string) => {
         const form = browserFormData([['allowUserSignup', value]]);
-        const r = await from(t, local, 'PATCH', '/projects/1', { body: form.body, headers: { 'content-type': form.contentType, authorization: `ModeCloud ${t.adminKey}` } });
+        const r = await from(t, local, 'PATCH', '/projects/1', {
+          body: form.body,
+          headers: { 'content-type': form.contentType, authorization: `ModeCloud ${t.adminKey}` },
+        });
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         return r.body.allowUserSignup;
       };
@@ -201,7 +224,8 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       const victim = await signUp(freshAddress());
       const other = await signUp(freshAddress());
       const tries = [];
-      for (let i = 0; i < 4; i++) tries.push(await from(t, address, 'POST', '/auth/user', json({ projectId: 1, email: victim.email, password: 'wrong password' })));
+      for (let i = 0; i < 4; i++)
+        tries.push(await from(t, address, 'POST', '/auth/user', json({ projectId: 1, email: victim.email, password: 'wrong password' })));
       expect(tries.slice(0, 3).map((r) => r.status)).toEqual([401, 401, 401]);
       expect(tries[3].status).toBe(429);
       expect(tries[3].headers['retry-after']).toBe('1');
@@ -217,11 +241,25 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       const home = await t.http('POST', '/homes', { token: owner.token, body: { name: 'Cabin' } });
       expect(home.status).toBe(201);
       const friend = await signUp(freshAddress());
-      const added = await t.http('POST', `/homes/${home.body.id}/members`, { token: owner.token, body: { email: friend.email.toUpperCase(), phoneNumber: '', role: 'member' } });
+      const added = await t.http('POST', `/homes/${home.body.id}/members`, {
+        token: owner.token,
+        body: { email: friend.email.toUpperCase(), phoneNumber: '', role: 'member' },
+      });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
-      expect(added.body).toEqual({ homeId: home.body.id, userId: friend.r.body.id, name: 'App User', email: friend.email, verified: false, role: 'member', creationTime: expect.any(String) });
+      expect(added.body).toEqual({
+        homeId: home.body.id,
+        userId: friend.r.body.id,
+        name: 'App User',
+        email: friend.email,
+        verified: false,
+        role: 'member',
+        creationTime: expect.any(String),
+      });
 
-      const unknown = await t.http('POST', `/homes/${home.body.id}/members`, { token: owner.token, body: { email: 'nobody-here@example.com', phoneNumber: '', role: 'member' } });
+      const unknown = await t.http('POST', `/homes/${home.body.id}/members`, {
+        token: owner.token,
+        body: { email: 'nobody-here@example.com', phoneNumber: '', role: 'member' },
+      });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ reason: 'USER_NOT_FOUND', data: { email: 'nobody-here@example.com' } });
 
@@ -246,8 +284,12 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       // no longer an owner: it may not change roles any more
       expect((await t.http('PATCH', `/homes/${home.body.id}/members/${friend.r.body.id}`, { token: owner.token, body: { role: 'member' } })).status).toBe(403);
       // an unknown member, a bad role
-      expect((await t.http('PATCH', `/homes/${home.body.id}/members/987654`, { token: t.adminKey, body: { role: 'owner' } })).body.reason).toBe('USER_NOT_FOUND');
-      expect((await t.http('PATCH', `/homes/${home.body.id}/members/${owner.userId}`, { token: t.adminKey, body: { role: 'admin' } })).body.reason).toBe('INVALID_PARAMETERS');
+      expect((await t.http('PATCH', `/homes/${home.body.id}/members/987654`, { token: t.adminKey, body: { role: 'owner' } })).body.reason).toBe(
+        'USER_NOT_FOUND',
+      );
+      expect((await t.http('PATCH', `/homes/${home.body.id}/members/${owner.userId}`, { token: t.adminKey, body: { role: 'admin' } })).body.reason).toBe(
+        'INVALID_PARAMETERS',
+      );
     });
   });
 
@@ -289,7 +331,12 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       await client.publishAsync(`/devices/${d.id}/event`, '{"eventType":"y","eventData":{"a":1}}', { qos: 1 });
       expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType: 'z', eventData: {} } })).status).toBe(204);
       const stored = (await t.http('GET', `/events?projectId=1&deviceId=${d.id}`, { token: t.adminKey })).body;
-      expect(stored.map((e: any) => e.eventType).filter((type: string) => !type.startsWith('_')).sort()).toEqual(['x', 'y', 'z']);
+      expect(
+        stored
+          .map((e: any) => e.eventType)
+          .filter((type: string) => !type.startsWith('_'))
+          .sort(),
+      ).toEqual(['x', 'y', 'z']);
       const logs = (await t.http('GET', '/logs?projectId=1', { token: t.adminKey })).body.filter((l: any) => l.text.startsWith(`device ${d.id} is in no home`));
       expect(logs).toHaveLength(1);
       expect(logs[0]).toMatchObject({ level: 2, source: 'webhooks' });

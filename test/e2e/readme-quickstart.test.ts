@@ -39,7 +39,9 @@ describe('README quickstart', () => {
   });
 
   it('extracts only what lies between the markers', () => {
-    const script = quickstartScript('intro\n```sh\nnot me\n```\n<!-- quickstart:start -->\n```sh\necho a\n```\ntext\n```sh\necho b\n```\n<!-- quickstart:end -->\n```sh\nnor me\n```');
+    const script = quickstartScript(
+      'intro\n```sh\nnot me\n```\n<!-- quickstart:start -->\n```sh\necho a\n```\ntext\n```sh\necho b\n```\n<!-- quickstart:end -->\n```sh\nnor me\n```',
+    );
     expect(script).toBe('echo a\n\necho b\n');
     expect(() => quickstartScript('no markers')).toThrow(/markers/);
   });

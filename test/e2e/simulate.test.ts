@@ -72,12 +72,15 @@ describe('device simulator', () => {
       expect((await th.http('PUT', `/devices/${dev.id}/kv/greeting`, { token: th.adminKey, body: { value: 'hello' } })).status).toBe(204);
 
       // a command; its answer carries the device's KV store as the device holds it
-      const answers = () => th.http('GET', `/events?projectId=1&deviceId=${dev.id}&eventType=commandAnswered`, { token: th.adminKey }).then((r) => r.body as { eventData: any }[]);
+      const answers = () =>
+        th.http('GET', `/events?projectId=1&deviceId=${dev.id}&eventType=commandAnswered`, { token: th.adminKey }).then((r) => r.body as { eventData: any }[]);
       let sent = 0;
       let seen: { eventData: any } | undefined;
       while (!seen && sent < 20) {
         sent++;
-        expect((await th.http('PUT', `/devices/${dev.id}/command`, { token: th.adminKey, body: { action: 'report', parameters: { attempt: sent } } })).status).toBe(204);
+        expect(
+          (await th.http('PUT', `/devices/${dev.id}/command`, { token: th.adminKey, body: { action: 'report', parameters: { attempt: sent } } })).status,
+        ).toBe(204);
         await expect.poll(async () => (await answers()).length, { timeout: 60_000, interval: 200 }).toBe(sent);
         seen = (await answers()).find((e) => e.eventData.kv?.greeting === 'hello');
       }
@@ -100,7 +103,17 @@ describe('device simulator', () => {
   it('reuses its devices on the next run, over MQTT-over-WebSocket, and stops at --duration', SLOW, async () => {
     const before = await total('/devices?projectId=1&limit=1');
     const stored = await events('simTick');
-    const sim = simulate([...base.filter((a, i) => a !== '--mqtt' && base[i - 1] !== '--mqtt'), '--transport', 'ws', '--devices', '5', '--rate', '20', '--duration', '3']);
+    const sim = simulate([
+      ...base.filter((a, i) => a !== '--mqtt' && base[i - 1] !== '--mqtt'),
+      '--transport',
+      'ws',
+      '--devices',
+      '5',
+      '--rate',
+      '20',
+      '--duration',
+      '3',
+    ]);
     const sum = summaryOf(await sim.done);
     expect(sum).toMatchObject({ devices: 5, errors: 0 });
     expect(await total('/devices?projectId=1&limit=1')).toBe(before);

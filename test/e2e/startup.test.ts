@@ -70,7 +70,11 @@ describe('start-up order', () => {
   });
 
   it('a misspelled variable is reported with the setting it is closest to, and start-up goes on', { timeout: 120_000 }, async () => {
-    const p = await startHearthProcess({ name: 'typo', timeoutMs: 80_000, env: { HEARTH_HTTPPORT: '9999', HEARTH_TEST_WHATEVER: 'not a setting, not reported' } });
+    const p = await startHearthProcess({
+      name: 'typo',
+      timeoutMs: 80_000,
+      env: { HEARTH_HTTPPORT: '9999', HEARTH_TEST_WHATEVER: 'not a setting, not reported' },
+    });
     onTestFinished(async () => {
       await p.kill();
       removeDataDir(p);

@@ -40,7 +40,11 @@ export interface TestHearth {
   seedUser(opts?: { homeIds?: number[]; projectId?: number }): Promise<{ userId: number; token: string; tokenHash: string }>;
   seedProjectKey(scopes: string[], projectId?: number): Promise<{ id: string; key: string }>;
   /** a real HTTP request; JSON in and out */
-  http(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  http(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** the device row as stored now */
   deviceRow(id: number): Promise<DeviceRow | undefined>;
   close(): Promise<void>;
@@ -101,7 +105,8 @@ export async function startTestHearth(overrides?: DeepPartial<Config>, opts: { d
     return { id: d.id, key, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
   };
 
-  const seedHome: TestHearth['seedHome'] = async (o = {}) => (await store.homes.create({ projectId: o.projectId ?? 1, name: o.name ?? 'home', creationTime: now() })).id;
+  const seedHome: TestHearth['seedHome'] = async (o = {}) =>
+    (await store.homes.create({ projectId: o.projectId ?? 1, name: o.name ?? 'home', creationTime: now() })).id;
 
   const seedUser: TestHearth['seedUser'] = async (o = {}) => {
     const u = await store.users.create({
@@ -115,7 +120,13 @@ export async function startTestHearth(overrides?: DeepPartial<Config>, opts: { d
     for (const homeId of o.homeIds ?? []) await store.members.upsert({ homeId, userId: u.id, role: 'member', creationTime: now() });
     const token = generateToken('ut.');
     const tokenHash = hashToken(token);
-    await store.sessions.create({ tokenHash, userId: u.id, projectId: u.projectId, creationTime: now(), expirationTime: new Date(Date.now() + 3600_000).toISOString() });
+    await store.sessions.create({
+      tokenHash,
+      userId: u.id,
+      projectId: u.projectId,
+      creationTime: now(),
+      expirationTime: new Date(Date.now() + 3600_000).toISOString(),
+    });
     return { userId: u.id, token, tokenHash };
   };
 

@@ -63,9 +63,7 @@ export function buildGraph(root: string, dirs: string[]): ImportGraph {
     graph.set(
       file,
       specifiersOf(text).map((specifier) =>
-        specifier.startsWith('.')
-          ? { specifier, target: resolveRelative(file, specifier, exists) ?? `?${specifier}` }
-          : { specifier },
+        specifier.startsWith('.') ? { specifier, target: resolveRelative(file, specifier, exists) ?? `?${specifier}` } : { specifier },
       ),
     );
   }

@@ -36,7 +36,10 @@ export async function seedUser(t: TestApi, opts: { key?: string; projectId?: num
   const projectId = opts.projectId ?? 1;
   const email = `user-${unique()}@example.com`;
   const password = 'correct horse battery';
-  const created = await t.req('POST', '/users', { token: key, body: { projectId, email, password, name: opts.name ?? 'Test User', canCreateDevices: opts.canCreateDevices } });
+  const created = await t.req('POST', '/users', {
+    token: key,
+    body: { projectId, email, password, name: opts.name ?? 'Test User', canCreateDevices: opts.canCreateDevices },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const session = await t.req('POST', '/auth/user', { body: { projectId, email, password } });
   expect(session.status, JSON.stringify(session.body)).toBe(200);

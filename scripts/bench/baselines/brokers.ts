@@ -100,12 +100,18 @@ export function cpuMicrosOf(pid: number): number {
     return u.user + u.system;
   }
   // /proc/<pid>/stat fields 14 and 15, in clock ticks (100 per second on Linux)
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** devices created straight through the store (the bench is not about the registry API) */
-export async function seedDevices(hearth: Hearth, n: number, o: { homeId?: number | null; keyOf?: (i: number) => string } = {}): Promise<{ id: number; key: string }[]> {
+export async function seedDevices(
+  hearth: Hearth,
+  n: number,
+  o: { homeId?: number | null; keyOf?: (i: number) => string } = {},
+): Promise<{ id: number; key: string }[]> {
   const out: { id: number; key: string }[] = [];
   const now = new Date().toISOString();
   await hearth.deps.store.transaction(async (store) => {

@@ -20,7 +20,12 @@ export async function commands(j: CommandJob, send: (m: unknown) => void): Promi
   const onArrival = () => arrived?.();
   let close: () => Promise<unknown>;
   if (j.device.kind === 'mqtt') {
-    const c = await mqtt.connectAsync(j.device.url, { username: j.device.username, password: j.device.password, reconnectPeriod: 0, clientId: `bench-cmd-${process.pid}` });
+    const c = await mqtt.connectAsync(j.device.url, {
+      username: j.device.username,
+      password: j.device.password,
+      reconnectPeriod: 0,
+      clientId: `bench-cmd-${process.pid}`,
+    });
     await c.subscribeAsync(j.device.topic, { qos: 1 });
     c.on('message', onArrival);
     close = () => c.endAsync(true);
@@ -39,7 +44,14 @@ export async function commands(j: CommandJob, send: (m: unknown) => void): Promi
     new Promise<number>((resolve, reject) => {
       const body = JSON.stringify({ action: 'bench-command', parameters: { n } });
       const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: 'PUT', agent, headers: { ...j.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'PUT',
+          agent,
+          headers: { ...j.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -63,4 +75,3 @@ export async function commands(j: CommandJob, send: (m: unknown) => void): Promi
   await close();
   send({ type: 'latencies', latencies });
 }
-

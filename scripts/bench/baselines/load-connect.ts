@@ -87,7 +87,6 @@ export async function connectAll(j: ConnectJob, send: (m: unknown) => void): Pro
   }
 }
 
-
 export function closeConnections(): void {
   for (const s of sockets) s.destroy();
 }

@@ -39,7 +39,12 @@ async function preparePublish(j: PublishJob): Promise<void> {
   job = j;
   const opts = { reconnectPeriod: 0, connectTimeout: 30_000, keepalive: 60 };
   if (j.subscriber) {
-    subscriber = await mqtt.connectAsync(j.url, { ...opts, username: j.subscriber.username, password: j.subscriber.password, clientId: `bench-sub-${process.pid}` });
+    subscriber = await mqtt.connectAsync(j.url, {
+      ...opts,
+      username: j.subscriber.username,
+      password: j.subscriber.password,
+      clientId: `bench-sub-${process.pid}`,
+    });
     await subscriber.subscribeAsync(j.subscriber.topic, { qos: 1 });
   }
   publishers = await Promise.all(

@@ -48,7 +48,15 @@ async function measure(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
   }
   const m = process.memoryUsage();
-  send({ type: 'memory', rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, connections: hearth?.broker?.connectionCount });
+  send({
+    type: 'memory',
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    connections: hearth?.broker?.connectionCount,
+  });
 }
 
 process.on('message', (m: Msg) => {

@@ -48,7 +48,6 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-
 function withAppName(url: string, name: string): string {
   const u = new URL(url);
   u.searchParams.set('application_name', name);
@@ -99,7 +98,9 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     mkdirSync(dataDir, { recursive: true });
     // BENCH_PROFILE=<dir> (as for the in-process benches, lib/profile.ts): each node writes a
     // CPU profile there when it stops
-    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`, `--cpu-prof-name=cluster-${name}-${Date.now()}.cpuprofile`] : [];
+    const profile = process.env.BENCH_PROFILE
+      ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`, `--cpu-prof-name=cluster-${name}-${Date.now()}.cpuprofile`]
+      : [];
     const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
       env: {
@@ -141,7 +142,10 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     const end = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`cluster node ${name} exited with ${child.exitCode}: ${out}`);
-      const ok = await fetch(`http://127.0.0.1:${httpPort}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${httpPort}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok && (!mqttPort || (await accepting(mqttPort)))) return node;
       if (Date.now() > end) throw new Error(`cluster node ${name} did not start within 60 s: ${out}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -47,12 +47,15 @@ function bound(u: CpuUsage, roundTrips: string): string {
   // a 2-core machine at 80 % is about as busy as the scheduler lets it be between wake-ups
   if (u.machineCores >= 0.8 * CORES) return `CPU: the ${CORES} cores are busy (${u.machineCores.toFixed(2)}: ${where})`;
   const [g, c] = top[0];
-  if (c >= 0.85 && g !== 'load') return `one process: ${g} at ${c.toFixed(2)} cores, a single event loop (machine ${u.machineCores.toFixed(2)} of ${CORES}: ${where})`;
+  if (c >= 0.85 && g !== 'load')
+    return `one process: ${g} at ${c.toFixed(2)} cores, a single event loop (machine ${u.machineCores.toFixed(2)} of ${CORES}: ${where})`;
   return `no core saturated (machine ${u.machineCores.toFixed(2)} of ${CORES}: ${where}): ${roundTrips}`;
 }
 
 const shared = (u: CpuUsage, unit: string, why = '') =>
-  others(u) >= 0.3 ? `; other processes took ${others(u).toFixed(2)} cores, so the ${unit} ratio is noise, not scaling${why}; trust the CPU-per-operation figures` : '';
+  others(u) >= 0.3
+    ? `; other processes took ${others(u).toFixed(2)} cores, so the ${unit} ratio is noise, not scaling${why}; trust the CPU-per-operation figures`
+    : '';
 
 /**
  * The throughput the server side could reach here without the load generators and other
@@ -77,7 +80,10 @@ function ceilingLine(what: string, hotName: string, one: Stage, two: Stage, hot:
 function ingestLimit(one: ConfigFigures, two: ConfigFigures, window: number): string {
   const a = perOp(one.ingest);
   const b = perOp(two.ingest);
-  const cost = b > a * 1.05 ? `costs ${(((b - a) / a) * 100).toFixed(0)} % more server CPU per event (${fmt(a)} → ${fmt(b)} µs)` : `costs about the same server CPU per event (${fmt(a)} → ${fmt(b)} µs)`;
+  const cost =
+    b > a * 1.05
+      ? `costs ${(((b - a) / a) * 100).toFixed(0)} % more server CPU per event (${fmt(a)} → ${fmt(b)} µs)`
+      : `costs about the same server CPU per event (${fmt(a)} → ${fmt(b)} µs)`;
   return `${bound(two.ingest.usage, `each device waits for its PUBACKs (window ${window}), i.e. for the group commits`)}; a second broker on the same cores ${cost}${shared(two.ingest.usage, 'events/s', ' (among many runnable processes, two brokers simply win a larger share of the cores)')}`;
 }
 
@@ -86,13 +92,27 @@ function commandLimit(one: ConfigFigures, two: ConfigFigures): string {
   return `${bound(two.many.usage, 'each client waits for its command to arrive before the next PUT')}; every PUT goes through the one api node (${api(one)} → ${api(two)} µs api CPU per command), which brokers do not add to${shared(two.many.usage, 'commands/s')}`;
 }
 
-export function printReport(one: ConfigFigures, two: ConfigFigures, o: { clients: number; window: number }): { ingestRatio: number; commandRatio: number; ingestLimit: string; commandLimit: string } {
-  const rows = [['1 broker', one], ['2 brokers', two]] as const;
+export function printReport(
+  one: ConfigFigures,
+  two: ConfigFigures,
+  o: { clients: number; window: number },
+): { ingestRatio: number; commandRatio: number; ingestLimit: string; commandLimit: string } {
+  const rows = [
+    ['1 broker', one],
+    ['2 brokers', two],
+  ] as const;
   console.log(`  ingest      ${'events/s'.padStart(9)} ${'µs CPU/event: brokers'.padStart(22)} ${'server'.padStart(7)} ${'all'.padStart(6)}`);
   for (const [label, f] of rows) {
-    console.log(`  ${label.padEnd(11)} ${fmt(f.ingest.perSecond).padStart(9)} ${fmt(perOp(f.ingest, isBroker), 1).padStart(22)} ${fmt(perOp(f.ingest), 1).padStart(7)} ${fmt(perOp(f.ingest, () => true), 1).padStart(6)}`);
+    console.log(
+      `  ${label.padEnd(11)} ${fmt(f.ingest.perSecond).padStart(9)} ${fmt(perOp(f.ingest, isBroker), 1).padStart(22)} ${fmt(perOp(f.ingest), 1).padStart(7)} ${fmt(
+        perOp(f.ingest, () => true),
+        1,
+      ).padStart(6)}`,
+    );
   }
-  console.log(`  commands    ${'1 client p50'.padStart(12)} ${'p99'.padStart(6)} ${`${o.clients} clients/s`.padStart(12)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'µs CPU/cmd: api'.padStart(16)} ${'server'.padStart(7)}`);
+  console.log(
+    `  commands    ${'1 client p50'.padStart(12)} ${'p99'.padStart(6)} ${`${o.clients} clients/s`.padStart(12)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'µs CPU/cmd: api'.padStart(16)} ${'server'.padStart(7)}`,
+  );
   for (const [label, f] of rows) {
     console.log(
       `  ${label.padEnd(11)} ${f.single.p50.toFixed(2).padStart(12)} ${f.single.p99.toFixed(2).padStart(6)} ${fmt(f.many.perSecond).padStart(12)} ${f.many.p50.toFixed(2).padStart(6)} ${f.many.p99.toFixed(2).padStart(6)} ${fmt(perOp(f.many, (g) => g === 'api')).padStart(16)} ${fmt(perOp(f.many)).padStart(7)}`,
@@ -100,8 +120,12 @@ export function printReport(one: ConfigFigures, two: ConfigFigures, o: { clients
   }
   const ingestRatio = two.ingest.perSecond / one.ingest.perSecond;
   const commandRatio = two.many.perSecond / one.many.perSecond;
-  console.log(`  scaling 2 brokers / 1 broker, measured: ingest ${ingestRatio.toFixed(2)}x events/s, commands ${commandRatio.toFixed(2)}x commands/s (${o.clients} clients), 1-client p50 ${(two.single.p50 / one.single.p50).toFixed(2)}x`);
-  console.log(`  scaling if CPU-bound (server µs per operation, 1 broker / 2 brokers): ingest ${(perOp(one.ingest) / perOp(two.ingest)).toFixed(2)}x, commands ${(perOp(one.many) / perOp(two.many)).toFixed(2)}x`);
+  console.log(
+    `  scaling 2 brokers / 1 broker, measured: ingest ${ingestRatio.toFixed(2)}x events/s, commands ${commandRatio.toFixed(2)}x commands/s (${o.clients} clients), 1-client p50 ${(two.single.p50 / one.single.p50).toFixed(2)}x`,
+  );
+  console.log(
+    `  scaling if CPU-bound (server µs per operation, 1 broker / 2 brokers): ingest ${(perOp(one.ingest) / perOp(two.ingest)).toFixed(2)}x, commands ${(perOp(one.many) / perOp(two.many)).toFixed(2)}x`,
+  );
   console.log('  cores used (CPU time / wall time; server = Hearth nodes + PostgreSQL backends of this cluster + Redis):');
   for (const [label, f] of rows) {
     console.log(`    ingest, ${label.padEnd(9)}   ${coresLine(f.ingest.usage)}`);

@@ -34,7 +34,14 @@ export async function flood(o: FloodOptions): Promise<FloodFigures> {
     const clientId = `flood${s}-${Math.random().toString(36).slice(2, 8)}`;
     let client: mqtt.MqttClient;
     try {
-      client = await mqtt.connectAsync(o.url, { username: String(o.deviceId), password: o.key, clientId, clean: false, reconnectPeriod: 0, connectTimeout: 30_000 });
+      client = await mqtt.connectAsync(o.url, {
+        username: String(o.deviceId),
+        password: o.key,
+        clientId,
+        clean: false,
+        reconnectPeriod: 0,
+        connectTimeout: 30_000,
+      });
     } catch {
       figures.refusedSessions++;
       continue;

@@ -253,8 +253,13 @@ export function createUndiciWebhookClient(opts: WebhookClientOptions): WebhookCl
     try {
       const target = parseTargetUrl(url);
       const hostname = bareHost(target.hostname);
-      route = { origin: target.origin, path: (target.pathname || '/') + target.search, refused: !opts.allowPrivateTargets && isIpLiteral(hostname) && !isAllowedAddress(hostname) };
-      if (target.username || target.password) route.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
+      route = {
+        origin: target.origin,
+        path: (target.pathname || '/') + target.search,
+        refused: !opts.allowPrivateTargets && isIpLiteral(hostname) && !isAllowedAddress(hostname),
+      };
+      if (target.username || target.password)
+        route.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
     } catch {
       route = 'INVALID_URL';
     }

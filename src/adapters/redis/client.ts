@@ -56,10 +56,11 @@ export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
 export async function duplicateRedis(client: RedisClient, onError?: (err: Error) => void): Promise<RedisClient> {
   const dup = client.duplicate();
   dup.on('error', (err: Error) => onError?.(err));
-  if (dup.status !== 'ready') await new Promise<void>((resolve, reject) => {
-    dup.once('ready', resolve);
-    dup.once('end', () => reject(new Error('cannot connect')));
-  });
+  if (dup.status !== 'ready')
+    await new Promise<void>((resolve, reject) => {
+      dup.once('ready', resolve);
+      dup.once('end', () => reject(new Error('cannot connect')));
+    });
   return dup;
 }
 

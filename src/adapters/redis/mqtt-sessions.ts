@@ -21,12 +21,7 @@ export function createRedisMqttSessions(opts: { client: RedisClient; keys: Redis
   return {
     async connected(deviceId, clientId, token) {
       const key = keys.mqttSessions(deviceId);
-      const replies = await client
-        .multi()
-        .hset(key, clientId, `c:${token}`)
-        .zrem(keys.mqttSessionsOffline, member(deviceId, clientId))
-        .hgetall(key)
-        .exec();
+      const replies = await client.multi().hset(key, clientId, `c:${token}`).zrem(keys.mqttSessionsOffline, member(deviceId, clientId)).hgetall(key).exec();
       // ioredis: one [error, reply] per command
       const failed = replies?.find(([err]) => err);
       if (!replies || failed) throw failed?.[0] ?? new Error('Redis transaction aborted');
@@ -34,7 +29,17 @@ export function createRedisMqttSessions(opts: { client: RedisClient; keys: Redis
       return Object.entries(all).map(([id, v]) => ({ clientId: id, offlineSince: v.startsWith('o:') ? Number(v.slice(2)) : null }));
     },
     async disconnected(deviceId, clientId, token, at) {
-      await client.eval(DISCONNECTED, 2, keys.mqttSessions(deviceId), keys.mqttSessionsOffline, clientId, `c:${token}`, `o:${at}`, String(at), member(deviceId, clientId));
+      await client.eval(
+        DISCONNECTED,
+        2,
+        keys.mqttSessions(deviceId),
+        keys.mqttSessionsOffline,
+        clientId,
+        `c:${token}`,
+        `o:${at}`,
+        String(at),
+        member(deviceId, clientId),
+      );
     },
     async remove(deviceId, clientId) {
       await client.multi().hdel(keys.mqttSessions(deviceId), clientId).zrem(keys.mqttSessionsOffline, member(deviceId, clientId)).exec();

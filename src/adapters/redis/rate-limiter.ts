@@ -7,7 +7,13 @@ import type { RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
 import { createRedisFailureCounter } from './failure-counter.js';
 
-export function createRedisRateLimiter(opts: { client: RedisClient; keys: RedisKeys; perSecond: number; burst: number; onError?: (err: Error) => void }): RateLimiter {
+export function createRedisRateLimiter(opts: {
+  client: RedisClient;
+  keys: RedisKeys;
+  perSecond: number;
+  burst: number;
+  onError?: (err: Error) => void;
+}): RateLimiter {
   const extra = Math.max(0, opts.burst - opts.perSecond);
   const steady = new RateLimiterRedis({
     storeClient: opts.client,

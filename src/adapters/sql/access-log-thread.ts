@@ -3,7 +3,15 @@
 // batch's id (and the error, if it failed).
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { decode, insertAccessLogValues, INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
+import {
+  decode,
+  insertAccessLogValues,
+  INSERT_ACCESS_LOG_SQLITE,
+  INSERT_ACCESS_LOGS_SQLITE,
+  type FromWriter,
+  type ToWriter,
+  type WriterData,
+} from './access-log-protocol.js';
 
 const port = parentPort!;
 const { file } = workerData as WriterData;

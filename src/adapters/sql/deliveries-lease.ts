@@ -18,7 +18,10 @@ const COMPLETE_CHUNK = 200;
 // The limit is written into the text, not bound: SQLite re-plans a statement whose LIMIT is a
 // bound parameter on every run (a re-prepare per claim). Claims are at most a worker's buffer, so
 // the distinct texts are few.
-const DUE_SQLITE = (excluding: boolean, limit: number) => `select * from deliveries where next_attempt_time <= ?${excluding ? ' and lane not in (select value from json_each(?))' : ''}
+const DUE_SQLITE = (
+  excluding: boolean,
+  limit: number,
+) => `select * from deliveries where next_attempt_time <= ?${excluding ? ' and lane not in (select value from json_each(?))' : ''}
   order by next_attempt_time limit ${limit}`;
 const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ? where id = ?`;
 const COMPLETE_SQLITE = `update deliveries set status = ?, attempts = ?, round_attempts = ?, next_attempt_time = ?, update_time = ?, claimed_by = null
@@ -41,14 +44,14 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
           const due = d.prepare(DUE_SQLITE(excluding, req.limit));
           const lease = d.prepare(LEASE_SQLITE);
           return d.atomically(() => {
-              const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
-              for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
-              return found;
-            },
-            true,
-          );
+            const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
+            for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
+            return found;
+          }, true);
         });
-        return rows.map((r) => ({ ...fromSnake(r), status: 'delivering' as const, claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now })).sort(oldestFirst);
+        return rows
+          .map((r) => ({ ...fromSnake(r), status: 'delivering' as const, claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now }))
+          .sort(oldestFirst);
       }
       const rows = await db
         .updateTable('deliveries')
@@ -102,10 +105,12 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
       // The row source is a UNION ALL of SELECTs, which both dialects accept (SQLite names no
       // VALUES columns); the integer is cast so PostgreSQL types the column.
       for (let i = 0; i < items.length; i += COMPLETE_CHUNK) {
-        const rows = items.slice(i, i + COMPLETE_CHUNK).map(
-          ({ id, outcome: o }) =>
-            sql`select ${id} as id, ${o.status} as status, ${JSON.stringify(o.attempts)} as attempts, cast(${o.roundAttempts} as integer) as round_attempts, cast(${o.status === 'pending' ? o.nextAttemptTime : null} as text) as next_attempt_time, ${o.updateTime} as update_time`,
-        );
+        const rows = items
+          .slice(i, i + COMPLETE_CHUNK)
+          .map(
+            ({ id, outcome: o }) =>
+              sql`select ${id} as id, ${o.status} as status, ${JSON.stringify(o.attempts)} as attempts, cast(${o.roundAttempts} as integer) as round_attempts, cast(${o.status === 'pending' ? o.nextAttemptTime : null} as text) as next_attempt_time, ${o.updateTime} as update_time`,
+          );
         const r = await sql<{ id: string }>`update deliveries set status = v.status, attempts = v.attempts, round_attempts = v.round_attempts,
           next_attempt_time = v.next_attempt_time, update_time = v.update_time, claimed_by = null
           from (${sql.join(rows, sql` union all `)}) as v
@@ -144,6 +149,5 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         .executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
-
   };
 }

@@ -31,7 +31,21 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
           const st = d.prepare(INSERT_SQLITE);
           d.atomically(() => {
             for (const r of rows) {
-              st.run(r.id, r.projectId, r.moduleId, r.kind, laneOf(r), r.eventId, r.eventType, r.payload, status, claim?.leaseUntil ?? r.creationTime, r.creationTime, r.creationTime, claimedBy);
+              st.run(
+                r.id,
+                r.projectId,
+                r.moduleId,
+                r.kind,
+                laneOf(r),
+                r.eventId,
+                r.eventType,
+                r.payload,
+                status,
+                claim?.leaseUntil ?? r.creationTime,
+                r.creationTime,
+                r.creationTime,
+                claimedBy,
+              );
             }
           });
         });

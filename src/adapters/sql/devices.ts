@@ -76,11 +76,7 @@ export function deviceRepo(db: Db): DeviceRepo {
         .execute();
     },
     async markAllOffline(time) {
-      const r = await db
-        .updateTable('devices')
-        .set({ isConnected: 0, lastDisconnectTime: time })
-        .where('isConnected', '=', 1)
-        .executeTakeFirst();
+      const r = await db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: time }).where('isConnected', '=', 1).executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
     async delete(id) {

@@ -19,18 +19,12 @@ async function bumpRev(db: Db, scope: KvScope, ownerId: number): Promise<number>
 }
 
 async function currentRev(db: Db, scope: KvScope, ownerId: number): Promise<number> {
-  const r = await db
-    .selectFrom('kvRevs')
-    .select('rev')
-    .where('scope', '=', scope)
-    .where('ownerId', '=', ownerId)
-    .executeTakeFirst();
+  const r = await db.selectFrom('kvRevs').select('rev').where('scope', '=', scope).where('ownerId', '=', ownerId).executeTakeFirst();
   return r ? Number(r.rev) : 0;
 }
 
 export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) => Promise<T>): KvRepo {
-  const store = (q: Db, scope: KvScope, ownerId: number) =>
-    q.selectFrom('kv').where('scope', '=', scope).where('ownerId', '=', ownerId);
+  const store = (q: Db, scope: KvScope, ownerId: number) => q.selectFrom('kv').where('scope', '=', scope).where('ownerId', '=', ownerId);
 
   return {
     list: (scope, ownerId, keyPrefix) =>
@@ -54,7 +48,11 @@ export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) =>
         const rev = await bumpRev(t, scope, ownerId);
         const exists = await store(t, scope, ownerId).select('key').where('key', '=', key).executeTakeFirst();
         if (!exists) {
-          const n = countOf(await store(t, scope, ownerId).select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+          const n = countOf(
+            await store(t, scope, ownerId)
+              .select((e) => e.fn.countAll().as('n'))
+              .executeTakeFirst(),
+          );
           if (n >= maxKeys) throw new KvKeyLimitError(maxKeys);
         }
         const json = JSON.stringify(value);
@@ -68,12 +66,7 @@ export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) =>
 
     delete: (scope, ownerId, key) =>
       inTransaction(async (t) => {
-        const r = await t
-          .deleteFrom('kv')
-          .where('scope', '=', scope)
-          .where('ownerId', '=', ownerId)
-          .where('key', '=', key)
-          .executeTakeFirst();
+        const r = await t.deleteFrom('kv').where('scope', '=', scope).where('ownerId', '=', ownerId).where('key', '=', key).executeTakeFirst();
         if (Number(r.numDeletedRows) === 0) return undefined;
         return { rev: await bumpRev(t, scope, ownerId) };
       }),

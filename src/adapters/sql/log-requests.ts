@@ -94,7 +94,11 @@ export function logRequestRepo(base: Kysely<Database>): LogRequestRepo {
     async transition(id, from, patch, uploadId) {
       const values: Partial<LogRequestsTable> = { ...patch };
       if (!isOpen(patch.status)) values.openDeviceId = null;
-      let q = db.updateTable('logRequests').set(values).where('id', '=', id).where('status', 'in', [...from]);
+      let q = db
+        .updateTable('logRequests')
+        .set(values)
+        .where('id', '=', id)
+        .where('status', 'in', [...from]);
       if (uploadId !== undefined) q = q.where('uploadId', '=', uploadId);
       const res = await q.executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) return undefined;

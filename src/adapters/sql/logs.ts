@@ -12,7 +12,15 @@ type Db = Kysely<Database>;
 
 const eventColumns = (row: EventRow) => {
   const e = row.event;
-  return { id: row.id, projectId: row.projectId, homeId: e.homeId ?? null, deviceId: e.originDeviceId ?? null, eventType: e.eventType, timestamp: e.timestamp, body: JSON.stringify(e) };
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    homeId: e.homeId ?? null,
+    deviceId: e.originDeviceId ?? null,
+    eventType: e.eventType,
+    timestamp: e.timestamp,
+    body: JSON.stringify(e),
+  };
 };
 const INSERT_EVENT_SQLITE = 'insert into events (id, project_id, home_id, device_id, event_type, timestamp, body) values (?, ?, ?, ?, ?, ?, ?)';
 // 7 parameters a row: well within both dialects' limits per statement
@@ -41,7 +49,10 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         }
         // chunked: a statement's bound parameters are capped
         for (let i = 0; i < rows.length; i += 200) {
-          await db.insertInto('accessLogs').values(rows.slice(i, i + 200)).execute();
+          await db
+            .insertInto('accessLogs')
+            .values(rows.slice(i, i + 200))
+            .execute();
         }
       },
       async list(f, page) {
@@ -112,7 +123,11 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
           });
           return;
         }
-        for (let i = 0; i < rows.length; i += EVENT_CHUNK) await db.insertInto('events').values(rows.slice(i, i + EVENT_CHUNK).map(eventColumns)).execute();
+        for (let i = 0; i < rows.length; i += EVENT_CHUNK)
+          await db
+            .insertInto('events')
+            .values(rows.slice(i, i + EVENT_CHUNK).map(eventColumns))
+            .execute();
       },
       async list(f, page) {
         let q = db.selectFrom('events').where('projectId', '=', f.projectId);

@@ -11,8 +11,7 @@ function idColumn(dialect: Dialect) {
 
 function initial(dialect: Dialect): Migration {
   const serial = idColumn(dialect);
-  const auto = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) =>
-    dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
+  const auto = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
   return {
     async up(db: Kysely<any>) {
       await db.schema
@@ -229,8 +228,7 @@ function webhooks(): Migration {
 // conditional update that moves it decides which worker fires the tick.
 function logsDataReports(dialect: Dialect): Migration {
   const serial = idColumn(dialect);
-  const auto = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) =>
-    dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
+  const auto = <T extends { primaryKey(): T; autoIncrement(): T }>(c: T) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
   return {
     async up(db: Kysely<any>) {
       await db.schema
@@ -385,7 +383,10 @@ function accessLogFile(dialect: Dialect): Migration {
 function signupAndSessionApp(): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('projects').addColumn('allow_user_signup', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .alterTable('projects')
+        .addColumn('allow_user_signup', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
       await db.schema.alterTable('sessions').addColumn('app_id', 'text').execute();
     },
   };

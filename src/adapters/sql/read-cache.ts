@@ -227,7 +227,10 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
         for (const c of pending) rows.apply(c);
       }
     },
-    ...withPeeks(repos(inner, true, (c) => rows.apply(c)), peeks),
+    ...withPeeks(
+      repos(inner, true, (c) => rows.apply(c)),
+      peeks,
+    ),
     async close() {
       rows.clear();
       await feed.close();

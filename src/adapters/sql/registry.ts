@@ -23,10 +23,10 @@ const toProject = (r: Omit<ProjectRow, 'allowUserSignup'> & { allowUserSignup: n
   creationTime: r.creationTime,
 });
 
-export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
-  Store,
-  'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'
-> {
+export function registryRepos(
+  db: Db,
+  dialect: 'sqlite' | 'postgres',
+): Pick<Store, 'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'> {
   // the lookups of every authenticated request, compiled once (statements.ts)
   const keyByHash = precompiled(db, () => db.selectFrom('apiKeys').selectAll().where('keyHash', '=', ''));
   const sessionByHash = precompiled(db, () => db.selectFrom('sessions').selectAll().where('tokenHash', '=', ''));
@@ -48,7 +48,13 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
         if (patch.allowUserSignup !== undefined) values.allowUserSignup = patch.allowUserSignup ? 1 : 0;
         if (Object.keys(values).length) await db.updateTable('projects').set(values).where('id', '=', id).execute();
       },
-      count: async () => countOf(await db.selectFrom('projects').select((e) => e.fn.countAll().as('n')).executeTakeFirst()),
+      count: async () =>
+        countOf(
+          await db
+            .selectFrom('projects')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirst(),
+        ),
       async lockFirstStart() {
         // SQLite: one process owns the database file and its writes are serialised already
         if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FIRST_START_LOCK})`.execute(db);
@@ -57,7 +63,10 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
 
     apiKeys: {
       async create(k) {
-        await db.insertInto('apiKeys').values({ ...k, scopes: JSON.stringify(k.scopes) }).execute();
+        await db
+          .insertInto('apiKeys')
+          .values({ ...k, scopes: JSON.stringify(k.scopes) })
+          .execute();
       },
       async getByHash(keyHash) {
         const r = await keyByHash(keyHash);
@@ -91,12 +100,7 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
         return r && toUser(r);
       },
       async getByEmail(projectId, email) {
-        const r = await db
-          .selectFrom('users')
-          .selectAll()
-          .where('projectId', '=', projectId)
-          .where('email', '=', email)
-          .executeTakeFirst();
+        const r = await db.selectFrom('users').selectAll().where('projectId', '=', projectId).where('email', '=', email).executeTakeFirst();
         return r && toUser(r);
       },
       async list(f, page) {
@@ -190,8 +194,7 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
       async create(c) {
         await db.insertInto('deviceClasses').values(c).execute();
       },
-      get: (projectId, id) =>
-        db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst(),
+      get: (projectId, id) => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst(),
       list: (projectId) => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute(),
       async delete(projectId, id) {
         const r = await db.deleteFrom('deviceClasses').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
@@ -229,7 +232,10 @@ export function registryRepos(db: Db, dialect: 'sqlite' | 'postgres'): Pick<
 
     bundles: {
       async create(b) {
-        await db.insertInto('bundles').values({ ...b, components: JSON.stringify(b.components) }).execute();
+        await db
+          .insertInto('bundles')
+          .values({ ...b, components: JSON.stringify(b.components) })
+          .execute();
       },
       async get(id) {
         const r = await db.selectFrom('bundles').selectAll().where('id', '=', id).executeTakeFirst();

@@ -62,7 +62,9 @@ export function reportDataRepo(base: Kysely<Database>): ReportDataRepo {
       if (f.eventTypes?.length) q = q.where('eventType', 'in', f.eventTypes);
       if (f.deviceClass !== undefined) {
         const cls = f.deviceClass;
-        q = q.where('deviceId', 'in', (e) => e.selectFrom('devices').select('devices.id').where('devices.projectId', '=', f.projectId).where('devices.deviceClass', '=', cls));
+        q = q.where('deviceId', 'in', (e) =>
+          e.selectFrom('devices').select('devices.id').where('devices.projectId', '=', f.projectId).where('devices.deviceClass', '=', cls),
+        );
       }
       if (after) q = q.where((e) => e.or([e('timestamp', '>', after.time), e.and([e('timestamp', '=', after.time), e('id', '>', after.id)])]));
       const rows = await q.orderBy('timestamp').orderBy('id').limit(limit).execute();

@@ -122,7 +122,14 @@ export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
         .limit(limit)
         .execute();
       if (rows.length === 0) return { removed: 0, outputKeys: [] };
-      const res = await db.deleteFrom('reportRuns').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst();
+      const res = await db
+        .deleteFrom('reportRuns')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .executeTakeFirst();
       return { removed: Number(res.numDeletedRows), outputKeys: rows.map((r) => r.outputKey).filter((k): k is string => k !== null) };
     },
   };

@@ -58,7 +58,8 @@ export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>):
   let compiled: CompiledQuery<Row> | undefined;
   return async (...parameters) => {
     compiled ??= build().compile();
-    if (parameters.length !== compiled.parameters.length) throw new Error(`precompiled query takes ${compiled.parameters.length} parameters, got ${parameters.length}`);
+    if (parameters.length !== compiled.parameters.length)
+      throw new Error(`precompiled query takes ${compiled.parameters.length} parameters, got ${parameters.length}`);
     const r = await db.executeQuery<Row>({ ...compiled, parameters });
     return r.rows[0];
   };

@@ -24,8 +24,7 @@ type Db = Kysely<Database>;
 function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
   // Operations that need several statements run in a transaction of their own, or in the
   // caller's when the store is already bound to one.
-  const within = <T>(fn: (d: Db) => Promise<T>): Promise<T> =>
-    inTx ? fn(db) : db.transaction().execute((trx) => fn(trx));
+  const within = <T>(fn: (d: Db) => Promise<T>): Promise<T> => (inTx ? fn(db) : db.transaction().execute((trx) => fn(trx)));
 
   // SQLite: the webhook pipeline's hot statements skip Kysely (sqlite-raw.ts)
   const raw = handle.sqlite && handle.statements ? rawSqlite(db, handle.sqlite, handle.statements, inTx) : undefined;

@@ -40,7 +40,13 @@ export function SendCommand({ id, online }: { id: number; online?: boolean }) {
             )
           }
         >
-          <input name="action" required aria-invalid={action !== '' && !actionOk} value={action} onInput={(e) => setAction((e.target as HTMLInputElement).value)} />
+          <input
+            name="action"
+            required
+            aria-invalid={action !== '' && !actionOk}
+            value={action}
+            onInput={(e) => setAction((e.target as HTMLInputElement).value)}
+          />
         </Field>
         <JsonField label="Parameters (JSON object)" value={params} onInput={setParams} rows={4} />
         <button type="submit" class="primary" disabled={run.busy || !actionOk || !paramsParsed.ok}>

@@ -21,7 +21,11 @@ export function DeviceData({ id, projectId }: { id: number; projectId: number })
   const sources = useLoad(async () => (await get<Source[]>(`/projects/${projectId}/dataSources`)).filter((s) => s.type === 'store'), [projectId]);
   const [chosen, setChosen] = useState('');
   const source = chosen || sources.data?.[0]?.id || '';
-  const records = useLoad(async () => (source ? list<Record_>(`/projects/${projectId}/dataSources/${encodeURIComponent(source)}/records${qs({ deviceId: id })}`, 0, 1000) : undefined), [source, id]);
+  const records = useLoad(
+    async () =>
+      source ? list<Record_>(`/projects/${projectId}/dataSources/${encodeURIComponent(source)}/records${qs({ deviceId: id })}`, 0, 1000) : undefined,
+    [source, id],
+  );
   const chart = useMemo(() => {
     const rows = (records.data?.items ?? [])
       .map((r) => {
@@ -32,13 +36,18 @@ export function DeviceData({ id, projectId }: { id: number; projectId: number })
       .filter((r) => Number.isFinite(r.t))
       .sort((a, b) => a.t - b.t);
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r.body).filter((k) => typeof r.body[k] === 'number')))].slice(0, 5);
-    const data: [number[], ...(number | null)[][]] = [rows.map((r) => r.t / 1000), ...fields.map((f) => rows.map((r) => (typeof r.body[f] === 'number' ? (r.body[f] as number) : null)))];
+    const data: [number[], ...(number | null)[][]] = [
+      rows.map((r) => r.t / 1000),
+      ...fields.map((f) => rows.map((r) => (typeof r.body[f] === 'number' ? (r.body[f] as number) : null))),
+    ];
     return { fields, data, count: rows.length };
   }, [records.data]);
   return (
     <Section title="Data">
       <ErrorBox error={sources.error ?? records.error} />
-      {sources.data?.length === 0 ? <p class="muted">The project has no store data source; records posted by devices are kept only by a `store` source.</p> : null}
+      {sources.data?.length === 0 ? (
+        <p class="muted">The project has no store data source; records posted by devices are kept only by a `store` source.</p>
+      ) : null}
       {sources.data && sources.data.length > 1 ? (
         <Field label="Data source">
           <select value={source} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
@@ -50,7 +59,11 @@ export function DeviceData({ id, projectId }: { id: number; projectId: number })
           </select>
         </Field>
       ) : null}
-      {chart.count > 0 && chart.fields.length > 0 ? <Chart title={`records of ${source}`} labels={chart.fields} data={chart.data} /> : source ? <p class="muted">No numeric records yet.</p> : null}
+      {chart.count > 0 && chart.fields.length > 0 ? (
+        <Chart title={`records of ${source}`} labels={chart.fields} data={chart.data} />
+      ) : source ? (
+        <p class="muted">No numeric records yet.</p>
+      ) : null}
     </Section>
   );
 }

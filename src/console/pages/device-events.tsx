@@ -17,7 +17,10 @@ function EventRow({ e, live }: { e: HearthEvent; live?: boolean }) {
 export function DeviceEvents({ id, projectId }: { id: number; projectId?: number }) {
   const [liveEvents, setLive] = useState<HearthEvent[]>([]);
   const [skip, setSkip] = useState(0);
-  const history = useLoad(async () => (projectId ? list<HearthEvent>(`/events${qs({ projectId, deviceId: id })}`, skip, LIMIT) : undefined), [id, projectId, skip]);
+  const history = useLoad(
+    async () => (projectId ? list<HearthEvent>(`/events${qs({ projectId, deviceId: id })}`, skip, LIMIT) : undefined),
+    [id, projectId, skip],
+  );
   useEffect(() => {
     setLive([]);
     return onEvent((e) => {

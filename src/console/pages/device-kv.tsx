@@ -13,7 +13,10 @@ interface Item {
   modificationTime?: string;
 }
 
-type Sync = { action: 'reload'; rev: number; items: Item[] } | { action: 'set'; rev: number; key: string; value: unknown } | { action: 'delete'; rev: number; key: string };
+type Sync =
+  | { action: 'reload'; rev: number; items: Item[] }
+  | { action: 'set'; rev: number; key: string; value: unknown }
+  | { action: 'delete'; rev: number; key: string };
 
 export function DeviceKv({ id }: { id: number }) {
   const [items, setItems] = useState<Map<string, unknown>>(new Map());
@@ -115,7 +118,11 @@ export function DeviceKv({ id }: { id: number }) {
                   <button type="button" class="small" onClick={() => startEdit(k)} aria-label={`Edit ${k}`}>
                     Edit
                   </button>
-                  <ConfirmButton label="Delete" confirm={`Delete ${k}?`} onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/kv/${encodeURIComponent(k)}`))} />
+                  <ConfirmButton
+                    label="Delete"
+                    confirm={`Delete ${k}?`}
+                    onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/kv/${encodeURIComponent(k)}`))}
+                  />
                 </td>
               </tr>
             ))}
@@ -144,12 +151,17 @@ export function DeviceKv({ id }: { id: number }) {
           <JsonField label="Value (JSON)" value={editing.text} onInput={(text) => setEditing({ ...editing, text })} />
           {conflict ? (
             <div class="conflict" role="alert">
-              The value changed underneath (rev {conflict.rev}): it is now <code>{conflict.value === undefined ? 'deleted' : JSON.stringify(conflict.value)}</code>.
+              The value changed underneath (rev {conflict.rev}): it is now{' '}
+              <code>{conflict.value === undefined ? 'deleted' : JSON.stringify(conflict.value)}</code>.
               <button
                 type="button"
                 class="small"
                 onClick={() => {
-                  setEditing({ ...editing, text: conflict.value === undefined ? '""' : JSON.stringify(conflict.value, null, 2), base: JSON.stringify(conflict.value) });
+                  setEditing({
+                    ...editing,
+                    text: conflict.value === undefined ? '""' : JSON.stringify(conflict.value, null, 2),
+                    base: JSON.stringify(conflict.value),
+                  });
                   setConflict(undefined);
                 }}
               >

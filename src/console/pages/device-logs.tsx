@@ -25,7 +25,11 @@ export function DeviceLogRequests({ id }: { id: number }) {
     <Section
       title="Log requests"
       actions={
-        <button type="button" disabled={action.busy || open} onClick={() => action.run(() => send('POST', `/devices/${id}/logRequests`, {})).then(requests.reload)}>
+        <button
+          type="button"
+          disabled={action.busy || open}
+          onClick={() => action.run(() => send('POST', `/devices/${id}/logRequests`, {})).then(requests.reload)}
+        >
           Request logs
         </button>
       }
@@ -37,11 +41,21 @@ export function DeviceLogRequests({ id }: { id: number }) {
           <li key={r.id} data-log-request={r.status}>
             <span class="tag">{r.status}</span> {when(r.creationTime)} {r.filename ?? ''}{' '}
             {r.status === 'success' ? (
-              <button type="button" class="small" onClick={() => action.run(() => download(`/devices/${id}/logRequests/${r.id}/file`, r.filename ?? `${r.id}.log`))}>
+              <button
+                type="button"
+                class="small"
+                onClick={() => action.run(() => download(`/devices/${id}/logRequests/${r.id}/file`, r.filename ?? `${r.id}.log`))}
+              >
                 Download
               </button>
             ) : null}
-            {r.status !== 'uploading' ? <ConfirmButton label="Delete" confirm="Delete this request?" onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/logRequests/${r.id}`)).then(requests.reload)} /> : null}
+            {r.status !== 'uploading' ? (
+              <ConfirmButton
+                label="Delete"
+                confirm="Delete this request?"
+                onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/logRequests/${r.id}`)).then(requests.reload)}
+              />
+            ) : null}
           </li>
         ))}
       </ul>

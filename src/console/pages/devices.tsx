@@ -70,8 +70,8 @@ function CreateDevice({ projectId, onCreated }: { projectId: number; onCreated: 
       {created ? (
         <div class="once" role="status">
           <p>
-            Device <a href={href(`devices/${created.id}`)}>{created.id}</a> created. Its key and claim code are shown once here; an admin can read the key
-            again on the device's page.
+            Device <a href={href(`devices/${created.id}`)}>{created.id}</a> created. Its key and claim code are shown once here; an admin can read the key again
+            on the device's page.
           </p>
           {created.apiKey ? <Secret label="API key" value={created.apiKey} /> : null}
           {created.claimCode ? <Secret label="Claim code" value={created.claimCode} /> : null}
@@ -185,7 +185,11 @@ export function Devices() {
                     </td>
                     <td>{when(last)}</td>
                     <td>
-                      <ConfirmButton label="Delete" confirm={`Delete device ${d.id}?`} onConfirm={() => del.run(() => send('DELETE', `/devices/${d.id}`)).then(page.reload)} />
+                      <ConfirmButton
+                        label="Delete"
+                        confirm={`Delete device ${d.id}?`}
+                        onConfirm={() => del.run(() => send('DELETE', `/devices/${d.id}`)).then(page.reload)}
+                      />
                     </td>
                   </tr>
                 );

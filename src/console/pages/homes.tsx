@@ -31,12 +31,18 @@ function Members({ home }: { home: Home }) {
             <select
               aria-label={`role of user ${m.userId}`}
               value={m.role}
-              onChange={(e) => action.run(() => send('PATCH', `/homes/${home.id}/members/${m.userId}`, { role: (e.target as HTMLSelectElement).value })).then(members.reload)}
+              onChange={(e) =>
+                action.run(() => send('PATCH', `/homes/${home.id}/members/${m.userId}`, { role: (e.target as HTMLSelectElement).value })).then(members.reload)
+              }
             >
               <option value="owner">owner</option>
               <option value="member">member</option>
             </select>{' '}
-            <ConfirmButton label="Remove" confirm={`Remove user ${m.userId}?`} onConfirm={() => action.run(() => send('DELETE', `/homes/${home.id}/members/${m.userId}`)).then(members.reload)} />
+            <ConfirmButton
+              label="Remove"
+              confirm={`Remove user ${m.userId}?`}
+              onConfirm={() => action.run(() => send('DELETE', `/homes/${home.id}/members/${m.userId}`)).then(members.reload)}
+            />
           </li>
         ))}
       </ul>
@@ -103,7 +109,11 @@ export function Homes() {
               <span class="muted">
                 id {h.id} · {when(h.creationTime)}
               </span>{' '}
-              <ConfirmButton label="Delete" confirm={`Delete home ${h.name}?`} onConfirm={() => action.run(() => send('DELETE', `/homes/${h.id}`)).then(homes.reload)} />
+              <ConfirmButton
+                label="Delete"
+                confirm={`Delete home ${h.name}?`}
+                onConfirm={() => action.run(() => send('DELETE', `/homes/${h.id}`)).then(homes.reload)}
+              />
               {open === h.id ? <Members home={h} /> : null}
             </li>
           ))}

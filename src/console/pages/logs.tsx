@@ -10,7 +10,15 @@ function GeneralLog({ projectId }: { projectId: number }) {
   const [level, setLevel] = useState('');
   const [source, setSource] = useState('');
   const [skip, setSkip] = useState(0);
-  const page = useLoad(() => list<{ timestamp: string; level: number; source: string; text: string; caller?: { type?: string; name?: string } }>(`/logs${qs({ projectId, level, source })}`, skip, LIMIT), [projectId, level, source, skip]);
+  const page = useLoad(
+    () =>
+      list<{ timestamp: string; level: number; source: string; text: string; caller?: { type?: string; name?: string } }>(
+        `/logs${qs({ projectId, level, source })}`,
+        skip,
+        LIMIT,
+      ),
+    [projectId, level, source, skip],
+  );
   return (
     <Section title="General log">
       <form class="row filters" aria-label="filter the general log" onSubmit={(e) => e.preventDefault()}>
@@ -47,7 +55,12 @@ function AccessLog({ projectId }: { projectId: number }) {
   const [pathPrefix, setPrefix] = useState('');
   const [skip, setSkip] = useState(0);
   const page = useLoad(
-    () => list<{ timestamp: string; method: string; path: string; statusCode: number; latency: number; clientIp: string }>(`/httpAccessLogs${qs({ projectId, method, statusCode, pathPrefix })}`, skip, LIMIT),
+    () =>
+      list<{ timestamp: string; method: string; path: string; statusCode: number; latency: number; clientIp: string }>(
+        `/httpAccessLogs${qs({ projectId, method, statusCode, pathPrefix })}`,
+        skip,
+        LIMIT,
+      ),
     [projectId, method, statusCode, pathPrefix, skip],
   );
   return (

@@ -67,7 +67,13 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
       setPreview(undefined);
       const ev = parseJson(sample);
       if (!ev.ok) throw new Error(`The sample event is not JSON: ${ev.error}`);
-      setPreview(await send('POST', `/projects/${projectId}/smartModules/templatePreview`, { headers: hdrs.ok ? hdrs.value : null, body: body.trim() ? body : null, event: ev.value }));
+      setPreview(
+        await send('POST', `/projects/${projectId}/smartModules/templatePreview`, {
+          headers: hdrs.ok ? hdrs.value : null,
+          body: body.trim() ? body : null,
+          event: ev.value,
+        }),
+      );
     });
   return (
     <form
@@ -107,7 +113,11 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
         {preview ? (
           <div class="preview" data-preview>
             <h4>Headers</h4>
-            <pre>{Object.entries(preview.headers).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none of yours)'}</pre>
+            <pre>
+              {Object.entries(preview.headers)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join('\n') || '(none of yours)'}
+            </pre>
             <h4>Body</h4>
             <pre>{preview.body}</pre>
           </div>
@@ -133,9 +143,7 @@ function TemplateErrors({ error, source }: { error: unknown; source: string }) {
   return (
     <div class="error" role="alert">
       <p>{(error as Error).message}</p>
-      <pre class="caret">
-        {`line ${line}, column ${col}\n${text}\n${' '.repeat(Math.max(0, col - 1))}^`}
-      </pre>
+      <pre class="caret">{`line ${line}, column ${col}\n${text}\n${' '.repeat(Math.max(0, col - 1))}^`}</pre>
     </div>
   );
 }
@@ -214,7 +222,10 @@ function DeliveryDetail({ base, id, onRedelivered }: { base: string; id: string;
               ))}
             </tbody>
           </table>
-          <button type="button" onClick={() => action.run(() => send('POST', `${base}/${encodeURIComponent(id)}/redeliver`)).then((ok) => ok && (d.reload(), onRedelivered()))}>
+          <button
+            type="button"
+            onClick={() => action.run(() => send('POST', `${base}/${encodeURIComponent(id)}/redeliver`)).then((ok) => ok && (d.reload(), onRedelivered()))}
+          >
             Redeliver
           </button>
         </>
@@ -245,7 +256,16 @@ export function ModulePage({ id }: { id: string }) {
       <h1>Module {id}</h1>
       <ErrorBox error={module.error ?? action.error} />
       {module.data ? (
-        <Section title="Event webhook" actions={<ConfirmButton label="Delete module" confirm={`Delete ${id} and its delivery log?`} onConfirm={() => action.run(() => send('DELETE', base)).then((ok) => ok && (location.hash = '#/modules'))} />}>
+        <Section
+          title="Event webhook"
+          actions={
+            <ConfirmButton
+              label="Delete module"
+              confirm={`Delete ${id} and its delivery log?`}
+              onConfirm={() => action.run(() => send('DELETE', base)).then((ok) => ok && (location.hash = '#/modules'))}
+            />
+          }
+        >
           <WebhookForm projectId={projectId} module={module.data} onSaved={module.set} />
         </Section>
       ) : null}

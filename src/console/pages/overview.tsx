@@ -73,11 +73,15 @@ export function Overview() {
       <h1>Overview</h1>
       <div class="tiles">
         <div class="tile">
-          <span class="n" data-metric="devices-total">{counts.data?.total ?? '…'}</span>
+          <span class="n" data-metric="devices-total">
+            {counts.data?.total ?? '…'}
+          </span>
           <span>devices</span>
         </div>
         <div class="tile">
-          <span class="n" data-metric="devices-connected">{counts.data?.connected ?? '…'}</span>
+          <span class="n" data-metric="devices-connected">
+            {counts.data?.connected ?? '…'}
+          </span>
           <span>connected now</span>
         </div>
         <div class="tile">

@@ -20,7 +20,9 @@ export function Classes() {
           aria-label="add a device class"
           onSubmit={(e) => {
             e.preventDefault();
-            action.run(() => send('POST', `/projects/${projectId}/deviceClasses`, { id, name: name || id })).then((ok) => ok && (setId(''), setName(''), classes.reload()));
+            action
+              .run(() => send('POST', `/projects/${projectId}/deviceClasses`, { id, name: name || id }))
+              .then((ok) => ok && (setId(''), setName(''), classes.reload()));
           }}
         >
           <Field label="Id">
@@ -41,7 +43,11 @@ export function Classes() {
           {classes.data?.map((c) => (
             <li key={c.id}>
               <code>{c.id}</code> {c.name} <span class="muted">{c.description}</span>{' '}
-              <ConfirmButton label="Delete" confirm={`Delete class ${c.id}?`} onConfirm={() => action.run(() => send('DELETE', `/projects/${projectId}/deviceClasses/${encodeURIComponent(c.id)}`)).then(classes.reload)} />
+              <ConfirmButton
+                label="Delete"
+                confirm={`Delete class ${c.id}?`}
+                onConfirm={() => action.run(() => send('DELETE', `/projects/${projectId}/deviceClasses/${encodeURIComponent(c.id)}`)).then(classes.reload)}
+              />
             </li>
           ))}
         </ul>
@@ -79,7 +85,12 @@ export function Keys() {
             <legend>Scopes</legend>
             {SCOPES.map((s) => (
               <label key={s} class="check">
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes((e.target as HTMLInputElement).checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s)}
+                  onChange={(e) => setScopes((e.target as HTMLInputElement).checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+                />{' '}
+                {s}
               </label>
             ))}
           </fieldset>
@@ -104,7 +115,11 @@ export function Keys() {
           {keys.data?.map((k) => (
             <li key={k.id}>
               <strong>{k.name}</strong> <span class="muted">{k.scopes.join(', ')}</span> <span class="muted">{when(k.creationTime)}</span>{' '}
-              <ConfirmButton label="Revoke" confirm={`Revoke ${k.name}? Its open connections close.`} onConfirm={() => action.run(() => send('DELETE', `/projects/${projectId}/apiKeys/${encodeURIComponent(k.id)}`)).then(keys.reload)} />
+              <ConfirmButton
+                label="Revoke"
+                confirm={`Revoke ${k.name}? Its open connections close.`}
+                onConfirm={() => action.run(() => send('DELETE', `/projects/${projectId}/apiKeys/${encodeURIComponent(k.id)}`)).then(keys.reload)}
+              />
             </li>
           ))}
         </ul>
@@ -117,7 +132,10 @@ export function Users() {
   const projectId = session()!.projectId;
   const [search, setSearch] = useState('');
   const [skip, setSkip] = useState(0);
-  const users = useLoad(() => list<{ id: number; name: string; email: string; canCreateDevices?: boolean }>(`/users${qs({ projectId, search })}`, skip, 25), [projectId, search, skip]);
+  const users = useLoad(
+    () => list<{ id: number; name: string; email: string; canCreateDevices?: boolean }>(`/users${qs({ projectId, search })}`, skip, 25),
+    [projectId, search, skip],
+  );
   const [form, setForm] = useState({ name: '', email: '', password: '' });
   const action = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
@@ -130,7 +148,9 @@ export function Users() {
           aria-label="add a user"
           onSubmit={(e) => {
             e.preventDefault();
-            action.run(() => send('POST', '/users', { projectId, ...form })).then((ok) => ok && (setForm({ name: '', email: '', password: '' }), users.reload()));
+            action
+              .run(() => send('POST', '/users', { projectId, ...form }))
+              .then((ok) => ok && (setForm({ name: '', email: '', password: '' }), users.reload()));
           }}
         >
           <Field label="Name">
@@ -157,7 +177,11 @@ export function Users() {
           {users.data?.items.map((u) => (
             <li key={u.id}>
               <strong>{u.name}</strong> <span class="muted">{u.email}</span> <span class="muted">id {u.id}</span>{' '}
-              <ConfirmButton label="Delete" confirm={`Delete ${u.email}?`} onConfirm={() => action.run(() => send('DELETE', `/users/${u.id}`)).then(users.reload)} />
+              <ConfirmButton
+                label="Delete"
+                confirm={`Delete ${u.email}?`}
+                onConfirm={() => action.run(() => send('DELETE', `/users/${u.id}`)).then(users.reload)}
+              />
             </li>
           ))}
         </ul>

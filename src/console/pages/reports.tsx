@@ -45,7 +45,13 @@ function Runs({ report }: { report: Report }) {
           <li key={r.id} data-run={r.status}>
             <span class="tag">{r.status}</span> {r.trigger} {when(r.startTime)} {r.rows !== undefined ? `${r.rows} rows` : ''} {r.error ?? ''}{' '}
             {r.status === 'success' ? (
-              <button type="button" class="small" onClick={() => action.run(() => download(`/scheduledReports/${encodeURIComponent(report.id)}/runs/${r.id}/output`, `${report.id}-${r.id}.${report.format}`))}>
+              <button
+                type="button"
+                class="small"
+                onClick={() =>
+                  action.run(() => download(`/scheduledReports/${encodeURIComponent(report.id)}/runs/${r.id}/output`, `${report.id}-${r.id}.${report.format}`))
+                }
+              >
                 Download
               </button>
             ) : null}
@@ -126,7 +132,11 @@ export function Reports() {
               <span class="muted">
                 {r.kind} · {r.format} · {r.schedule.cron} {r.schedule.timezone} · next {when(r.nextRunTime)}
               </span>{' '}
-              <ConfirmButton label="Delete" confirm={`Delete ${r.name}?`} onConfirm={() => action.run(() => send('DELETE', `/scheduledReports/${encodeURIComponent(r.id)}`)).then(reports.reload)} />
+              <ConfirmButton
+                label="Delete"
+                confirm={`Delete ${r.name}?`}
+                onConfirm={() => action.run(() => send('DELETE', `/scheduledReports/${encodeURIComponent(r.id)}`)).then(reports.reload)}
+              />
               {open === r.id ? <Runs report={r} /> : null}
             </li>
           ))}

@@ -28,7 +28,8 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
       } else {
         const token = key.trim();
         const r = await request<AuthInfo>('GET', '/auth', undefined, token);
-        if (r.body.type !== 'project key' || !r.body.projectId) throw new Error(`This is a ${r.body.type} credential; the console takes a project API key here.`);
+        if (r.body.type !== 'project key' || !r.body.projectId)
+          throw new Error(`This is a ${r.body.type} credential; the console takes a project API key here.`);
         onSignedIn({ token, kind: 'project key', projectId: r.body.projectId, who: r.body.projectKeyName ?? 'key' });
       }
     });
@@ -60,7 +61,14 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
               <input name="email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
             </Field>
             <Field label="Password">
-              <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+              <input
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                required
+                value={password}
+                onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+              />
             </Field>
           </>
         ) : (

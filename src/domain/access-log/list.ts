@@ -47,7 +47,15 @@ export const toAccessLogEntry = (r: AccessLogRow): AccessLogEntry => ({
 });
 
 // `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
-export async function listAccessLogs({ deps, caller, input: { query, page } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { query: AccessLogQuery; page: Page } }): Promise<Paged<AccessLogEntry>> {
+export async function listAccessLogs({
+  deps,
+  caller,
+  input: { query, page },
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  input: { query: AccessLogQuery; page: Page };
+}): Promise<Paged<AccessLogEntry>> {
   const projectId = historyProject(caller, query.projectId, 'logs');
   const r = await deps.store.accessLogs.list(
     { projectId, since: query.since, until: query.until, method: query.method, statusCode: query.statusCode, pathPrefix: query.pathPrefix },

@@ -52,12 +52,20 @@ async function deviceLater(
   cached: DeviceRow | undefined,
 ): Promise<DeviceRow> {
   const d = cached ?? (await deps.store.devices.get(deviceId));
-  const member = caller.type === 'user' && d && d.projectId === caller.projectId && d.homeId !== null ? !!(await deps.store.members.get(d.homeId, caller.userId)) : false;
+  const member =
+    caller.type === 'user' && d && d.projectId === caller.projectId && d.homeId !== null ? !!(await deps.store.members.get(d.homeId, caller.userId)) : false;
   return admitted(caller, d, deviceId, who, scope, member);
 }
 
 /** the rules of deviceFor over a loaded row (`member`: the user caller is in the device's home) */
-function admitted(caller: Exclude<Caller, { type: 'nobody' }>, d: DeviceRow | undefined, deviceId: number, who: readonly DeviceAccess[], scope: Scope, member: boolean): DeviceRow {
+function admitted(
+  caller: Exclude<Caller, { type: 'nobody' }>,
+  d: DeviceRow | undefined,
+  deviceId: number,
+  who: readonly DeviceAccess[],
+  scope: Scope,
+  member: boolean,
+): DeviceRow {
   if (!d || d.projectId !== caller.projectId) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
   let as: DeviceAccess | undefined;
   if (caller.type === 'project key') as = 'project key';
@@ -72,13 +80,7 @@ function admitted(caller: Exclude<Caller, { type: 'nobody' }>, d: DeviceRow | un
 export type HomeAccess = 'project key' | 'member' | 'owner';
 
 /** Loads a home the caller may act on (project key of its project, or a member / owner). */
-export async function homeFor(
-  deps: Pick<Deps, 'store'>,
-  caller: Caller,
-  homeId: number,
-  who: HomeAccess[],
-  scope: Scope = 'homes',
-): Promise<HomeRow> {
+export async function homeFor(deps: Pick<Deps, 'store'>, caller: Caller, homeId: number, who: HomeAccess[], scope: Scope = 'homes'): Promise<HomeRow> {
   requireCaller(caller);
   const h = await deps.store.homes.get(homeId);
   if (!h || h.projectId !== caller.projectId) throw new AppError('HOME_NOT_FOUND', { homeId });

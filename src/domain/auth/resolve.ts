@@ -8,7 +8,14 @@ import type { Maybe } from '../maybe.js';
 
 type D = Pick<Deps, 'store' | 'clock'>;
 
-const keyCaller = (k: ApiKeyRow, ip: string | undefined): Caller => ({ type: 'project key', projectId: k.projectId, keyId: k.id, keyName: k.name, scopes: k.scopes, ip });
+const keyCaller = (k: ApiKeyRow, ip: string | undefined): Caller => ({
+  type: 'project key',
+  projectId: k.projectId,
+  keyId: k.id,
+  keyName: k.name,
+  scopes: k.scopes,
+  ip,
+});
 const userCaller = (u: UserRow, hash: string, ip: string | undefined): Caller => ({
   type: 'user',
   projectId: u.projectId,
@@ -17,7 +24,13 @@ const userCaller = (u: UserRow, hash: string, ip: string | undefined): Caller =>
   canCreateDevices: u.canCreateDevices,
   ip,
 });
-const deviceCaller = (d: DeviceRow, ip: string | undefined): Caller => ({ type: 'device', projectId: d.projectId, deviceId: d.id, deviceClass: d.deviceClass, ip });
+const deviceCaller = (d: DeviceRow, ip: string | undefined): Caller => ({
+  type: 'device',
+  projectId: d.projectId,
+  deviceId: d.id,
+  deviceClass: d.deviceClass,
+  ip,
+});
 const live = (deps: D, s: SessionRow | undefined): s is SessionRow => s !== undefined && s.expirationTime > deps.clock.now().toISOString();
 
 /**

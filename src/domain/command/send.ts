@@ -13,7 +13,15 @@ export interface SendCommandDeps extends Pick<Deps, 'store' | 'bus'> {
   presence?: Presence;
 }
 
-export async function sendCommand({ deps, caller, input: { deviceId, body } }: { deps: SendCommandDeps; caller: Caller; input: { deviceId: number; body: unknown } }): Promise<void> {
+export async function sendCommand({
+  deps,
+  caller,
+  input: { deviceId, body },
+}: {
+  deps: SendCommandDeps;
+  caller: Caller;
+  input: { deviceId: number; body: unknown };
+}): Promise<void> {
   // docs/concepts.md#devices: project key with scope `commands`, or a member of the device's home
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   const input = parseWith(CommandBodySchema, body);

@@ -26,7 +26,13 @@ export async function noteDataDelivery(
   if (!s) return;
   const now = deps.clock.now().toISOString();
   if (outcome.ok) {
-    if (s.failingSince) await deps.store.dataSources.update(s.projectId, s.id, { failingSince: null, lastFailureTime: null, lastError: null, modificationTime: s.modificationTime });
+    if (s.failingSince)
+      await deps.store.dataSources.update(s.projectId, s.id, {
+        failingSince: null,
+        lastFailureTime: null,
+        lastError: null,
+        modificationTime: s.modificationTime,
+      });
     return;
   }
   await deps.store.dataSources.update(s.projectId, s.id, {

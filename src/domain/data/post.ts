@@ -18,7 +18,15 @@ export type PostDeps = Pick<Deps, 'store' | 'bus' | 'clock'>;
 type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 /** HTTP: the device itself, or a project key with scope `data` */
-export async function postData({ deps, caller, input: { deviceId, body } }: { deps: PostDeps; caller: Caller; input: { deviceId: number; body: unknown } }): Promise<DataPostResult> {
+export async function postData({
+  deps,
+  caller,
+  input: { deviceId, body },
+}: {
+  deps: PostDeps;
+  caller: Caller;
+  input: { deviceId: number; body: unknown };
+}): Promise<DataPostResult> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'self'], 'data');
   return routeData(deps, device, parseInput(DataPostSchema, body).data);
 }

@@ -11,10 +11,20 @@ export const MAX_SOURCES_PER_PROJECT = 100;
 
 const Name = v.pipe(v.string('name must be a string'), v.trim(), v.minLength(1, 'name is required'), v.maxLength(128, 'name is at most 128 characters'));
 const DeviceClasses = v.pipe(v.array(SlugSchema('a device class')), v.maxLength(100, 'at most 100 device classes'));
-const RetentionDays = v.pipe(v.number('retentionDays must be a number'), v.integer('retentionDays must be an integer'), v.minValue(1, 'retentionDays is 1 to 3650'), v.maxValue(3650, 'retentionDays is 1 to 3650'));
+const RetentionDays = v.pipe(
+  v.number('retentionDays must be a number'),
+  v.integer('retentionDays must be an integer'),
+  v.minValue(1, 'retentionDays is 1 to 3650'),
+  v.maxValue(3650, 'retentionDays is 1 to 3650'),
+);
 
 export const CreateDataSourceSchema = v.object({
-  id: v.optional(v.pipe(v.string('id must be a string'), v.regex(DATA_SOURCE_ID, 'id must be 3 to 64 lowercase letters, digits, "-" or "_", starting and ending with a letter or digit'))),
+  id: v.optional(
+    v.pipe(
+      v.string('id must be a string'),
+      v.regex(DATA_SOURCE_ID, 'id must be 3 to 64 lowercase letters, digits, "-" or "_", starting and ending with a letter or digit'),
+    ),
+  ),
   name: Name,
   type: v.picklist(['store', 'webhook'], 'type must be "store" or "webhook"'),
   deviceClasses: v.optional(v.nullable(DeviceClasses)),

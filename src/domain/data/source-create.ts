@@ -17,7 +17,15 @@ export type DataDeps = Pick<Deps, 'store' | 'clock' | 'secret'>;
 
 const invalid = (path: string, message: string) => new AppError('INVALID_PARAMETERS', { issues: [{ path, message }] });
 
-export async function createDataSource({ deps, caller, input: { projectId, body } }: { deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> }; caller: Caller; input: { projectId: number; body: unknown } }): Promise<DataSource> {
+export async function createDataSource({
+  deps,
+  caller,
+  input: { projectId, body },
+}: {
+  deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  caller: Caller;
+  input: { projectId: number; body: unknown };
+}): Promise<DataSource> {
   const checks = deps.checks;
   requireDataManager(caller, projectId);
   const input = parseInput(CreateDataSourceSchema, body);

@@ -8,18 +8,42 @@ import { loadSource, requireDataManager } from './access.js';
 import { toDataSource } from './view.js';
 import type { DataDeps } from './source-create.js';
 
-export async function listDataSources({ deps, caller, input: { projectId } }: { deps: DataDeps; caller: Caller; input: { projectId: number } }): Promise<DataSource[]> {
+export async function listDataSources({
+  deps,
+  caller,
+  input: { projectId },
+}: {
+  deps: DataDeps;
+  caller: Caller;
+  input: { projectId: number };
+}): Promise<DataSource[]> {
   requireDataManager(caller, projectId);
   return (await deps.store.dataSources.list(projectId)).map((s) => toDataSource(s, deps.secret));
 }
 
-export async function getDataSource({ deps, caller, input: { projectId, id } }: { deps: DataDeps; caller: Caller; input: { projectId: number; id: string } }): Promise<DataSource> {
+export async function getDataSource({
+  deps,
+  caller,
+  input: { projectId, id },
+}: {
+  deps: DataDeps;
+  caller: Caller;
+  input: { projectId: number; id: string };
+}): Promise<DataSource> {
   requireDataManager(caller, projectId);
   return toDataSource(await loadSource(deps, projectId, id), deps.secret);
 }
 
 /** the source and the records it kept; batches still queued for a webhook source are dropped by the worker */
-export async function deleteDataSource({ deps, caller, input: { projectId, id } }: { deps: DataDeps; caller: Caller; input: { projectId: number; id: string } }): Promise<void> {
+export async function deleteDataSource({
+  deps,
+  caller,
+  input: { projectId, id },
+}: {
+  deps: DataDeps;
+  caller: Caller;
+  input: { projectId: number; id: string };
+}): Promise<void> {
   requireDataManager(caller, projectId);
   const s = await loadSource(deps, projectId, id);
   await deps.store.transaction(async (tx) => {
@@ -35,7 +59,15 @@ export interface DataRecordView {
   data: Record<string, unknown>;
 }
 
-export async function listDataRecords({ deps, caller, input: { projectId, id, query, page } }: { deps: DataDeps; caller: Caller; input: { projectId: number; id: string; query: RecordsQuery; page: Page } }): Promise<Paged<DataRecordView>> {
+export async function listDataRecords({
+  deps,
+  caller,
+  input: { projectId, id, query, page },
+}: {
+  deps: DataDeps;
+  caller: Caller;
+  input: { projectId: number; id: string; query: RecordsQuery; page: Page };
+}): Promise<Paged<DataRecordView>> {
   requireDataManager(caller, projectId);
   const s = await loadSource(deps, projectId, id);
   if (s.type !== 'store') throw new AppError('NOT_FOUND', { dataSourceId: id, message: 'a webhook source keeps no records' });

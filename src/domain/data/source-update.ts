@@ -14,7 +14,15 @@ import type { DataDeps } from './source-create.js';
 
 const invalid = (path: string, message: string) => new AppError('INVALID_PARAMETERS', { issues: [{ path, message }] });
 
-export async function updateDataSource({ deps, caller, input: { projectId, id, body } }: { deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> }; caller: Caller; input: { projectId: number; id: string; body: unknown } }): Promise<DataSource> {
+export async function updateDataSource({
+  deps,
+  caller,
+  input: { projectId, id, body },
+}: {
+  deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  caller: Caller;
+  input: { projectId: number; id: string; body: unknown };
+}): Promise<DataSource> {
   const checks = deps.checks;
   requireDataManager(caller, projectId);
   const current = await loadSource(deps, projectId, id);
@@ -42,5 +50,5 @@ export async function updateDataSource({ deps, caller, input: { projectId, id, b
   if (patch.url !== undefined && patch.url !== current.url) Object.assign(patch, { failingSince: null, lastFailureTime: null, lastError: null });
   await deps.store.dataSources.update(projectId, id, patch);
   await writeLog(deps, { projectId, caller, level: 'info', source: 'data', text: `data source ${id} updated${reveal ? ' (new key)' : ''}` });
-  return toDataSource((await loadSource(deps, projectId, id)), deps.secret, reveal);
+  return toDataSource(await loadSource(deps, projectId, id), deps.secret, reveal);
 }

@@ -26,7 +26,14 @@ export function dataBatchDelivery(
   records: Record<string, unknown>[],
   now: Date,
 ): NewDelivery {
-  const body: DataBatchBody = { dataSourceId: source.id, projectId: source.projectId, deviceId: device.id, deviceClass: device.deviceClass, timestamp: now.toISOString(), data: records };
+  const body: DataBatchBody = {
+    dataSourceId: source.id,
+    projectId: source.projectId,
+    deviceId: device.id,
+    deviceClass: device.deviceClass,
+    timestamp: now.toISOString(),
+    data: records,
+  };
   if (device.homeId !== null) body.homeId = device.homeId;
   return {
     id: newDeliveryId(now),

@@ -45,7 +45,12 @@ export async function deleteDevice({
     try {
       await cleanup(deps, d);
     } catch (err) {
-      await writeLog(deps, { projectId: d.projectId, level: 'warn', source: 'api', text: `cleanup after deleting device ${d.id} failed: ${(err as Error).message}` });
+      await writeLog(deps, {
+        projectId: d.projectId,
+        level: 'warn',
+        source: 'api',
+        text: `cleanup after deleting device ${d.id} failed: ${(err as Error).message}`,
+      });
     }
   }
 }

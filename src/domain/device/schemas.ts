@@ -96,7 +96,12 @@ export const DeviceListQuerySchema = v.object({
   homeId: IdQuerySchema('homeId'),
   deviceClass: v.optional(v.pipe(v.string(), v.maxLength(128, 'deviceClass is too long'))),
   tag: v.optional(v.pipe(v.string(), v.maxLength(256, 'tag is too long'))),
-  isConnected: v.optional(v.pipe(v.picklist(['true', 'false'], 'isConnected must be true or false'), v.transform((s) => s === 'true'))),
+  isConnected: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'isConnected must be true or false'),
+      v.transform((s) => s === 'true'),
+    ),
+  ),
   search: v.optional(v.pipe(v.string(), v.maxLength(256, 'search is too long'))),
   skip: v.optional(v.string()),
   limit: v.optional(v.string()),

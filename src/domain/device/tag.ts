@@ -5,7 +5,17 @@ import { deviceFor } from '../auth/access.js';
 import { parseInput } from '../validate.js';
 import { TagBodySchema } from './schemas.js';
 
-export async function updateDeviceTag({ deps, caller, deviceId, input }: { deps: Pick<Deps, 'store'>; caller: Caller; deviceId: number; input: unknown }): Promise<void> {
+export async function updateDeviceTag({
+  deps,
+  caller,
+  deviceId,
+  input,
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  deviceId: number;
+  input: unknown;
+}): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
   const { tag } = parseInput(TagBodySchema, input);
   await deps.store.devices.update(d.id, { tag });

@@ -32,7 +32,15 @@ export const EventSchema = v.object({
 });
 
 // `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
-export async function listEvents({ deps, caller, input: { query, page } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { query: EventQuery; page: Page } }): Promise<Paged<EventRecord>> {
+export async function listEvents({
+  deps,
+  caller,
+  input: { query, page },
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  input: { query: EventQuery; page: Page };
+}): Promise<Paged<EventRecord>> {
   const projectId = historyProject(caller, query.projectId, 'events');
   const r = await deps.store.events.list(
     { projectId, homeId: query.homeId, deviceId: query.deviceId, eventType: query.eventType, since: query.since, until: query.until },

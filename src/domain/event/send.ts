@@ -34,7 +34,9 @@ export async function sendEventOf(
   const input = parseWith(EventBodySchema, body);
   const size = Buffer.byteLength(JSON.stringify(input.eventData));
   if (size > deps.limits.eventDataBytes) {
-    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }] });
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }],
+    });
   }
   const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: deps.clock.now().toISOString() };
   if (device.homeId !== null) event.homeId = device.homeId;
@@ -48,7 +50,8 @@ export async function sendEventOf(
     event.originProjectKeyName = caller.keyName;
   }
   await emitEvent(deps, { projectId: device.projectId, event });
-  if (device.homeId === null && deps.homelessEvents?.allow(`device:${device.id}`, deps.clock.now().getTime())) await saySilent(deps, caller, device, event.eventType);
+  if (device.homeId === null && deps.homelessEvents?.allow(`device:${device.id}`, deps.clock.now().getTime()))
+    await saySilent(deps, caller, device, event.eventType);
   return event;
 }
 

@@ -65,7 +65,19 @@ export async function addMember({ deps, caller, homeId, input }: { deps: D; call
 }
 
 /** PATCH /homes/{homeId}/members/{userId} {role} */
-export async function updateMember({ deps, caller, homeId, userId, input }: { deps: D; caller: Caller; homeId: number; userId: number; input: unknown }): Promise<Member> {
+export async function updateMember({
+  deps,
+  caller,
+  homeId,
+  userId,
+  input,
+}: {
+  deps: D;
+  caller: Caller;
+  homeId: number;
+  userId: number;
+  input: unknown;
+}): Promise<Member> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const b = parseInput(PatchMemberBodySchema, input);
   return withUser(deps.store, await setRole(deps, h.id, userId, b.role, false));

@@ -6,7 +6,17 @@ import { checkReadOnly, parseInput } from '../validate.js';
 import { PatchHomeBodySchema, type Home } from './schemas.js';
 import { homeView } from './view.js';
 
-export async function updateHome({ deps, caller, homeId, input }: { deps: Pick<Deps, 'store'>; caller: Caller; homeId: number; input: unknown }): Promise<Home> {
+export async function updateHome({
+  deps,
+  caller,
+  homeId,
+  input,
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  homeId: number;
+  input: unknown;
+}): Promise<Home> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const b = parseInput(PatchHomeBodySchema, input);
   checkReadOnly(b, homeView(h), ['id', 'projectId', 'creationTime']);

@@ -7,7 +7,11 @@ import type { KvSyncMessage } from '../../ports/bus.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { KvTarget } from './target.js';
 
-export async function announceKvChange(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>, target: KvTarget, message: KvSyncMessage & { action: 'set' | 'delete' }): Promise<void> {
+export async function announceKvChange(
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>,
+  target: KvTarget,
+  message: KvSyncMessage & { action: 'set' | 'delete' },
+): Promise<void> {
   await deps.bus.publish('kv', { scope: target.scope, ownerId: target.ownerId, message });
   const now = deps.clock.now();
   const saved = message.action === 'set';

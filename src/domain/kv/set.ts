@@ -20,7 +20,11 @@ export function checkKey(key: unknown): string {
   return r.output;
 }
 
-export async function setKv(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits'>, target: KvTarget, input: SetKvInput): Promise<{ rev: number }> {
+export async function setKv(
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits'>,
+  target: KvTarget,
+  input: SetKvInput,
+): Promise<{ rev: number }> {
   const key = checkKey(input.key);
   if (!v.is(KvValueSchema, input.value)) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'value', message: 'value is required and may not be null' }] });

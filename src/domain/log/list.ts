@@ -47,7 +47,15 @@ export function toLogEntry(r: GeneralLogRow): LogEntry {
 }
 
 // `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
-export async function listLogs({ deps, caller, input: { query, page } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { query: LogQuery; page: Page } }): Promise<Paged<LogEntry>> {
+export async function listLogs({
+  deps,
+  caller,
+  input: { query, page },
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  input: { query: LogQuery; page: Page };
+}): Promise<Paged<LogEntry>> {
   const projectId = historyProject(caller, query.projectId, 'logs');
   const r = await deps.store.logs.list({ projectId, since: query.since, until: query.until, level: query.level, source: query.source }, page);
   return { total: r.total, items: r.items.map(toLogEntry) };

@@ -14,12 +14,7 @@ import type { LogDeps } from './limits.js';
 /** upload tokens travel in a URL path: base64url only, with a readable prefix */
 export const newUploadToken = () => `lr.${randomId(32)}`;
 
-export async function requestDeviceLogs(
-  deps: LogDeps,
-  caller: Caller,
-  deviceId: number,
-  input: unknown,
-): Promise<{ request: LogRequestRow; token: string }> {
+export async function requestDeviceLogs(deps: LogDeps, caller: Caller, deviceId: number, input: unknown): Promise<{ request: LogRequestRow; token: string }> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   const body = parseInput(CreateLogRequestSchema, input);
   if (body.start && body.end && body.start > body.end) {

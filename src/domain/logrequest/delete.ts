@@ -20,5 +20,11 @@ export async function deleteLogRequest(deps: LogDeps, caller: Caller, deviceId: 
   // a request that never got an upload has no files (and needs no file storage)
   await deps.blobs?.deleteTree(requestFolder(r.id));
   await deps.store.logRequests.delete(r.id);
-  await writeLog(deps, { projectId: r.projectId, caller, level: 'info', source: 'api', text: `log request ${r.id} of device ${r.deviceId} deleted (${r.status})` });
+  await writeLog(deps, {
+    projectId: r.projectId,
+    caller,
+    level: 'info',
+    source: 'api',
+    text: `log request ${r.id} of device ${r.deviceId} deleted (${r.status})`,
+  });
 }

@@ -46,7 +46,12 @@ export async function clearKeyIn(tx: Store, deviceId: number, requestId: string)
 }
 
 /** after the commit: the sync message to the device's live connections, and the system event */
-export async function announceKey(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>, device: Device, rev: number, value?: LogRequestKeyValue): Promise<void> {
+export async function announceKey(
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>,
+  device: Device,
+  rev: number,
+  value?: LogRequestKeyValue,
+): Promise<void> {
   const message: KvSyncMessage = value ? { action: 'set', rev, key: LOG_REQUEST_KEY, value } : { action: 'delete', rev, key: LOG_REQUEST_KEY };
   await deps.bus.publish('kv', { scope: 'device', ownerId: device.id, message });
   const eventData: Record<string, unknown> = { key: LOG_REQUEST_KEY };

@@ -11,7 +11,9 @@ export const CreateLogRequestSchema = v.object({
   end: timeQuery('end'),
   prefixes: v.optional(
     v.pipe(
-      v.array(v.pipe(v.string('each prefix must be a string'), v.minLength(1, 'a prefix may not be empty'), v.maxLength(256, 'a prefix is at most 256 characters'))),
+      v.array(
+        v.pipe(v.string('each prefix must be a string'), v.minLength(1, 'a prefix may not be empty'), v.maxLength(256, 'a prefix is at most 256 characters')),
+      ),
       v.maxLength(100, 'at most 100 prefixes'),
     ),
   ),
@@ -19,14 +21,21 @@ export const CreateLogRequestSchema = v.object({
 export type CreateLogRequestInput = v.InferOutput<typeof CreateLogRequestSchema>;
 
 // a MIME type as the device names it; it is served back as the download's Content-Type
-const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
+const MIME =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
 // a plain file name: no folders, no control characters (it ends up in Content-Disposition)
 const FILENAME = /^[^/\\\u0000-\u001f\u007f"]{1,255}$/;
 
 export const StartUploadSchema = v.object({
-  filename: v.optional(v.pipe(v.string('filename must be a string'), v.regex(FILENAME, 'filename must be 1 to 255 characters, without / \\ " or control characters'))),
+  filename: v.optional(
+    v.pipe(v.string('filename must be a string'), v.regex(FILENAME, 'filename must be 1 to 255 characters, without / \\ " or control characters')),
+  ),
   size: v.pipe(v.number('size must be a number of bytes'), v.integer('size must be an integer'), v.minValue(0, 'size may not be negative')),
-  contentType: v.pipe(v.string('contentType must be a string'), v.maxLength(255, 'contentType is at most 255 characters'), v.regex(MIME, 'contentType must be a MIME type, e.g. text/plain')),
+  contentType: v.pipe(
+    v.string('contentType must be a string'),
+    v.maxLength(255, 'contentType is at most 255 characters'),
+    v.regex(MIME, 'contentType must be a MIME type, e.g. text/plain'),
+  ),
 });
 export type StartUploadInput = v.InferOutput<typeof StartUploadSchema>;
 

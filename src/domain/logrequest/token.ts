@@ -25,7 +25,10 @@ export async function requestForToken(deps: LogDeps, token: string): Promise<Log
 }
 
 /** the upload session named in the path must be the request's current one */
-export function requireSession(r: LogRequestRow, uploadId: string): asserts r is LogRequestRow & { uploadId: string; uploadSize: number; numParts: number; partSize: number } {
+export function requireSession(
+  r: LogRequestRow,
+  uploadId: string,
+): asserts r is LogRequestRow & { uploadId: string; uploadSize: number; numParts: number; partSize: number } {
   if (r.status !== 'uploading' || r.uploadId !== uploadId || r.uploadSize === null || r.numParts === null || r.partSize === null) {
     throw new AppError('NOT_FOUND', { uploadId, message: 'no such upload session' });
   }

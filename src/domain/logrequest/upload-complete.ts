@@ -15,7 +15,10 @@ export async function completeUpload(deps: LogDeps, token: string, uploadId: str
   const stats = await Promise.all(keys.map((k) => blobs.stat(k)));
   const missing = stats.flatMap((s, i) => (s && s.size === partSizeOf(i + 1, r.uploadSize, r.partSize) ? [] : [i + 1]));
   if (missing.length) {
-    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'parts', message: `parts missing: ${missing.slice(0, 20).join(', ')}` }], missingParts: missing });
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: 'parts', message: `parts missing: ${missing.slice(0, 20).join(', ')}` }],
+      missingParts: missing,
+    });
   }
   const file = fileKey(r.id);
   const { size } = await blobs.concat(file, keys);

@@ -15,7 +15,15 @@ import { moduleView } from './view.js';
 
 export type ModuleDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret' | 'pipeline'>;
 
-export async function createModule({ deps, caller, input: { projectId, body } }: { deps: ModuleDeps & { checks: WebhookChecks }; caller: Caller; input: { projectId: number; body: unknown } }): Promise<Module> {
+export async function createModule({
+  deps,
+  caller,
+  input: { projectId, body },
+}: {
+  deps: ModuleDeps & { checks: WebhookChecks };
+  caller: Caller;
+  input: { projectId: number; body: unknown };
+}): Promise<Module> {
   const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const input = parseWith(ModuleCreateSchema, body);

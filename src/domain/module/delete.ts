@@ -8,7 +8,15 @@ import { requireModuleManager } from './access.js';
 import { MODULE_ID_PATTERN } from './schemas.js';
 import type { ModuleDeps } from './create.js';
 
-export async function deleteModule({ deps, caller, input: { projectId, moduleId } }: { deps: ModuleDeps; caller: Caller; input: { projectId: number; moduleId: string } }): Promise<void> {
+export async function deleteModule({
+  deps,
+  caller,
+  input: { projectId, moduleId },
+}: {
+  deps: ModuleDeps;
+  caller: Caller;
+  input: { projectId: number; moduleId: string };
+}): Promise<void> {
   requireModuleManager(caller, projectId);
   const deleted =
     MODULE_ID_PATTERN.test(moduleId) &&

@@ -12,25 +12,54 @@ import type { ModuleDeps } from './create.js';
 
 export type ModuleBrief = { id: string; moduleType: 'webhooks'; description?: string };
 
-export async function getModule({ deps, caller, input: { projectId, moduleId } }: { deps: ModuleDeps; caller: Caller; input: { projectId: number; moduleId: string } }): Promise<Module> {
+export async function getModule({
+  deps,
+  caller,
+  input: { projectId, moduleId },
+}: {
+  deps: ModuleDeps;
+  caller: Caller;
+  input: { projectId: number; moduleId: string };
+}): Promise<Module> {
   requireModuleManager(caller, projectId);
   return moduleView(await loadModule(deps, projectId, moduleId), deps.secret);
 }
 
 const pageOf = <T>(all: T[], page: Page): Paged<T> => ({ total: all.length, items: all.slice(page.skip, page.skip + page.limit) });
 
-export async function listModules({ deps, caller, input: { projectId, page } }: { deps: ModuleDeps; caller: Caller; input: { projectId: number; page: Page } }): Promise<Paged<Module>> {
+export async function listModules({
+  deps,
+  caller,
+  input: { projectId, page },
+}: {
+  deps: ModuleDeps;
+  caller: Caller;
+  input: { projectId: number; page: Page };
+}): Promise<Paged<Module>> {
   requireModuleManager(caller, projectId);
   const rows = await deps.store.modules.list(projectId);
-  return pageOf(rows.map((r) => moduleView(r, deps.secret)), page);
+  return pageOf(
+    rows.map((r) => moduleView(r, deps.secret)),
+    page,
+  );
 }
 
-export async function listHomeModules({ deps, caller, input: { homeIdRaw, page } }: { deps: Pick<Deps, 'store' | 'secret'>; caller: Caller; input: { homeIdRaw: string; page: Page } }): Promise<Paged<Module | ModuleBrief>> {
+export async function listHomeModules({
+  deps,
+  caller,
+  input: { homeIdRaw, page },
+}: {
+  deps: Pick<Deps, 'store' | 'secret'>;
+  caller: Caller;
+  input: { homeIdRaw: string; page: Page };
+}): Promise<Paged<Module | ModuleBrief>> {
   const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'modules');
   const rows = await deps.store.modules.list(home.projectId);
   const items =
     caller.type === 'project key'
       ? rows.map((r) => moduleView(r, deps.secret))
-      : rows.map((r): ModuleBrief => (r.description !== null ? { id: r.id, moduleType: 'webhooks', description: r.description } : { id: r.id, moduleType: 'webhooks' }));
+      : rows.map((r): ModuleBrief =>
+          r.description !== null ? { id: r.id, moduleType: 'webhooks', description: r.description } : { id: r.id, moduleType: 'webhooks' },
+        );
   return pageOf(items, page);
 }

@@ -13,7 +13,15 @@ import { moduleView, type Reveal } from './view.js';
 import { parseWith } from '../validate.js';
 import type { ModuleDeps } from './create.js';
 
-export async function rotateModuleKeys({ deps, caller, input: { projectId, moduleId, body } }: { deps: ModuleDeps; caller: Caller; input: { projectId: number; moduleId: string; body: unknown } }): Promise<Module> {
+export async function rotateModuleKeys({
+  deps,
+  caller,
+  input: { projectId, moduleId, body },
+}: {
+  deps: ModuleDeps;
+  caller: Caller;
+  input: { projectId: number; moduleId: string; body: unknown };
+}): Promise<Module> {
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
   const which = parseWith(RotateKeysSchema, body ?? {}).webhook ?? 'both';
@@ -29,7 +37,9 @@ export async function rotateModuleKeys({ deps, caller, input: { projectId, modul
     reveal.command = true;
   }
   if (!reveal.event && !reveal.command) {
-    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'webhook', message: `module ${moduleId} has no ${which === 'both' ? '' : which + ' '}webhook to rotate` }] });
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: 'webhook', message: `module ${moduleId} has no ${which === 'both' ? '' : which + ' '}webhook to rotate` }],
+    });
   }
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   await modulesChanged(deps, projectId);

@@ -73,9 +73,7 @@ export const ModulePatchSchema = v.object({
       }),
     ),
   ),
-  commandWebhook: v.optional(
-    v.nullable(v.object({ url: v.optional(WebhookUrlSchema), enabled: v.optional(v.boolean('enabled must be true or false')) })),
-  ),
+  commandWebhook: v.optional(v.nullable(v.object({ url: v.optional(WebhookUrlSchema), enabled: v.optional(v.boolean('enabled must be true or false')) }))),
 });
 export type ModulePatchInput = v.InferOutput<typeof ModulePatchSchema>;
 

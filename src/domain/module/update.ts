@@ -14,8 +14,7 @@ import { moduleView, type Reveal } from './view.js';
 import { parseWith } from '../validate.js';
 import type { ModuleDeps } from './create.js';
 
-const missingUrl = (path: string) =>
-  new AppError('INVALID_PARAMETERS', { issues: [{ path: `${path}.url`, message: 'url is required to add a webhook' }] });
+const missingUrl = (path: string) => new AppError('INVALID_PARAMETERS', { issues: [{ path: `${path}.url`, message: 'url is required to add a webhook' }] });
 
 function nextDisabled(current: WebhookDisabled | null, enabled: boolean | undefined, urlChanged: boolean, now: string): WebhookDisabled | null {
   if (enabled === false) return current ?? { time: now, reason: 'disabled by a client' };
@@ -23,7 +22,15 @@ function nextDisabled(current: WebhookDisabled | null, enabled: boolean | undefi
   return current;
 }
 
-async function patchEvent(deps: ModuleDeps, checks: WebhookChecks, row: ModuleRow, ev: NonNullable<ModulePatchInput['eventWebhook']>, patch: ModulePatch, reveal: Reveal, now: string) {
+async function patchEvent(
+  deps: ModuleDeps,
+  checks: WebhookChecks,
+  row: ModuleRow,
+  ev: NonNullable<ModulePatchInput['eventWebhook']>,
+  patch: ModulePatch,
+  reveal: Reveal,
+  now: string,
+) {
   const old = row.eventWebhook;
   const url = ev.url ?? old?.url;
   if (!url) throw missingUrl('eventWebhook');
@@ -45,7 +52,15 @@ async function patchEvent(deps: ModuleDeps, checks: WebhookChecks, row: ModuleRo
   patch.eventDisabled = nextDisabled(row.eventDisabled, ev.enabled, urlChanged && !!old, now);
 }
 
-async function patchCommand(deps: ModuleDeps, checks: WebhookChecks, row: ModuleRow, cmd: NonNullable<ModulePatchInput['commandWebhook']>, patch: ModulePatch, reveal: Reveal, now: string) {
+async function patchCommand(
+  deps: ModuleDeps,
+  checks: WebhookChecks,
+  row: ModuleRow,
+  cmd: NonNullable<ModulePatchInput['commandWebhook']>,
+  patch: ModulePatch,
+  reveal: Reveal,
+  now: string,
+) {
   const old = row.commandWebhook;
   const url = cmd.url ?? old?.url;
   if (!url) throw missingUrl('commandWebhook');
@@ -60,7 +75,15 @@ async function patchCommand(deps: ModuleDeps, checks: WebhookChecks, row: Module
   patch.commandDisabled = nextDisabled(row.commandDisabled, cmd.enabled, urlChanged && !!old, now);
 }
 
-export async function updateModule({ deps, caller, input: { projectId, moduleId, body } }: { deps: ModuleDeps & { checks: WebhookChecks }; caller: Caller; input: { projectId: number; moduleId: string; body: unknown } }): Promise<Module> {
+export async function updateModule({
+  deps,
+  caller,
+  input: { projectId, moduleId, body },
+}: {
+  deps: ModuleDeps & { checks: WebhookChecks };
+  caller: Caller;
+  input: { projectId: number; moduleId: string; body: unknown };
+}): Promise<Module> {
   const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);

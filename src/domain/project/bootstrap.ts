@@ -13,7 +13,14 @@ export async function bootstrapIfEmpty(deps: Pick<Deps, 'store' | 'clock'>): Pro
     await store.deviceClasses.create({ projectId: project.id, id: 'default', name: 'Default', description: null, creationTime: now });
     const adminKey = generateToken('pk.');
     await store.apiKeys.create({ id: randomId(), projectId: project.id, name: 'admin', scopes: ['admin'], keyHash: hashToken(adminKey), creationTime: now });
-    await store.logs.insert({ projectId: project.id, caller: null, level: 1, source: 'admin', text: 'project created with an admin key at first start', timestamp: now });
+    await store.logs.insert({
+      projectId: project.id,
+      caller: null,
+      level: 1,
+      source: 'admin',
+      text: 'project created with an admin key at first start',
+      timestamp: now,
+    });
     return { projectId: project.id, adminKey };
   });
 }

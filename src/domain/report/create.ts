@@ -20,7 +20,15 @@ export const MAX_REPORTS_PER_PROJECT = 200;
 
 export const newReportId = () => `rep-${randomBytes(8).toString('hex')}`;
 
-export async function createReport({ deps, caller, input: { body } }: { deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> }; caller: Caller; input: { body: unknown } }): Promise<Report> {
+export async function createReport({
+  deps,
+  caller,
+  input: { body },
+}: {
+  deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  caller: Caller;
+  input: { body: unknown };
+}): Promise<Report> {
   const checks = deps.checks;
   requireReportManager(caller);
   const input = parseInput(CreateReportSchema, body);

@@ -30,12 +30,26 @@ class LeaseLost extends Error {}
 
 export const outputKey = (reportId: string, runId: string, format: string) => `reports/${reportId}/${runId}.${format}`;
 
-export async function executeRun({ deps, input: { run, options } }: { deps: ExecuteDeps; input: { run: ReportRunRow; options: ExecuteOptions } }): Promise<RunResult> {
+export async function executeRun({
+  deps,
+  input: { run, options },
+}: {
+  deps: ExecuteDeps;
+  input: { run: ReportRunRow; options: ExecuteOptions };
+}): Promise<RunResult> {
   const { store } = deps;
   const leaseUntil = () => new Date(deps.clock.now().getTime() + options.leaseMs).toISOString();
   const fail = async (error: string, rows: number): Promise<RunResult> => {
-    const ok = await store.reportRuns.finish(run.id, options.workerId, { status: 'failure', endTime: deps.clock.now().toISOString(), rows, error, outputKey: null, outputBytes: null });
-    if (ok) await writeLog(deps, { projectId: run.projectId, level: 'error', source: 'reports', text: `report ${run.reportId} run ${run.id} failed: ${error}` });
+    const ok = await store.reportRuns.finish(run.id, options.workerId, {
+      status: 'failure',
+      endTime: deps.clock.now().toISOString(),
+      rows,
+      error,
+      outputKey: null,
+      outputBytes: null,
+    });
+    if (ok)
+      await writeLog(deps, { projectId: run.projectId, level: 'error', source: 'reports', text: `report ${run.reportId} run ${run.id} failed: ${error}` });
     return ok ? 'failure' : 'lost';
   };
   const report = await store.reports.get(run.reportId);
@@ -64,16 +78,30 @@ export async function executeRun({ deps, input: { run, options } }: { deps: Exec
     const { size } = await blobs.put(key, encode(report.format, counting));
     const now = deps.clock.now();
     const delivery =
-      report.destination.type === 'webhook' ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: options.webhookMaxBytes }, now) : undefined;
+      report.destination.type === 'webhook'
+        ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: options.webhookMaxBytes }, now)
+        : undefined;
     const done = await store.transaction(async (tx) => {
-      const ok = await tx.reportRuns.finish(run.id, options.workerId, { status: 'success', endTime: now.toISOString(), rows, error: null, outputKey: key, outputBytes: size });
+      const ok = await tx.reportRuns.finish(run.id, options.workerId, {
+        status: 'success',
+        endTime: now.toISOString(),
+        rows,
+        error: null,
+        outputKey: key,
+        outputBytes: size,
+      });
       if (ok && delivery) await tx.deliveries.insertMany([delivery]);
       return ok;
     });
     // lost: the worker that took over writes the same key and records its own outcome
     if (!done) return 'lost';
     if (delivery) await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
-    await writeLog(deps, { projectId: run.projectId, level: 'info', source: 'reports', text: `report ${report.id} run ${run.id} (${run.trigger}): ${rows} rows, ${size} bytes` });
+    await writeLog(deps, {
+      projectId: run.projectId,
+      level: 'info',
+      source: 'reports',
+      text: `report ${report.id} run ${run.id} (${run.trigger}): ${rows} rows, ${size} bytes`,
+    });
     return 'success';
   } catch (e) {
     if (e instanceof LeaseLost) return 'lost';

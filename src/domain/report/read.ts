@@ -9,7 +9,15 @@ import { loadReport, requireReportManager } from './access.js';
 import { toReport } from './view.js';
 import type { ReportDeps } from './create.js';
 
-export async function listReports({ deps, caller, input: { projectId, page } }: { deps: ReportDeps; caller: Caller; input: { projectId: number | undefined; page: Page } }): Promise<Paged<Report>> {
+export async function listReports({
+  deps,
+  caller,
+  input: { projectId, page },
+}: {
+  deps: ReportDeps;
+  caller: Caller;
+  input: { projectId: number | undefined; page: Page };
+}): Promise<Paged<Report>> {
   const pid = requireReportManager(caller, projectId);
   const r = await deps.store.reports.list(pid, page);
   return { total: r.total, items: r.items.map((x) => toReport(x, deps.secret)) };
@@ -19,7 +27,15 @@ export async function getReport({ deps, caller, input: { reportId } }: { deps: R
   return toReport(await loadReport(deps, caller, reportId), deps.secret);
 }
 
-export async function deleteReport({ deps, caller, input: { reportId } }: { deps: ReportDeps & Pick<Deps, 'blobs'>; caller: Caller; input: { reportId: string } }): Promise<void> {
+export async function deleteReport({
+  deps,
+  caller,
+  input: { reportId },
+}: {
+  deps: ReportDeps & Pick<Deps, 'blobs'>;
+  caller: Caller;
+  input: { reportId: string };
+}): Promise<void> {
   const r = await loadReport(deps, caller, reportId);
   await deps.store.transaction(async (tx) => {
     await tx.reportRuns.deleteForReport(r.id);

@@ -3,7 +3,18 @@
 import type { ReportFilter, Store, TimeCursor } from '../../ports/store.js';
 import { PAGE, type ReportTable, type Row, type Window } from './table.js';
 
-export const DELIVERY_COLUMNS = ['creationTime', 'id', 'moduleId', 'kind', 'eventType', 'status', 'attempts', 'lastStatusCode', 'lastError', 'updateTime'] as const;
+export const DELIVERY_COLUMNS = [
+  'creationTime',
+  'id',
+  'moduleId',
+  'kind',
+  'eventType',
+  'status',
+  'attempts',
+  'lastStatusCode',
+  'lastError',
+  'updateTime',
+] as const;
 
 export function deliveryRows(store: Store, projectId: number, f: ReportFilter, w: Window): ReportTable {
   async function* rows(): AsyncIterable<Row> {

@@ -18,13 +18,28 @@ export const newRunId = () => `run-${randomBytes(8).toString('hex')}`;
 export async function runReportNow({ deps, caller, input: { reportId } }: { deps: ReportDeps; caller: Caller; input: { reportId: string } }): Promise<Run> {
   const r = await loadReport(deps, caller, reportId);
   const now = deps.clock.now().toISOString();
-  const run = await deps.store.reportRuns.create({ id: newRunId(), reportId: r.id, projectId: r.projectId, trigger: 'manual', dueTime: now, creationTime: now });
+  const run = await deps.store.reportRuns.create({
+    id: newRunId(),
+    reportId: r.id,
+    projectId: r.projectId,
+    trigger: 'manual',
+    dueTime: now,
+    creationTime: now,
+  });
   await deps.bus.publish('work', { queue: REPORT_QUEUE });
   await writeLog(deps, { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} run ${run.id} queued by hand` });
   return toRun(run, r);
 }
 
-export async function listRuns({ deps, caller, input: { reportId, page } }: { deps: ReportDeps; caller: Caller; input: { reportId: string; page: Page } }): Promise<Paged<Run>> {
+export async function listRuns({
+  deps,
+  caller,
+  input: { reportId, page },
+}: {
+  deps: ReportDeps;
+  caller: Caller;
+  input: { reportId: string; page: Page };
+}): Promise<Paged<Run>> {
   const r = await loadReport(deps, caller, reportId);
   const runs = await deps.store.reportRuns.list(r.id, page);
   return { total: runs.total, items: runs.items.map((x) => toRun(x, r)) };
@@ -37,7 +52,15 @@ async function loadRun(deps: ReportDeps, caller: Caller, reportId: string, runId
   return { report: r, run };
 }
 
-export async function getRun({ deps, caller, input: { reportId, runId } }: { deps: ReportDeps; caller: Caller; input: { reportId: string; runId: string } }): Promise<Run> {
+export async function getRun({
+  deps,
+  caller,
+  input: { reportId, runId },
+}: {
+  deps: ReportDeps;
+  caller: Caller;
+  input: { reportId: string; runId: string };
+}): Promise<Run> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
   return toRun(run, report);
 }
@@ -51,12 +74,25 @@ export interface RunOutput {
 
 export const CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json' } as const;
 
-export async function openRunOutput({ deps, caller, input: { reportId, runId } }: { deps: ReportDeps & Pick<Deps, 'blobs'>; caller: Caller; input: { reportId: string; runId: string } }): Promise<RunOutput> {
+export async function openRunOutput({
+  deps,
+  caller,
+  input: { reportId, runId },
+}: {
+  deps: ReportDeps & Pick<Deps, 'blobs'>;
+  caller: Caller;
+  input: { reportId: string; runId: string };
+}): Promise<RunOutput> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
   const blob = run.status === 'success' && run.outputKey ? await deps.blobs?.open(run.outputKey) : undefined;
   if (!blob) throw new AppError('NOT_FOUND', { runId, message: run.status === 'success' ? 'the output is gone' : `the run is ${run.status}: no output` });
   const ext = outputExt(run);
-  return { contentType: CONTENT_TYPES[ext], filename: `${report.name.replace(/[^A-Za-z0-9._-]+/g, '_')}-${run.id}.${ext}`, size: blob.size, stream: blob.stream };
+  return {
+    contentType: CONTENT_TYPES[ext],
+    filename: `${report.name.replace(/[^A-Za-z0-9._-]+/g, '_')}-${run.id}.${ext}`,
+    size: blob.size,
+    stream: blob.stream,
+  };
 }
 
 /** the format a run wrote, from its stored key (the report's format may have changed since) */

@@ -39,17 +39,23 @@ export const FilterSchema = v.object({
   ),
 });
 
-const Cron = v.pipe(v.string('schedule.cron must be a string'), v.trim(), v.minLength(1, 'schedule.cron is required'), v.maxLength(128, 'schedule.cron is at most 128 characters'));
+const Cron = v.pipe(
+  v.string('schedule.cron must be a string'),
+  v.trim(),
+  v.minLength(1, 'schedule.cron is required'),
+  v.maxLength(128, 'schedule.cron is at most 128 characters'),
+);
 const Zone = v.pipe(v.string('schedule.timezone must be a string'), v.maxLength(64, 'schedule.timezone is at most 64 characters'));
 /** a new report's zone defaults to UTC */
 export const ScheduleSchema = v.object({ cron: Cron, timezone: v.optional(Zone, 'UTC') });
 /** PATCH: a schedule without a zone keeps the report's */
 const SchedulePatchSchema = v.object({ cron: Cron, timezone: v.optional(Zone) });
 
-export const DestinationSchema = v.variant('type', [
-  v.object({ type: v.literal('store') }),
-  v.object({ type: v.literal('webhook'), url: WebhookUrlSchema, key: v.optional(v.string()) }),
-], 'destination.type must be "store" or "webhook"');
+export const DestinationSchema = v.variant(
+  'type',
+  [v.object({ type: v.literal('store') }), v.object({ type: v.literal('webhook'), url: WebhookUrlSchema, key: v.optional(v.string()) })],
+  'destination.type must be "store" or "webhook"',
+);
 
 export const CreateReportSchema = v.object({
   projectId: v.optional(IdSchema),

@@ -8,7 +8,13 @@ import { writeLog } from '../log/write.js';
 import { nextRunAfter } from './schedule.js';
 import { newRunId, REPORT_QUEUE } from './run.js';
 
-export async function fireDueReports({ deps, input: { owner, limit } }: { deps: Pick<Deps, 'store' | 'bus' | 'clock'>; input: { owner: string; limit?: number } }): Promise<number> {
+export async function fireDueReports({
+  deps,
+  input: { owner, limit },
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  input: { owner: string; limit?: number };
+}): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.store.reports.due(now.toISOString(), limit ?? 100);
   let fired = 0;

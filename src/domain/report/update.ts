@@ -15,18 +15,24 @@ import { nextRunAfter } from './schedule.js';
 import { toReport } from './view.js';
 import type { ReportDeps } from './create.js';
 
-export async function updateReport({ deps, caller, input: { reportId, body } }: { deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> }; caller: Caller; input: { reportId: string; body: unknown } }): Promise<Report> {
+export async function updateReport({
+  deps,
+  caller,
+  input: { reportId, body },
+}: {
+  deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  caller: Caller;
+  input: { reportId: string; body: unknown };
+}): Promise<Report> {
   const checks = deps.checks;
   const cur = await loadReport(deps, caller, reportId);
   const input = parseInput(PatchReportSchema, body);
   const shown = toReport(cur, deps.secret);
-  checkReadOnly(input, { id: cur.id, projectId: cur.projectId, creationTime: cur.creationTime, lastRunTime: shown.lastRunTime, nextRunTime: shown.nextRunTime }, [
-    'id',
-    'projectId',
-    'creationTime',
-    'lastRunTime',
-    'nextRunTime',
-  ]);
+  checkReadOnly(
+    input,
+    { id: cur.id, projectId: cur.projectId, creationTime: cur.creationTime, lastRunTime: shown.lastRunTime, nextRunTime: shown.nextRunTime },
+    ['id', 'projectId', 'creationTime', 'lastRunTime', 'nextRunTime'],
+  );
   const now = deps.clock.now();
   const next: ReportRow = {
     ...cur,
@@ -59,7 +65,8 @@ export async function updateReport({ deps, caller, input: { reportId, body } }: 
     if (dest.type === 'store') patch.keySealed = null;
   }
   const isWebhook = (patch.destination ?? cur.destination).type === 'webhook';
-  if (input.rotateKey && !isWebhook) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'rotateKey', message: 'only a webhook destination has a key' }] });
+  if (input.rotateKey && !isWebhook)
+    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'rotateKey', message: 'only a webhook destination has a key' }] });
   if (newUrl !== undefined || input.rotateKey) {
     patch.keySealed = sealedNewKey(deps.secret).sealed;
     reveal = true;

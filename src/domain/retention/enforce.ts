@@ -32,7 +32,11 @@ export type RetentionDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 
 /** between two batches: let queued requests reach the database first */
 export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
-export async function enforceRetention(deps: RetentionDeps, limits: RetentionLimits, pause: () => Promise<void> = yieldBetweenBatches): Promise<RetentionResult> {
+export async function enforceRetention(
+  deps: RetentionDeps,
+  limits: RetentionLimits,
+  pause: () => Promise<void> = yieldBetweenBatches,
+): Promise<RetentionResult> {
   const now = deps.clock.now().getTime();
   const cutoff = (days: number) => new Date(now - days * 86_400_000).toISOString();
   const out: RetentionResult = { accessLogs: 0, generalLogs: 0, events: 0, dataRecords: 0, reportRuns: 0, abandonedUploads: 0, batches: 0 };

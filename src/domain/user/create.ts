@@ -34,7 +34,8 @@ async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, inpu
   const project = await deps.store.projects.get(b.projectId);
   // a project that does not exist or does not take signups is not told apart: the request
   // simply lacks a credential
-  if (!project?.allowUserSignup) throw new AppError('AUTHORIZATION_REQUIRED', { message: 'this project does not allow self-signup; a project key creates users' });
+  if (!project?.allowUserSignup)
+    throw new AppError('AUTHORIZATION_REQUIRED', { message: 'this project does not allow self-signup; a project key creates users' });
   if (b.canCreateDevices) throw new AppError('PERMISSION_DENIED', { required: 'project key with scope users', fields: ['canCreateDevices'] });
   const t = deps.authThrottle;
   if (t) {

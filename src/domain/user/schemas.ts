@@ -27,7 +27,12 @@ export const PasswordSchema = v.pipe(
   v.maxLength(1024, 'password must be at most 1024 characters'),
 );
 
-const NameSchema = v.pipe(FormTextSchema('name must be a string'), v.maxLength(128, 'name must be at most 128 characters'), v.trim(), v.minLength(1, 'name is required'));
+const NameSchema = v.pipe(
+  FormTextSchema('name must be a string'),
+  v.maxLength(128, 'name must be at most 128 characters'),
+  v.trim(),
+  v.minLength(1, 'name is required'),
+);
 
 /** never the password hash */
 export const UserSchema = v.object({

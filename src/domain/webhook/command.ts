@@ -21,7 +21,15 @@ export const CommandTriggerSchema = v.object({
   ),
 });
 
-export async function triggerCommand({ deps, caller, input: { homeIdRaw, moduleId, body } }: { deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>; caller: Caller; input: { homeIdRaw: string; moduleId: string; body: unknown } }): Promise<string> {
+export async function triggerCommand({
+  deps,
+  caller,
+  input: { homeIdRaw, moduleId, body },
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>;
+  caller: Caller;
+  input: { homeIdRaw: string; moduleId: string; body: unknown };
+}): Promise<string> {
   if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
   const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'commands');
   // docs/webhooks.md: 404 when the module or its command webhook does not exist for the home's project
@@ -30,15 +38,30 @@ export async function triggerCommand({ deps, caller, input: { homeIdRaw, moduleI
   const input = parseWith(CommandTriggerSchema, body);
   const size = Buffer.byteLength(JSON.stringify(input.parameters));
   if (size > deps.limits.eventDataBytes) {
-    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'parameters', message: `parameters are ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }] });
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: 'parameters', message: `parameters are ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }],
+    });
   }
   const now = deps.clock.now();
   const origin =
-    caller.type === 'user' ? { userId: caller.userId } : caller.type === 'project key' ? { projectKeyId: caller.keyId, projectKeyName: caller.keyName } : undefined;
+    caller.type === 'user'
+      ? { userId: caller.userId }
+      : caller.type === 'project key'
+        ? { projectKeyId: caller.keyId, projectKeyName: caller.keyName }
+        : undefined;
   const payload = commandWebhookBody({ action: input.action, parameters: input.parameters, timestamp: now.toISOString(), homeId: home.id, origin });
   const id = newDeliveryId(now);
   await deps.store.deliveries.insertMany([
-    { id, projectId: home.projectId, moduleId, kind: 'command', eventId: null, eventType: input.action, payload: JSON.stringify(payload), creationTime: now.toISOString() },
+    {
+      id,
+      projectId: home.projectId,
+      moduleId,
+      kind: 'command',
+      eventId: null,
+      eventType: input.action,
+      payload: JSON.stringify(payload),
+      creationTime: now.toISOString(),
+    },
   ]);
   await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
   return id;

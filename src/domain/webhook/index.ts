@@ -2,5 +2,14 @@ export { eventDeliveries, WEBHOOK_QUEUE } from './fan-out.js';
 export { eventWebhookBody, commandWebhookBody, type EventWebhookBody, type CommandWebhookBody } from './payload.js';
 export { eventTargets, modulesChanged, followModuleChanges, subscribes, TARGETS_TTL_MS } from './targets.js';
 export { triggerCommand, CommandTriggerSchema } from './command.js';
-export { listDeliveries, getDelivery, redeliver, deliverySummary, deliveryDetail, DeliveryQuerySchema, type DeliverySummary, type DeliveryDetail } from './log.js';
+export {
+  listDeliveries,
+  getDelivery,
+  redeliver,
+  deliverySummary,
+  deliveryDetail,
+  DeliveryQuerySchema,
+  type DeliverySummary,
+  type DeliveryDetail,
+} from './log.js';
 export { newDeliveryId } from './ids.js';

@@ -45,6 +45,8 @@ export function previewTemplates({ caller, input }: { caller: Caller; input: { p
     return buildWebhookRequest({ headers: headers ?? undefined, body: body ?? undefined }, payload);
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
-    throw new AppError('INVALID_PARAMETERS', { issues: [{ path: fieldOf(err.where, 'eventWebhook'), message: err.message, reason: err.reason, position: err.position }] });
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: fieldOf(err.where, 'eventWebhook'), message: err.message, reason: err.reason, position: err.position }],
+    });
   }
 }

@@ -106,7 +106,6 @@ export const guardedLookup = (
 function refused(host: string, address: string): TargetNotAllowedError {
   const via = host === address ? '' : ` (resolves to ${address})`;
   return new TargetNotAllowedError(
-    `webhook target "${host}"${via} is a loopback, private, link-local or otherwise non-public address; ` +
-      'set allowPrivateTargets to allow it',
+    `webhook target "${host}"${via} is a loopback, private, link-local or otherwise non-public address; ` + 'set allowPrivateTargets to allow it',
   );
 }

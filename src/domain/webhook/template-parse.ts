@@ -16,8 +16,7 @@
 export type Segment = { readonly kind: 'field'; readonly name: string } | { readonly kind: 'index'; readonly index: number };
 
 export type Part =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'path'; readonly segments: readonly Segment[]; readonly position: number };
+  { readonly kind: 'text'; readonly text: string } | { readonly kind: 'path'; readonly segments: readonly Segment[]; readonly position: number };
 
 export interface Template {
   readonly source: string;

@@ -47,7 +47,12 @@ export function answer(c: C, admit: Admit, inner: Inner, next: Next): Maybe<Resp
   try {
     const admitting = admit(c);
     const answered = admitting ? admitting.then(() => inner(c, next)) : inner(c, next);
-    return answered instanceof Promise ? answered.then((res) => settled(c, res), (err: unknown) => failed(c, err)) : settled(c, answered);
+    return answered instanceof Promise
+      ? answered.then(
+          (res) => settled(c, res),
+          (err: unknown) => failed(c, err),
+        )
+      : settled(c, answered);
   } catch (err) {
     return failed(c, err);
   }

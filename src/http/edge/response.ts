@@ -22,7 +22,11 @@ export class EdgeResponse extends ServerResponse {
   /** HEARTH_CORS_ORIGINS is a list: the answer depends on Origin, so caches must key on it */
   edgeVary = false;
 
-  override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
+  override writeHead(
+    statusCode: number,
+    reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this {
     const requestId = this.edgeRequestId;
     if (requestId === undefined) return super.writeHead(statusCode, reason as string, headers);
     this.edgeRequestId = undefined;

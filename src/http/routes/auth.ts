@@ -30,7 +30,8 @@ export function authRoutes(): Hono<HttpEnv> {
     '/auth/user',
     op({
       operationId: 'createUserSession',
-      summary: 'Sign in with email and password for a user token. Failed sign-ins back off per account and per client IP: 429 RATE_LIMITED with Retry-After (seconds), growing with each failure',
+      summary:
+        'Sign in with email and password for a user token. Failed sign-ins back off per account and per client IP: 429 RATE_LIMITED with Retry-After (seconds), growing with each failure',
       tag,
       success: 200,
       statuses: [401, 403, 429, 500, 503],

@@ -62,14 +62,10 @@ export function bundlesRoutes(): Hono<HttpEnv> {
     async (c) => c.json(await getBundle({ ...actor(c), bundleId: c.req.param('bundleId') })),
   );
 
-  r.delete(
-    '/:bundleId',
-    op({ operationId: 'deleteBundle', summary: 'Delete a bundle', tag, success: 204, statuses: STATUSES.read, auth: KEY }),
-    async (c) => {
-      await deleteBundle({ ...actor(c), bundleId: c.req.param('bundleId') });
-      return c.body(null, 204);
-    },
-  );
+  r.delete('/:bundleId', op({ operationId: 'deleteBundle', summary: 'Delete a bundle', tag, success: 204, statuses: STATUSES.read, auth: KEY }), async (c) => {
+    await deleteBundle({ ...actor(c), bundleId: c.req.param('bundleId') });
+    return c.body(null, 204);
+  });
 
   return r;
 }

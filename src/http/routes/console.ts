@@ -49,7 +49,8 @@ export function consoleRoutes(): Hono<HttpEnv> {
     let body = cache.get(name);
     if (!body) {
       const file = dir && join(dir, name);
-      if (!file || !existsSync(file)) throw new AppError('SERVICE_UNAVAILABLE', { message: 'the console is not built: run `npm run build` (npm install does it)' });
+      if (!file || !existsSync(file))
+        throw new AppError('SERVICE_UNAVAILABLE', { message: 'the console is not built: run `npm run build` (npm install does it)' });
       body = readFileSync(file);
       cache.set(name, body);
     }
@@ -62,7 +63,9 @@ export function consoleRoutes(): Hono<HttpEnv> {
     });
   };
 
-  r.get('/', op({ ...meta, operationId: 'console', summary: 'The web console (a single page; sign in with a user or a project API key)' }), (c) => serve(c, 'index.html'));
+  r.get('/', op({ ...meta, operationId: 'console', summary: 'The web console (a single page; sign in with a user or a project API key)' }), (c) =>
+    serve(c, 'index.html'),
+  );
   r.get('/:file', op({ ...meta, operationId: 'consoleAsset', summary: "The console's script and stylesheet" }), (c) => serve(c, c.req.param('file')));
   return r;
 }

@@ -39,36 +39,97 @@ export function dataSourcesRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
   const base = '/:projectId/dataSources';
 
-  r.get(base, op({ operationId: 'getDataSources', summary: "A project's data sources (keys masked)", tag, success: 200, statuses: READ, response: v.array(DataSourceSchema), auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    const page = pageOf(c, deps.limits);
-    return sliceResponse(c, page, await listDataSources({ deps, caller, input: { projectId } }));
-  });
+  r.get(
+    base,
+    op({
+      operationId: 'getDataSources',
+      summary: "A project's data sources (keys masked)",
+      tag,
+      success: 200,
+      statuses: READ,
+      response: v.array(DataSourceSchema),
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      const page = pageOf(c, deps.limits);
+      return sliceResponse(c, page, await listDataSources({ deps, caller, input: { projectId } }));
+    },
+  );
 
-  r.post(base, op({ operationId: 'createDataSource', summary: 'Create a data source; a webhook source key is shown in this answer only', tag, success: 201, statuses: READ, body: CreateDataSourceSchema, response: DataSourceSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await createDataSource({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, body: await readBody(c) } }), 201);
-  });
+  r.post(
+    base,
+    op({
+      operationId: 'createDataSource',
+      summary: 'Create a data source; a webhook source key is shown in this answer only',
+      tag,
+      success: 201,
+      statuses: READ,
+      body: CreateDataSourceSchema,
+      response: DataSourceSchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await createDataSource({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, body: await readBody(c) } }), 201);
+    },
+  );
 
-  r.get(`${base}/:dataSourceId`, op({ operationId: 'getDataSource', summary: 'One data source', tag, success: 200, statuses: READ, response: DataSourceSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await getDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } }));
-  });
+  r.get(
+    `${base}/:dataSourceId`,
+    op({ operationId: 'getDataSource', summary: 'One data source', tag, success: 200, statuses: READ, response: DataSourceSchema, auth }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await getDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } }));
+    },
+  );
 
-  r.patch(`${base}/:dataSourceId`, op({ operationId: 'updateDataSource', summary: 'Update a data source', tag, success: 200, statuses: READ, body: PatchDataSourceSchema, response: DataSourceSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await updateDataSource({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, id: c.req.param('dataSourceId'), body: await readBody(c) } }));
-  });
+  r.patch(
+    `${base}/:dataSourceId`,
+    op({
+      operationId: 'updateDataSource',
+      summary: 'Update a data source',
+      tag,
+      success: 200,
+      statuses: READ,
+      body: PatchDataSourceSchema,
+      response: DataSourceSchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(
+        await updateDataSource({
+          deps: { ...deps, checks: webhookChecksOf(deps) },
+          caller,
+          input: { projectId, id: c.req.param('dataSourceId'), body: await readBody(c) },
+        }),
+      );
+    },
+  );
 
-  r.delete(`${base}/:dataSourceId`, op({ operationId: 'deleteDataSource', summary: 'Delete a data source and its records', tag, success: 204, statuses: READ, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    await deleteDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } });
-    return c.body(null, 204);
-  });
+  r.delete(
+    `${base}/:dataSourceId`,
+    op({ operationId: 'deleteDataSource', summary: 'Delete a data source and its records', tag, success: 204, statuses: READ, auth }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      await deleteDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } });
+      return c.body(null, 204);
+    },
+  );
 
   r.get(
     `${base}/:dataSourceId/records`,
-    op({ operationId: 'getDataRecords', summary: 'Records a store source kept, newest first', tag, success: 200, statuses: READ, query: RecordsQuerySchema, response: v.array(DataRecordSchema), auth }),
+    op({
+      operationId: 'getDataRecords',
+      summary: 'Records a store source kept, newest first',
+      tag,
+      success: 200,
+      statuses: READ,
+      query: RecordsQuerySchema,
+      response: v.array(DataRecordSchema),
+      auth,
+    }),
     async (c) => {
       const { deps, caller, projectId } = scope(c);
       const q = parseQuery(c, RecordsQuerySchema);

@@ -9,7 +9,15 @@ import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { readBody } from '../body.js';
 import { baseUrlOf } from './log-requests.js';
-import { ReportFailureSchema, StartUploadSchema, UploadSessionSchema, completeUpload, putPart, reportUploadFailure, startUpload } from '../../domain/logrequest/index.js';
+import {
+  ReportFailureSchema,
+  StartUploadSchema,
+  UploadSessionSchema,
+  completeUpload,
+  putPart,
+  reportUploadFailure,
+  startUpload,
+} from '../../domain/logrequest/index.js';
 
 const tag = 'device log upload';
 const auth = 'the device, with the token of its log request in the path';
@@ -20,13 +28,32 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
 
   r.post(
     '/:token',
-    op({ operationId: 'startDeviceLogUpload', summary: 'Start uploading a requested log file', tag, success: 201, statuses, authenticated: false, body: StartUploadSchema, response: UploadSessionSchema, auth }),
+    op({
+      operationId: 'startDeviceLogUpload',
+      summary: 'Start uploading a requested log file',
+      tag,
+      success: 201,
+      statuses,
+      authenticated: false,
+      body: StartUploadSchema,
+      response: UploadSessionSchema,
+      auth,
+    }),
     async (c) => c.json(await startUpload(c.get('deps'), c.req.param('token'), await readBody(c), baseUrlOf(c)), 201),
   );
 
   r.patch(
     '/:token',
-    op({ operationId: 'failDeviceLogUpload', summary: 'Report that the logs cannot be sent', tag, success: 204, statuses, authenticated: false, body: ReportFailureSchema, auth }),
+    op({
+      operationId: 'failDeviceLogUpload',
+      summary: 'Report that the logs cannot be sent',
+      tag,
+      success: 204,
+      statuses,
+      authenticated: false,
+      body: ReportFailureSchema,
+      auth,
+    }),
     async (c) => {
       await reportUploadFailure(c.get('deps'), c.req.param('token'), await readBody(c));
       return c.body(null, 204);

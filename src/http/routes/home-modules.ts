@@ -50,7 +50,11 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const caller = c.get('caller');
       requireCaller(caller);
-      await triggerCommand({ deps: c.get('deps'), caller, input: { homeIdRaw: c.req.param('homeId'), moduleId: c.req.param('moduleId'), body: await readBody(c) } });
+      await triggerCommand({
+        deps: c.get('deps'),
+        caller,
+        input: { homeIdRaw: c.req.param('homeId'), moduleId: c.req.param('moduleId'), body: await readBody(c) },
+      });
       return c.body(null, 204);
     },
   );

@@ -65,7 +65,15 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
 
   r.get(
     `${base}/:key`,
-    op({ spec: 'lookUpKeyValuePair', operationId: o.ids.get, summary: `Get one key-value pair of ${o.of}`, tag: o.tag, success: 200, response: KvItemSchema, auth: o.auth.read }),
+    op({
+      spec: 'lookUpKeyValuePair',
+      operationId: o.ids.get,
+      summary: `Get one key-value pair of ${o.of}`,
+      tag: o.tag,
+      success: 200,
+      response: KvItemSchema,
+      auth: o.auth.read,
+    }),
     async (c) => c.json(await getKv(c.get('deps'), await target(c, 'read'), c.req.param('key'))),
   );
 

@@ -52,7 +52,15 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
 
   r.get(
     '/:deviceId/logRequests',
-    op({ spec: 'getDeviceLogRequests', operationId: 'getDeviceLogRequests', summary: 'Log requests of a device, newest first', tag, success: 200, response: v.array(LogRequestSchema), auth }),
+    op({
+      spec: 'getDeviceLogRequests',
+      operationId: 'getDeviceLogRequests',
+      summary: 'Log requests of a device, newest first',
+      tag,
+      success: 200,
+      response: v.array(LogRequestSchema),
+      auth,
+    }),
     async (c) => {
       const deps = c.get('deps');
       const page = pageOf(c, deps.limits);
@@ -63,7 +71,16 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
 
   r.post(
     '/:deviceId/logRequests',
-    op({ spec: 'requestDeviceLogs', operationId: 'requestDeviceLogs', summary: 'Ask a device for its logs', tag, success: 201, body: CreateLogRequestSchema, response: LogRequestSchema, auth }),
+    op({
+      spec: 'requestDeviceLogs',
+      operationId: 'requestDeviceLogs',
+      summary: 'Ask a device for its logs',
+      tag,
+      success: 201,
+      body: CreateLogRequestSchema,
+      response: LogRequestSchema,
+      auth,
+    }),
     async (c) => {
       const deps = c.get('deps');
       const deviceId = did(c);
@@ -74,7 +91,15 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
 
   r.get(
     '/:deviceId/logRequests/:requestId',
-    op({ spec: 'getDeviceLogRequest', operationId: 'getDeviceLogRequest', summary: 'One log request of a device', tag, success: 200, response: LogRequestSchema, auth }),
+    op({
+      spec: 'getDeviceLogRequest',
+      operationId: 'getDeviceLogRequest',
+      summary: 'One log request of a device',
+      tag,
+      success: 200,
+      response: LogRequestSchema,
+      auth,
+    }),
     async (c) => {
       const row = await getLogRequest(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
       return c.json(toLogRequest(row, { baseUrl: baseUrlOf(c) }));
@@ -92,7 +117,14 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
 
   r.get(
     '/:deviceId/logRequests/:requestId/file',
-    op({ operationId: 'getDeviceLogFile', summary: 'Download the log file a device uploaded', tag, success: 200, statuses: [401, 403, 404, 429, 500, 503], auth }),
+    op({
+      operationId: 'getDeviceLogFile',
+      summary: 'Download the log file a device uploaded',
+      tag,
+      success: 200,
+      statuses: [401, 403, 404, 429, 500, 503],
+      auth,
+    }),
     async (c) => {
       const file = await openLogFile(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
       // the type is the device's word: never let a browser sniff or render it in our origin

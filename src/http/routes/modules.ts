@@ -61,60 +61,175 @@ export function modulesRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
   const base = '/:projectId/smartModules';
 
-  r.get(base, op({ operationId: 'getSmartModules', summary: "A project's smart modules (keys masked)", tag, success: 200, statuses: READ, response: v.array(ModuleSchema), auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    const page = pageOf(c, deps.limits);
-    return listResponse(c, page, await listModules({ deps, caller, input: { projectId, page } }));
-  });
+  r.get(
+    base,
+    op({
+      operationId: 'getSmartModules',
+      summary: "A project's smart modules (keys masked)",
+      tag,
+      success: 200,
+      statuses: READ,
+      response: v.array(ModuleSchema),
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      const page = pageOf(c, deps.limits);
+      return listResponse(c, page, await listModules({ deps, caller, input: { projectId, page } }));
+    },
+  );
 
-  r.post(base, op({ operationId: 'createSmartModule', summary: 'Create a webhooks module; its keys are shown in this answer only', tag, success: 201, statuses: READ, body: ModuleCreateSchema, response: ModuleSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await createModule({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, body: await readBody(c) } }), 201);
-  });
+  r.post(
+    base,
+    op({
+      operationId: 'createSmartModule',
+      summary: 'Create a webhooks module; its keys are shown in this answer only',
+      tag,
+      success: 201,
+      statuses: READ,
+      body: ModuleCreateSchema,
+      response: ModuleSchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await createModule({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, body: await readBody(c) } }), 201);
+    },
+  );
 
-  r.post(`${base}/templatePreview`, op({ operationId: 'previewSmartModuleTemplates', summary: 'What an event webhook with these header and body templates would send for a sample event (nothing is sent)', tag, success: 200, statuses: READ, body: TemplatePreviewSchema, response: TemplatePreviewResultSchema, auth }), async (c) => {
-    const { caller, projectId } = scope(c);
-    return c.json(previewTemplates({ caller, input: { projectId, body: await readBody(c) } }));
-  });
+  r.post(
+    `${base}/templatePreview`,
+    op({
+      operationId: 'previewSmartModuleTemplates',
+      summary: 'What an event webhook with these header and body templates would send for a sample event (nothing is sent)',
+      tag,
+      success: 200,
+      statuses: READ,
+      body: TemplatePreviewSchema,
+      response: TemplatePreviewResultSchema,
+      auth,
+    }),
+    async (c) => {
+      const { caller, projectId } = scope(c);
+      return c.json(previewTemplates({ caller, input: { projectId, body: await readBody(c) } }));
+    },
+  );
 
-  r.get(`${base}/:moduleId`, op({ operationId: 'getSmartModule', summary: 'One smart module (keys masked)', tag, success: 200, statuses: READ, response: ModuleSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await getModule({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId') } }));
-  });
+  r.get(
+    `${base}/:moduleId`,
+    op({ operationId: 'getSmartModule', summary: 'One smart module (keys masked)', tag, success: 200, statuses: READ, response: ModuleSchema, auth }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await getModule({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId') } }));
+    },
+  );
 
-  r.patch(`${base}/:moduleId`, op({ operationId: 'updateSmartModule', summary: 'Change a module; null removes a webhook, enabled: true turns one on again', tag, success: 200, statuses: READ, body: ModulePatchSchema, response: ModuleSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await updateModule({ deps: { ...deps, checks: webhookChecksOf(deps) }, caller, input: { projectId, moduleId: c.req.param('moduleId'), body: await readBody(c) } }));
-  });
+  r.patch(
+    `${base}/:moduleId`,
+    op({
+      operationId: 'updateSmartModule',
+      summary: 'Change a module; null removes a webhook, enabled: true turns one on again',
+      tag,
+      success: 200,
+      statuses: READ,
+      body: ModulePatchSchema,
+      response: ModuleSchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(
+        await updateModule({
+          deps: { ...deps, checks: webhookChecksOf(deps) },
+          caller,
+          input: { projectId, moduleId: c.req.param('moduleId'), body: await readBody(c) },
+        }),
+      );
+    },
+  );
 
-  r.delete(`${base}/:moduleId`, op({ operationId: 'deleteSmartModule', summary: 'Delete a module, its queued deliveries and its delivery log', tag, success: 204, statuses: READ, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    await deleteModule({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId') } });
-    return c.body(null, 204);
-  });
+  r.delete(
+    `${base}/:moduleId`,
+    op({ operationId: 'deleteSmartModule', summary: 'Delete a module, its queued deliveries and its delivery log', tag, success: 204, statuses: READ, auth }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      await deleteModule({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId') } });
+      return c.body(null, 204);
+    },
+  );
 
-  r.post(`${base}/:moduleId/keys`, op({ operationId: 'rotateSmartModuleKeys', summary: 'New webhook keys (both unless `webhook` says event or command), shown in this answer only', tag, success: 200, statuses: READ, body: RotateKeysSchema, response: ModuleSchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await rotateModuleKeys({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), body: await readBody(c) } }));
-  });
+  r.post(
+    `${base}/:moduleId/keys`,
+    op({
+      operationId: 'rotateSmartModuleKeys',
+      summary: 'New webhook keys (both unless `webhook` says event or command), shown in this answer only',
+      tag,
+      success: 200,
+      statuses: READ,
+      body: RotateKeysSchema,
+      response: ModuleSchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await rotateModuleKeys({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), body: await readBody(c) } }));
+    },
+  );
 
-  r.get(`${base}/:moduleId/deliveries`, op({ operationId: 'getSmartModuleDeliveries', summary: "A module's webhook deliveries, newest first", tag, success: 200, statuses: READ, query: DeliveryQuerySchema, response: v.array(DeliverySummarySchema), auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    const page = pageOf(c, deps.limits);
-    const { status, since } = c.req.query();
-    const query = { ...(status !== undefined ? { status } : {}), ...(since !== undefined ? { since } : {}) };
-    return listResponse(c, page, await listDeliveries({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), query, page } }));
-  });
+  r.get(
+    `${base}/:moduleId/deliveries`,
+    op({
+      operationId: 'getSmartModuleDeliveries',
+      summary: "A module's webhook deliveries, newest first",
+      tag,
+      success: 200,
+      statuses: READ,
+      query: DeliveryQuerySchema,
+      response: v.array(DeliverySummarySchema),
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      const page = pageOf(c, deps.limits);
+      const { status, since } = c.req.query();
+      const query = { ...(status !== undefined ? { status } : {}), ...(since !== undefined ? { since } : {}) };
+      return listResponse(c, page, await listDeliveries({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), query, page } }));
+    },
+  );
 
-  r.get(`${base}/:moduleId/deliveries/:deliveryId`, op({ operationId: 'getSmartModuleDelivery', summary: 'One delivery: payload and every attempt', tag, success: 200, statuses: READ, response: DeliverySchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await getDelivery({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), deliveryId: c.req.param('deliveryId') } }));
-  });
+  r.get(
+    `${base}/:moduleId/deliveries/:deliveryId`,
+    op({
+      operationId: 'getSmartModuleDelivery',
+      summary: 'One delivery: payload and every attempt',
+      tag,
+      success: 200,
+      statuses: READ,
+      response: DeliverySchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await getDelivery({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), deliveryId: c.req.param('deliveryId') } }));
+    },
+  );
 
-  r.post(`${base}/:moduleId/deliveries/:deliveryId/redeliver`, op({ operationId: 'redeliverSmartModuleDelivery', summary: 'Queue a delivery again now, with a fresh round of retries (same delivery id)', tag, success: 202, statuses: READ, response: DeliverySummarySchema, auth }), async (c) => {
-    const { deps, caller, projectId } = scope(c);
-    return c.json(await redeliver({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), deliveryId: c.req.param('deliveryId') } }), 202);
-  });
+  r.post(
+    `${base}/:moduleId/deliveries/:deliveryId/redeliver`,
+    op({
+      operationId: 'redeliverSmartModuleDelivery',
+      summary: 'Queue a delivery again now, with a fresh round of retries (same delivery id)',
+      tag,
+      success: 202,
+      statuses: READ,
+      response: DeliverySummarySchema,
+      auth,
+    }),
+    async (c) => {
+      const { deps, caller, projectId } = scope(c);
+      return c.json(await redeliver({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId'), deliveryId: c.req.param('deliveryId') } }), 202);
+    },
+  );
 
   return r;
 }

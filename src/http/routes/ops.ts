@@ -36,21 +36,31 @@ export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
   });
 
   let asyncapi: unknown;
-  ops.get('/asyncapi.json', op({ ...open, operationId: 'asyncapi', summary: 'The device side (MQTT topics, WebSocket channels) as AsyncAPI 3.0', success: 200 }), (c) => {
-    asyncapi ??= buildAsyncApi({ version: '0.1.0' });
-    return c.json(asyncapi);
-  });
+  ops.get(
+    '/asyncapi.json',
+    op({ ...open, operationId: 'asyncapi', summary: 'The device side (MQTT topics, WebSocket channels) as AsyncAPI 3.0', success: 200 }),
+    (c) => {
+      asyncapi ??= buildAsyncApi({ version: '0.1.0' });
+      return c.json(asyncapi);
+    },
+  );
 
-  ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it', success: 200 }), (c) => c.html(DOCS_HTML));
+  ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it', success: 200 }), (c) =>
+    c.html(DOCS_HTML),
+  );
 
   let scalar: Promise<Buffer> | undefined;
-  ops.get('/docs/scalar.js', op({ ...open, operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, served from the package)", success: 200 }), async (c) => {
-    scalar ??= readScalarBundle();
-    const bytes = await scalar.catch((err) => {
-      scalar = undefined;
-      throw err;
-    });
-    return c.body(new Uint8Array(bytes), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' });
-  });
+  ops.get(
+    '/docs/scalar.js',
+    op({ ...open, operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, served from the package)", success: 200 }),
+    async (c) => {
+      scalar ??= readScalarBundle();
+      const bytes = await scalar.catch((err) => {
+        scalar = undefined;
+        throw err;
+      });
+      return c.body(new Uint8Array(bytes), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+    },
+  );
   return ops;
 }

@@ -31,7 +31,7 @@ export function projectSettingsRoutes(): Hono<HttpEnv> {
     '/:projectId',
     op({
       operationId: 'updateProject',
-      summary: 'Change the project\'s name or settings (`allowUserSignup`: POST /users without a credential is allowed)',
+      summary: "Change the project's name or settings (`allowUserSignup`: POST /users without a credential is allowed)",
       tag,
       success: 200,
       statuses: STATUSES.read,

@@ -1,4 +1,4 @@
-// Mounted at /deviceRegistration (see index.ts). Update device claimable state (docs/devices.md#claiming-and-provisioning, 
+// Mounted at /deviceRegistration (see index.ts). Update device claimable state (docs/devices.md#claiming-and-provisioning,
 // docs/concepts.md#devices), by the device itself; real firmware posts it form-encoded (readBody handles both).
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';

@@ -20,7 +20,9 @@ export interface DataSourceRow {
   creationTime: string;
   modificationTime: string;
 }
-export type DataSourcePatch = Partial<Pick<DataSourceRow, 'name' | 'deviceClasses' | 'url' | 'keySealed' | 'retentionDays' | 'failingSince' | 'lastFailureTime' | 'lastError'>> & {
+export type DataSourcePatch = Partial<
+  Pick<DataSourceRow, 'name' | 'deviceClasses' | 'url' | 'keySealed' | 'retentionDays' | 'failingSince' | 'lastFailureTime' | 'lastError'>
+> & {
   modificationTime: string;
 };
 export interface DataRecordRow {

@@ -28,7 +28,15 @@ export interface ReportDataRepo {
   /** per device, the time of its last `_deviceConnected_` and `_deviceDisconnected_` before `before` */
   lastConnectivity(projectId: number, before: string): Promise<{ deviceId: number; lastConnect: string | null; lastDisconnect: string | null }[]>;
   /** events of the project in [since, until), oldest first, after the cursor */
-  events(f: { projectId: number; since: string; until: string; homeId?: number; deviceClass?: string; eventTypes?: string[] }, after: TimeCursor | null, limit: number): Promise<ReportEventRow[]>;
+  events(
+    f: { projectId: number; since: string; until: string; homeId?: number; deviceClass?: string; eventTypes?: string[] },
+    after: TimeCursor | null,
+    limit: number,
+  ): Promise<ReportEventRow[]>;
   /** webhook deliveries of the project created in [since, until), oldest first */
-  deliveries(f: { projectId: number; since: string; until: string; eventTypes?: string[] }, after: TimeCursor | null, limit: number): Promise<ReportDeliveryRow[]>;
+  deliveries(
+    f: { projectId: number; since: string; until: string; eventTypes?: string[] },
+    after: TimeCursor | null,
+    limit: number,
+  ): Promise<ReportDeliveryRow[]>;
 }

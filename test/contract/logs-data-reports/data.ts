@@ -20,7 +20,13 @@ export const sourceRow = (id: string, over: Partial<DataSourceRow> = {}): DataSo
   ...over,
 });
 
-const rec = (sourceId: string, deviceId: number, seconds: number, data: Record<string, unknown> = { s: seconds }): DataRecordRow => ({ projectId: 1, sourceId, deviceId, timestamp: at(seconds), data });
+const rec = (sourceId: string, deviceId: number, seconds: number, data: Record<string, unknown> = { s: seconds }): DataRecordRow => ({
+  projectId: 1,
+  sourceId,
+  deviceId,
+  timestamp: at(seconds),
+  data,
+});
 
 export function dataContract(make: MakeStore): void {
   describe('dataSources and dataRecords', () => {
@@ -32,8 +38,22 @@ export function dataContract(make: MakeStore): void {
       await store.dataSources.create(sourceRow('c-src', { projectId: 2 }));
       expect((await store.dataSources.list(1)).map((s) => s.id)).toEqual(['a-hook', 'b-src']);
       expect(await store.dataSources.get(1, 'b-src')).toMatchObject({ deviceClasses: ['x', 'y'], retentionDays: 3, type: 'store' });
-      expect(await store.dataSources.update(1, 'a-hook', { failingSince: at(1), lastFailureTime: at(2), lastError: 'HTTP_500', deviceClasses: null, modificationTime: at(3) })).toBe(true);
-      expect(await store.dataSources.get(1, 'a-hook')).toMatchObject({ failingSince: at(1), lastFailureTime: at(2), lastError: 'HTTP_500', deviceClasses: null, url: 'http://h/' });
+      expect(
+        await store.dataSources.update(1, 'a-hook', {
+          failingSince: at(1),
+          lastFailureTime: at(2),
+          lastError: 'HTTP_500',
+          deviceClasses: null,
+          modificationTime: at(3),
+        }),
+      ).toBe(true);
+      expect(await store.dataSources.get(1, 'a-hook')).toMatchObject({
+        failingSince: at(1),
+        lastFailureTime: at(2),
+        lastError: 'HTTP_500',
+        deviceClasses: null,
+        url: 'http://h/',
+      });
       expect((await store.dataSources.listStores()).map((s) => `${s.projectId}/${s.id}`)).toEqual(['1/b-src', '2/c-src']);
       expect(await store.dataSources.delete(1, 'a-hook')).toBe(true);
       expect(await store.dataSources.update(1, 'a-hook', { modificationTime: at(4) })).toBe(false);

@@ -30,7 +30,14 @@ export function logRequestsContract(make: MakeStore): void {
       expect(await store.logRequests.create(first)).toBe(true);
       expect(await store.logRequests.create(request(d))).toBe(false);
       expect((await store.logRequests.openFor(d))?.id).toBe(first.id);
-      const up = await store.logRequests.transition(first.id, ['requested'], { status: 'uploading', uploadId: 'u1', uploadSize: 10, numParts: 1, partSize: 10, uploadExpires: at(60) });
+      const up = await store.logRequests.transition(first.id, ['requested'], {
+        status: 'uploading',
+        uploadId: 'u1',
+        uploadSize: 10,
+        numParts: 1,
+        partSize: 10,
+        uploadExpires: at(60),
+      });
       expect(up).toMatchObject({ status: 'uploading', uploadId: 'u1', uploadSize: 10, prefixes: ['app'] });
       expect(await store.logRequests.create(request(d))).toBe(false);
       expect(await store.logRequests.transition(first.id, ['uploading'], { status: 'success', finishTime: at(5) })).toMatchObject({ status: 'success' });

@@ -34,7 +34,9 @@ export function reportsContract(make: MakeStore): void {
       const store = await freshStore(make);
       const r = reportRow();
       await store.reports.create(r);
-      await store.reports.create(reportRow({ creationTime: at(1), enabled: false, nextRunTime: null, filter: null, window: null, destination: { type: 'store' }, keySealed: null }));
+      await store.reports.create(
+        reportRow({ creationTime: at(1), enabled: false, nextRunTime: null, filter: null, window: null, destination: { type: 'store' }, keySealed: null }),
+      );
       expect(await store.reports.get(r.id)).toEqual(r);
       const page = await store.reports.list(1, all);
       expect(page.total).toBe(2);
@@ -79,7 +81,7 @@ export function reportsContract(make: MakeStore): void {
       expect(await store.reportRuns.get(q.id)).toMatchObject({ ...outcome, leaseUntil: null });
     });
 
-    it('lists runs newest first; prunes finished runs in batches; deletes a report\'s runs', async () => {
+    it("lists runs newest first; prunes finished runs in batches; deletes a report's runs", async () => {
       const store = await freshStore(make);
       const a = await run(store, 'rep-y', 1);
       const b = await run(store, 'rep-y', 2);
@@ -112,7 +114,11 @@ export function reportsContract(make: MakeStore): void {
     it('events oldest first in a window, after a (time, id) cursor; last connectivity per device', async () => {
       const store = await freshStore(make);
       const ev = (id: string, s: number, eventType = 'a', deviceId?: number) =>
-        store.events.insert({ id, projectId: 1, event: { eventType, eventData: { id }, timestamp: at(s), ...(deviceId ? { originDeviceId: deviceId, originDeviceClass: 'c' } : {}) } });
+        store.events.insert({
+          id,
+          projectId: 1,
+          event: { eventType, eventData: { id }, timestamp: at(s), ...(deviceId ? { originDeviceId: deviceId, originDeviceClass: 'c' } : {}) },
+        });
       await ev('e1', 1);
       await ev('e3', 2);
       await ev('e2', 2);
@@ -134,7 +140,9 @@ export function reportsContract(make: MakeStore): void {
 
     it('retention prunes each history oldest first, a batch at a time', async () => {
       const store = await freshStore(make);
-      await store.accessLogs.insertMany([1, 2, 3].map((s) => ({ projectId: 1, clientIp: 'x', latency: 1, method: 'GET', path: '/', statusCode: 200, timestamp: at(s) })));
+      await store.accessLogs.insertMany(
+        [1, 2, 3].map((s) => ({ projectId: 1, clientIp: 'x', latency: 1, method: 'GET', path: '/', statusCode: 200, timestamp: at(s) })),
+      );
       for (const s of [1, 2, 3]) await store.logs.insert({ projectId: 1, caller: null, level: 1, source: 'api', text: 't', timestamp: at(s) });
       for (const s of [1, 2, 3]) await store.events.insert({ id: `ev${s}`, projectId: 1, event: { eventType: 'a', eventData: {}, timestamp: at(s) } });
       for (const h of ['accessLogs', 'generalLogs', 'events'] as const) {

@@ -43,4 +43,3 @@ export const moduleRow = (id: string, o: Partial<ModuleRow> = {}): ModuleRow => 
 
 export const claim = (s: Store, workerId: string, now: number, limit = 10, excludeLanes?: string[]) =>
   s.deliveries.claim({ workerId, now: at(now), leaseUntil: at(now + 60), limit, excludeLanes });
-

@@ -7,7 +7,12 @@ export function leaseContract(make: MakeStore): void {
   describe('leases', () => {
     it('claims only due rows, oldest first, up to the limit, and leases them', async () => {
       const s = await fresh(make);
-      await s.deliveries.insertMany([delivery('late', { creationTime: at(100) }), delivery('b', { creationTime: at(2) }), delivery('a', { creationTime: at(1) }), delivery('c', { creationTime: at(3) })]);
+      await s.deliveries.insertMany([
+        delivery('late', { creationTime: at(100) }),
+        delivery('b', { creationTime: at(2) }),
+        delivery('a', { creationTime: at(1) }),
+        delivery('c', { creationTime: at(3) }),
+      ]);
       const got = await claim(s, 'w1', 10, 2);
       expect(got.map((d) => d.id)).toEqual(['a', 'b']);
       expect(got[0]).toMatchObject({ status: 'delivering', claimedBy: 'w1', nextAttemptTime: at(70) });
@@ -32,10 +37,22 @@ export function leaseContract(make: MakeStore): void {
       expect(await s.deliveries.complete('a', 'w2', retry)).toBe(false);
       expect(await s.deliveries.complete('a', 'w1', retry)).toBe(true);
       expect(await s.deliveries.complete('a', 'w1', retry)).toBe(false); // no longer delivering
-      expect(await s.deliveries.get(1, 'm1', 'a')).toMatchObject({ status: 'pending', attempts: [attempt], roundAttempts: 1, nextAttemptTime: at(30), claimedBy: null });
+      expect(await s.deliveries.get(1, 'm1', 'a')).toMatchObject({
+        status: 'pending',
+        attempts: [attempt],
+        roundAttempts: 1,
+        nextAttemptTime: at(30),
+        claimedBy: null,
+      });
       expect(await claim(s, 'w1', 29)).toEqual([]);
       expect((await claim(s, 'w1', 30)).map((d) => d.id)).toEqual(['a']);
-      const done = { status: 'success' as const, attempts: [attempt, { ...attempt, statusCode: 200 }], roundAttempts: 2, nextAttemptTime: null, updateTime: at(30) };
+      const done = {
+        status: 'success' as const,
+        attempts: [attempt, { ...attempt, statusCode: 200 }],
+        roundAttempts: 2,
+        nextAttemptTime: null,
+        updateTime: at(30),
+      };
       expect(await s.deliveries.complete('a', 'w1', done)).toBe(true);
       expect(await s.deliveries.get(1, 'm1', 'a')).toMatchObject({ status: 'success', nextAttemptTime: null });
       expect(await claim(s, 'w1', 10_000)).toEqual([]);
@@ -53,14 +70,24 @@ export function leaseContract(make: MakeStore): void {
         { id: 'd', outcome: { status: 'failed', attempts: [attempt], roundAttempts: 1, nextAttemptTime: null, updateTime: at(2) } },
       ]);
       expect([...kept].sort()).toEqual(['a', 'b']);
-      expect(await s.deliveries.get(1, 'm1', 'a')).toMatchObject({ status: 'success', nextAttemptTime: null, claimedBy: null, attempts: [attempt], roundAttempts: 1, updateTime: at(2) });
+      expect(await s.deliveries.get(1, 'm1', 'a')).toMatchObject({
+        status: 'success',
+        nextAttemptTime: null,
+        claimedBy: null,
+        attempts: [attempt],
+        roundAttempts: 1,
+        updateTime: at(2),
+      });
       expect(await s.deliveries.get(1, 'm1', 'b')).toMatchObject({ status: 'pending', nextAttemptTime: at(40), claimedBy: null });
       expect(await s.deliveries.get(1, 'm1', 'd')).toMatchObject({ status: 'delivering', claimedBy: 'w2' });
       expect(await s.deliveries.completeMany('w1', [])).toEqual(new Set());
       const many = Array.from({ length: 450 }, (_, i) => delivery(`m${i}`, { creationTime: at(2) }));
       await s.deliveries.insertMany(many);
       await claim(s, 'w3', 3, 1000);
-      const all = await s.deliveries.completeMany('w3', many.map((d) => ({ id: d.id, outcome: { status: 'success' as const, attempts: [], roundAttempts: 1, nextAttemptTime: null, updateTime: at(3) } })));
+      const all = await s.deliveries.completeMany(
+        'w3',
+        many.map((d) => ({ id: d.id, outcome: { status: 'success' as const, attempts: [], roundAttempts: 1, nextAttemptTime: null, updateTime: at(3) } })),
+      );
       expect(all.size).toBe(450);
     });
 
@@ -80,11 +107,23 @@ export function leaseContract(make: MakeStore): void {
       const s = await fresh(make);
       await s.deliveries.insertMany([delivery('h1'), delivery('h2')], { workerId: 'w1', leaseUntil: at(60) });
       await s.deliveries.insertMany([delivery('p1')]);
-      expect(await s.deliveries.get(1, 'm1', 'h1')).toMatchObject({ status: 'delivering', claimedBy: 'w1', nextAttemptTime: at(60), attempts: [], roundAttempts: 0 });
+      expect(await s.deliveries.get(1, 'm1', 'h1')).toMatchObject({
+        status: 'delivering',
+        claimedBy: 'w1',
+        nextAttemptTime: at(60),
+        attempts: [],
+        roundAttempts: 0,
+      });
       expect(await s.deliveries.stats()).toEqual({ pending: 1, delivering: 2, oldestPendingTime: T0 });
       // nobody else claims them while the lease runs
       expect((await claim(s, 'w2', 10)).map((d) => d.id)).toEqual(['p1']);
-      const done = { status: 'success' as const, attempts: [{ time: at(1), statusCode: 200, latencyMs: 1, response: 'ok' }], roundAttempts: 1, nextAttemptTime: null, updateTime: at(1) };
+      const done = {
+        status: 'success' as const,
+        attempts: [{ time: at(1), statusCode: 200, latencyMs: 1, response: 'ok' }],
+        roundAttempts: 1,
+        nextAttemptTime: null,
+        updateTime: at(1),
+      };
       expect(await s.deliveries.complete('h1', 'w2', done)).toBe(false);
       expect([...(await s.deliveries.completeMany('w1', [{ id: 'h1', outcome: done }]))]).toEqual(['h1']);
       await s.deliveries.release(['h2'], 'w1', at(2));
@@ -104,6 +143,5 @@ export function leaseContract(make: MakeStore): void {
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.length).toBe(200);
     });
-
   });
 }

@@ -13,12 +13,21 @@ export function recordsContract(make: MakeStore): void {
       await s.modules.create(moduleRow('a', { projectId: 2 }));
       expect(await s.modules.get(1, 'a')).toEqual(moduleRow('a'));
       expect((await s.modules.list(1)).map((m) => m.id)).toEqual(['a', 'b']);
-      const many = await s.modules.getMany([{ projectId: 1, id: 'b' }, { projectId: 2, id: 'a' }, { projectId: 3, id: 'a' }]);
+      const many = await s.modules.getMany([
+        { projectId: 1, id: 'b' },
+        { projectId: 2, id: 'a' },
+        { projectId: 3, id: 'a' },
+      ]);
       expect(many.map((m) => `${m.projectId}/${m.id}`).sort()).toEqual(['1/b', '2/a']);
       expect(await s.modules.getMany([])).toEqual([]);
       const disabled = { time: at(5), reason: 'gone' };
       expect(await s.modules.update(1, 'a', { eventDisabled: disabled, description: 'x', modificationTime: at(5) })).toBe(true);
-      expect(await s.modules.get(1, 'a')).toMatchObject({ eventDisabled: disabled, description: 'x', modificationTime: at(5), eventWebhook: moduleRow('a').eventWebhook });
+      expect(await s.modules.get(1, 'a')).toMatchObject({
+        eventDisabled: disabled,
+        description: 'x',
+        modificationTime: at(5),
+        eventWebhook: moduleRow('a').eventWebhook,
+      });
       expect(await s.modules.update(1, 'zz', { modificationTime: at(5) })).toBe(false);
       expect(await s.modules.delete(1, 'a')).toBe(true);
       expect(await s.modules.delete(1, 'a')).toBe(false);
@@ -54,7 +63,11 @@ export function recordsContract(make: MakeStore): void {
     it('counts the queue, prunes finished rows past retention, deletes a module’s rows', async () => {
       const s = await fresh(make);
       expect(await s.deliveries.stats()).toEqual({ pending: 0, delivering: 0, oldestPendingTime: null });
-      await s.deliveries.insertMany([delivery('a', { creationTime: at(1) }), delivery('b', { creationTime: at(2) }), delivery('c', { creationTime: at(3), moduleId: 'm2' })]);
+      await s.deliveries.insertMany([
+        delivery('a', { creationTime: at(1) }),
+        delivery('b', { creationTime: at(2) }),
+        delivery('c', { creationTime: at(3), moduleId: 'm2' }),
+      ]);
       await claim(s, 'w', 10, 1);
       expect(await s.deliveries.stats()).toEqual({ pending: 2, delivering: 1, oldestPendingTime: at(1) });
       await s.deliveries.complete('a', 'w', { status: 'success', attempts: [], roundAttempts: 1, nextAttemptTime: null, updateTime: at(10) });
@@ -89,14 +102,21 @@ export function recordsContract(make: MakeStore): void {
       const s = await fresh(make);
       await s.deliveries.insertMany(Array.from({ length: 1200 }, (_, i) => delivery(`b${i}`)));
       expect((await s.deliveries.stats()).pending).toBe(1200);
-      await s.deliveries.insertMany(Array.from({ length: 1200 }, (_, i) => delivery(`c${i}`)), { workerId: 'w', leaseUntil: at(60) });
+      await s.deliveries.insertMany(
+        Array.from({ length: 1200 }, (_, i) => delivery(`c${i}`)),
+        { workerId: 'w', leaseUntil: at(60) },
+      );
       expect(await s.deliveries.stats()).toMatchObject({ pending: 1200, delivering: 1200 });
       await s.deliveries.insertMany([]);
     });
 
     it('commits many events with their deliveries in one transaction, or none of them', async () => {
       const s = await fresh(make);
-      const events = Array.from({ length: 700 }, (_, i) => ({ id: `ev${i}`, projectId: 1, event: { eventType: 'tick', eventData: { i }, timestamp: at(i), homeId: 1, originDeviceId: 5 } }));
+      const events = Array.from({ length: 700 }, (_, i) => ({
+        id: `ev${i}`,
+        projectId: 1,
+        event: { eventType: 'tick', eventData: { i }, timestamp: at(i), homeId: 1, originDeviceId: 5 },
+      }));
       await expect(
         s.transaction(async (tx) => {
           await tx.events.insertMany(events);
@@ -116,6 +136,5 @@ export function recordsContract(make: MakeStore): void {
       expect(await s.deliveries.get(1, 'm1', 'x')).toMatchObject({ status: 'delivering', claimedBy: 'w' });
       await s.events.insertMany([]);
     });
-
   });
 }

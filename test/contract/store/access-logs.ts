@@ -14,8 +14,7 @@ const row = (second: number, over: Partial<AccessLogRow> = {}): AccessLogRow => 
   ...over,
 });
 
-const paths = async (store: Store, f: Partial<AccessLogFilter>) =>
-  (await store.accessLogs.list({ projectId: 1, ...f }, all)).items.map((r) => r.path).sort();
+const paths = async (store: Store, f: Partial<AccessLogFilter>) => (await store.accessLogs.list({ projectId: 1, ...f }, all)).items.map((r) => r.path).sort();
 
 export function accessLogsContract(make: MakeStore): void {
   describe('accessLogs', () => {
@@ -29,7 +28,12 @@ export function accessLogsContract(make: MakeStore): void {
       expect(first.items[0]).toEqual(rows[499]);
       expect(first.items[99]).toEqual(rows[400]);
       const last = await store.accessLogs.list({ projectId: 1 }, { skip: 450, limit: 100 });
-      expect(last.items.map((r) => r.path)).toEqual(rows.slice(0, 50).reverse().map((r) => r.path));
+      expect(last.items.map((r) => r.path)).toEqual(
+        rows
+          .slice(0, 50)
+          .reverse()
+          .map((r) => r.path),
+      );
     });
 
     it('keeps the order of a batch that is not a whole number of statement chunks, within one timestamp', async () => {

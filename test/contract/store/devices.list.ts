@@ -9,12 +9,8 @@ async function seed(store: Store) {
   const q = await newProject(store);
   const h1 = await store.homes.create({ projectId: p.id, name: 'H1', creationTime: at(0) });
   const h2 = await store.homes.create({ projectId: p.id, name: 'H2', creationTime: at(0) });
-  const light = await store.devices.create(
-    deviceInput(p.id, { homeId: h1.id, deviceClass: 'lamp', tag: 'kitchen', name: 'Ceiling Light' }),
-  );
-  const plug = await store.devices.create(
-    deviceInput(p.id, { homeId: h2.id, deviceClass: 'plug', tag: 'Garage', description: 'Coffee maker, 50%_off' }),
-  );
+  const light = await store.devices.create(deviceInput(p.id, { homeId: h1.id, deviceClass: 'lamp', tag: 'kitchen', name: 'Ceiling Light' }));
+  const plug = await store.devices.create(deviceInput(p.id, { homeId: h2.id, deviceClass: 'plug', tag: 'Garage', description: 'Coffee maker, 50%_off' }));
   const spare = await store.devices.create(deviceInput(p.id, { deviceClass: 'lamp', name: 'spare' }));
   const foreign = await store.devices.create(deviceInput(q.id, { deviceClass: 'lamp', tag: 'kitchen', name: 'Light' }));
   await store.devices.setConnected(plug.id, true, at(1));
@@ -90,9 +86,7 @@ export function devicesListContract(make: MakeStore): void {
     it('combines filters with and', async () => {
       const store = await freshStore(make);
       const s = await seed(store);
-      expect(await listIds(store, { projectId: s.p.id, deviceClass: 'lamp', isConnected: false, search: 'spa' })).toEqual([
-        s.spare.id,
-      ]);
+      expect(await listIds(store, { projectId: s.p.id, deviceClass: 'lamp', isConnected: false, search: 'spa' })).toEqual([s.spare.id]);
       expect(await listIds(store, { projectId: s.q.id, homeIds: [s.h1.id] })).toEqual([]);
     });
 

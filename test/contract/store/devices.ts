@@ -35,9 +35,7 @@ export function devicesContract(make: MakeStore): void {
       const store = await freshStore(make);
       const p = await newProject(store);
       await store.devices.create(deviceInput(p.id));
-      const d = await store.devices.create(
-        deviceInput(p.id, { claimCodeHash: 'claim-1', claimCodeSealed: 'sealed-claim', claimExpirationTime: at(60) }),
-      );
+      const d = await store.devices.create(deviceInput(p.id, { claimCodeHash: 'claim-1', claimCodeSealed: 'sealed-claim', claimExpirationTime: at(60) }));
       expect(await store.devices.getByClaimHash('claim-1')).toEqual(d);
     });
 

@@ -22,8 +22,7 @@ export const unique = (prefix: string): string => `${prefix}-${++counter}`;
 
 export const all: Page = { skip: 0, limit: 1000 };
 
-export const newProject = (store: Store, name = 'Project'): Promise<ProjectRow> =>
-  store.projects.create({ name, creationTime: at(0) });
+export const newProject = (store: Store, name = 'Project'): Promise<ProjectRow> => store.projects.create({ name, creationTime: at(0) });
 
 export function userInput(projectId: number, over: Partial<Omit<UserRow, 'id'>> = {}): Omit<UserRow, 'id'> {
   return {

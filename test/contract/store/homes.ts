@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HomeRole, MemberRow, Store } from '../../../src/ports/store.js';
 import { all, at, freshStore, ids, newProject, type MakeStore } from './fixtures.js';
 
-const newHome = (store: Store, projectId: number, name = 'Home') =>
-  store.homes.create({ projectId, name, creationTime: at(0) });
+const newHome = (store: Store, projectId: number, name = 'Home') => store.homes.create({ projectId, name, creationTime: at(0) });
 
 const member = (homeId: number, userId: number, role: HomeRole = 'member'): MemberRow => ({
   homeId,

@@ -41,9 +41,7 @@ export function kvLimitsContract(make: MakeStore): void {
 
     it('gives 50 concurrent sets on one store the revs 1..50, each once', async () => {
       const store = await freshStore(make);
-      const changes = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => store.kv.set('device', 1, `k${i % 20}`, i, at(i), 100)),
-      );
+      const changes = await Promise.all(Array.from({ length: 50 }, (_, i) => store.kv.set('device', 1, `k${i % 20}`, i, at(i), 100)));
       expect(changes.map((c) => c.rev).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
       const listed = await store.kv.list('device', 1);
       expect(listed.rev).toBe(50);
@@ -52,9 +50,7 @@ export function kvLimitsContract(make: MakeStore): void {
 
     it('lets exactly maxKeys of many concurrent new keys in', async () => {
       const store = await freshStore(make);
-      const results = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => store.kv.set('device', 1, `k${i}`, i, at(1), 5)),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => store.kv.set('device', 1, `k${i}`, i, at(1), 5)));
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(won).toHaveLength(5);

@@ -5,8 +5,7 @@ import type { Store } from '../../../src/ports/store.js';
 import { at, freshStore, type MakeStore } from './fixtures.js';
 
 const MAX = 100;
-const keysOf = async (store: Store, ownerId: number, prefix?: string) =>
-  (await store.kv.list('device', ownerId, prefix)).items.map((i) => i.key).sort();
+const keysOf = async (store: Store, ownerId: number, prefix?: string) => (await store.kv.list('device', ownerId, prefix)).items.map((i) => i.key).sort();
 
 export function kvContract(make: MakeStore): void {
   describe('kv', () => {

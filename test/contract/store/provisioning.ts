@@ -50,9 +50,7 @@ export function provisioningContract(make: MakeStore): void {
       const store = await freshStore(make);
       const t = token();
       await store.provisioningTokens.create(t);
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store.provisioningTokens.consume(t.tokenHash, at(10 + i))),
-      );
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.provisioningTokens.consume(t.tokenHash, at(10 + i))));
       const winners = results.filter((r) => r !== undefined);
       expect(winners).toHaveLength(1);
       expect(winners[0]).toMatchObject({ tokenHash: t.tokenHash, usedTime: expect.any(String) });

@@ -16,7 +16,16 @@ async function writeEverywhere(tx: Store, before: { projectId: number; deviceId:
   await tx.devices.update(before.deviceId, { name: 'renamed in tx' });
   await tx.devices.setConnected(before.deviceId, true, at(1));
   await tx.provisioningTokens.consume('tok', at(1));
-  await tx.bundles.create({ id: 'tx-bundle', projectId: p.id, name: null, description: null, deviceClass: 'lamp', channel: null, components: [], creationTime: at(1) });
+  await tx.bundles.create({
+    id: 'tx-bundle',
+    projectId: p.id,
+    name: null,
+    description: null,
+    deviceClass: 'lamp',
+    channel: null,
+    components: [],
+    creationTime: at(1),
+  });
   await tx.kv.set('device', before.deviceId, 'new', 1, at(1), 10);
   await tx.kv.delete('device', before.deviceId, 'old');
   await tx.accessLogs.insertMany([{ projectId: before.projectId, clientIp: '::1', latency: 1, method: 'GET', path: '/', statusCode: 200, timestamp: at(1) }]);
@@ -28,7 +37,15 @@ async function seedBefore(store: Store) {
   const p = await newProject(store);
   const d = await store.devices.create(deviceInput(p.id, { name: 'original' }));
   await store.kv.set('device', d.id, 'old', 'value', at(0), 10);
-  await store.provisioningTokens.create({ tokenHash: 'tok', projectId: p.id, homeId: 1, deviceClass: 'lamp', deviceTag: null, expirationTime: at(600), usedTime: null });
+  await store.provisioningTokens.create({
+    tokenHash: 'tok',
+    projectId: p.id,
+    homeId: 1,
+    deviceClass: 'lamp',
+    deviceTag: null,
+    expirationTime: at(600),
+    usedTime: null,
+  });
   return { projectId: p.id, deviceId: d.id, device: d };
 }
 

@@ -62,7 +62,11 @@ export function inbox(client: MqttClient): Inbox {
   };
 }
 
-export async function mqttConnect(t: TestHearth, device: SeededDevice | null, opts: IClientOptions & { ws?: boolean; path?: string } = {}): Promise<MqttClient> {
+export async function mqttConnect(
+  t: TestHearth,
+  device: SeededDevice | null,
+  opts: IClientOptions & { ws?: boolean; path?: string } = {},
+): Promise<MqttClient> {
   const { ws, path, ...rest } = opts;
   const url = ws ? `ws://127.0.0.1:${t.httpPort}${path ?? '/mqtt'}` : `mqtt://127.0.0.1:${t.mqttPort}`;
   const client = await mqtt.connectAsync(url, {

@@ -41,7 +41,9 @@ describe('commands', () => {
     const peer = await wsConnect(t, `/devices/${d.id}/command`, { token: d.key });
     peer.ws.close();
     await peer.closed;
-    await eventually(async () => (await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'late' } })).body?.reason === 'DEVICE_OFFLINE');
+    await eventually(
+      async () => (await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'late' } })).body?.reason === 'DEVICE_OFFLINE',
+    );
   });
 
   it('refuses a non-numeric device id with 404', async () => {

@@ -47,7 +47,8 @@ it(`${SESSIONS} persistent sessions x ${FILTERS} filters of one device: bounded 
     },
   });
   const after = await settled();
-  const persistence = (t.hearth.broker!.aedes as unknown as { persistence: { countOffline(): Promise<{ subsCount: number; clientsCount: number }> } }).persistence;
+  const persistence = (t.hearth.broker!.aedes as unknown as { persistence: { countOffline(): Promise<{ subsCount: number; clientsCount: number }> } })
+    .persistence;
   const kept = await persistence.countOffline();
   console.log(
     `flood: ${f.sessions} sessions, ${f.granted} filters granted, ${f.refused} refused; kept ${kept.clientsCount} sessions / ${kept.subsCount} subscriptions; ` +

@@ -172,7 +172,9 @@ describe('the KV WebSocket', () => {
     peer.ws.send(JSON.stringify({ action: 'set', key: 'sys:logRequest', value: 1 }));
     await eventually(async () => {
       const lines = (await t.deps.store.logs.list({ projectId: 1, source: 'broker' }, { skip: 0, limit: 100 })).items.map((i) => i.text);
-      return lines.some((l) => l.includes(`KV WebSocket message for device ${d.id}: payload is not JSON`)) && lines.some((l) => l.includes('PERMISSION_DENIED'));
+      return (
+        lines.some((l) => l.includes(`KV WebSocket message for device ${d.id}: payload is not JSON`)) && lines.some((l) => l.includes('PERMISSION_DENIED'))
+      );
     });
     peer.ws.send(JSON.stringify({ action: 'set', key: 'ok', value: 1 }));
     expect(await peer.next()).toEqual({ action: 'set', rev: 1, key: 'ok', value: 1 });

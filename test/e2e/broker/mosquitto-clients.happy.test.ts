@@ -70,7 +70,19 @@ describe.skipIf(missing)('mosquitto clients', () => {
     it(`mosquitto_pub (${version}) sends a QoS 1 event`, async () => {
       const d = await t.seedDevice();
       const eventType = `mosq${version.replace(/\W/g, '')}`;
-      const r = await run('mosquitto_pub', [...auth(d), '-V', version, '-q', '1', '-t', `/devices/${d.id}/event`, '-m', JSON.stringify({ eventType, eventData: { via: 'mosquitto' } }), '-i', `p-${version}`]).done;
+      const r = await run('mosquitto_pub', [
+        ...auth(d),
+        '-V',
+        version,
+        '-q',
+        '1',
+        '-t',
+        `/devices/${d.id}/event`,
+        '-m',
+        JSON.stringify({ eventType, eventData: { via: 'mosquitto' } }),
+        '-i',
+        `p-${version}`,
+      ]).done;
       expect(r.code, r.stderr).toBe(0);
       const rows = await t.deps.store.events.list({ projectId: 1, eventType }, { skip: 0, limit: 1 });
       expect(rows.items[0]?.event).toMatchObject({ eventData: { via: 'mosquitto' }, originDeviceId: d.id });
@@ -99,7 +111,10 @@ describe.skipIf(missing)('mosquitto clients', () => {
     const sub = run('mosquitto_sub', [...auth(d), '-t', `/devices/${d.id}/kv`, '-q', '1', '-C', '2']);
     await eventually(() => sub.stdout().includes('reload'), 4000);
     await t.http('PUT', `/devices/${d.id}/kv/k2`, { token: t.adminKey, body: { value: 'v2' } });
-    const lines = (await sub.done).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await sub.done).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ action: 'reload', rev: 1, numItems: 1 });
     expect(lines[1]).toEqual({ action: 'set', rev: 2, key: 'k2', value: 'v2' });
   });

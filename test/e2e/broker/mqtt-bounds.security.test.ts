@@ -90,7 +90,12 @@ describe('repeated bad credentials from one address', () => {
     expect(code3).toBe(5);
     expect(t3).toBeGreaterThanOrEqual(590);
     // the device channels share the count: a bad key on /devices/{id}/command waits the cap
-    const [ws, t4] = await timed(() => wsConnect(slow, `/devices/${d.id}/command`, { token: bad }).then(() => 0, (e: { status: number }) => e.status));
+    const [ws, t4] = await timed(() =>
+      wsConnect(slow, `/devices/${d.id}/command`, { token: bad }).then(
+        () => 0,
+        (e: { status: number }) => e.status,
+      ),
+    );
     expect(ws).toBe(403);
     expect(t4).toBeGreaterThanOrEqual(1190);
     // a good key is not delayed, and still gets in
@@ -112,9 +117,17 @@ describe('offline session lifetime, by the broker’s own timer', () => {
     const granted = await subscribeGranted(c, { [`/devices/${d.id}/command`]: 1, [`/devices/${d.id}/kv`]: 1 });
     expect(Object.values(granted)).toEqual([1, 1]);
     await c.endAsync();
-    const p = (short.hearth.broker!.aedes as unknown as { persistence: unknown }).persistence as { subscriptionsByClient(c: { id: string }): Promise<unknown[]> };
+    const p = (short.hearth.broker!.aedes as unknown as { persistence: unknown }).persistence as {
+      subscriptionsByClient(c: { id: string }): Promise<unknown[]>;
+    };
     await eventually(async () => (await p.subscriptionsByClient({ id: `${d.id}/brief` })).length === 0, 10_000, 'the session removed');
-    const again = mqtt.connect(`mqtt://127.0.0.1:${short.mqttPort}`, { username: String(d.id), password: d.key, clientId: 'brief', clean: false, reconnectPeriod: 0 });
+    const again = mqtt.connect(`mqtt://127.0.0.1:${short.mqttPort}`, {
+      username: String(d.id),
+      password: d.key,
+      clientId: 'brief',
+      clean: false,
+      reconnectPeriod: 0,
+    });
     const present = await new Promise<boolean>((r) => again.once('connect', (p) => r(p.sessionPresent)));
     await again.endAsync(true);
     expect(present).toBe(false);

@@ -28,7 +28,8 @@ export function sessionPresent(t: TestHearth, d: SeededDevice, clientId: string)
 export function boundsSuite(get: () => TestHearth): void {
   const persistence = () => (get().hearth.broker!.aedes as unknown as { persistence: PersistenceView }).persistence;
   const stored = async (id: string) => (await persistence().subscriptionsByClient({ id })).map((s) => s.topic).sort();
-  const logged = (fragment: string) => eventually(async () => (await brokerLogLines(get())).some((l) => l.includes(fragment)), 5000, `log line with ${fragment}`);
+  const logged = (fragment: string) =>
+    eventually(async () => (await brokerLogLines(get())).some((l) => l.includes(fragment)), 5000, `log line with ${fragment}`);
   const filters = (deviceId: number, n: number, from = 0) =>
     Object.fromEntries(Array.from({ length: n }, (_, i) => [`/devices/${deviceId}/bulkData/l${from + i}/response`, 1 as const]));
 

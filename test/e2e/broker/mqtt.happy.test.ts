@@ -56,9 +56,11 @@ describe('MQTT connect', () => {
 describe('MQTT subscriptions', () => {
   it('grants QoS min(asked, 1) on the device topics', async () => {
     const c = await mqttConnect(t, t.device);
-    const granted = await c.subscribeAsync(
-      { [commandTopic(t.device.id)]: { qos: 2 }, [`/devices/${t.device.id}/kv`]: { qos: 1 }, [`/devices/${t.device.id}/bulkData/+/response`]: { qos: 0 } },
-    );
+    const granted = await c.subscribeAsync({
+      [commandTopic(t.device.id)]: { qos: 2 },
+      [`/devices/${t.device.id}/kv`]: { qos: 1 },
+      [`/devices/${t.device.id}/bulkData/+/response`]: { qos: 0 },
+    });
     const byTopic = Object.fromEntries(granted.map((g) => [g.topic, g.qos]));
     expect(byTopic).toEqual({ [commandTopic(t.device.id)]: 1, [`/devices/${t.device.id}/kv`]: 1, [`/devices/${t.device.id}/bulkData/+/response`]: 0 });
   });

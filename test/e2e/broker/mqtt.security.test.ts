@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-
 describe('CONNECT credentials', () => {
   it('refuses a wrong key for an existing device with CONNACK 4', async () => {
     expect(await mqttRefused(t, String(t.device.id), generateToken('dk.'))).toBe(4);
@@ -77,7 +76,15 @@ describe('subscription ACL', () => {
     const other = await t.seedDevice();
     const c = await mqttConnect(t, t.device);
     const own = `/devices/${t.device.id}/command`;
-    const filters = [`/devices/${other.id}/command`, `/devices/${other.id}/kv`, '#', '/devices/+/command', '$SYS/#', `/devices/${t.device.id}/event`, `/devices/${t.device.id}/#`];
+    const filters = [
+      `/devices/${other.id}/command`,
+      `/devices/${other.id}/kv`,
+      '#',
+      '/devices/+/command',
+      '$SYS/#',
+      `/devices/${t.device.id}/event`,
+      `/devices/${t.device.id}/#`,
+    ];
     const byTopic = await subscribeGranted(c, Object.fromEntries([...filters.map((f) => [f, 1 as const]), [own, 1 as const]]));
     for (const f of filters) expect(byTopic[f], f).toBe(128);
     expect(byTopic[own]).toBe(1);
@@ -176,8 +183,14 @@ describe('publish ACL', () => {
 describe('WebSocket channels of another device', () => {
   it("a device cannot open another device's command socket (404), nor a project key (403)", async () => {
     const other = await t.seedDevice();
-    await expect(wsConnect(t, `/devices/${other.id}/command`, { token: t.device.key })).rejects.toMatchObject({ status: 404, body: { reason: 'DEVICE_NOT_FOUND' } });
-    await expect(wsConnect(t, `/devices/${other.id}/command`, { token: t.adminKey })).rejects.toMatchObject({ status: 403, body: { reason: 'PERMISSION_DENIED' } });
+    await expect(wsConnect(t, `/devices/${other.id}/command`, { token: t.device.key })).rejects.toMatchObject({
+      status: 404,
+      body: { reason: 'DEVICE_NOT_FOUND' },
+    });
+    await expect(wsConnect(t, `/devices/${other.id}/command`, { token: t.adminKey })).rejects.toMatchObject({
+      status: 403,
+      body: { reason: 'PERMISSION_DENIED' },
+    });
   });
 
   it("a device cannot watch another device's KV (403 DEVICE_NOT_FOUND: the operation has no 404)", async () => {

@@ -61,7 +61,6 @@ describe('revocation', () => {
   });
 });
 
-
 describe('revoked credentials of watchers', () => {
   it("a KV watcher opened with a project key is closed when the key is revoked; the device's own stay", async () => {
     const d = await t.seedDevice();

@@ -28,7 +28,9 @@ function rawHttp(request: string): Promise<string> {
 
 describe('upgrade routing', () => {
   it('serves a request carrying Upgrade: h2c as a plain request', async () => {
-    const answer = await rawHttp('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n');
+    const answer = await rawHttp(
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
   });
 

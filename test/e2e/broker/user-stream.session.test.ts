@@ -21,7 +21,13 @@ describe('a user stream closes when its session ends', () => {
     const u = await t.seedUser({ homeIds: [home] });
     const other = generateToken('ut.');
     const now = new Date();
-    await t.deps.store.sessions.create({ tokenHash: hashToken(other), userId: u.userId, projectId: 1, creationTime: now.toISOString(), expirationTime: new Date(now.getTime() + 3600_000).toISOString() });
+    await t.deps.store.sessions.create({
+      tokenHash: hashToken(other),
+      userId: u.userId,
+      projectId: 1,
+      creationTime: now.toISOString(),
+      expirationTime: new Date(now.getTime() + 3600_000).toISOString(),
+    });
     const peer = await stream(u.token);
     const stays = await stream(other);
     expect((await t.http('DELETE', '/userSession', { token: u.token })).status).toBe(204);
@@ -43,7 +49,13 @@ describe('a user stream closes when its session ends', () => {
     const u = await t.seedUser({ homeIds: [home] });
     const token = generateToken('ut.');
     const now = new Date();
-    await t.deps.store.sessions.create({ tokenHash: hashToken(token), userId: u.userId, projectId: 1, creationTime: now.toISOString(), expirationTime: new Date(now.getTime() + 1500).toISOString() });
+    await t.deps.store.sessions.create({
+      tokenHash: hashToken(token),
+      userId: u.userId,
+      projectId: 1,
+      creationTime: now.toISOString(),
+      expirationTime: new Date(now.getTime() + 1500).toISOString(),
+    });
     const peer = await stream(token);
     const closed = await peer.closed;
     expect(closed).toEqual({ code: 1008, reason: 'session expired' });

@@ -127,7 +127,13 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
   it("the same device ids in another cluster on the same Redis are none of this cluster's business", async () => {
     const otherSchema = freshSchemaName();
     const otherPrefix = testPrefix();
-    const other = await startTestHearth({ databaseUrl: testDatabaseUrl!, databaseSchema: otherSchema, redisUrl: REDIS_URL!, redisPrefix: otherPrefix, secret: SECRET });
+    const other = await startTestHearth({
+      databaseUrl: testDatabaseUrl!,
+      databaseSchema: otherSchema,
+      redisUrl: REDIS_URL!,
+      redisPrefix: otherPrefix,
+      secret: SECRET,
+    });
     try {
       const d = await a.seedDevice();
       // device ids are per database: seed the other cluster until it has a device with the same id

@@ -31,40 +31,44 @@ describe.skipIf(!canRunCluster)('a cluster of two brokers, an api node and two w
     await c?.close();
   }, 60_000);
 
-  it('a device on broker B gets commands and KV changes sent through the api node, and its events reach the webhook once per delivery id', { timeout: 60_000 }, async () => {
-    const device = await createDevice(c, 'api', homeId);
-    const rx = await startReceiver();
-    rx.trust(await createEventModule(c, 'api', 'cluster-events', rx.url, ['clusterTest']));
+  it(
+    'a device on broker B gets commands and KV changes sent through the api node, and its events reach the webhook once per delivery id',
+    { timeout: 60_000 },
+    async () => {
+      const device = await createDevice(c, 'api', homeId);
+      const rx = await startReceiver();
+      rx.trust(await createEventModule(c, 'api', 'cluster-events', rx.url, ['clusterTest']));
 
-    const client = await connectDevice(c.node('B'), device);
-    const box = inbox(client);
-    await client.subscribeAsync({ [commandTopic(device.id)]: { qos: 1 }, [kvTopic(device.id)]: { qos: 1 } });
-    expect(await box.next(kvTopic(device.id), 10_000)).toMatchObject({ action: 'reload', numItems: 0 });
-    await expect.poll(() => isConnected(c, 'api', device.id), { timeout: 10_000 }).toBe(true);
+      const client = await connectDevice(c.node('B'), device);
+      const box = inbox(client);
+      await client.subscribeAsync({ [commandTopic(device.id)]: { qos: 1 }, [kvTopic(device.id)]: { qos: 1 } });
+      expect(await box.next(kvTopic(device.id), 10_000)).toMatchObject({ action: 'reload', numItems: 0 });
+      await expect.poll(() => isConnected(c, 'api', device.id), { timeout: 10_000 }).toBe(true);
 
-    const sent = await c.http('api', 'PUT', `/devices/${device.id}/command`, { body: { action: 'light-on', parameters: { level: 80 } } });
-    expect(sent.status).toBe(204);
-    expect(await box.next(commandTopic(device.id), 10_000)).toEqual({ action: 'light-on', parameters: { level: 80 } });
+      const sent = await c.http('api', 'PUT', `/devices/${device.id}/command`, { body: { action: 'light-on', parameters: { level: 80 } } });
+      expect(sent.status).toBe(204);
+      expect(await box.next(commandTopic(device.id), 10_000)).toEqual({ action: 'light-on', parameters: { level: 80 } });
 
-    expect((await c.http('api', 'PUT', `/devices/${device.id}/kv/color`, { body: { value: 'red' } })).status).toBe(204);
-    expect(await box.next(kvTopic(device.id), 10_000)).toEqual({ action: 'set', rev: 1, key: 'color', value: 'red' });
+      expect((await c.http('api', 'PUT', `/devices/${device.id}/kv/color`, { body: { value: 'red' } })).status).toBe(204);
+      expect(await box.next(kvTopic(device.id), 10_000)).toEqual({ action: 'set', rev: 1, key: 'color', value: 'red' });
 
-    // events published on broker B, each acknowledged (QoS 1 PUBACK) once it is committed
-    const N = 40;
-    for (let n = 0; n < N; n++) await client.publishAsync(eventTopic(device.id), JSON.stringify({ eventType: 'clusterTest', eventData: { n } }), { qos: 1 });
+      // events published on broker B, each acknowledged (QoS 1 PUBACK) once it is committed
+      const N = 40;
+      for (let n = 0; n < N; n++) await client.publishAsync(eventTopic(device.id), JSON.stringify({ eventType: 'clusterTest', eventData: { n } }), { qos: 1 });
 
-    await expect
-      .poll(async () => (await deliveriesOf(c, 'api', 'cluster-events')).filter((d) => d.status === 'success').length, { timeout: 30_000, interval: 200 })
-      .toBe(N);
-    const log = await deliveriesOf(c, 'api', 'cluster-events');
-    expect(log).toHaveLength(N);
-    // settled: every delivery id of the log arrived, none twice, each request signed
-    const ids = rx.received.map((r) => String(r.headers['x-service-delivery']));
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(new Set(ids)).toEqual(new Set(log.map((d) => d.id)));
-    expect(rx.received.map((r) => r.body.eventData.n).sort((a, b) => a - b)).toEqual([...Array(N).keys()]);
-    expect(rx.received.every((r) => r.verified && r.body.originDeviceId === device.id)).toBe(true);
-  });
+      await expect
+        .poll(async () => (await deliveriesOf(c, 'api', 'cluster-events')).filter((d) => d.status === 'success').length, { timeout: 30_000, interval: 200 })
+        .toBe(N);
+      const log = await deliveriesOf(c, 'api', 'cluster-events');
+      expect(log).toHaveLength(N);
+      // settled: every delivery id of the log arrived, none twice, each request signed
+      const ids = rx.received.map((r) => String(r.headers['x-service-delivery']));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(new Set(ids)).toEqual(new Set(log.map((d) => d.id)));
+      expect(rx.received.map((r) => r.body.eventData.n).sort((a, b) => a - b)).toEqual([...Array(N).keys()]);
+      expect(rx.received.every((r) => r.verified && r.body.originDeviceId === device.id)).toBe(true);
+    },
+  );
 
   // MQTT-3.1.4-2 across nodes: needs Aedes to share sessions through Redis (mqemitter-redis and
   // aedes-persistence-redis), so that broker B hears of the client id connecting to broker A
@@ -94,13 +98,16 @@ describe.skipIf(!canRunCluster)('a cluster of two brokers, an api node and two w
     for (let i = 0; i < 3; i++) {
       // a yearly schedule: the only ticks are the ones this test makes due; a windowed kind, so
       // each run names its tick (`until` = the due time)
-      const r = await c.http('api', 'POST', '/scheduledReports', { body: { name: `tick ${i}`, kind: 'connectivity', window: '1h', format: 'json', schedule: { cron: '0 0 1 1 *' } } });
+      const r = await c.http('api', 'POST', '/scheduledReports', {
+        body: { name: `tick ${i}`, kind: 'connectivity', window: '1h', format: 'json', schedule: { cron: '0 0 1 1 *' } },
+      });
       expect(r.status).toBe(201);
       ids.push(r.body.id);
     }
     // the due time is set straight in the shared database (a schedule cannot fire sooner than a minute)
     const store = await createSqlStore({ url: c.databaseUrl, schema: c.schema });
-    const runsOf = async (id: string) => (await c.http('api', 'GET', `/scheduledReports/${id}/runs`)).body as { trigger: string; status: string; until: string }[];
+    const runsOf = async (id: string) =>
+      (await c.http('api', 'GET', `/scheduledReports/${id}/runs`)).body as { trigger: string; status: string; until: string }[];
     const dues: string[] = [];
     try {
       for (let round = 1; round <= 3; round++) {
@@ -108,7 +115,9 @@ describe.skipIf(!canRunCluster)('a cluster of two brokers, an api node and two w
         dues.push(due);
         for (const id of ids) await store.reports.update(id, { nextRunTime: due, modificationTime: due });
         for (const id of ids) {
-          await expect.poll(async () => (await runsOf(id)).filter((r) => r.status === 'success').length, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(round);
+          await expect
+            .poll(async () => (await runsOf(id)).filter((r) => r.status === 'success').length, { timeout: 20_000, interval: 100 })
+            .toBeGreaterThanOrEqual(round);
         }
       }
     } finally {

@@ -44,91 +44,99 @@ describe.skipIf(!canRunCluster)('cluster nodes killed with SIGKILL', () => {
     await c?.close();
   }, 60_000);
 
-  it('the devices of a killed broker go offline, the others stay, and a device reconnecting to the other broker gets commands there', { timeout: 60_000 }, async () => {
-    const onB = await createDevice(c, 'api', homeId);
-    const onA = await createDevice(c, 'api', homeId);
-    const clientB = await connectDevice(c.node('B'), onB);
-    await clientB.subscribeAsync({ [commandTopic(onB.id)]: { qos: 1 } });
-    const clientA = await connectDevice(c.node('A'), onA);
-    await clientA.subscribeAsync({ [commandTopic(onA.id)]: { qos: 1 } });
-    await expect.poll(() => isConnected(c, 'api', onB.id), { timeout: 10_000 }).toBe(true);
-    await expect.poll(() => isConnected(c, 'api', onA.id), { timeout: 10_000 }).toBe(true);
+  it(
+    'the devices of a killed broker go offline, the others stay, and a device reconnecting to the other broker gets commands there',
+    { timeout: 60_000 },
+    async () => {
+      const onB = await createDevice(c, 'api', homeId);
+      const onA = await createDevice(c, 'api', homeId);
+      const clientB = await connectDevice(c.node('B'), onB);
+      await clientB.subscribeAsync({ [commandTopic(onB.id)]: { qos: 1 } });
+      const clientA = await connectDevice(c.node('A'), onA);
+      await clientA.subscribeAsync({ [commandTopic(onA.id)]: { qos: 1 } });
+      await expect.poll(() => isConnected(c, 'api', onB.id), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => isConnected(c, 'api', onA.id), { timeout: 10_000 }).toBe(true);
 
-    await c.node('B').kill('SIGKILL');
-    // nobody reports B's connections closed: the other nodes' reapers find B silent
-    await expect.poll(() => isConnected(c, 'api', onB.id), { timeout: 20_000, interval: 200 }).toBe(false);
-    const offline = await c.http('api', 'PUT', `/devices/${onB.id}/command`, { body: { action: 'anyone-there' } });
-    expect(offline.status).toBe(403);
-    expect(offline.body).toMatchObject({ reason: 'DEVICE_OFFLINE' });
-    const events = await c.http('api', 'GET', `/events?projectId=1&deviceId=${onB.id}&eventType=_deviceDisconnected_`);
-    expect(events.status).toBe(200);
-    expect(events.body).toHaveLength(1);
-    expect(await isConnected(c, 'api', onA.id)).toBe(true);
+      await c.node('B').kill('SIGKILL');
+      // nobody reports B's connections closed: the other nodes' reapers find B silent
+      await expect.poll(() => isConnected(c, 'api', onB.id), { timeout: 20_000, interval: 200 }).toBe(false);
+      const offline = await c.http('api', 'PUT', `/devices/${onB.id}/command`, { body: { action: 'anyone-there' } });
+      expect(offline.status).toBe(403);
+      expect(offline.body).toMatchObject({ reason: 'DEVICE_OFFLINE' });
+      const events = await c.http('api', 'GET', `/events?projectId=1&deviceId=${onB.id}&eventType=_deviceDisconnected_`);
+      expect(events.status).toBe(200);
+      expect(events.body).toHaveLength(1);
+      expect(await isConnected(c, 'api', onA.id)).toBe(true);
 
-    const again = await connectDevice(c.node('A'), onB);
-    const box = inbox(again);
-    await again.subscribeAsync({ [commandTopic(onB.id)]: { qos: 1 } });
-    await expect.poll(() => isConnected(c, 'api', onB.id), { timeout: 10_000 }).toBe(true);
-    expect((await c.http('api', 'PUT', `/devices/${onB.id}/command`, { body: { action: 'welcome-back' } })).status).toBe(204);
-    expect(await box.next(commandTopic(onB.id), 10_000)).toEqual({ action: 'welcome-back', parameters: {} });
-  });
+      const again = await connectDevice(c.node('A'), onB);
+      const box = inbox(again);
+      await again.subscribeAsync({ [commandTopic(onB.id)]: { qos: 1 } });
+      await expect.poll(() => isConnected(c, 'api', onB.id), { timeout: 10_000 }).toBe(true);
+      expect((await c.http('api', 'PUT', `/devices/${onB.id}/command`, { body: { action: 'welcome-back' } })).status).toBe(204);
+      expect(await box.next(commandTopic(onB.id), 10_000)).toEqual({ action: 'welcome-back', parameters: {} });
+    },
+  );
 
-  it('deliveries of a worker killed mid-delivery are delivered by the other worker: every delivery id at least once, none missing', { timeout: 120_000 }, async () => {
-    const device = await createDevice(c, 'api', homeId);
-    const rx = await startReceiver();
-    // a slow receiver: at the kill, deliveries are in flight (received, not answered). Held for
-    // seconds: the kill lands some time after the poll below saw w2's requests open, and with a
-    // 1 s hold, once, on a loaded machine, none of them was still open at the kill
-    const cutOff = new Set<string>();
-    let open = 0;
-    rx.reply((r, res) => {
-      open++;
-      const t = setTimeout(() => res.end('ok'), 3000);
-      res.on('close', () => {
-        open--;
-        clearTimeout(t);
-        if (!res.writableFinished) cutOff.add(String(r.headers['x-service-delivery']));
+  it(
+    'deliveries of a worker killed mid-delivery are delivered by the other worker: every delivery id at least once, none missing',
+    { timeout: 120_000 },
+    async () => {
+      const device = await createDevice(c, 'api', homeId);
+      const rx = await startReceiver();
+      // a slow receiver: at the kill, deliveries are in flight (received, not answered). Held for
+      // seconds: the kill lands some time after the poll below saw w2's requests open, and with a
+      // 1 s hold, once, on a loaded machine, none of them was still open at the kill
+      const cutOff = new Set<string>();
+      let open = 0;
+      rx.reply((r, res) => {
+        open++;
+        const t = setTimeout(() => res.end('ok'), 3000);
+        res.on('close', () => {
+          open--;
+          clearTimeout(t);
+          if (!res.writableFinished) cutOff.add(String(r.headers['x-service-delivery']));
+        });
       });
-    });
-    rx.trust(await createEventModule(c, 'api', 'slow-hook', rx.url, ['killTest']));
+      rx.trust(await createEventModule(c, 'api', 'slow-hook', rx.url, ['killTest']));
 
-    const N = 80;
-    for (let n = 0; n < N; n++) {
-      const r = await c.http('api', 'PUT', `/devices/${device.id}/event`, { body: { eventType: 'killTest', eventData: { n } } });
-      expect(r.status).toBe(204);
-    }
+      const N = 80;
+      for (let n = 0; n < N; n++) {
+        const r = await c.http('api', 'PUT', `/devices/${device.id}/event`, { body: { eventType: 'killTest', eventData: { n } } });
+        expect(r.status).toBe(204);
+      }
 
-    // the kill comes while w2 has requests in flight: each worker has at most CONCURRENCY of
-    // them, so more than that open at the receiver means some are w2's
-    const w2 = c.node('w2');
-    const db = new pg.Client({ connectionString: c.databaseUrl });
-    await db.connect();
-    try {
-      await db.query(`set search_path to "${c.schema}"`);
-      const heldBy = async (pid: number) =>
-        Number((await db.query(`select count(*) as n from deliveries where status = 'delivering' and claimed_by like $1`, [`%:${pid}:%`])).rows[0].n);
-      await expect.poll(() => open, { timeout: 30_000, interval: 10 }).toBeGreaterThan(CONCURRENCY);
-      await w2.kill('SIGKILL');
-      expect(await heldBy(w2.child.pid!), 'rows leased by the killed worker').toBeGreaterThan(0);
-    } finally {
-      await db.end();
-    }
+      // the kill comes while w2 has requests in flight: each worker has at most CONCURRENCY of
+      // them, so more than that open at the receiver means some are w2's
+      const w2 = c.node('w2');
+      const db = new pg.Client({ connectionString: c.databaseUrl });
+      await db.connect();
+      try {
+        await db.query(`set search_path to "${c.schema}"`);
+        const heldBy = async (pid: number) =>
+          Number((await db.query(`select count(*) as n from deliveries where status = 'delivering' and claimed_by like $1`, [`%:${pid}:%`])).rows[0].n);
+        await expect.poll(() => open, { timeout: 30_000, interval: 10 }).toBeGreaterThan(CONCURRENCY);
+        await w2.kill('SIGKILL');
+        expect(await heldBy(w2.child.pid!), 'rows leased by the killed worker').toBeGreaterThan(0);
+      } finally {
+        await db.end();
+      }
 
-    // the other worker takes the rest now, and the killed worker's rows once their lease ends
-    await expect
-      .poll(async () => (await deliveriesOf(c, 'api', 'slow-hook')).filter((d) => d.status === 'success').length, { timeout: 90_000, interval: 500 })
-      .toBe(N);
-    const log = await deliveriesOf(c, 'api', 'slow-hook');
-    expect(log).toHaveLength(N);
-    expect(new Set(rx.received.map((r) => String(r.headers['x-service-delivery'])))).toEqual(new Set(log.map((d) => d.id)));
-    expect(new Set(rx.received.map((r) => r.body.eventData.n))).toEqual(new Set([...Array(N).keys()]));
-    // one delivery id per event, the same on a repeat
-    const idOf = new Map<number, Set<string>>();
-    for (const r of rx.received) idOf.set(r.body.eventData.n, (idOf.get(r.body.eventData.n) ?? new Set()).add(String(r.headers['x-service-delivery'])));
-    for (const [n, set] of idOf) expect(set.size, `event ${n}`).toBe(1);
-    expect(rx.received.every((r) => r.verified)).toBe(true);
-    // the requests cut off by the kill were sent again, under the same id
-    expect(cutOff.size, 'requests in flight at the kill').toBeGreaterThan(0);
-    for (const id of cutOff) expect(rx.received.filter((r) => String(r.headers['x-service-delivery']) === id).length, `delivery ${id}`).toBeGreaterThan(1);
-  });
+      // the other worker takes the rest now, and the killed worker's rows once their lease ends
+      await expect
+        .poll(async () => (await deliveriesOf(c, 'api', 'slow-hook')).filter((d) => d.status === 'success').length, { timeout: 90_000, interval: 500 })
+        .toBe(N);
+      const log = await deliveriesOf(c, 'api', 'slow-hook');
+      expect(log).toHaveLength(N);
+      expect(new Set(rx.received.map((r) => String(r.headers['x-service-delivery'])))).toEqual(new Set(log.map((d) => d.id)));
+      expect(new Set(rx.received.map((r) => r.body.eventData.n))).toEqual(new Set([...Array(N).keys()]));
+      // one delivery id per event, the same on a repeat
+      const idOf = new Map<number, Set<string>>();
+      for (const r of rx.received) idOf.set(r.body.eventData.n, (idOf.get(r.body.eventData.n) ?? new Set()).add(String(r.headers['x-service-delivery'])));
+      for (const [n, set] of idOf) expect(set.size, `event ${n}`).toBe(1);
+      expect(rx.received.every((r) => r.verified)).toBe(true);
+      // the requests cut off by the kill were sent again, under the same id
+      expect(cutOff.size, 'requests in flight at the kill').toBeGreaterThan(0);
+      for (const id of cutOff) expect(rx.received.filter((r) => String(r.headers['x-service-delivery']) === id).length, `delivery ${id}`).toBeGreaterThan(1);
+    },
+  );
 });

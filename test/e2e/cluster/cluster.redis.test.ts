@@ -48,7 +48,12 @@ describe.skipIf(!canRunCluster || !hasRedisServer)('a cluster whose Redis restar
     homeId = await createHome(c, 'api');
     device = await createDevice(c, 'api', homeId);
     // mqtt.js reconnects (and resends what was not acknowledged) if the broker drops it
-    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${c.node('B').mqttPort}`, { username: String(device.id), password: device.apiKey, reconnectPeriod: 500, connectTimeout: 5000 });
+    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${c.node('B').mqttPort}`, {
+      username: String(device.id),
+      password: device.apiKey,
+      reconnectPeriod: 500,
+      connectTimeout: 5000,
+    });
     box = inbox(client);
     await client.subscribeAsync({ [commandTopic(device.id)]: { qos: 1 } });
   }, 120_000);
@@ -106,7 +111,8 @@ describe.skipIf(!canRunCluster || !hasRedisServer)('a cluster whose Redis restar
     const acceptedBeforeRestart = accepted.size;
 
     // ready again, on every node with an HTTP port, with nothing restarted but Redis
-    for (const name of ['api', 'B']) await expect.poll(async () => (await fetch(`${c.node(name).url}/readyz`)).status, { timeout: 20_000, interval: 200 }).toBe(200);
+    for (const name of ['api', 'B'])
+      await expect.poll(async () => (await fetch(`${c.node(name).url}/readyz`)).status, { timeout: 20_000, interval: 200 }).toBe(200);
     // the load goes on a little after the restart, over both paths, then stops
     await expect.poll(() => accepted.size, { timeout: 20_000 }).toBeGreaterThan(acceptedBeforeRestart + 20);
     sending = false;
@@ -134,7 +140,10 @@ describe.skipIf(!canRunCluster || !hasRedisServer)('a cluster whose Redis restar
     expect(restarted, 'Redis was restarted by the test before').toBe(true);
     expect(client!.connected).toBe(true);
     await expect
-      .poll(async () => (await c.http('api', 'PUT', `/devices/${device.id}/command`, { body: { action: 'after-restart' } })).status, { timeout: 20_000, interval: 500 })
+      .poll(async () => (await c.http('api', 'PUT', `/devices/${device.id}/command`, { body: { action: 'after-restart' } })).status, {
+        timeout: 20_000,
+        interval: 500,
+      })
       .toBe(204);
     expect(await box.next(commandTopic(device.id), 10_000)).toEqual({ action: 'after-restart', parameters: {} });
   });

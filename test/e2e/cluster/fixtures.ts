@@ -24,7 +24,9 @@ export async function createDevice(c: Cluster, api: string, homeId: number): Pro
 
 /** an event webhook module (docs/webhooks.md) for these event types; returns its signing key */
 export async function createEventModule(c: Cluster, api: string, id: string, url: string, subscriptions: string[]): Promise<string> {
-  const r = await c.http(api, 'POST', '/projects/1/smartModules', { body: { id, moduleType: 'webhooks', eventWebhook: { url, subscriptions: subscriptions.join('\n') } } });
+  const r = await c.http(api, 'POST', '/projects/1/smartModules', {
+    body: { id, moduleType: 'webhooks', eventWebhook: { url, subscriptions: subscriptions.join('\n') } },
+  });
   if (r.status !== 201) throw new Error(`module not created: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.eventWebhook.key;
 }

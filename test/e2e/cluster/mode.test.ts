@@ -45,16 +45,25 @@ describe('cluster mode start-up checks', () => {
     expect(r.stderr).toMatch(/^HEARTH_SECRET: cluster mode .*same secret on every node/);
   });
 
-  it.skipIf(!testDatabaseUrl)('names HEARTH_REDIS_URL when Redis cannot be reached', async () => {
-    const redis = await startOwnRedis();
-    await redis.stop(); // a port nobody listens on
-    const schema = freshSchemaName();
-    try {
-      const r = start({ HEARTH_REDIS_URL: redis.url, HEARTH_DATABASE_URL: testDatabaseUrl!, HEARTH_DATABASE_SCHEMA: schema, HEARTH_SECRET: 'one-secret-for-every-node' });
-      expect(r.status).toBe(1);
-      expect(r.stderr.trim()).toMatch(/^HEARTH_REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+/);
-    } finally {
-      await dropSchema(testDatabaseUrl!, schema);
-    }
-  }, 90_000);
+  it.skipIf(!testDatabaseUrl)(
+    'names HEARTH_REDIS_URL when Redis cannot be reached',
+    async () => {
+      const redis = await startOwnRedis();
+      await redis.stop(); // a port nobody listens on
+      const schema = freshSchemaName();
+      try {
+        const r = start({
+          HEARTH_REDIS_URL: redis.url,
+          HEARTH_DATABASE_URL: testDatabaseUrl!,
+          HEARTH_DATABASE_SCHEMA: schema,
+          HEARTH_SECRET: 'one-secret-for-every-node',
+        });
+        expect(r.status).toBe(1);
+        expect(r.stderr.trim()).toMatch(/^HEARTH_REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+/);
+      } finally {
+        await dropSchema(testDatabaseUrl!, schema);
+      }
+    },
+    90_000,
+  );
 });

@@ -50,7 +50,10 @@ describe.skipIf(!hasRedisServer)('Redis restarted under the adapters', () => {
     const start = Date.now();
     let n = 100;
     while (!got.some((d) => d >= 100) && Date.now() - start < 15_000) {
-      await Promise.race([bus.publish('command', { deviceId: n++, command: { action: 'a', parameters: {} } }).catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
+      await Promise.race([
+        bus.publish('command', { deviceId: n++, command: { action: 'a', parameters: {} } }).catch(() => {}),
+        new Promise((r) => setTimeout(r, 200)),
+      ]);
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(got.some((d) => d >= 100)).toBe(true);

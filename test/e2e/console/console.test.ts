@@ -81,7 +81,10 @@ describe('sign-in', () => {
 
   it('takes a user email and password, and shows a wrong password in words', async () => {
     const email = `console-${Date.now()}@example.test`;
-    const created = await t.http('POST', '/users', { token: t.adminKey, body: { projectId: 1, email, password: 'correct horse battery', name: 'Console User' } });
+    const created = await t.http('POST', '/users', {
+      token: t.adminKey,
+      body: { projectId: 1, email, password: 'correct horse battery', name: 'Console User' },
+    });
     expect(created.status).toBe(201);
     const page = await newPage();
     await page.goto(`${t.httpUrl}/console`);
@@ -165,7 +168,10 @@ describe("a device's page", () => {
     await page.getByRole('button', { name: 'Add a key' }).click();
     await page.getByLabel('Key', { exact: true }).fill('brightness');
     await page.getByLabel('Value (JSON)').fill('{"level": 80');
-    await page.getByText(/JSON|Expected|Unexpected/).first().waitFor();
+    await page
+      .getByText(/JSON|Expected|Unexpected/)
+      .first()
+      .waitFor();
     expect(await page.getByRole('form', { name: 'edit a key' }).getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
     await page.getByLabel('Value (JSON)').fill('{"level": 80}');
     await page.getByRole('form', { name: 'edit a key' }).getByRole('button', { name: 'Save' }).click();
@@ -173,7 +179,12 @@ describe("a device's page", () => {
     expect(set).toMatchObject({ action: 'set', key: 'brightness', value: { level: 80 } });
 
     c.publish(`/devices/${d.id}/kv`, JSON.stringify({ action: 'set', key: 'mode', value: 'eco' }), { qos: 1 });
-    await poll(() => page.locator('tr[data-kv-key="mode"] .value').textContent().catch(() => null)).toBe('"eco"');
+    await poll(() =>
+      page
+        .locator('tr[data-kv-key="mode"] .value')
+        .textContent()
+        .catch(() => null),
+    ).toBe('"eco"');
   });
 
   it('sends a command the device receives, checks the action as you type, and explains DEVICE_OFFLINE', async () => {

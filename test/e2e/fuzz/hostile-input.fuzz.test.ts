@@ -76,7 +76,13 @@ const ODD_NUMBERS = ['1e999', '-1e999', '-0', '1e-400', '12345678901234567890123
 function randomJson(rng: Rng, depth: number): string {
   const r = rng();
   if (depth > 40 || r < 0.3) {
-    const leaf = [() => ODD_NUMBERS[Math.floor(rng() * ODD_NUMBERS.length)], () => JSON.stringify('s'.repeat(Math.floor(rng() * 50))), () => 'null', () => 'true', () => String(Math.floor(rng() * 1e6))];
+    const leaf = [
+      () => ODD_NUMBERS[Math.floor(rng() * ODD_NUMBERS.length)],
+      () => JSON.stringify('s'.repeat(Math.floor(rng() * 50))),
+      () => 'null',
+      () => 'true',
+      () => String(Math.floor(rng() * 1e6)),
+    ];
     return leaf[Math.floor(rng() * leaf.length)]();
   }
   const n = Math.floor(rng() * 4);
@@ -112,7 +118,9 @@ function payloads(rng: Rng, fields: string[], maxBytes: number): { name: string;
       [5000, nestedObjects],
       [100_000, nestedArrays],
     ] as const) {
-      const others = all.filter((o) => o !== f).map((o) => `${JSON.stringify(o)}:${o === 'data' ? '[{}]' : o === 'eventData' || o === 'parameters' ? '{}' : '"fuzz"'}`);
+      const others = all
+        .filter((o) => o !== f)
+        .map((o) => `${JSON.stringify(o)}:${o === 'data' ? '[{}]' : o === 'eventData' || o === 'parameters' ? '{}' : '"fuzz"'}`);
       const deep = f === 'data' ? `[${nest(levels)}]` : nest(levels);
       list.push({ name: `${f} nested ${levels}`, body: `{${[...others, `${JSON.stringify(f)}:${deep}`].join(',')}}` });
     }
@@ -199,7 +207,14 @@ describe(`every device topic (seed ${SEED})`, () => {
     let closes = 0;
     c.on('close', () => closes++);
     const rng = mulberry32(SEED + 1);
-    const topics = [`/devices/${d.id}/event`, `/devices/${d.id}/kv`, `/devices/${d.id}/data`, `/devices/${d.id}/bulkData/fuzz`, `/devices/${d.id}/command`, `/devices/${d.id + 1}/event`];
+    const topics = [
+      `/devices/${d.id}/event`,
+      `/devices/${d.id}/kv`,
+      `/devices/${d.id}/data`,
+      `/devices/${d.id}/bulkData/fuzz`,
+      `/devices/${d.id}/command`,
+      `/devices/${d.id + 1}/event`,
+    ];
     let n = 0;
     for (const topic of topics) {
       // payloads under the MQTT packet cap (256 KiB): a packet over it closes the connection by design (docs/api.md#limits)

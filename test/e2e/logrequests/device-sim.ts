@@ -28,7 +28,12 @@ export interface SimDevice {
 const KEY = 'sys:logRequest';
 
 export async function startSimDevice(o: { mqttPort: number; httpUrl: string; id: number; key: string }): Promise<SimDevice> {
-  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${o.mqttPort}`, { username: String(o.id), password: o.key, reconnectPeriod: 0, connectTimeout: 5000 });
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${o.mqttPort}`, {
+    username: String(o.id),
+    password: o.key,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+  });
   onTestFinished(() => client.endAsync(true).catch(() => undefined));
   const kv = new Map<string, unknown>();
   const changed: (() => void)[] = [];
@@ -72,7 +77,11 @@ export async function startSimDevice(o: { mqttPort: number; httpUrl: string; id:
       await until(() => (kv.has(KEY) ? undefined : true), timeoutMs, 'sys:logRequest still there');
     },
     async upload(key, file, u = {}) {
-      const session = await http('POST', `${o.httpUrl}/deviceLogger/${key.token}`, JSON.stringify({ size: file.length, contentType: u.contentType ?? 'text/plain', filename: u.filename ?? 'device.log' }));
+      const session = await http(
+        'POST',
+        `${o.httpUrl}/deviceLogger/${key.token}`,
+        JSON.stringify({ size: file.length, contentType: u.contentType ?? 'text/plain', filename: u.filename ?? 'device.log' }),
+      );
       const order = u.order ?? ((n) => Array.from({ length: n }, (_, i) => i));
       for (const i of order(session.numOfParts)) {
         await http('PUT', session.urls[i], file.subarray(i * session.partSize, (i + 1) * session.partSize), 'application/octet-stream');

@@ -55,7 +55,11 @@ describe('device log upload over MQTT and HTTP', () => {
     const dev = await startSimDevice({ mqttPort: t.mqttPort, httpUrl: t.httpUrl, id: d.id, key: d.key });
     await t.http('POST', `/devices/${d.id}/logRequests`, { token: t.adminKey, body: {} });
     const key = await dev.logRequest();
-    const res = await fetch(`${t.httpUrl}/deviceLogger/${key.token}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'failure', reason: 'disk full' }) });
+    const res = await fetch(`${t.httpUrl}/deviceLogger/${key.token}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'failure', reason: 'disk full' }),
+    });
     expect(res.status).toBe(204);
     await dev.logRequestGone();
     await expect(dev.upload(key, randomBytes(10))).rejects.toThrow(/401/);
@@ -77,7 +81,9 @@ describe('device log upload over MQTT and HTTP', () => {
         expect((await fetch(url, { method: 'PUT', body: file.subarray(i * (5 << 20), (i + 1) * (5 << 20)) })).status).toBe(204);
       }
       expect((await fetch(`${big.httpUrl}/deviceLogger/${token}/uploads/${start.body.uploadId}`, { method: 'POST' })).status).toBe(204);
-      const res = await fetch(`${big.httpUrl}/devices/${d.id}/logRequests/${created.body.id}/file`, { headers: { authorization: `ModeCloud ${big.adminKey}` } });
+      const res = await fetch(`${big.httpUrl}/devices/${d.id}/logRequests/${created.body.id}/file`, {
+        headers: { authorization: `ModeCloud ${big.adminKey}` },
+      });
       expect(Buffer.from(await res.arrayBuffer()).equals(file)).toBe(true);
     } finally {
       await big.close();

@@ -59,23 +59,50 @@ describe('reports on a running Hearth', () => {
     expect(created.status).toBe(201);
     const queued = await t.http('POST', `/scheduledReports/${created.body.id}/run`, { token: t.adminKey });
     expect(queued.status).toBe(202);
-    const done = await waitFor(() => run(created.body.id, queued.body.id), (r) => r.status === 'success' || r.status === 'failure');
+    const done = await waitFor(
+      () => run(created.body.id, queued.body.id),
+      (r) => r.status === 'success' || r.status === 'failure',
+    );
     expect(done).toMatchObject({ status: 'success', trigger: 'manual' });
-    const out = await fetch(`${t.httpUrl}/scheduledReports/${created.body.id}/runs/${queued.body.id}/output`, { headers: { authorization: `ModeCloud ${t.adminKey}` } });
+    const out = await fetch(`${t.httpUrl}/scheduledReports/${created.body.id}/runs/${queued.body.id}/output`, {
+      headers: { authorization: `ModeCloud ${t.adminKey}` },
+    });
     const csv = await out.text();
     expect(csv.split('\r\n')[0]).toBe('id,name,deviceClass,homeId,tag,isConnected,lastConnectTime,lastDisconnectTime,creationTime,claimTime,bundleInstalled');
     expect(csv.trimEnd().split('\r\n')).toHaveLength(done.rows + 1);
 
-    await waitFor(async () => received.length, (n) => n >= 1);
+    await waitFor(
+      async () => received.length,
+      (n) => n >= 1,
+    );
     const got = received[0];
-    expect(got.signature).toBe(createHmac('sha256', created.body.destination.key).update(hookUrl + got.body).digest('hex'));
-    expect(JSON.parse(got.body)).toMatchObject({ reportId: created.body.id, runId: queued.body.id, kind: 'devices', format: 'csv', trigger: 'manual', rows: done.rows, output: csv });
+    expect(got.signature).toBe(
+      createHmac('sha256', created.body.destination.key)
+        .update(hookUrl + got.body)
+        .digest('hex'),
+    );
+    expect(JSON.parse(got.body)).toMatchObject({
+      reportId: created.body.id,
+      runId: queued.body.id,
+      kind: 'devices',
+      format: 'csv',
+      trigger: 'manual',
+      rows: done.rows,
+      output: csv,
+    });
   });
 
   it('a due schedule fires once, even with a second report worker on the same database', async () => {
-    const second = startReportWorker({ ...t.deps, logger: pino({ level: 'silent' }) }, { tickMs: 20, pollMs: 50, leaseSeconds: 60, concurrency: 1, progressRows: 100, maxRows: 1000, webhookMaxBytes: 1 << 20 }, 'second-worker');
+    const second = startReportWorker(
+      { ...t.deps, logger: pino({ level: 'silent' }) },
+      { tickMs: 20, pollMs: 50, leaseSeconds: 60, concurrency: 1, progressRows: 100, maxRows: 1000, webhookMaxBytes: 1 << 20 },
+      'second-worker',
+    );
     onTestFinished(() => second.stop());
-    const created = await t.http('POST', '/scheduledReports', { token: t.adminKey, body: { name: 'tick', kind: 'connectivity', window: '1h', schedule: { cron: '*/10 * * * *', timezone: 'Europe/Berlin' } } });
+    const created = await t.http('POST', '/scheduledReports', {
+      token: t.adminKey,
+      body: { name: 'tick', kind: 'connectivity', window: '1h', schedule: { cron: '*/10 * * * *', timezone: 'Europe/Berlin' } },
+    });
     const due = new Date(Date.now() - 1000).toISOString();
     await t.deps.store.reports.update(created.body.id, { nextRunTime: due, modificationTime: due });
     const runs = await waitFor(
@@ -84,7 +111,10 @@ describe('reports on a running Hearth', () => {
     );
     // positive control: a second report made due now fires too, so the workers have ticked
     // since the first fired; a second, wrong run of the first would have been made by then
-    const control = await t.http('POST', '/scheduledReports', { token: t.adminKey, body: { name: 'control', kind: 'connectivity', window: '1h', schedule: { cron: '*/10 * * * *' } } });
+    const control = await t.http('POST', '/scheduledReports', {
+      token: t.adminKey,
+      body: { name: 'control', kind: 'connectivity', window: '1h', schedule: { cron: '*/10 * * * *' } },
+    });
     const controlDue = new Date(Date.now() - 1000).toISOString();
     await t.deps.store.reports.update(control.body.id, { nextRunTime: controlDue, modificationTime: controlDue });
     await waitFor(

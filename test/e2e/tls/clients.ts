@@ -4,7 +4,11 @@ import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 
 /** an HTTPS request trusting the test CA; JSON out */
-export function httpsJson(port: number, path: string, opts: { ca?: string; method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+export function httpsJson(
+  port: number,
+  path: string,
+  opts: { ca?: string; method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
     const headers: Record<string, string> = { ...opts.headers };

@@ -61,7 +61,26 @@ export function makePki(label = 'Hearth Test CA'): Pki {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-pki-'));
   const caKey = join(dir, 'ca.key');
   const caFile = join(dir, 'ca.pem');
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', caKey, '-out', caFile, '-days', '2', '-subj', `/CN=${label}`], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      caKey,
+      '-out',
+      caFile,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${label}`,
+    ],
+    dir,
+  );
   const config = caConfig(dir, 'ca');
   return {
     dir,

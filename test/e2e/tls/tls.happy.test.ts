@@ -70,14 +70,25 @@ describe('WSS', () => {
       ws.once('error', reject);
     });
     await eventually(async () => (await t.deps.presence!.count(d.id)) === 1);
-    const sent = await httpsJson(t.hearth.httpsPort, `/devices/${d.id}/command`, { ca: pki.ca, method: 'PUT', token: t.adminKey, body: { action: 'over-tls', parameters: { n: 1 } } });
+    const sent = await httpsJson(t.hearth.httpsPort, `/devices/${d.id}/command`, {
+      ca: pki.ca,
+      method: 'PUT',
+      token: t.adminKey,
+      body: { action: 'over-tls', parameters: { n: 1 } },
+    });
     expect(sent.status).toBe(204);
     expect(JSON.parse(await frame)).toEqual({ action: 'over-tls', parameters: { n: 1 } });
   });
 
   it('carries MQTT over WebSocket (MQTT.js on wss://)', async () => {
     const d = await t.seedDevice();
-    const client = await mqtt.connectAsync(`wss://127.0.0.1:${t.hearth.httpsPort}/mqtt`, { username: String(d.id), password: d.key, ca: pki.ca, reconnectPeriod: 0, connectTimeout: 5000 } as never);
+    const client = await mqtt.connectAsync(`wss://127.0.0.1:${t.hearth.httpsPort}/mqtt`, {
+      username: String(d.id),
+      password: d.key,
+      ca: pki.ca,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+    } as never);
     onTestFinished(() => client.endAsync(true).catch(() => undefined));
     const box = inbox(client);
     await client.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
@@ -90,7 +101,13 @@ describe('MQTT over TLS', () => {
   it('MQTT.js on mqtts:// connects with the device key and receives a command', async () => {
     const d = await t.seedDevice();
     expect(t.hearth.mqttsPort).toBeGreaterThan(0);
-    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${t.hearth.mqttsPort}`, { username: String(d.id), password: d.key, ca: pki.ca, reconnectPeriod: 0, connectTimeout: 5000 });
+    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${t.hearth.mqttsPort}`, {
+      username: String(d.id),
+      password: d.key,
+      ca: pki.ca,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+    });
     onTestFinished(() => client.endAsync(true).catch(() => undefined));
     const box = inbox(client);
     await client.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
@@ -113,7 +130,26 @@ describe('MQTT over TLS', () => {
 
   it.skipIf(!haveMosquitto)('mosquitto_sub --cafile receives a command', async () => {
     const d = await t.seedDevice();
-    const sub = spawn('mosquitto_sub', ['-h', '127.0.0.1', '-p', String(t.hearth.mqttsPort), '--cafile', pki.caFile, '-u', String(d.id), '-P', d.key, '-t', `/devices/${d.id}/command`, '-q', '1', '-C', '1', '-i', `tls-sub-${d.id}`]);
+    const sub = spawn('mosquitto_sub', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(t.hearth.mqttsPort),
+      '--cafile',
+      pki.caFile,
+      '-u',
+      String(d.id),
+      '-P',
+      d.key,
+      '-t',
+      `/devices/${d.id}/command`,
+      '-q',
+      '1',
+      '-C',
+      '1',
+      '-i',
+      `tls-sub-${d.id}`,
+    ]);
     onTestFinished(() => void sub.kill('SIGKILL'));
     let stdout = '';
     let stderr = '';
@@ -124,11 +160,15 @@ describe('MQTT over TLS', () => {
     // the SUBSCRIBE follows the CONNACK: send until one arrives (the process exits after one message)
     let done = false;
     void exited.then(() => (done = true));
-    await eventually(async () => {
-      if (done) return true;
-      await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'to-mosquitto' } });
-      return done || stdout.length > 0;
-    }, 10_000, 'mosquitto_sub got a command');
+    await eventually(
+      async () => {
+        if (done) return true;
+        await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'to-mosquitto' } });
+        return done || stdout.length > 0;
+      },
+      10_000,
+      'mosquitto_sub got a command',
+    );
     expect(await exited).toBe(0);
     expect(JSON.parse(stdout.trim().split('\n')[0])).toEqual({ action: 'to-mosquitto', parameters: {} });
   });
@@ -136,13 +176,23 @@ describe('MQTT over TLS', () => {
 
 describe('TLS only (HEARTH_HTTP_ENABLED=false, HEARTH_MQTT_ENABLED=false)', () => {
   it('binds no plain port and serves the API and devices over TLS', async () => {
-    const only = await startTestHearth({ http: { port: 0, enabled: false, publicUrl: null }, mqtt: { port: 0, enabled: false }, tls: { certFile: server.cert, keyFile: server.key, caFile: null } });
+    const only = await startTestHearth({
+      http: { port: 0, enabled: false, publicUrl: null },
+      mqtt: { port: 0, enabled: false },
+      tls: { certFile: server.cert, keyFile: server.key, caFile: null },
+    });
     onTestFinished(() => only.close());
     expect([only.hearth.httpPort, only.hearth.mqttPort]).toEqual([0, 0]);
     const d = await only.seedDevice();
     const r = await httpsJson(only.hearth.httpsPort, `/devices/${d.id}/kv`, { ca: pki.ca, token: d.key });
     expect(r.status).toBe(200);
-    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${only.hearth.mqttsPort}`, { username: String(d.id), password: d.key, ca: pki.ca, reconnectPeriod: 0, connectTimeout: 5000 });
+    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${only.hearth.mqttsPort}`, {
+      username: String(d.id),
+      password: d.key,
+      ca: pki.ca,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+    });
     expect(client.connected).toBe(true);
     await client.endAsync(true);
   });

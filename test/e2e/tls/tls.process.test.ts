@@ -53,7 +53,13 @@ describe('the process with TLS files', () => {
     const device = (await created.json()) as { id: number; apiKey: string };
     expect(await presented(httpsPort, pki.ca)).toBe(a.fingerprint256);
 
-    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${mqttsPort}`, { username: String(device.id), password: device.apiKey, ca: pki.ca, reconnectPeriod: 0, connectTimeout: 10_000 });
+    const client = await mqtt.connectAsync(`mqtts://127.0.0.1:${mqttsPort}`, {
+      username: String(device.id),
+      password: device.apiKey,
+      ca: pki.ca,
+      reconnectPeriod: 0,
+      connectTimeout: 10_000,
+    });
     onTestFinished(() => client.endAsync(true).catch(() => undefined));
     const box = inbox(client);
     await client.subscribeAsync(`/devices/${device.id}/command`, { qos: 1 });

@@ -39,7 +39,13 @@ afterAll(async () => {
 });
 
 const mqttsConnect = (opts: { ca?: string; device: { id: number; key: string } }) =>
-  mqtt.connectAsync(`mqtts://127.0.0.1:${t.hearth.mqttsPort}`, { username: String(opts.device.id), password: opts.device.key, ca: opts.ca, reconnectPeriod: 0, connectTimeout: 5000 });
+  mqtt.connectAsync(`mqtts://127.0.0.1:${t.hearth.mqttsPort}`, {
+    username: String(opts.device.id),
+    password: opts.device.key,
+    ca: opts.ca,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+  });
 
 /** the TLS error a client gets (code), or 'accepted' */
 async function mqttsOutcome(ca: string | undefined): Promise<string> {

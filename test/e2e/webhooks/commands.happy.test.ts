@@ -10,7 +10,10 @@ describe('command webhook', () => {
     const rx = await startReceiver('/cmd');
     const m = await h.createModule({ id: 'hooks', commandWebhook: { url: rx.url } });
     rx.trust(m.commandWebhook.key);
-    const r = await h.t.req('PUT', `/homes/${h.homeId}/smartModules/hooks/command`, { token: h.t.adminKey, body: { action: 'turn-on', parameters: { level: 3 } } });
+    const r = await h.t.req('PUT', `/homes/${h.homeId}/smartModules/hooks/command`, {
+      token: h.t.adminKey,
+      body: { action: 'turn-on', parameters: { level: 3 } },
+    });
     expect(r.status).toBe(204);
     expect(r.body).toBeUndefined();
     await waitFor(() => rx.received.length === 1);

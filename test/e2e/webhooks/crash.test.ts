@@ -93,7 +93,11 @@ describe('crash safety', () => {
     await untilHealthy(base, child);
     const adminKey = readFileSync(join(dataDir, 'admin.key'), 'utf8').trim();
     const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${base}${path}`, { method, headers: { authorization: `ModeCloud ${adminKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `ModeCloud ${adminKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
 
     // a home and a device in it, through the API (or, if those routes are not there, the store)
     let homeId: number;

@@ -19,6 +19,8 @@ describe('data source webhooks through the webhook worker', () => {
     expect(got.verified).toBe(true);
     expect(got.headers['x-mode-signature']).toBe(got.headers['x-service-signature']);
     expect(got.body.data).toEqual([{ t: 21.5 }, { t: 22 }]);
-    await waitFor(async () => (await h.t.deps.store.deliveries.list({ projectId: 1, moduleId: 'sink' }, { skip: 0, limit: 10 })).items[0]?.status === 'success');
+    await waitFor(
+      async () => (await h.t.deps.store.deliveries.list({ projectId: 1, moduleId: 'sink' }, { skip: 0, limit: 10 })).items[0]?.status === 'success',
+    );
   });
 });

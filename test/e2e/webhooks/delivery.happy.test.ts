@@ -20,7 +20,13 @@ describe('event webhook', () => {
     expect(r.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
     expect(r.headers['x-service-delivery']).toMatch(/\S+/);
     expect(Object.keys(r.body)).toEqual(['eventType', 'eventData', 'timestamp', 'homeId', 'originDeviceId', 'originDeviceClass']);
-    expect(r.body).toMatchObject({ eventType: 'doorOpened', eventData: { door: 'front', n: 1.5 }, homeId: h.homeId, originDeviceId: h.deviceId, originDeviceClass: 'default' });
+    expect(r.body).toMatchObject({
+      eventType: 'doorOpened',
+      eventData: { door: 'front', n: 1.5 },
+      homeId: h.homeId,
+      originDeviceId: h.deviceId,
+      originDeviceClass: 'default',
+    });
     expect(r.body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
@@ -131,7 +137,10 @@ describe('advanced mode (docs/webhooks.md#templates)', () => {
   it('sends a JSON body template as JSON', async () => {
     const h = await makeHarness();
     const rx = await startReceiver();
-    const m = await h.createModule({ id: 'json-tmpl', eventWebhook: { url: rx.url, body: '{"text": "{{eventType}} at {{timestamp}}", "data": "{{eventData}}", "n": {{eventData.n}}}' } });
+    const m = await h.createModule({
+      id: 'json-tmpl',
+      eventWebhook: { url: rx.url, body: '{"text": "{{eventType}} at {{timestamp}}", "data": "{{eventData}}", "n": {{eventData.n}}}' },
+    });
     rx.trust(m.eventWebhook.key);
     await h.emit('measured', { n: 7 });
     await waitFor(() => rx.received.length === 1);

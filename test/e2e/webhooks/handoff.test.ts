@@ -31,7 +31,11 @@ describe('hand-off of new deliveries to a worker of this process', () => {
     expect(wakeUps).toBe(0);
     expect(ns(rx)).toEqual(range(6));
     expect(rx.received.every((r) => r.verified)).toBe(true);
-    await waitFor(async () => (await h.deliveries('hooks')).every((d) => d.status === 'success' && d.attempts.length === 1 && d.claimedBy === null), 5000, 'outcomes recorded');
+    await waitFor(
+      async () => (await h.deliveries('hooks')).every((d) => d.status === 'success' && d.attempts.length === 1 && d.claimedBy === null),
+      5000,
+      'outcomes recorded',
+    );
   });
 
   it('rows beyond the worker’s room wait in the queue and are delivered too, each once', async () => {

@@ -123,15 +123,35 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
     },
     async userToken(member = true) {
       const now = new Date().toISOString();
-      const user = await store.users.create({ projectId: 1, email: `u${Math.random()}@x.io`, name: 'u', passwordHash: 'unused', canCreateDevices: false, creationTime: now });
+      const user = await store.users.create({
+        projectId: 1,
+        email: `u${Math.random()}@x.io`,
+        name: 'u',
+        passwordHash: 'unused',
+        canCreateDevices: false,
+        creationTime: now,
+      });
       if (member) await store.members.upsert({ homeId: home.id, userId: user.id, role: 'member', creationTime: now });
       const token = generateToken('ut.');
-      await store.sessions.create({ tokenHash: hashToken(token), userId: user.id, projectId: 1, creationTime: now, expirationTime: new Date(Date.now() + 3600_000).toISOString() });
+      await store.sessions.create({
+        tokenHash: hashToken(token),
+        userId: user.id,
+        projectId: 1,
+        creationTime: now,
+        expirationTime: new Date(Date.now() + 3600_000).toISOString(),
+      });
       return token;
     },
     async projectKey(scopes) {
       const key = generateToken('pk.');
-      await store.apiKeys.create({ id: `k${Math.random().toString(36).slice(2)}`, projectId: 1, name: 'scoped', scopes, keyHash: hashToken(key), creationTime: new Date().toISOString() });
+      await store.apiKeys.create({
+        id: `k${Math.random().toString(36).slice(2)}`,
+        projectId: 1,
+        name: 'scoped',
+        scopes,
+        keyHash: hashToken(key),
+        creationTime: new Date().toISOString(),
+      });
       return key;
     },
     async logs() {

@@ -45,7 +45,10 @@ describe('module settings refused when saved', () => {
 
   it('refuses a malformed body template with the position of the error', async () => {
     const h = await makeHarness({ startWorker: false });
-    const r = await h.t.req('POST', '/projects/1/smartModules', { token: h.t.adminKey, body: { id: 'tmpl', eventWebhook: { url: 'http://127.0.0.1:9/', body: '{"a": {{ eventData..x }}}' } } });
+    const r = await h.t.req('POST', '/projects/1/smartModules', {
+      token: h.t.adminKey,
+      body: { id: 'tmpl', eventWebhook: { url: 'http://127.0.0.1:9/', body: '{"a": {{ eventData..x }}}' } },
+    });
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe('INVALID_PARAMETERS');
     const [issue] = issues(r.body);
@@ -57,7 +60,10 @@ describe('module settings refused when saved', () => {
 
   it('refuses an unclosed tag in a header value, naming the header', async () => {
     const h = await makeHarness({ startWorker: false });
-    const r = await h.t.req('POST', '/projects/1/smartModules', { token: h.t.adminKey, body: { id: 'tmpl', eventWebhook: { url: 'http://127.0.0.1:9/', headers: { 'X-Type': 'type {{ eventType' } } } });
+    const r = await h.t.req('POST', '/projects/1/smartModules', {
+      token: h.t.adminKey,
+      body: { id: 'tmpl', eventWebhook: { url: 'http://127.0.0.1:9/', headers: { 'X-Type': 'type {{ eventType' } } },
+    });
     expect(r.status).toBe(403);
     const [issue] = issues(r.body);
     expect(issue.path).toBe('eventWebhook.headers.X-Type');
@@ -76,14 +82,20 @@ describe('module settings refused when saved', () => {
 
   it.each(['X-Service-Signature', 'x-mode-signature', 'X-SERVICE-DELIVERY'])('refuses a template for the service header %s', async (name) => {
     const h = await makeHarness({ startWorker: false });
-    const r = await h.t.req('POST', '/projects/1/smartModules', { token: h.t.adminKey, body: { id: 'forger', eventWebhook: { url: 'http://127.0.0.1:9/', headers: { [name]: 'x' } } } });
+    const r = await h.t.req('POST', '/projects/1/smartModules', {
+      token: h.t.adminKey,
+      body: { id: 'forger', eventWebhook: { url: 'http://127.0.0.1:9/', headers: { [name]: 'x' } } },
+    });
     expect(r.status).toBe(403);
     expect(issues(r.body)[0].path).toBe(`eventWebhook.headers.${name}`);
   });
 
   it('refuses subscriptions that are not event types', async () => {
     const h = await makeHarness({ startWorker: false });
-    const r = await h.t.req('POST', '/projects/1/smartModules', { token: h.t.adminKey, body: { id: 'subs', eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: 'ok\nnot ok' } } });
+    const r = await h.t.req('POST', '/projects/1/smartModules', {
+      token: h.t.adminKey,
+      body: { id: 'subs', eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: 'ok\nnot ok' } },
+    });
     expect(r.status).toBe(403);
     expect(issues(r.body)[0].path).toBe('eventWebhook.subscriptions');
   });

@@ -44,7 +44,10 @@ describe('smart modules', () => {
 
   it('takes subscriptions one per line and answers them so; blank means all', async () => {
     const h = await makeHarness({ startWorker: false });
-    const a = await h.createModule({ id: 'lines', eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: ' doorOpened \r\n\n_deviceConnected_\ndoorOpened' } });
+    const a = await h.createModule({
+      id: 'lines',
+      eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: ' doorOpened \r\n\n_deviceConnected_\ndoorOpened' },
+    });
     expect(a.eventWebhook.subscriptions).toBe('doorOpened\n_deviceConnected_');
     const b = await h.createModule({ id: 'blank', eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: '  ' } });
     expect(b.eventWebhook.subscriptions).toBe('*');
@@ -81,7 +84,10 @@ describe('smart modules', () => {
       body: { description: 'now described', eventWebhook: { headers: { 'X-Kind': '{{eventType}}' } }, commandWebhook: { url: 'http://127.0.0.1:9/c' } },
     });
     expect(p1.status).toBe(200);
-    expect(p1.body).toMatchObject({ description: 'now described', eventWebhook: { url: 'http://127.0.0.1:9/a', subscriptions: 'x', headers: { 'X-Kind': '{{eventType}}' } } });
+    expect(p1.body).toMatchObject({
+      description: 'now described',
+      eventWebhook: { url: 'http://127.0.0.1:9/a', subscriptions: 'x', headers: { 'X-Kind': '{{eventType}}' } },
+    });
     expect(p1.body.eventWebhook.key).toMatch(MASKED);
     expect(p1.body.eventWebhook.key.slice(-4)).toBe(created.eventWebhook.key.slice(-4));
     expect(p1.body.commandWebhook.key).toMatch(FULL); // new webhook: its key is shown once

@@ -20,7 +20,9 @@ export interface Received {
 
 /** docs/webhooks.md#verifying-signatures, independently: hex(HMAC-SHA256(key, url ‖ body)) */
 export function specSignature(key: string, url: string, body: Buffer): string {
-  return createHmac('sha256', key).update(Buffer.concat([Buffer.from(url, 'utf8'), body])).digest('hex');
+  return createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(url, 'utf8'), body]))
+    .digest('hex');
 }
 
 export type Reply = (r: Received, res: http.ServerResponse) => void;

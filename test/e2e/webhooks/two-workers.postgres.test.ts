@@ -102,11 +102,25 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
     // a backlog both drain, written as another node would (pending, for any worker)...
     const body = (n: number) => JSON.stringify(eventWebhookBody({ eventType: 'tick', eventData: { n }, timestamp: now, homeId: 1 }));
     await storeB.deliveries.insertMany(
-      Array.from({ length: BACKLOG }, (_, n) => ({ id: `backlog-${String(n).padStart(4, '0')}`, projectId: 1, moduleId: 'hooks', kind: 'event' as const, eventId: null, eventType: 'tick', payload: body(n), creationTime: now })),
+      Array.from({ length: BACKLOG }, (_, n) => ({
+        id: `backlog-${String(n).padStart(4, '0')}`,
+        projectId: 1,
+        moduleId: 'hooks',
+        kind: 'event' as const,
+        eventId: null,
+        eventType: 'tick',
+        payload: body(n),
+        creationTime: now,
+      })),
     );
     // ...while events keep arriving on A's node, handed to worker A when it has room
     await Promise.all(
-      Array.from({ length: EVENTS }, (_, i) => emitEvent({ pipeline: pipelineA, bus, clock: systemClock }, { projectId: 1, event: { eventType: 'tick', eventData: { n: BACKLOG + i }, timestamp: now, homeId: 1 } })),
+      Array.from({ length: EVENTS }, (_, i) =>
+        emitEvent(
+          { pipeline: pipelineA, bus, clock: systemClock },
+          { projectId: 1, event: { eventType: 'tick', eventData: { n: BACKLOG + i }, timestamp: now, homeId: 1 } },
+        ),
+      ),
     );
 
     await waitFor(() => times.size === BACKLOG + EVENTS, 30_000, 'every delivery');

@@ -78,4 +78,3 @@ describe('PUT /devices/{id}/command (sendCommandDevice)', () => {
     }
   });
 });
-

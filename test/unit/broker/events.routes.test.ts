@@ -16,11 +16,19 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('PUT /devices/{id}/event (sendDeviceEventCloud)', () => {
-  runCommonRouteTests(() => t, { method: 'PUT', path: () => `/devices/${device.id}/event`, body: () => ({ eventType: 'x', eventData: {} }), spec: 'sendDeviceEventCloud' });
+  runCommonRouteTests(() => t, {
+    method: 'PUT',
+    path: () => `/devices/${device.id}/event`,
+    body: () => ({ eventType: 'x', eventData: {} }),
+    spec: 'sendDeviceEventCloud',
+  });
 
   it('from the device: 204, stored with timestamp, homeId and originDevice fields', async () => {
     const bus = f.nextOnBus('event');
-    const r = await t.req('PUT', `/devices/${device.id}/event`, { token: device.key, body: { eventType: 'button_pressed', eventData: { n: 1 }, homeId: 999, timestamp: 'nope' } });
+    const r = await t.req('PUT', `/devices/${device.id}/event`, {
+      token: device.key,
+      body: { eventType: 'button_pressed', eventData: { n: 1 }, homeId: 999, timestamp: 'nope' },
+    });
     expect(r.status).toBe(204);
     expect(r.body).toBeUndefined();
     const rows = await t.deps.store.events.list({ projectId: 1, eventType: 'button_pressed' }, { skip: 0, limit: 5 });

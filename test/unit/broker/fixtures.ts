@@ -33,10 +33,23 @@ export async function makeFixtures(): Promise<Fixtures> {
     return { id, key, name };
   };
   const seedUser = async (homeIds: number[]) => {
-    const u = await t.deps.store.users.create({ projectId: 1, email: `${randomId(6)}@x.test`, name: 'u', passwordHash: 'x', canCreateDevices: false, creationTime: now() });
+    const u = await t.deps.store.users.create({
+      projectId: 1,
+      email: `${randomId(6)}@x.test`,
+      name: 'u',
+      passwordHash: 'x',
+      canCreateDevices: false,
+      creationTime: now(),
+    });
     for (const h of homeIds) await t.deps.store.members.upsert({ homeId: h, userId: u.id, role: 'member', creationTime: now() });
     const token = generateToken('ut.');
-    await t.deps.store.sessions.create({ tokenHash: hashToken(token), userId: u.id, projectId: 1, creationTime: now(), expirationTime: new Date(Date.now() + 3600_000).toISOString() });
+    await t.deps.store.sessions.create({
+      tokenHash: hashToken(token),
+      userId: u.id,
+      projectId: 1,
+      creationTime: now(),
+      expirationTime: new Date(Date.now() + 3600_000).toISOString(),
+    });
     return token;
   };
   const nextOnBus: Fixtures['nextOnBus'] = (topic) =>

@@ -24,7 +24,10 @@ describe('data posts: refused', () => {
 
   it('a failing webhook source refuses: partial with failedDataSources, the other sources still take the records', async () => {
     await t.req('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'keep', name: 'k', type: 'store' } });
-    const hook = await t.req('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'flaky', name: 'f', type: 'webhook', url: 'http://127.0.0.1:9/in' } });
+    const hook = await t.req('POST', '/projects/1/dataSources', {
+      token: t.adminKey,
+      body: { id: 'flaky', name: 'f', type: 'webhook', url: 'http://127.0.0.1:9/in' },
+    });
     expect(hook.status).toBe(201);
     const { device, key } = await seedDevice(t.deps);
     // the worker reported a failed delivery to it
@@ -63,7 +66,9 @@ describe('data posts: refused', () => {
       expect(res.body.reason).toBe('INVALID_PARAMETERS');
     }
     await t.req('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'twice', name: 'x', type: 'store' } });
-    expect((await t.req('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'twice', name: 'x', type: 'store' } })).body.reason).toBe('ALREADY_EXISTS');
+    expect((await t.req('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'twice', name: 'x', type: 'store' } })).body.reason).toBe(
+      'ALREADY_EXISTS',
+    );
     expect((await t.req('PATCH', '/projects/1/dataSources/twice', { token: t.adminKey, body: { type: 'webhook' } })).body.reason).toBe('READ_ONLY_FIELD');
     expect((await t.req('PATCH', '/projects/1/dataSources/twice', { token: t.adminKey, body: { url: 'http://127.0.0.1:9/' } })).status).toBe(403);
     expect((await t.req('GET', '/projects/1/dataSources/nope', { token: t.adminKey })).status).toBe(404);

@@ -18,7 +18,10 @@ describe('data sources: CRUD', () => {
     expect(store.status).toBe(201);
     expect(store.body).toMatchObject({ id: 'all-data', projectId: 1, name: 'All data', type: 'store', retentionDays: 7 });
     expect(store.body.key).toBeUndefined();
-    const hook = await t.req('POST', base, { token: t.adminKey, body: { name: 'Sink', type: 'webhook', url: 'http://127.0.0.1:9/x', deviceClasses: ['sensor'] } });
+    const hook = await t.req('POST', base, {
+      token: t.adminKey,
+      body: { name: 'Sink', type: 'webhook', url: 'http://127.0.0.1:9/x', deviceClasses: ['sensor'] },
+    });
     expect(hook.status).toBe(201);
     expect(hook.body.id).toMatch(/^ds-[0-9a-f]{10}$/);
     expect(hook.body.key).toMatch(/^whk\.[A-Za-z0-9_-]{43}$/);
@@ -32,7 +35,10 @@ describe('data sources: CRUD', () => {
 
   it('updates name, classes, retention; rotates a key; id and type sent back unchanged are ignored', async () => {
     await t.req('POST', base, { token: t.adminKey, body: { id: 'upd-store', name: 'x', type: 'store' } });
-    const res = await t.req('PATCH', `${base}/upd-store`, { token: t.adminKey, body: { id: 'upd-store', type: 'store', name: 'renamed', deviceClasses: ['a', 'b'], retentionDays: null } });
+    const res = await t.req('PATCH', `${base}/upd-store`, {
+      token: t.adminKey,
+      body: { id: 'upd-store', type: 'store', name: 'renamed', deviceClasses: ['a', 'b'], retentionDays: null },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'renamed', deviceClasses: ['a', 'b'] });
     expect(res.body.retentionDays).toBeUndefined();

@@ -68,7 +68,11 @@ describe('a failing webhook data source', () => {
     expect((await post(1)).body).toEqual({ result: 'success' });
     await waitFor(async () => (await t.req('GET', '/projects/1/dataSources/sink', { token: t.adminKey })).body.health !== undefined);
     const batch = received[0];
-    expect(batch.signature).toBe(createHmac('sha256', created.body.key).update(url + batch.body).digest('hex'));
+    expect(batch.signature).toBe(
+      createHmac('sha256', created.body.key)
+        .update(url + batch.body)
+        .digest('hex'),
+    );
     expect(JSON.parse(batch.body)).toMatchObject({ dataSourceId: 'sink', deviceId: device.id, data: [{ v: 1 }] });
 
     const refused = await post(2);

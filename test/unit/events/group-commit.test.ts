@@ -29,7 +29,15 @@ function table() {
 }
 
 /** how each promise settled, in order */
-const outcomes = (ps: Promise<void>[]) => Promise.all(ps.map((p) => p.then(() => 'ok', (e: Error) => e.message)));
+const outcomes = (ps: Promise<void>[]) =>
+  Promise.all(
+    ps.map((p) =>
+      p.then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    ),
+  );
 
 describe('GroupCommit', () => {
   it('commits the items of one turn in one transaction, and resolves each', async () => {

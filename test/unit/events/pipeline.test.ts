@@ -22,16 +22,24 @@ async function hearth() {
   });
   await store.projects.create({ name: 'p', creationTime: T });
   await store.modules.create({
-    projectId: 1, id: 'hooks', moduleType: 'webhooks', description: null,
+    projectId: 1,
+    id: 'hooks',
+    moduleType: 'webhooks',
+    description: null,
     eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: ['*'], headers: null, body: null, keySealed: 'k' },
-    commandWebhook: null, eventDisabled: null, commandDisabled: null, creationTime: T, modificationTime: T,
+    commandWebhook: null,
+    eventDisabled: null,
+    commandDisabled: null,
+    creationTime: T,
+    modificationTime: T,
   });
   const deps = { store, bus, clock: systemClock, pipeline: createEventPipeline({ store }) };
   /** every batch of rows the pipeline offered a local worker (which takes none: they stay in the queue) */
   const offered: NewDelivery[][] = [];
   onTestFinished(deps.pipeline.attachClaimer({ reserve: (rows) => void offered.push(rows) }));
   const emit = (n: number) => emitEvent(deps, { projectId: 1, event: { eventType: 'tick', eventData: { n }, timestamp: T, homeId: 1 } });
-  const deliveries = async () => (await store.deliveries.list({ projectId: 1, moduleId: 'hooks' }, { skip: 0, limit: 100 })).items.map((d) => JSON.parse(d.payload).eventData.n);
+  const deliveries = async () =>
+    (await store.deliveries.list({ projectId: 1, moduleId: 'hooks' }, { skip: 0, limit: 100 })).items.map((d) => JSON.parse(d.payload).eventData.n);
   return { ...deps, offered, emit, deliveries, reads: vi.spyOn(store.modules, 'list') };
 }
 

@@ -7,7 +7,8 @@ import { seedDevice } from '../../helpers/seed.js';
 
 /** the bytes a browser sends for a FormData of text fields (RFC 7578), written by hand */
 function multipart(fields: [string, string][], boundary = '----WebKitFormBoundary7MA4YWxkTrZu0gW') {
-  const body = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${boundary}--\r\n`;
+  const body =
+    fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${boundary}--\r\n`;
   return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -23,10 +24,25 @@ describe('multipart/form-data bodies', () => {
 
   it('coerces "true" and digits as a form-encoded body does (/deviceRegistration)', async () => {
     const d = await seedDevice(t);
-    const r = await send('/deviceRegistration', multipart([['deviceId', String(d.id)], ['claimable', 'true'], ['duration', '30']]), d.apiKey);
+    const r = await send(
+      '/deviceRegistration',
+      multipart([
+        ['deviceId', String(d.id)],
+        ['claimable', 'true'],
+        ['duration', '30'],
+      ]),
+      d.apiKey,
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(Date.parse(r.body.claimExpirationTime)).toBeGreaterThan(Date.now() + 25_000);
-    const closed = await send('/deviceRegistration', multipart([['deviceId', String(d.id)], ['claimable', 'false']]), d.apiKey);
+    const closed = await send(
+      '/deviceRegistration',
+      multipart([
+        ['deviceId', String(d.id)],
+        ['claimable', 'false'],
+      ]),
+      d.apiKey,
+    );
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
   });
 
@@ -34,19 +50,46 @@ describe('multipart/form-data bodies', () => {
     const email = 'digits@example.com';
     const created = await t.req('POST', '/users', { token: t.adminKey, body: { projectId: 1, email, password: '12345678', name: 'D' } });
     expect(created.status).toBe(201);
-    const r = await send('/auth/user', multipart([['email', email], ['password', '12345678'], ['projectId', '1'], ['appId', '42']]));
+    const r = await send(
+      '/auth/user',
+      multipart([
+        ['email', email],
+        ['password', '12345678'],
+        ['projectId', '1'],
+        ['appId', '42'],
+      ]),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const session = await t.req('GET', '/userSession', { token: r.body.token });
     expect(session.body.appId).toBe('42');
     // and through a form-encoded body the same
     expect((await t.req('POST', '/auth/user', { form: { email, password: '12345678', projectId: '1' } })).status).toBe(200);
     // a wrong all-digit password is a wrong password, not invalid input
-    expect((await send('/auth/user', multipart([['email', email], ['password', '12345679'], ['projectId', '1']]))).status).toBe(401);
+    expect(
+      (
+        await send(
+          '/auth/user',
+          multipart([
+            ['email', email],
+            ['password', '12345679'],
+            ['projectId', '1'],
+          ]),
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('validates the fields like any body: a wrong type is 403 INVALID_PARAMETERS naming it', async () => {
     const d = await seedDevice(t);
-    const r = await send('/deviceRegistration', multipart([['deviceId', String(d.id)], ['claimable', 'yes'], ['duration', '30']]), d.apiKey);
+    const r = await send(
+      '/deviceRegistration',
+      multipart([
+        ['deviceId', String(d.id)],
+        ['claimable', 'yes'],
+        ['duration', '30'],
+      ]),
+      d.apiKey,
+    );
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe('INVALID_PARAMETERS');
     expect(r.body.data.issues.map((i: { path: string }) => i.path)).toContain('claimable');
@@ -76,7 +119,14 @@ describe('multipart/form-data bodies', () => {
   });
 
   it('holds multipart bodies to the same size limit', async () => {
-    const r = await send('/auth/user', multipart([['email', 'a@example.com'], ['password', 'x'.repeat(5000)], ['projectId', '1']]));
+    const r = await send(
+      '/auth/user',
+      multipart([
+        ['email', 'a@example.com'],
+        ['password', 'x'.repeat(5000)],
+        ['projectId', '1'],
+      ]),
+    );
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe('BODY_TOO_LARGE');
   });

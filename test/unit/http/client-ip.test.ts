@@ -56,7 +56,11 @@ describe('behind a trusted proxy (HEARTH_TRUSTED_PROXIES=127.0.0.1)', () => {
   });
 
   const loggedIp = async (h: TestHearth, path: string) =>
-    eventually(async () => (await h.deps.store.accessLogs.list({ projectId: 1, pathPrefix: path }, { skip: 0, limit: 5 })).items[0]?.clientIp, 20_000, `access log of ${path}`);
+    eventually(
+      async () => (await h.deps.store.accessLogs.list({ projectId: 1, pathPrefix: path }, { skip: 0, limit: 5 })).items[0]?.clientIp,
+      20_000,
+      `access log of ${path}`,
+    );
 
   it('the access log records the forwarded client; a server that trusts no proxy records the peer', { timeout: 60_000 }, async () => {
     const path = `/devices/${t.device.id}/kv`;

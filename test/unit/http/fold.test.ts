@@ -58,7 +58,7 @@ describe('routes folded under the edge', () => {
   });
   afterAll(() => t.close());
 
-  it('runs the handler after op(), the headers it sets kept beside the edge\'s', async () => {
+  it("runs the handler after op(), the headers it sets kept beside the edge's", async () => {
     const r = await app.request('/one');
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ caller: 'nobody', op: 'one' });

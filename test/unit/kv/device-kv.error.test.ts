@@ -11,7 +11,9 @@ describe('device key-value store: errors', () => {
   let deviceId: number;
   beforeAll(async () => {
     t = await makeTestApi({ limits: { kvKeysPerStore: 3, kvValueBytes: 1024 } });
-    ({ device: { id: deviceId } } = await seedDevice(t.deps));
+    ({
+      device: { id: deviceId },
+    } = await seedDevice(t.deps));
   });
   afterAll(() => t.close());
 

@@ -13,7 +13,10 @@ describe('device key-value store: happy paths', () => {
   beforeAll(async () => {
     t = await makeTestApi();
     const home = await seedHome(t.deps);
-    ({ device: { id: deviceId }, key: deviceKey } = await seedDevice(t.deps, { homeId: home.id }));
+    ({
+      device: { id: deviceId },
+      key: deviceKey,
+    } = await seedDevice(t.deps, { homeId: home.id }));
     ({ token: memberToken } = await seedUser(t.deps, { homeId: home.id }));
     ({ key: kvKey } = await seedKey(t.deps, { scopes: ['kv'] }));
   });
@@ -43,7 +46,11 @@ describe('device key-value store: happy paths', () => {
   });
 
   it('lets the device itself, a home member and a project key with scope kv read and write', async () => {
-    for (const [who, token] of [['device', deviceKey], ['member', memberToken], ['kv key', kvKey]] as const) {
+    for (const [who, token] of [
+      ['device', deviceKey],
+      ['member', memberToken],
+      ['kv key', kvKey],
+    ] as const) {
       expect((await t.req('PUT', path(`by-${who.replace(' ', '-')}`), { token, body: { value: who } })).status, who).toBe(204);
       const list = await t.req('GET', path(), { token });
       expect(list.status, who).toBe(200);
@@ -118,7 +125,12 @@ describe('device key-value store: happy paths', () => {
     await t.req('DELETE', `/devices/${device.id}/kv/ev`, { token: t.adminKey });
     const r = await t.req('GET', `/events?deviceId=${device.id}`, { token: t.adminKey });
     expect(r.body.map((e: { eventType: string }) => e.eventType)).toEqual(['_deviceKVDeleted_', '_deviceKVSaved_']);
-    expect(r.body[1]).toMatchObject({ eventData: { key: 'ev', value: { on: true } }, originDeviceId: device.id, originDeviceClass: 'default', homeId: home.id });
+    expect(r.body[1]).toMatchObject({
+      eventData: { key: 'ev', value: { on: true } },
+      originDeviceId: device.id,
+      originDeviceClass: 'default',
+      homeId: home.id,
+    });
     expect(r.body[0].eventData).toEqual({ key: 'ev' });
   });
 });

@@ -16,7 +16,9 @@ describe('device key-value store: security', () => {
   beforeAll(async () => {
     t = await makeTestApi();
     const home = await seedHome(t.deps);
-    ({ device: { id: deviceId } } = await seedDevice(t.deps, { homeId: home.id }));
+    ({
+      device: { id: deviceId },
+    } = await seedDevice(t.deps, { homeId: home.id }));
     await t.req('PUT', `/devices/${deviceId}/kv/secret`, { token: t.adminKey, body: { value: 'hidden' } });
     ({ key: otherDeviceKey } = await seedDevice(t.deps, { homeId: home.id }));
     const otherHome = await seedHome(t.deps);

@@ -36,7 +36,11 @@ describe('home key-value store: happy paths', () => {
   });
 
   it('lets members, owners and a project key with scope kv read and write', async () => {
-    for (const [who, token] of [['member', memberToken], ['owner', ownerToken], ['kvkey', kvKey]] as const) {
+    for (const [who, token] of [
+      ['member', memberToken],
+      ['owner', ownerToken],
+      ['kvkey', kvKey],
+    ] as const) {
       expect((await t.req('PUT', path(who), { token, body: { value: who } })).status, who).toBe(204);
       expect((await t.req('GET', path(who), { token })).body.value, who).toBe(who);
       expect((await t.req('DELETE', path(who), { token })).status, who).toBe(204);

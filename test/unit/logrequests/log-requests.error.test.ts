@@ -76,7 +76,14 @@ describe('log requests: broken uploads', () => {
 
   it('a file over the limit, or a bad size or type, is refused at the start', async () => {
     const { request } = await openRequest(t);
-    for (const body of [{ size: 4097, contentType: 'text/plain' }, { size: -1, contentType: 'text/plain' }, { size: 1.5, contentType: 'text/plain' }, { size: 10 }, { size: 10, contentType: 'text/html<script>' }, { size: 10, contentType: 'text/plain', filename: '../../etc/passwd' }]) {
+    for (const body of [
+      { size: 4097, contentType: 'text/plain' },
+      { size: -1, contentType: 'text/plain' },
+      { size: 1.5, contentType: 'text/plain' },
+      { size: 10 },
+      { size: 10, contentType: 'text/html<script>' },
+      { size: 10, contentType: 'text/plain', filename: '../../etc/passwd' },
+    ]) {
       const res = await t.req('POST', `/deviceLogger/${request.token}`, { body });
       expect(res.status, JSON.stringify(body)).toBe(403);
       expect(res.body.reason).toBe('INVALID_PARAMETERS');
@@ -90,7 +97,12 @@ describe('log requests: broken uploads', () => {
     expect((await putRaw(t, s.urls[0], bytes(1001))).status).toBe(403);
     expect((await putRaw(t, s.urls[1], bytes(1000))).body.data).toMatchObject({ part: 2, expected: 500 });
     // a lying Content-Length is caught on the bytes themselves
-    const chunked = new ReadableStream({ start(c) { c.enqueue(bytes(700)); c.close(); } });
+    const chunked = new ReadableStream({
+      start(c) {
+        c.enqueue(bytes(700));
+        c.close();
+      },
+    });
     const res = await t.app.request(new URL(s.urls[1]).pathname, { method: 'PUT', body: chunked, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(403);
     const done = await t.req('POST', `/deviceLogger/${request.token}/uploads/${s.uploadId}`);
@@ -105,7 +117,10 @@ describe('log requests: broken uploads', () => {
     expect((await putRaw(t, s.urls[2], bytes(500))).status).toBe(204);
     const early = await t.req('POST', `/deviceLogger/${request.token}/uploads/${s.uploadId}`);
     expect(early.body.data.missingParts).toEqual([1, 2]);
-    expect((await t.req('GET', `/devices/${(await t.deps.store.logRequests.get(request.id))!.deviceId}/logRequests/${request.id}`, { token: t.adminKey })).body.status).toBe('uploading');
+    expect(
+      (await t.req('GET', `/devices/${(await t.deps.store.logRequests.get(request.id))!.deviceId}/logRequests/${request.id}`, { token: t.adminKey })).body
+        .status,
+    ).toBe('uploading');
   });
 
   it('a part for another upload session is 404; restarting replaces the session', async () => {

@@ -23,7 +23,13 @@ describe('log requests: happy paths', () => {
     expect(new Date(res.body.ts).toISOString()).toBe(res.body.ts);
     const kv = await t.req('GET', `/devices/${device.id}/kv/sys:logRequest`, { token: t.adminKey });
     expect(kv.status).toBe(200);
-    expect(kv.body.value).toEqual({ id: res.body.id, token: res.body.token, start: '2026-01-01T00:00:00.000Z', end: '2026-01-02T00:00:00.000Z', prefixes: ['app', 'sys'] });
+    expect(kv.body.value).toEqual({
+      id: res.body.id,
+      token: res.body.token,
+      start: '2026-01-01T00:00:00.000Z',
+      end: '2026-01-02T00:00:00.000Z',
+      prefixes: ['app', 'sys'],
+    });
   });
 
   it('takes a multi-part upload, stores the file and serves the same bytes with its type', async () => {

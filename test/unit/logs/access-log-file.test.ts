@@ -67,7 +67,11 @@ describe('access log in its own SQLite file', () => {
     const store = await open(join(dir, 'hearth.db'));
     expect(store.sql.accessLogWriter).toBeDefined();
     // three batches handed over at once: each is committed in the order given
-    await Promise.all([store.accessLogs.insertMany([0, 1, 2].map((n) => row(n))), store.accessLogs.insertMany([3, 4].map((n) => row(n))), store.accessLogs.insertMany([5].map((n) => row(n)))]);
+    await Promise.all([
+      store.accessLogs.insertMany([0, 1, 2].map((n) => row(n))),
+      store.accessLogs.insertMany([3, 4].map((n) => row(n))),
+      store.accessLogs.insertMany([5].map((n) => row(n))),
+    ]);
     expect(store.sql.accessLogWriter!.thread).toBeDefined();
     const listed = await store.accessLogs.list({ projectId: 1 }, all);
     expect(listed.total).toBe(6);
@@ -136,7 +140,7 @@ describe('access log in its own SQLite file', () => {
     expect((await again.accessLogs.list({ projectId: 1 }, all)).total).toBe(501);
   });
 
-  it('keeps a transaction\'s rows in the transaction (written on the connection, rolled back with it)', async () => {
+  it("keeps a transaction's rows in the transaction (written on the connection, rolled back with it)", async () => {
     const store = await open(join(tempDir(), 'hearth.db'));
     await expect(
       store.transaction(async (tx) => {

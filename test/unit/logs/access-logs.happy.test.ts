@@ -11,7 +11,10 @@ describe('HTTP access logs: happy paths', () => {
   let logsKey: string;
   beforeAll(async () => {
     t = await makeTestApi();
-    ({ device: { id: deviceId }, key: deviceKey } = await seedDevice(t.deps));
+    ({
+      device: { id: deviceId },
+      key: deviceKey,
+    } = await seedDevice(t.deps));
     ({ key: logsKey } = await seedKey(t.deps, { scopes: ['logs'] }));
   });
   afterAll(() => t.close());

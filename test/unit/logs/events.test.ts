@@ -8,8 +8,24 @@ describe('events history', () => {
   let t: TestApi;
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
   const events: EventRecord[] = [
-    { eventType: 'doorOpened', eventData: { door: 'front' }, timestamp: at(1), homeId: 7, originDeviceId: 11, originDeviceClass: 'lock', originDeviceIp: '10.0.0.5' },
-    { eventType: 'doorOpened', eventData: { door: 'back' }, timestamp: at(2), homeId: 8, originDeviceId: 12, originDeviceClass: 'lock', originDeviceIp: '10.0.0.6' },
+    {
+      eventType: 'doorOpened',
+      eventData: { door: 'front' },
+      timestamp: at(1),
+      homeId: 7,
+      originDeviceId: 11,
+      originDeviceClass: 'lock',
+      originDeviceIp: '10.0.0.5',
+    },
+    {
+      eventType: 'doorOpened',
+      eventData: { door: 'back' },
+      timestamp: at(2),
+      homeId: 8,
+      originDeviceId: 12,
+      originDeviceClass: 'lock',
+      originDeviceIp: '10.0.0.6',
+    },
     { eventType: 'report', eventData: {}, timestamp: at(3), homeId: 7, originProjectKeyId: 'k1', originProjectKeyName: 'ops' },
   ];
   beforeAll(async () => {

@@ -51,7 +51,9 @@ describe('AsyncAPI document', () => {
   });
 
   it('has message examples that the payload schemas accept', () => {
-    const bad = Object.entries(MESSAGES).filter(([, m]) => !v.safeParse(m.schema, m.example).success).map(([n]) => n);
+    const bad = Object.entries(MESSAGES)
+      .filter(([, m]) => !v.safeParse(m.schema, m.example).success)
+      .map(([n]) => n);
     expect(Object.keys(MESSAGES).length).toBeGreaterThan(8);
     expect(bad).toEqual([]);
     // and a wrong one is refused (the check can fail)

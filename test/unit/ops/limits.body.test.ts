@@ -51,7 +51,16 @@ describe('HTTP body limit', () => {
 
   it('answers from the Content-Length header alone, before any of the body arrives', async () => {
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request({ port, host: '127.0.0.1', method: 'PUT', path, headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json', 'content-length': String(2 * MiB) } }, resolve);
+      const req = request(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'PUT',
+          path,
+          headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json', 'content-length': String(2 * MiB) },
+        },
+        resolve,
+      );
       req.on('error', reject);
       req.flushHeaders(); // headers only: the body is never sent
     });
@@ -65,7 +74,13 @@ describe('HTTP body limit', () => {
     let answeredAt = -1;
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(
-        { port, host: '127.0.0.1', method: 'PUT', path, headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'PUT',
+          path,
+          headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
         (r) => {
           answeredAt = sent;
           resolve(r);

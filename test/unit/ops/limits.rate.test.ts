@@ -9,7 +9,9 @@ describe('rate limit', () => {
   let deviceId: number;
   beforeEach(async () => {
     t = await makeTestApi({ rateLimit: { perSecond: 5, burst: 5 } });
-    ({ device: { id: deviceId } } = await seedDevice(t.deps));
+    ({
+      device: { id: deviceId },
+    } = await seedDevice(t.deps));
   });
   afterEach(() => t.close());
 

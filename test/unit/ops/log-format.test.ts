@@ -13,7 +13,10 @@ function output(isTTY?: boolean): LogOutput & { lines: string[] } {
 
 describe('log format', () => {
   it('writes JSON lines when not on a terminal (auto) and when asked (json)', () => {
-    for (const [format, isTTY] of [['auto', false], ['json', true]] as const) {
+    for (const [format, isTTY] of [
+      ['auto', false],
+      ['json', true],
+    ] as const) {
       const out = output(isTTY);
       createLogger({ level: 'info', format }, out).info({ deviceId: 12 }, 'device connected');
       expect(out.lines).toHaveLength(1);

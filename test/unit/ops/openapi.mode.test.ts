@@ -26,7 +26,8 @@ describe('OpenAPI: MODE app operations and throttled authentication', () => {
       ['/auth/user', 'post'],
       ['/users', 'post'],
       ['/devices', 'post'],
-    ]) expect(Object.keys(doc.paths[path][method].responses), `${method} ${path}`).toContain('429');
+    ])
+      expect(Object.keys(doc.paths[path][method].responses), `${method} ${path}`).toContain('429');
   });
 
   it('has the member role change, member fields, project settings and the session appId', () => {

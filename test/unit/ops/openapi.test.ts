@@ -80,7 +80,10 @@ describe('OpenAPI document: descriptions, examples, components, tags (docs/api.m
   });
   afterAll(() => t.close());
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, ms]: [string, any]) => Object.entries(ms).map(([m, o]: [string, any]) => ({ where: `${m.toUpperCase()} ${path}`, o })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ms]: [string, any]) =>
+      Object.entries(ms).map(([m, o]: [string, any]) => ({ where: `${m.toUpperCase()} ${path}`, o })),
+    );
 
   /** every property of every object schema in the tree, with where it is */
   function properties(node: unknown, where: string, out: { where: string; p: any }[] = []): { where: string; p: any }[] {

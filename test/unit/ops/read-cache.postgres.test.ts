@@ -19,7 +19,13 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('read cache across two nodes', (
   let b: TestHearth;
 
   beforeAll(async () => {
-    const cluster = { databaseUrl: testDatabaseUrl!, databaseSchema: schema, redisUrl: REDIS_URL!, redisPrefix: prefix, secret: 'cache-secret-cache-secret-cache' };
+    const cluster = {
+      databaseUrl: testDatabaseUrl!,
+      databaseSchema: schema,
+      redisUrl: REDIS_URL!,
+      redisPrefix: prefix,
+      secret: 'cache-secret-cache-secret-cache',
+    };
     a = await startTestHearth({ ...cluster, roles: ['api'] });
     b = await startTestHearth({ ...cluster, roles: ['api'] });
   });

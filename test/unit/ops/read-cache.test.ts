@@ -52,7 +52,10 @@ describe('read cache: the next request sees every change', () => {
     const other = (await t.req('POST', '/auth/user', { body: { projectId: 1, email: u.email, password: u.password } })).body.token;
     await twice('/userSession', other);
     const me = (await t.req('GET', `/users/${u.userId}`, { token: u.token })).body;
-    const changed = await t.req('PATCH', `/users/${u.userId}`, { token: u.token, body: { ...me, password: 'a brand new password', currentPassword: u.password } });
+    const changed = await t.req('PATCH', `/users/${u.userId}`, {
+      token: u.token,
+      body: { ...me, password: 'a brand new password', currentPassword: u.password },
+    });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect((await t.req('GET', '/userSession', { token: other })).status).toBe(401);
     expect((await t.req('GET', '/userSession', { token: u.token })).status).toBe(200);
@@ -200,7 +203,7 @@ describe('read cache: the store', () => {
     }
   });
 
-  it("finds a device by its new key and not its old one after the key changes", async () => {
+  it('finds a device by its new key and not its old one after the key changes', async () => {
     const d = await seedDevice(t);
     const oldHash = hashToken(d.apiKey);
     expect((await store.devices.getByKeyHash(oldHash))?.id).toBe(d.id);

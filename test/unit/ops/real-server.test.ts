@@ -20,7 +20,9 @@ describe.each([
   let deviceId: number;
   beforeAll(async () => {
     t = await makeTestApi();
-    ({ device: { id: deviceId } } = await seedDevice(t.deps));
+    ({
+      device: { id: deviceId },
+    } = await seedDevice(t.deps));
     server = createAdaptorServer({ fetch: t.app.fetch, serverOptions: ServerResponseClass ? { ServerResponse: ServerResponseClass } : {} }) as Server;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -58,13 +60,20 @@ describe.each([
     const wrong = await fetch(`${base}/healthz`, { method: 'DELETE' });
     expect(wrong.status).toBe(405);
     expectEdgeHeaders(wrong);
-    const put = await fetch(`${base}/devices/${deviceId}/kv/k`, { method: 'PUT', headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json' }, body: '{"value":1}' });
+    const put = await fetch(`${base}/devices/${deviceId}/kv/k`, {
+      method: 'PUT',
+      headers: { authorization: `ModeCloud ${t.adminKey}`, 'content-type': 'application/json' },
+      body: '{"value":1}',
+    });
     expect(put.status).toBe(204);
     expectEdgeHeaders(put);
   });
 
   it('answers a CORS preflight with 204 and the allowed methods and headers', async () => {
-    const r = await fetch(`${base}/devices/${deviceId}/kv/k`, { method: 'OPTIONS', headers: { origin: 'http://x.example', 'access-control-request-method': 'PUT' } });
+    const r = await fetch(`${base}/devices/${deviceId}/kv/k`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://x.example', 'access-control-request-method': 'PUT' },
+    });
     expect(r.status).toBe(204);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-methods')).toContain('PUT');

@@ -10,7 +10,13 @@ describe('auth: errors', () => {
   afterAll(() => t.close());
 
   it('refuses a sign-in body without projectId, email or password with 403 INVALID_PARAMETERS', async () => {
-    for (const body of [{}, { projectId: 1, email: 'a@b.c' }, { email: 'a@b.c', password: 'x' }, { projectId: 'one', email: 'a@b.c', password: 'x' }, { projectId: 1, email: 5, password: 'x' }]) {
+    for (const body of [
+      {},
+      { projectId: 1, email: 'a@b.c' },
+      { email: 'a@b.c', password: 'x' },
+      { projectId: 'one', email: 'a@b.c', password: 'x' },
+      { projectId: 1, email: 5, password: 'x' },
+    ]) {
       const r = await t.req('POST', '/auth/user', { body });
       expect(r.status, JSON.stringify(body)).toBe(403);
       expect(r.body.reason).toBe('INVALID_PARAMETERS');

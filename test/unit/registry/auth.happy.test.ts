@@ -31,7 +31,7 @@ describe('auth: happy paths', () => {
     expect(ttl).toBeLessThan(3600_000 + 5000);
   });
 
-  it("signs in with a form-encoded body too", async () => {
+  it('signs in with a form-encoded body too', async () => {
     const u = await seedUser(t);
     const r = await t.req('POST', '/auth/user', { form: { projectId: '1', email: u.email, password: u.password } });
     expect(r.status).toBe(200);

@@ -18,7 +18,16 @@ describe('bundles: happy paths', () => {
       name: 'First',
       deviceClass: 'default',
       channel: 'stable',
-      components: [{ componentName: 'core', componentVersionName: '1.0.0', filename: 'core.bin', checksum: 'sha256:ab', url: 'https://fw.example/core.bin', deviceConfigSchema: [{ k: 1 }] }],
+      components: [
+        {
+          componentName: 'core',
+          componentVersionName: '1.0.0',
+          filename: 'core.bin',
+          checksum: 'sha256:ab',
+          url: 'https://fw.example/core.bin',
+          deviceConfigSchema: [{ k: 1 }],
+        },
+      ],
     };
     const r = await t.req('POST', '/bundles', { token: t.adminKey, body });
     expect(r.status).toBe(201);

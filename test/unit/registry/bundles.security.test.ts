@@ -42,7 +42,7 @@ describe('bundles: security', () => {
     expect(rec.body.reason).toBe('BUNDLE_NOT_FOUND');
   });
 
-  it("hides a bundle of another class from a device", async () => {
+  it('hides a bundle of another class from a device', async () => {
     await t.req('POST', '/projects/1/deviceClasses', { token: t.adminKey, body: { id: 'cam' } });
     const camBundle = await seedBundle(t, { deviceClass: 'cam' });
     const d = await seedDevice(t);

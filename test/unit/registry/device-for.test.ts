@@ -26,7 +26,8 @@ const outcome = (f: () => unknown) => {
 describe('deviceFor from the read cache', () => {
   let t: TestApi;
   /** the same store without its read cache: every answer comes from the database */
-  const uncached = () => ({ store: { devices: { get: (id: number) => t.deps.store.devices.get(id) }, members: t.deps.store.members } }) as unknown as Pick<Deps, 'store'>;
+  const uncached = () =>
+    ({ store: { devices: { get: (id: number) => t.deps.store.devices.get(id) }, members: t.deps.store.members } }) as unknown as Pick<Deps, 'store'>;
   beforeAll(async () => {
     t = await makeTestApi();
   });
@@ -58,9 +59,9 @@ describe('deviceFor from the read cache', () => {
         const later = await Promise.resolve()
           .then(() => deviceFor(uncached(), caller, a.id, who, scope))
           .then(
-          (r) => `device ${r.id}`,
-          (e: { reason?: string }) => e.reason ?? String(e),
-        );
+            (r) => `device ${r.id}`,
+            (e: { reason?: string }) => e.reason ?? String(e),
+          );
         expect(now, `${JSON.stringify(caller)} ${who} ${scope}`).toBe(later);
         seen.add(now);
       }

@@ -18,7 +18,10 @@ describe('devices: happy paths', () => {
 
   it('creates a pre-provisioned device with a new apiKey and claimCode, claimable for a day', async () => {
     const before = Date.now();
-    const r = await t.req('POST', '/devices', { token: t.adminKey, body: { projectId: 1, deviceClass: 'default', name: 'Lamp', tag: 'SN-1', channel: 'beta' } });
+    const r = await t.req('POST', '/devices', {
+      token: t.adminKey,
+      body: { projectId: 1, deviceClass: 'default', name: 'Lamp', tag: 'SN-1', channel: 'beta' },
+    });
     expectSpecStatus('addDeviceHome', r.status, 201);
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ projectId: 1, deviceClass: 'default', name: 'Lamp', tag: 'SN-1', channel: 'beta', isConnected: false });
@@ -199,7 +202,11 @@ describe('devices: happy paths', () => {
     const u = await seedUser(t, { canCreateDevices: true });
     const homeId = await seedHome(t, u.token);
     const d = await seedDevice(t, { homeId });
-    for (const [token, tag] of [[d.apiKey, 'by-device'], [u.token, 'by-member'], [t.adminKey, 'by-key']]) {
+    for (const [token, tag] of [
+      [d.apiKey, 'by-device'],
+      [u.token, 'by-member'],
+      [t.adminKey, 'by-key'],
+    ]) {
       const r = await t.req('PUT', `/devices/${d.id}/tag`, { token, body: { tag } });
       expectSpecStatus('updateDeviceTag', r.status, 204);
       expect(r.status).toBe(204);

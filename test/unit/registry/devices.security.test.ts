@@ -108,7 +108,10 @@ describe('devices: security', () => {
     expectSpecStatus('getAllDevices', list.status, 200);
     expect(list.status).toBe(403);
     expect(list.body.reason).toBe('PERMISSION_DENIED');
-    for (const [method, body, spec] of [['PATCH', { name: 'x' }, 'updateDeviceInfo'], ['DELETE', undefined, 'deleteDevice']] as const) {
+    for (const [method, body, spec] of [
+      ['PATCH', { name: 'x' }, 'updateDeviceInfo'],
+      ['DELETE', undefined, 'deleteDevice'],
+    ] as const) {
       const r = await t.req(method, `/devices/${mine.id}`, { token: mine.apiKey, body });
       expectSpecStatus(spec, r.status, 204);
       expect(r.status).toBe(403);
@@ -130,7 +133,11 @@ describe('devices: security', () => {
 
   it('refuses a project key without the devices scope with 403 PERMISSION_DENIED', async () => {
     const { key } = await seedKey(t, 1, ['users', 'kv']);
-    for (const [method, path, spec, body] of [['GET', '/devices', 'getAllDevices'], ['POST', '/devices', 'addDeviceHome', { projectId: 1, deviceClass: 'default' }], ...allOps(dev.id)] as [string, string, SpecOperation, unknown?][]) {
+    for (const [method, path, spec, body] of [
+      ['GET', '/devices', 'getAllDevices'],
+      ['POST', '/devices', 'addDeviceHome', { projectId: 1, deviceClass: 'default' }],
+      ...allOps(dev.id),
+    ] as [string, string, SpecOperation, unknown?][]) {
       const r = await t.req(method, path, { token: key, body });
       expectSpecStatus(spec, r.status, 200);
       expect(r.status, `${method} ${path}`).toBe(403);

@@ -60,7 +60,10 @@ describe('homes: happy paths', () => {
     const promoted = await t.req('POST', `/homes/${homeId}/members`, { token: t.adminKey, body: { userId: m.userId, role: 'owner' } });
     expect(promoted.body).toEqual({ ...added.body, role: 'owner' });
     const list = await t.req('GET', `/homes/${homeId}/members`, { token: m.token });
-    expect(list.body.map((x: any) => [x.userId, x.role])).toEqual([[owner.userId, 'owner'], [m.userId, 'owner']]);
+    expect(list.body.map((x: any) => [x.userId, x.role])).toEqual([
+      [owner.userId, 'owner'],
+      [m.userId, 'owner'],
+    ]);
     expect((await t.req('DELETE', `/homes/${homeId}/members/${m.userId}`, { token: m.token })).status).toBe(204);
     expect((await t.req('GET', `/homes/${homeId}`, { token: m.token })).status).toBe(404);
   });

@@ -43,7 +43,10 @@ describe('homes: security', () => {
 
   it("hides a home from another project's key and from a user of another home", async () => {
     const stranger = await seedUser(t);
-    for (const [token, userId] of [[other.key, owner.userId], [stranger.token, stranger.userId]] as [string, number][]) {
+    for (const [token, userId] of [
+      [other.key, owner.userId],
+      [stranger.token, stranger.userId],
+    ] as [string, number][]) {
       for (const [method, path, body] of everything(homeId, userId)) {
         const r = await t.req(method, path, { token, body });
         expect(r.status, `${method} ${path}`).toBe(404);
@@ -76,7 +79,10 @@ describe('homes: security', () => {
   });
 
   it('refuses to add a user of another project, as if it did not exist', async () => {
-    const foreign = await t.req('POST', '/users', { token: other.key, body: { projectId: other.projectId, email: 'f@example.com', password: 'long enough', name: 'F' } });
+    const foreign = await t.req('POST', '/users', {
+      token: other.key,
+      body: { projectId: other.projectId, email: 'f@example.com', password: 'long enough', name: 'F' },
+    });
     const r = await t.req('POST', `/homes/${homeId}/members`, { token: owner.token, body: { userId: foreign.body.id } });
     expect(r.status).toBe(404);
     expect(r.body.reason).toBe('USER_NOT_FOUND');
@@ -96,7 +102,11 @@ describe('homes: security', () => {
     const d = await seedDevice(t);
     const { key } = await seedKey(t, 1, ['users']);
     for (const token of [d.apiKey, key]) {
-      for (const [method, path, body] of [['GET', '/homes'], ['POST', '/homes', { name: 'x', projectId: 1 }], ['GET', `/homes/${homeId}`]] as [string, string, unknown?][]) {
+      for (const [method, path, body] of [
+        ['GET', '/homes'],
+        ['POST', '/homes', { name: 'x', projectId: 1 }],
+        ['GET', `/homes/${homeId}`],
+      ] as [string, string, unknown?][]) {
         const r = await t.req(method, path, { token, body });
         expect(r.status, `${method} ${path}`).toBe(403);
         expect(r.body.reason).toBe('PERMISSION_DENIED');

@@ -15,7 +15,10 @@ describe('home members: roles and email', () => {
     const owner = await seedUser(t);
     const homeId = await seedHome(t, owner.token);
     const a = await seedUser(t, { name: 'Ann' });
-    const byEmail = await t.req('POST', `/homes/${homeId}/members`, { token: owner.token, body: { email: ` ${a.email.toUpperCase()} `, phoneNumber: '+15550100' } });
+    const byEmail = await t.req('POST', `/homes/${homeId}/members`, {
+      token: owner.token,
+      body: { email: ` ${a.email.toUpperCase()} `, phoneNumber: '+15550100' },
+    });
     expect(byEmail.status).toBe(201);
     expect(byEmail.body).toEqual({ homeId, userId: a.userId, name: 'Ann', email: a.email, verified: false, role: 'member', creationTime: expect.any(String) });
     const neither = await t.req('POST', `/homes/${homeId}/members`, { token: owner.token, body: { role: 'member' } });
@@ -76,6 +79,8 @@ describe('home members: roles and email', () => {
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe('PERMISSION_DENIED');
     const outsider = await seedUser(t);
-    expect((await t.req('PATCH', `/homes/${homeId}/members/${m.userId}`, { token: outsider.token, body: { role: 'owner' } })).body.reason).toBe('HOME_NOT_FOUND');
+    expect((await t.req('PATCH', `/homes/${homeId}/members/${m.userId}`, { token: outsider.token, body: { role: 'owner' } })).body.reason).toBe(
+      'HOME_NOT_FOUND',
+    );
   });
 });

@@ -17,7 +17,9 @@ describe('project settings and self-signup', () => {
   runCommonRouteTests(() => t, { method: 'PATCH', path: () => '/projects/1', body: () => ({ allowUserSignup: false }) });
 
   const signup = (projectId: number, extra: Record<string, unknown> = {}) =>
-    t.req('POST', '/users', { body: { projectId, email: `s-${Math.random().toString(36).slice(2)}@example.com`, password: 'long enough pw', name: 'S', ...extra } });
+    t.req('POST', '/users', {
+      body: { projectId, email: `s-${Math.random().toString(36).slice(2)}@example.com`, password: 'long enough pw', name: 'S', ...extra },
+    });
 
   it('reads the project with allowUserSignup (default true) with any key of it', async () => {
     const { key } = await seedKey(t, 1, ['devices']);
@@ -39,7 +41,9 @@ describe('project settings and self-signup', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe('AUTHORIZATION_REQUIRED');
     // a project key still creates users
-    expect((await t.req('POST', '/users', { token: t.adminKey, body: { projectId: 1, email: 'by-key@example.com', password: 'long enough pw', name: 'K' } })).status).toBe(201);
+    expect(
+      (await t.req('POST', '/users', { token: t.adminKey, body: { projectId: 1, email: 'by-key@example.com', password: 'long enough pw', name: 'K' } })).status,
+    ).toBe(201);
     expect((await t.req('PATCH', '/projects/1', { token: t.adminKey, body: { allowUserSignup: true } })).body.allowUserSignup).toBe(true);
     expect((await signup(1)).status).toBe(201);
     const bad = await t.req('PATCH', '/projects/1', { token: t.adminKey, body: { allowUserSignup: 'maybe' } });
@@ -68,6 +72,8 @@ describe('project settings and self-signup', () => {
     expect((await t.req('POST', '/auth/user', { body: { projectId: 1, email, password: 'long enough pw' } })).status).toBe(200);
     // a user token is not a signup: users still may not create users
     const u = await seedUser(t);
-    expect((await t.req('POST', '/users', { token: u.token, body: { projectId: 1, email: 'x@example.com', password: 'long enough pw', name: 'X' } })).body.reason).toBe('PERMISSION_DENIED');
+    expect(
+      (await t.req('POST', '/users', { token: u.token, body: { projectId: 1, email: 'x@example.com', password: 'long enough pw', name: 'X' } })).body.reason,
+    ).toBe('PERMISSION_DENIED');
   });
 });

@@ -10,7 +10,14 @@ describe('projects: errors', () => {
   afterAll(() => t.close());
 
   it('refuses key bodies without a name or with unknown or no scopes', async () => {
-    for (const body of [{ scopes: ['admin'] }, { name: '', scopes: ['admin'] }, { name: 'x' }, { name: 'x', scopes: [] }, { name: 'x', scopes: ['root'] }, { name: 'x', scopes: 'admin' }]) {
+    for (const body of [
+      { scopes: ['admin'] },
+      { name: '', scopes: ['admin'] },
+      { name: 'x' },
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: ['root'] },
+      { name: 'x', scopes: 'admin' },
+    ]) {
       const r = await t.req('POST', '/projects/1/apiKeys', { token: t.adminKey, body });
       expect(r.status, JSON.stringify(body)).toBe(403);
       expect(r.body.reason).toBe('INVALID_PARAMETERS');

@@ -13,7 +13,14 @@ describe('projects: happy paths', () => {
   it('creates a key with scopes, shows its secret once, and the key works', async () => {
     const r = await t.req('POST', '/projects/1/apiKeys', { token: t.adminKey, body: { name: 'ci', scopes: ['devices', 'users', 'devices'] } });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ id: expect.any(String), projectId: 1, name: 'ci', scopes: ['devices', 'users'], creationTime: expect.any(String), key: expect.stringMatching(/^pk\./) });
+    expect(r.body).toEqual({
+      id: expect.any(String),
+      projectId: 1,
+      name: 'ci',
+      scopes: ['devices', 'users'],
+      creationTime: expect.any(String),
+      key: expect.stringMatching(/^pk\./),
+    });
     expect((await t.req('GET', '/auth', { token: r.body.key })).body).toMatchObject({ type: 'project key', projectKeyId: r.body.id, projectKeyName: 'ci' });
     const list = await t.req('GET', '/projects/1/apiKeys', { token: t.adminKey });
     expect(list.status).toBe(200);

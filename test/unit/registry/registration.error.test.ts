@@ -28,7 +28,13 @@ describe('device registration: errors', () => {
   });
 
   it('refuses missing or mistyped deviceId and claimable', async () => {
-    for (const body of [{}, { deviceId: d.id }, { claimable: true, duration: 5 }, { deviceId: 'me', claimable: true, duration: 5 }, { deviceId: d.id, claimable: 'yes' }]) {
+    for (const body of [
+      {},
+      { deviceId: d.id },
+      { claimable: true, duration: 5 },
+      { deviceId: 'me', claimable: true, duration: 5 },
+      { deviceId: d.id, claimable: 'yes' },
+    ]) {
       const r = await t.req('POST', '/deviceRegistration', { token: d.apiKey, body });
       expect(r.status, JSON.stringify(body)).toBe(403);
       expect(r.body.reason).toBe('INVALID_PARAMETERS');

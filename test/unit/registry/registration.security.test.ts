@@ -37,7 +37,10 @@ describe('device registration: security', () => {
     const u = await seedUser(t, { canCreateDevices: true });
     const homeId = await seedHome(t, u.token);
     const d = await seedDevice(t, { homeId });
-    for (const body of [{ deviceId: d.id, claimable: true, duration: 60 }, { deviceId: d.id, claimable: false }]) {
+    for (const body of [
+      { deviceId: d.id, claimable: true, duration: 60 },
+      { deviceId: d.id, claimable: false },
+    ]) {
       const r = await t.req('POST', '/deviceRegistration', { token: d.apiKey, body });
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ reason: 'DEVICE_ALREADY_IN_HOME', data: { deviceId: d.id } });

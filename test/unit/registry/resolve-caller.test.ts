@@ -60,7 +60,11 @@ describe('resolveCaller from the read cache', () => {
     // the session expires, written by another connection (the cache learns of it through the feed)
     const other = await createSqlStore({ url: (t.deps.store as SqlStore).sql.sqlite!.name, readCache: false });
     try {
-      await other.sql.db.updateTable('sessions').set({ expirationTime: new Date(Date.now() - 1000).toISOString() }).where('tokenHash', '=', hashToken(u.token)).execute();
+      await other.sql.db
+        .updateTable('sessions')
+        .set({ expirationTime: new Date(Date.now() - 1000).toISOString() })
+        .where('tokenHash', '=', hashToken(u.token))
+        .execute();
     } finally {
       await other.close();
     }

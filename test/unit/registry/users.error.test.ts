@@ -30,7 +30,10 @@ describe('users: errors', () => {
   });
 
   it('accepts a form-encoded body, coercing canCreateDevices', async () => {
-    const r = await t.req('POST', '/users', { token: t.adminKey, form: { projectId: '1', email: 'form@example.com', password: 'long enough', name: 'Form', canCreateDevices: 'true' } });
+    const r = await t.req('POST', '/users', {
+      token: t.adminKey,
+      form: { projectId: '1', email: 'form@example.com', password: 'long enough', name: 'Form', canCreateDevices: 'true' },
+    });
     expect(r.status).toBe(201);
     expect(r.body.canCreateDevices).toBe(true);
   });

@@ -12,16 +12,29 @@ describe('users: happy paths', () => {
   afterAll(() => t.close());
 
   it('creates a user with a normalized email and never shows the password hash', async () => {
-    const r = await t.req('POST', '/users', { token: t.adminKey, body: { projectId: 1, email: '  Ada@Example.COM ', password: 'difference engine', name: 'Ada', canCreateDevices: true } });
+    const r = await t.req('POST', '/users', {
+      token: t.adminKey,
+      body: { projectId: 1, email: '  Ada@Example.COM ', password: 'difference engine', name: 'Ada', canCreateDevices: true },
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ id: expect.any(Number), projectId: 1, email: 'ada@example.com', name: 'Ada', canCreateDevices: true, creationTime: expect.any(String) });
+    expect(r.body).toEqual({
+      id: expect.any(Number),
+      projectId: 1,
+      email: 'ada@example.com',
+      name: 'Ada',
+      canCreateDevices: true,
+      creationTime: expect.any(String),
+    });
     const login = await t.req('POST', '/auth/user', { body: { projectId: 1, email: 'ADA@example.com', password: 'difference engine' } });
     expect(login.status).toBe(200);
   });
 
   it('lists, searches and pages users with the range header', async () => {
     for (const name of ['Grace Hopper', 'Alan Turing', 'Barbara Liskov']) {
-      await t.req('POST', '/users', { token: t.adminKey, body: { projectId: 1, email: `${name.split(' ')[1].toLowerCase()}@example.com`, password: 'password1', name } });
+      await t.req('POST', '/users', {
+        token: t.adminKey,
+        body: { projectId: 1, email: `${name.split(' ')[1].toLowerCase()}@example.com`, password: 'password1', name },
+      });
     }
     const found = await t.req('GET', '/users?search=TURING', { token: t.adminKey });
     expect(found.status).toBe(200);

@@ -49,7 +49,9 @@ describe('users: security', () => {
       expect(r.body.reason).toBe('USER_NOT_FOUND');
     }
     expect((await t.req('GET', '/users', { token: u.token })).body.reason).toBe('PERMISSION_DENIED');
-    expect((await t.req('POST', '/users', { token: u.token, body: { projectId: 1, email: 'n@example.com', password: 'long enough', name: 'N' } })).body.reason).toBe('PERMISSION_DENIED');
+    expect(
+      (await t.req('POST', '/users', { token: u.token, body: { projectId: 1, email: 'n@example.com', password: 'long enough', name: 'N' } })).body.reason,
+    ).toBe('PERMISSION_DENIED');
   });
 
   it('does not let a user grant itself canCreateDevices, forge read-only fields or delete itself', async () => {
@@ -79,7 +81,11 @@ describe('users: security', () => {
     const { key } = await seedKey(t, 1, ['devices', 'homes']);
     const d = await seedDevice(t);
     for (const token of [key, d.apiKey]) {
-      for (const [method, path] of [['GET', '/users'], ['GET', `/users/${victim.userId}`], ['DELETE', `/users/${victim.userId}`]]) {
+      for (const [method, path] of [
+        ['GET', '/users'],
+        ['GET', `/users/${victim.userId}`],
+        ['DELETE', `/users/${victim.userId}`],
+      ]) {
         const r = await t.req(method, path, { token });
         expect(r.status, `${method} ${path}`).toBe(403);
         expect(r.body.reason).toBe('PERMISSION_DENIED');

@@ -12,7 +12,25 @@ const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 const window = { since: at(0), until: at(100) };
 
 function report(kind: ReportRow['kind'], filter: ReportRow['filter'] = null): ReportRow {
-  return { id: 'r', projectId: 1, name: 'r', description: null, kind, filter, window: '100m', format: 'csv', schedule: { cron: '@daily', timezone: 'UTC' }, destination: { type: 'store' }, keySealed: null, enabled: true, creationTime: at(0), modificationTime: at(0), lastRunTime: null, nextRunTime: null, leaseOwner: null };
+  return {
+    id: 'r',
+    projectId: 1,
+    name: 'r',
+    description: null,
+    kind,
+    filter,
+    window: '100m',
+    format: 'csv',
+    schedule: { cron: '@daily', timezone: 'UTC' },
+    destination: { type: 'store' },
+    keySealed: null,
+    enabled: true,
+    creationTime: at(0),
+    modificationTime: at(0),
+    lastRunTime: null,
+    nextRunTime: null,
+    leaseOwner: null,
+  };
 }
 
 async function rowsOf(store: Store, r: ReportRow): Promise<Row[]> {
@@ -24,7 +42,11 @@ async function rowsOf(store: Store, r: ReportRow): Promise<Row[]> {
 async function connectivity(store: Store, deviceId: number, type: 'c' | 'd', minute: number, transport = 'mqtt') {
   const eventType = type === 'c' ? '_deviceConnected_' : '_deviceDisconnected_';
   const ts = at(minute);
-  await store.events.insert({ id: newEventId(new Date(ts)), projectId: 1, event: { eventType, eventData: { transport }, timestamp: ts, originDeviceId: deviceId, originDeviceClass: 'default' } });
+  await store.events.insert({
+    id: newEventId(new Date(ts)),
+    projectId: 1,
+    event: { eventType, eventData: { transport }, timestamp: ts, originDeviceId: deviceId, originDeviceClass: 'default' },
+  });
 }
 
 describe('report kinds', () => {
@@ -78,8 +100,30 @@ describe('report kinds', () => {
     });
     const rows = await rowsOf(store, report('deliveries'));
     expect(rows).toEqual([
-      { creationTime: at(5), id: 'd1', moduleId: 'hooks', kind: 'event', eventType: 'reading', status: 'failed', attempts: 1, lastStatusCode: 500, lastError: 'HTTP_500', updateTime: at(8) },
-      { creationTime: at(7), id: 'd2', moduleId: 'hooks', kind: 'event', eventType: 'alarm', status: 'pending', attempts: 0, lastStatusCode: null, lastError: null, updateTime: at(7) },
+      {
+        creationTime: at(5),
+        id: 'd1',
+        moduleId: 'hooks',
+        kind: 'event',
+        eventType: 'reading',
+        status: 'failed',
+        attempts: 1,
+        lastStatusCode: 500,
+        lastError: 'HTTP_500',
+        updateTime: at(8),
+      },
+      {
+        creationTime: at(7),
+        id: 'd2',
+        moduleId: 'hooks',
+        kind: 'event',
+        eventType: 'alarm',
+        status: 'pending',
+        attempts: 0,
+        lastStatusCode: null,
+        lastError: null,
+        updateTime: at(7),
+      },
     ]);
     expect((await rowsOf(store, report('deliveries', { eventTypes: ['alarm'] }))).map((r) => r.id)).toEqual(['d2']);
   });

@@ -43,7 +43,9 @@ describe('scheduled reports: bad schedules are refused with their reason', () =>
 
   it('PATCH checks the new schedule the same way and leaves the report as it was', async () => {
     const { body: r } = await create({});
-    expect(issue(await t.req('PATCH', `/scheduledReports/${r.id}`, { token: t.adminKey, body: { schedule: { cron: '0 8 * * *', timezone: 'Nowhere/Town' } } })).path).toBe('schedule.timezone');
+    expect(
+      issue(await t.req('PATCH', `/scheduledReports/${r.id}`, { token: t.adminKey, body: { schedule: { cron: '0 8 * * *', timezone: 'Nowhere/Town' } } })).path,
+    ).toBe('schedule.timezone');
     expect((await t.req('GET', `/scheduledReports/${r.id}`, { token: t.adminKey })).body.schedule).toEqual({ cron: '0 6 * * *', timezone: 'UTC' });
   });
 });

@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const create = (body: Record<string, unknown>) => t.req('POST', '/scheduledReports', { token: t.adminKey, body: { schedule: { cron: '0 6 * * *', timezone: 'UTC' }, ...body } });
+const create = (body: Record<string, unknown>) =>
+  t.req('POST', '/scheduledReports', { token: t.adminKey, body: { schedule: { cron: '0 6 * * *', timezone: 'UTC' }, ...body } });
 const insertEvent = (e: EventRecord) => t.deps.store.events.insert({ id: newEventId(new Date(e.timestamp)), projectId: 1, event: e });
 
 describe('scheduled reports: CRUD', () => {
@@ -76,7 +77,19 @@ describe('scheduled reports: runs and outputs', () => {
     const out = await outputOf(t, r.id, run.body.id);
     expect(out.type).toBe('text/csv; charset=utf-8');
     const rows = parseCsv(out.text);
-    expect(rows[0]).toEqual(['id', 'name', 'deviceClass', 'homeId', 'tag', 'isConnected', 'lastConnectTime', 'lastDisconnectTime', 'creationTime', 'claimTime', 'bundleInstalled']);
+    expect(rows[0]).toEqual([
+      'id',
+      'name',
+      'deviceClass',
+      'homeId',
+      'tag',
+      'isConnected',
+      'lastConnectTime',
+      'lastDisconnectTime',
+      'creationTime',
+      'claimTime',
+      'bundleInstalled',
+    ]);
     expect(rows.slice(1)).toEqual([
       [String(a.id), 'kitchen, "north"', 'sensor', String(home.id), "'=SUM(A1)", 'false', '', '', a.creationTime, '', ''],
       [String(b.id), 'hall', 'default', String(home.id), '', 'false', '', '', b.creationTime, '', ''],
@@ -94,7 +107,8 @@ describe('scheduled reports: runs and outputs', () => {
       { eventType: 'reading', eventData: { v: 2 }, timestamp: at(20), originDeviceId: device.id, originDeviceClass: 'meter' },
       { eventType: 'alarm', eventData: { level: 3 }, timestamp: at(10), originProjectKeyId: 'k1', originProjectKeyName: 'ops' },
     ];
-    for (const e of [...inWindow, { eventType: 'reading', eventData: { v: 0 }, timestamp: at(90), originDeviceId: device.id, originDeviceClass: 'meter' }]) await insertEvent(e);
+    for (const e of [...inWindow, { eventType: 'reading', eventData: { v: 0 }, timestamp: at(90), originDeviceId: device.id, originDeviceClass: 'meter' }])
+      await insertEvent(e);
     const { body: r } = await create({ name: 'readings', kind: 'events', window: '1h', filter: { eventTypes: ['reading', 'alarm'] } });
     const run = await t.req('POST', `/scheduledReports/${r.id}/run`, { token: t.adminKey });
     await runQueued(t.deps);
@@ -119,7 +133,17 @@ describe('scheduled reports: runs and outputs', () => {
     await runQueued(t.deps);
     const json = await outputOf(t, r.id, run2.body.id);
     expect(json.type).toBe('application/json');
-    expect(JSON.parse(json.text)).toEqual([{ timestamp: inWindow[2].timestamp, eventType: 'alarm', homeId: null, originDeviceId: null, originDeviceClass: null, originProjectKeyId: 'k1', eventData: '{"level":3}' }]);
+    expect(JSON.parse(json.text)).toEqual([
+      {
+        timestamp: inWindow[2].timestamp,
+        eventType: 'alarm',
+        homeId: null,
+        originDeviceId: null,
+        originDeviceClass: null,
+        originProjectKeyId: 'k1',
+        eventData: '{"level":3}',
+      },
+    ]);
   });
 
   it('a long run shows its progress (rows so far) on the run record', async () => {

@@ -33,7 +33,10 @@ describe('scheduled reports: access', () => {
     expect((await t.req('GET', '/scheduledReports?projectId=1', { token: other.adminKey })).status).toBe(404);
     const list = await t.req('GET', '/scheduledReports', { token: other.adminKey });
     expect(list.body).toEqual([]);
-    const created = await t.req('POST', '/scheduledReports', { token: other.adminKey, body: { projectId: 1, name: 'x', kind: 'devices', schedule: { cron: '@daily' } } });
+    const created = await t.req('POST', '/scheduledReports', {
+      token: other.adminKey,
+      body: { projectId: 1, name: 'x', kind: 'devices', schedule: { cron: '@daily' } },
+    });
     expect(created.status).toBe(404);
   });
 

@@ -56,7 +56,10 @@ describe('report schedule tick: exactly once', () => {
     onTestFinished(cleanup);
     const due = new Date(Date.now() - 1000).toISOString();
     const ids = await seedReports(store, 20, due);
-    const [a, b] = await Promise.all([fireDueReports({ deps: deps(store), input: { owner: 'worker-a' } }), fireDueReports({ deps: deps(store), input: { owner: 'worker-b' } })]);
+    const [a, b] = await Promise.all([
+      fireDueReports({ deps: deps(store), input: { owner: 'worker-a' } }),
+      fireDueReports({ deps: deps(store), input: { owner: 'worker-b' } }),
+    ]);
     expect(a + b).toBe(20);
     expect(await runsOf(store, ids)).toEqual(ids.map(() => 1));
     const r = (await store.reports.get(ids[0]))!;
@@ -100,7 +103,10 @@ describe('report schedule tick: exactly once', () => {
     // not due until both processes are up and polling
     const ids = await seedReports(store, 10, new Date(Date.now() + 3600_000).toISOString());
     const children = ['proc-a', 'proc-b'].map((owner) => {
-      const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(import.meta.dirname, 'tick-child.ts'), file, owner], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(import.meta.dirname, 'tick-child.ts'), file, owner], {
+        cwd: ROOT,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       onTestFinished(() => void child.kill());
       let out = '';
       child.stdout.on('data', (d) => (out += d));
@@ -136,7 +142,12 @@ describe('report schedule tick: exactly once', () => {
     const b = await createSqlStore({ url: testDatabaseUrl!, schema });
     onTestFinished(() => b.close());
     const ids = await seedReports(a.store, 30, new Date(Date.now() - 1000).toISOString());
-    const fired = await Promise.all([fireDueReports({ deps: deps(a.store), input: { owner: 'pg-a' } }), fireDueReports({ deps: deps(b), input: { owner: 'pg-b' } }), fireDueReports({ deps: deps(a.store), input: { owner: 'pg-c' } }), fireDueReports({ deps: deps(b), input: { owner: 'pg-d' } })]);
+    const fired = await Promise.all([
+      fireDueReports({ deps: deps(a.store), input: { owner: 'pg-a' } }),
+      fireDueReports({ deps: deps(b), input: { owner: 'pg-b' } }),
+      fireDueReports({ deps: deps(a.store), input: { owner: 'pg-c' } }),
+      fireDueReports({ deps: deps(b), input: { owner: 'pg-d' } }),
+    ]);
     expect(fired.reduce((x, y) => x + y, 0)).toBe(30);
     expect(await runsOf(a.store, ids)).toEqual(ids.map(() => 1));
   });

@@ -30,7 +30,21 @@ async function setup() {
 
 function source(id: string, retentionDays: number | null): DataSourceRow {
   const now = new Date().toISOString();
-  return { projectId: 1, id, name: id, type: 'store', deviceClasses: null, url: null, keySealed: null, retentionDays, failingSince: null, lastFailureTime: null, lastError: null, creationTime: now, modificationTime: now };
+  return {
+    projectId: 1,
+    id,
+    name: id,
+    type: 'store',
+    deviceClasses: null,
+    url: null,
+    keySealed: null,
+    retentionDays,
+    failingSince: null,
+    lastFailureTime: null,
+    lastError: null,
+    creationTime: now,
+    modificationTime: now,
+  };
 }
 
 describe('retention', () => {
@@ -40,7 +54,8 @@ describe('retention', () => {
     const log = (timestamp: string) => ({ projectId: 1, clientIp: '1.2.3.4', latency: 1, method: 'GET', path: '/x', statusCode: 200, timestamp });
     await store.accessLogs.insertMany([...Array.from({ length: 20 }, () => log(ago(31))), log(ago(29))]);
     for (const d of [11, 11, 9]) await store.logs.insert({ projectId: 1, caller: null, level: 1, source: 'api', text: 'x', timestamp: ago(d) });
-    for (const d of [21, 19]) await store.events.insert({ id: newEventId(new Date(ago(d))), projectId: 1, event: { eventType: 'e', eventData: {}, timestamp: ago(d) } });
+    for (const d of [21, 19])
+      await store.events.insert({ id: newEventId(new Date(ago(d))), projectId: 1, event: { eventType: 'e', eventData: {}, timestamp: ago(d) } });
     await store.dataSources.create(source('default-days', null));
     await store.dataSources.create(source('long-days', 60));
     const { device } = await seedDevice(t.deps);
@@ -49,7 +64,14 @@ describe('retention', () => {
     const old = await store.reportRuns.create({ id: 'run-old', reportId: 'rep', projectId: 1, trigger: 'manual', dueTime: ago(8), creationTime: ago(8) });
     await store.reportRuns.claim('w', ago(8), ago(7), 1);
     await t.deps.blobs!.put('reports/rep/run-old.csv', 'a,b\r\n');
-    await store.reportRuns.finish(old.id, 'w', { status: 'success', endTime: ago(8), rows: 1, error: null, outputKey: 'reports/rep/run-old.csv', outputBytes: 5 });
+    await store.reportRuns.finish(old.id, 'w', {
+      status: 'success',
+      endTime: ago(8),
+      rows: 1,
+      error: null,
+      outputKey: 'reports/rep/run-old.csv',
+      outputBytes: 5,
+    });
     await store.reportRuns.create({ id: 'run-new', reportId: 'rep', projectId: 1, trigger: 'manual', dueTime: ago(1), creationTime: ago(1) });
 
     const result = await enforceRetention(t.deps, LIMITS);
@@ -76,7 +98,15 @@ describe('retention', () => {
 
   it('does not block the API while it deletes a large backlog', async () => {
     const t = await setup();
-    const rows = Array.from({ length: 20_000 }, (_, i) => ({ projectId: 1, clientIp: 'x', latency: 1, method: 'GET', path: `/${i}`, statusCode: 200, timestamp: ago(40) }));
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      projectId: 1,
+      clientIp: 'x',
+      latency: 1,
+      method: 'GET',
+      path: `/${i}`,
+      statusCode: 200,
+      timestamp: ago(40),
+    }));
     await t.deps.store.accessLogs.insertMany(rows);
     const { device, key } = await seedDevice(t.deps);
     let done = false;

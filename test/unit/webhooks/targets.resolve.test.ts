@@ -11,14 +11,34 @@ import type { ModuleRow } from '../../../src/ports/store.js';
 
 const T = '2030-01-01T00:00:00.000Z';
 const row = (o: Partial<DeliveryRow>): DeliveryRow => ({
-  id: 'd', projectId: 1, moduleId: 'm', kind: 'event', eventId: null, eventType: null, payload: '{}', status: 'delivering',
-  attempts: [], roundAttempts: 0, nextAttemptTime: null, creationTime: T, updateTime: T, claimedBy: 'w', ...o,
+  id: 'd',
+  projectId: 1,
+  moduleId: 'm',
+  kind: 'event',
+  eventId: null,
+  eventType: null,
+  payload: '{}',
+  status: 'delivering',
+  attempts: [],
+  roundAttempts: 0,
+  nextAttemptTime: null,
+  creationTime: T,
+  updateTime: T,
+  claimedBy: 'w',
+  ...o,
 });
 const mod = (o: Partial<ModuleRow> = {}): ModuleRow => ({
-  projectId: 1, id: 'm', moduleType: 'webhooks', description: null,
+  projectId: 1,
+  id: 'm',
+  moduleType: 'webhooks',
+  description: null,
   eventWebhook: { url: 'https://e.example/', subscriptions: ['*'], headers: null, body: null, keySealed: 'ke' },
   commandWebhook: { url: 'https://c.example/', keySealed: 'kc' },
-  eventDisabled: null, commandDisabled: null, creationTime: T, modificationTime: T, ...o,
+  eventDisabled: null,
+  commandDisabled: null,
+  creationTime: T,
+  modificationTime: T,
+  ...o,
 });
 
 async function store() {

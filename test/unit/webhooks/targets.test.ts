@@ -22,12 +22,20 @@ describe('module lookup per event', () => {
     });
     const deps = { store, bus, clock: systemClock, secret: 'unit-secret-unit-secret', pipeline: createEventPipeline({ store }) };
     await store.projects.create({ name: 'p', creationTime: new Date().toISOString() });
-    await createModule({ deps: { ...deps, checks: noChecks }, caller: admin, input: { projectId: 1, body: { id: 'first', eventWebhook: { url: 'http://127.0.0.1:9/' } } } });
+    await createModule({
+      deps: { ...deps, checks: noChecks },
+      caller: admin,
+      input: { projectId: 1, body: { id: 'first', eventWebhook: { url: 'http://127.0.0.1:9/' } } },
+    });
     const list = vi.spyOn(store.modules, 'list');
     const event = () => ({ eventType: 't', eventData: {}, timestamp: new Date().toISOString(), homeId: 1 });
     for (let i = 0; i < 50; i++) await emitEvent(deps, { projectId: 1, event: event() });
     expect(list).toHaveBeenCalledTimes(1);
-    await createModule({ deps: { ...deps, checks: noChecks }, caller: admin, input: { projectId: 1, body: { id: 'second', eventWebhook: { url: 'http://127.0.0.1:9/' } } } });
+    await createModule({
+      deps: { ...deps, checks: noChecks },
+      caller: admin,
+      input: { projectId: 1, body: { id: 'second', eventWebhook: { url: 'http://127.0.0.1:9/' } } },
+    });
     await emitEvent(deps, { projectId: 1, event: event() });
     expect((await store.deliveries.list({ projectId: 1, moduleId: 'second' }, { skip: 0, limit: 10 })).total).toBe(1);
     expect((await store.deliveries.list({ projectId: 1, moduleId: 'first' }, { skip: 0, limit: 100 })).total).toBe(51);

@@ -18,7 +18,11 @@ describe('template preview', () => {
   it('renders headers and body against the sample event as a receiver would get them', async () => {
     const r = await api.req('POST', path, {
       token: api.adminKey,
-      body: { headers: { 'X-Room': '{{eventData.room}}', 'Content-Type': 'application/json' }, body: '{"t": {{eventData.celsius}}, "dev": {{originDeviceId}}, "all": "{{eventData}}"}', event },
+      body: {
+        headers: { 'X-Room': '{{eventData.room}}', 'Content-Type': 'application/json' },
+        body: '{"t": {{eventData.celsius}}, "dev": {{originDeviceId}}, "all": "{{eventData}}"}',
+        event,
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body.headers['X-Room']).toBe('hall');

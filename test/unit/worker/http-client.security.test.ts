@@ -14,12 +14,44 @@ function strictClient() {
 
 describe('isAllowedAddress', () => {
   it.each([
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-    '100.127.255.255', '0.0.0.0', '0.1.2.3', '255.255.255.255', '224.0.0.1', '239.255.255.250', '240.0.0.1',
-    '192.0.2.1', '198.18.0.1', '198.51.100.7', '203.0.113.9',
-    '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1', 'fec0::1', '2001:db8::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:0.0.0.0',
-    '::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1', '2001::1', 'not-an-ip', '',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '0.1.2.3',
+    '255.255.255.255',
+    '224.0.0.1',
+    '239.255.255.250',
+    '240.0.0.1',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '::',
+    '::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    'fec0::1',
+    '2001:db8::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '::ffff:0.0.0.0',
+    '::127.0.0.1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+    '2001::1',
+    'not-an-ip',
+    '',
   ])('refuses %s', (address) => expect(isAllowedAddress(address)).toBe(false));
 
   it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '100.63.255.255', '100.128.0.1', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450::1', '::ffff:8.8.8.8'])(
@@ -29,7 +61,18 @@ describe('isAllowedAddress', () => {
 });
 
 describe('checkTargetUrl (registration)', () => {
-  const refusedUrls = ['http://127.0.0.1:8080/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://10.0.0.1/', 'https://169.254.169.254/latest', 'http://100.64.1.1/', 'http://0x7f.1/', 'http://2130706433/', 'http://localhost/', 'http://LOCALHOST/'];
+  const refusedUrls = [
+    'http://127.0.0.1:8080/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://10.0.0.1/',
+    'https://169.254.169.254/latest',
+    'http://100.64.1.1/',
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://localhost/',
+    'http://LOCALHOST/',
+  ];
 
   it.each(refusedUrls)('refuses %s', async (url) => {
     await expect(checkTargetUrl(url, false)).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED', message: expect.stringContaining('allowPrivateTargets') });
@@ -43,7 +86,10 @@ describe('checkTargetUrl (registration)', () => {
   );
 
   it('refuses a name that does not resolve', async () => {
-    await expect(checkTargetUrl('http://no-such-host.invalid/', false)).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED', message: expect.stringContaining('cannot be resolved') });
+    await expect(checkTargetUrl('http://no-such-host.invalid/', false)).rejects.toMatchObject({
+      code: 'TARGET_NOT_ALLOWED',
+      message: expect.stringContaining('cannot be resolved'),
+    });
   });
 
   it('accepts public literal addresses without connecting, and anything http(s) when allowed', async () => {

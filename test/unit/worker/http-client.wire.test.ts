@@ -44,7 +44,12 @@ describe('webhook client on the wire: answers and their framing', () => {
 
   it('joins a UTF-8 character split across chunks', async () => {
     const server = await startRawServer((_req, conn) => {
-      conn.socket.write(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\ncaf\xc3\r\n', 'latin1'), Buffer.from('1\r\n\xa9\r\n0\r\n\r\n', 'latin1')]));
+      conn.socket.write(
+        Buffer.concat([
+          Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\ncaf\xc3\r\n', 'latin1'),
+          Buffer.from('1\r\n\xa9\r\n0\r\n\r\n', 'latin1'),
+        ]),
+      );
     });
     expect(await post(client(), server.url)).toMatchObject({ ok: true, responseBody: 'café' });
   });
@@ -71,7 +76,11 @@ describe('webhook client on the wire: answers and their framing', () => {
 
   it('answers after an interim 100 Continue (and 103) in separate writes, and keeps the socket', async () => {
     const server = await startRawServer((_req, conn) => {
-      void writeSlowly(conn.socket, ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n', answer('final', '200 OK', ['X-Final: 1'])], 10);
+      void writeSlowly(
+        conn.socket,
+        ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n', answer('final', '200 OK', ['X-Final: 1'])],
+        10,
+      );
     });
     const c = client();
     const result = await post(c, server.url);
@@ -203,7 +212,9 @@ describe('webhook client on the wire: which sockets are reused', () => {
   });
 
   it('drops a socket whose answer was followed by extra bytes', async () => {
-    const server = await startRawServer((_req, conn) => conn.socket.write(conn.id === 1 ? `${answer('one')}HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra` : answer('two')));
+    const server = await startRawServer((_req, conn) =>
+      conn.socket.write(conn.id === 1 ? `${answer('one')}HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nextra` : answer('two')),
+    );
     const c = client();
     expect(await post(c, server.url)).toMatchObject({ ok: true, responseBody: 'one' });
     await server.conns[0].closed;
@@ -223,7 +234,7 @@ describe('webhook client on the wire: which sockets are reused', () => {
     expect(server.connections()).toBe(2);
   });
 
-  it('does not reuse a socket past the server\'s Keep-Alive timeout less 1 s of slack (timeout=1: at once)', async () => {
+  it("does not reuse a socket past the server's Keep-Alive timeout less 1 s of slack (timeout=1: at once)", async () => {
     const server = await startRawServer((_req, conn) => conn.socket.write(answer('ok', '200 OK', ['Keep-Alive: timeout=1'])));
     const c = client();
     expect((await post(c, server.url)).ok).toBe(true);
@@ -335,8 +346,12 @@ describe('webhook client on the wire: what is sent', () => {
     const c = client();
     await c.send({ url: server.url, headers: {}, body: '' });
     await c.send({ url: `${server.url}?q`, headers: { 'X-A': '1', host: 'example.test', 'X-B': '2' }, body: 'x' });
-    expect(server.requests[0].raw.toString('latin1')).toBe(`POST / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n`);
-    expect(server.requests[1].raw.toString('latin1')).toBe('POST /?q HTTP/1.1\r\nX-A: 1\r\nhost: example.test\r\nX-B: 2\r\nContent-Length: 1\r\nConnection: keep-alive\r\n\r\nx');
+    expect(server.requests[0].raw.toString('latin1')).toBe(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n`,
+    );
+    expect(server.requests[1].raw.toString('latin1')).toBe(
+      'POST /?q HTTP/1.1\r\nX-A: 1\r\nhost: example.test\r\nX-B: 2\r\nContent-Length: 1\r\nConnection: keep-alive\r\n\r\nx',
+    );
   });
 
   it('sends Basic auth from the URL userinfo (decoded), after Host; a caller Authorization wins', async () => {
@@ -356,13 +371,20 @@ describe('webhook client on the wire: what is sent', () => {
     expect(server.requests[2].headers).toContainEqual(['Authorization', `Basic ${Buffer.from('only:').toString('base64')}`]);
   });
 
-  it.each([['Bad Name'], ['X-A\r\nX-Injected'], ['X:Y'], [''], ['X-é']])('refuses the header name %j with ERR_INVALID_HTTP_TOKEN, sending nothing', async (name) => {
-    const server = await startRawServer((_req, conn) => conn.socket.write(answer()));
-    const c = client();
-    expect(await c.send({ url: server.url, headers: { 'X-Fine': '1', [name]: 'v' }, body: '' })).toMatchObject({ ok: false, error: 'ERR_INVALID_HTTP_TOKEN', responseBody: '' });
-    await sleep(20);
-    expect(server.connections()).toBe(0);
-  });
+  it.each([['Bad Name'], ['X-A\r\nX-Injected'], ['X:Y'], [''], ['X-é']])(
+    'refuses the header name %j with ERR_INVALID_HTTP_TOKEN, sending nothing',
+    async (name) => {
+      const server = await startRawServer((_req, conn) => conn.socket.write(answer()));
+      const c = client();
+      expect(await c.send({ url: server.url, headers: { 'X-Fine': '1', [name]: 'v' }, body: '' })).toMatchObject({
+        ok: false,
+        error: 'ERR_INVALID_HTTP_TOKEN',
+        responseBody: '',
+      });
+      await sleep(20);
+      expect(server.connections()).toBe(0);
+    },
+  );
 
   it.each([
     ['CR LF (header injection)', 'v\r\nX-Injected: 1'],
@@ -405,7 +427,25 @@ describe('webhook client on the wire: HTTPS', () => {
     const make = (name: string, subject: string, san: string) => {
       execFileSync(
         '/usr/bin/openssl',
-        ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', subject, '-addext', `subjectAltName=${san}`, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`)],
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          subject,
+          '-addext',
+          `subjectAltName=${san}`,
+          '-keyout',
+          join(dir, `${name}.key`),
+          '-out',
+          join(dir, `${name}.crt`),
+        ],
         { stdio: 'pipe' },
       );
       return [readFileSync(join(dir, `${name}.key`), 'utf8'), readFileSync(join(dir, `${name}.crt`), 'utf8')];

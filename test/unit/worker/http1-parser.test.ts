@@ -82,8 +82,12 @@ describe('ResponseParser: chunked bodies', () => {
       '5;a=b\r\nhello\r\n' +
       'a ; name="quoted;x"\r\n0123456789\r\n' +
       'A\r\nABCDEFGHIJ\r\n' +
-      '1f\r\n' + 'x'.repeat(31) + '\r\n' +
-      '1F\r\n' + 'y'.repeat(31) + '\r\n' +
+      '1f\r\n' +
+      'x'.repeat(31) +
+      '\r\n' +
+      '1F\r\n' +
+      'y'.repeat(31) +
+      '\r\n' +
       '0;last\r\nX-Trailer: 1\r\nX-Other: two\r\n\r\n';
     const o = one(msg);
     expect(o).toMatchObject({ done: true, reusable: true, used: [msg.length] });
@@ -196,16 +200,14 @@ describe('ResponseParser: connection reuse', () => {
     expect(parse(['HTTP/1.0 200 OK\r\nConnection: keep-alive\r\n\r\nbody'], { close: true })).toMatchObject({ body: 'body', reusable: false });
   });
 
-  it.each([
-    'Connection: close',
-    'Connection: Close',
-    'Connection: foo, close',
-    'connection: keep-alive\r\nConnection: close',
-  ])('HTTP/1.1 with "%s" is not reusable', (header) => {
-    const o = one(`HTTP/1.1 200 OK\r\n${header}\r\nContent-Length: 0\r\n\r\n`);
-    expect(o).toMatchObject({ done: true, reusable: false });
-    expect(o.heads[0].keepAlive).toBe(false);
-  });
+  it.each(['Connection: close', 'Connection: Close', 'Connection: foo, close', 'connection: keep-alive\r\nConnection: close'])(
+    'HTTP/1.1 with "%s" is not reusable',
+    (header) => {
+      const o = one(`HTTP/1.1 200 OK\r\n${header}\r\nContent-Length: 0\r\n\r\n`);
+      expect(o).toMatchObject({ done: true, reusable: false });
+      expect(o.heads[0].keepAlive).toBe(false);
+    },
+  );
 
   it('reports Keep-Alive: timeout=N in ms', () => {
     expect(one('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5\r\nContent-Length: 0\r\n\r\n').heads[0]).toMatchObject({ keepAlive: true, keepAliveMs: 5000 });
@@ -490,9 +492,37 @@ const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[int(rng, xs.length)];
 
 const TOKENS = [
-  '\r', '\n', '\r\n', '\r\n\r\n', '\n\n', ':', ' ', '\t', ';', ',', '0', '1', '9', 'a', 'F', 'ffffffff', '\x00', '\xff',
-  'HTTP/1.1 ', 'HTTP/1.0 ', '100 Continue\r\n\r\n', '101', '204', '304', 'Content-Length: ', 'Transfer-Encoding: chunked',
-  'Transfer-Encoding: gzip', 'Connection: close', 'Connection: keep-alive', 'Keep-Alive: timeout=', '0\r\n\r\n',
+  '\r',
+  '\n',
+  '\r\n',
+  '\r\n\r\n',
+  '\n\n',
+  ':',
+  ' ',
+  '\t',
+  ';',
+  ',',
+  '0',
+  '1',
+  '9',
+  'a',
+  'F',
+  'ffffffff',
+  '\x00',
+  '\xff',
+  'HTTP/1.1 ',
+  'HTTP/1.0 ',
+  '100 Continue\r\n\r\n',
+  '101',
+  '204',
+  '304',
+  'Content-Length: ',
+  'Transfer-Encoding: chunked',
+  'Transfer-Encoding: gzip',
+  'Connection: close',
+  'Connection: keep-alive',
+  'Keep-Alive: timeout=',
+  '0\r\n\r\n',
 ];
 
 function mutate(rng: Rng, input: string): string {

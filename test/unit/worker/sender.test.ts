@@ -37,7 +37,14 @@ function harness(kind: 'local' | 'threaded', client: Partial<WebhookClientOption
   return { sender, reports, caps, until };
 }
 
-const job = (id: string, url: string, o: Partial<Job> = {}): Job => ({ id, lane: '1/m/event', url, key: KEY, payload: `{"id":"${id}","text":"salle à manger"}`, ...o });
+const job = (id: string, url: string, o: Partial<Job> = {}): Job => ({
+  id,
+  lane: '1/m/event',
+  url,
+  key: KEY,
+  payload: `{"id":"${id}","text":"salle à manger"}`,
+  ...o,
+});
 
 describe.each(['local', 'threaded'] as const)('sender (%s)', (kind) => {
   it('sends every job signed, and reports each exactly once', async () => {
@@ -135,7 +142,13 @@ describe('threaded sender', () => {
     const server = await startServer((req, res) => req.headers['x-service-delivery'] !== 'held' && res.end('late'));
     const reports: Report[] = [];
     const errors: unknown[] = [];
-    const sender: ThreadedSender = createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 120_000 }, { concurrency: 2, staleMs: 10_000 }, (b) => reports.push(...b.reports), (e) => errors.push(e));
+    const sender: ThreadedSender = createThreadedSender(
+      startThread,
+      { allowPrivateTargets: true, timeoutMs: 120_000 },
+      { concurrency: 2, staleMs: 10_000 },
+      (b) => reports.push(...b.reports),
+      (e) => errors.push(e),
+    );
     onTestFinished(() => sender.close());
     sender.submit([job('held', server.url)]);
     await expect.poll(() => server.requests.length, WAIT).toBe(1);
@@ -151,6 +164,8 @@ describe('threaded sender', () => {
   });
 
   it('refuses bad limits when built, not at the first job', () => {
-    expect(() => createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 0 }, { concurrency: 1, staleMs: 1000 }, () => {})).toThrow(RangeError);
+    expect(() => createThreadedSender(startThread, { allowPrivateTargets: true, timeoutMs: 0 }, { concurrency: 1, staleMs: 1000 }, () => {})).toThrow(
+      RangeError,
+    );
   });
 });

@@ -4,8 +4,7 @@ import { generateWebhookKey, sign, verify } from '../../../src/worker/webhook/se
 
 // docs/webhooks.md#verifying-signatures written out independently: HMAC-SHA256 keyed with the key, over the URL immediately
 // followed by the exact body, hex encoded.
-const reference = (key: string, url: string, body: string) =>
-  createHmac('sha256', key).update(`${url}${body}`, 'utf8').digest('hex');
+const reference = (key: string, url: string, body: string) => createHmac('sha256', key).update(`${url}${body}`, 'utf8').digest('hex');
 
 const key = 'whk.test-key-0123456789';
 const url = 'https://hooks.example.com/mode?x=1';

@@ -9,8 +9,38 @@ const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.leng
 
 const NAMES = ['eventData', 'eventType', 'foo', 'bar', 'buz', 'a', 'b', 'é', '😀', 'x-y', '0'];
 const FRAGMENTS = [
-  '{{', '}}', '{', '}', '.', '..', '[', ']', '[0]', '[1]', '[-1]', '[x]', '[ 2 ]', ' ', '\t', '\n', '\r\n',
-  'text', '"', ':', ',', 'é', '☃', '😀', '\u0000', '\u007f', '\u0085', '\u00a0', '\ud800', '\udc00', '%', '\\',
+  '{{',
+  '}}',
+  '{',
+  '}',
+  '.',
+  '..',
+  '[',
+  ']',
+  '[0]',
+  '[1]',
+  '[-1]',
+  '[x]',
+  '[ 2 ]',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  'text',
+  '"',
+  ':',
+  ',',
+  'é',
+  '☃',
+  '😀',
+  '\u0000',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\ud800',
+  '\udc00',
+  '%',
+  '\\',
   ...NAMES,
 ];
 
@@ -53,7 +83,10 @@ function randomEvent(rng: Rng): Record<string, unknown> {
 function expectedValue(event: unknown, steps: (string | number)[]): string {
   let node: any = event;
   for (const step of steps) {
-    const ok = typeof step === 'number' ? Array.isArray(node) && step < node.length : node !== null && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, step);
+    const ok =
+      typeof step === 'number'
+        ? Array.isArray(node) && step < node.length
+        : node !== null && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, step);
     if (!ok) return '';
     node = node[step];
   }

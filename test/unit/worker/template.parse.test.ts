@@ -38,14 +38,26 @@ describe('parseTemplate: well-formed notation', () => {
     'ignores whitespace inside the braces (docs/webhooks.md#templates (rule 3)): %j',
     (src) => {
       expect(parseTemplate(src).parts).toEqual([
-        { kind: 'path', position: 0, segments: [{ kind: 'field', name: 'eventData' }, { kind: 'field', name: 'foo' }] },
+        {
+          kind: 'path',
+          position: 0,
+          segments: [
+            { kind: 'field', name: 'eventData' },
+            { kind: 'field', name: 'foo' },
+          ],
+        },
       ]);
     },
   );
 
   it('ignores whitespace around and inside brackets', () => {
     const [tag] = parseTemplate('{{ buz [ 1 ] }}').parts;
-    expect(tag).toMatchObject({ segments: [{ kind: 'field', name: 'buz' }, { kind: 'index', index: 1 }] });
+    expect(tag).toMatchObject({
+      segments: [
+        { kind: 'field', name: 'buz' },
+        { kind: 'index', index: 1 },
+      ],
+    });
   });
 
   it('accepts names with unicode, dashes and quotes', () => {

@@ -78,7 +78,10 @@ describe('renderTemplate: non-leaf nodes yield escaped JSON (docs/webhooks.md#te
   it('round-trips arrays, nested strings with quotes and unicode through a JSON string', () => {
     for (const path of ['eventData', 'eventData.buz', 'eventData.a[0]', 'eventData.empty', 'eventData.list']) {
       const doc = JSON.parse(body(`{"raw": "{{${path}}}"}`));
-      const expected = path.split(/[.[\]]+/).filter(Boolean).reduce<any>((n, k) => n[k], event);
+      const expected = path
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .reduce<any>((n, k) => n[k], event);
       expect(JSON.parse(doc.raw)).toEqual(expected);
     }
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildWebhookRequest,
-  INVALID_JSON_BODY,
-  TemplateError,
-  validateTemplates,
-} from '../../../src/domain/webhook/template.js';
+import { buildWebhookRequest, INVALID_JSON_BODY, TemplateError, validateTemplates } from '../../../src/domain/webhook/template.js';
 
 const payload = {
   eventType: 'door',
@@ -99,14 +94,11 @@ describe('buildWebhookRequest: JSON validity after substitution (docs/webhooks.m
     expect(err.position).toBeGreaterThanOrEqual(0);
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json'])(
-    'allows a non-JSON body when Content-Type is %s',
-    (ctype) => {
-      const { body, headers } = buildWebhookRequest({ headers: { 'Content-Type': ctype }, body: bad }, payload);
-      expect(body).toBe('{"who": "Zoë "Z""}');
-      expect(headers['Content-Type']).toBe(ctype);
-    },
-  );
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json'])('allows a non-JSON body when Content-Type is %s', (ctype) => {
+    const { body, headers } = buildWebhookRequest({ headers: { 'Content-Type': ctype }, body: bad }, payload);
+    expect(body).toBe('{"who": "Zoë "Z""}');
+    expect(headers['Content-Type']).toBe(ctype);
+  });
 
   it('checks validity after substitution: a missing path can break or keep JSON', () => {
     expect(() => buildWebhookRequest({ body: '{"n": {{nope}}}' }, payload)).toThrow(INVALID_JSON_BODY);

@@ -244,7 +244,10 @@ export class ResponseParser {
       switch (name.length) {
         case 10:
           if (name.toLowerCase() === 'connection') {
-            const tokens = value.toLowerCase().split(',').map((t) => t.trim());
+            const tokens = value
+              .toLowerCase()
+              .split(',')
+              .map((t) => t.trim());
             if (tokens.includes('close')) close = true;
             if (tokens.includes('keep-alive')) keepAliveHeader = true;
           } else if (name.toLowerCase() === 'keep-alive') {
@@ -267,7 +270,11 @@ export class ResponseParser {
           if (name.toLowerCase() === 'transfer-encoding') {
             encoded = true;
             // only the last coding frames the message (RFC 9112 §6.3)
-            const codings = value.toLowerCase().split(',').map((t) => t.trim()).filter((t) => t !== '');
+            const codings = value
+              .toLowerCase()
+              .split(',')
+              .map((t) => t.trim())
+              .filter((t) => t !== '');
             chunked = codings[codings.length - 1] === 'chunked';
           }
           break;

@@ -124,7 +124,13 @@ export function createPools(opts: PoolOptions): Pools {
       const options: net.TcpNetConnectOpts = { host: ep.hostname, port: ep.port, noDelay: true };
       if (opts.lookup) options.lookup = opts.lookup;
       if (ep.https) {
-        const socket = tls.connect({ ...options, servername: isIP(ep.hostname) ? undefined : ep.hostname, ALPNProtocols: ['http/1.1'], ca: opts.ca, session: pool.tlsSession });
+        const socket = tls.connect({
+          ...options,
+          servername: isIP(ep.hostname) ? undefined : ep.hostname,
+          ALPNProtocols: ['http/1.1'],
+          ca: opts.ca,
+          session: pool.tlsSession,
+        });
         // (TLS 1.3 hands sessions over after the handshake, possibly more than one)
         socket.on('session', (session: Buffer) => (pool.tlsSession = session));
         this.socket = socket;
@@ -236,7 +242,8 @@ export function createPools(opts: PoolOptions): Pools {
       const ex = this.ex;
       this.ex = undefined;
       if (ex && !ex.settled) {
-        if (this.parser!.close()) answered(ex); // a body delimited by the close
+        if (this.parser!.close())
+          answered(ex); // a body delimited by the close
         else if (!this.answering && this.uses > 1 && !ex.retried) {
           // a reused socket the server had closed as we wrote (not a byte of answer came): once
           // more on a new one
@@ -288,16 +295,19 @@ export function createPools(opts: PoolOptions): Pools {
         const ex: Exchange = { request, started, resolve, timer: undefined, conn: undefined, settled: false, retried: false, chunks: [], received: 0 };
         // one timer for everything: a server that accepts and never answers, or trickles its
         // body forever, is cut here and its socket destroyed (never returned to the pool)
-        ex.timer = setTimeout(() => {
-          const conn = ex.conn;
-          if (conn && conn.ex === ex) conn.fail(ex, 'TIMEOUT');
-          else {
-            const pool = pools.get(endpoint.origin);
-            const i = pool ? pool.queue.indexOf(ex) : -1;
-            if (i >= 0) pool!.queue.splice(i, 1);
-            settle(ex, false, 'TIMEOUT');
-          }
-        }, Math.max(0, opts.timeoutMs - (performance.now() - started)));
+        ex.timer = setTimeout(
+          () => {
+            const conn = ex.conn;
+            if (conn && conn.ex === ex) conn.fail(ex, 'TIMEOUT');
+            else {
+              const pool = pools.get(endpoint.origin);
+              const i = pool ? pool.queue.indexOf(ex) : -1;
+              if (i >= 0) pool!.queue.splice(i, 1);
+              settle(ex, false, 'TIMEOUT');
+            }
+          },
+          Math.max(0, opts.timeoutMs - (performance.now() - started)),
+        );
         let pool = pools.get(endpoint.origin);
         if (!pool) pools.set(endpoint.origin, (pool = { endpoint, idle: [], conns: new Set(), queue: [] }));
         dispatch(pool, ex);

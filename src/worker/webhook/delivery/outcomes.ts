@@ -32,7 +32,10 @@ export function createOutcomeWriter(queue: Deliveries, workerId: string): Outcom
     if (waiting.length > 0) schedule(0);
     if (batch.length === 0) return;
     try {
-      const kept = await queue.completeMany(workerId, batch.map(({ id, outcome }) => ({ id, outcome })));
+      const kept = await queue.completeMany(
+        workerId,
+        batch.map(({ id, outcome }) => ({ id, outcome })),
+      );
       for (const w of batch) w.resolve(kept.has(w.id));
     } catch (err) {
       for (const w of batch) w.reject(err);

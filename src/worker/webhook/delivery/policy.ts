@@ -4,10 +4,7 @@
 // refused targets fail at once; a delivery out of retries stays `failed`.
 import type { WebhookResult } from '../client/http-client.js';
 
-export type Decision =
-  | { status: 'success' }
-  | { status: 'pending'; delayMs: number }
-  | { status: 'failed'; reason: string; disable?: boolean };
+export type Decision = { status: 'success' } | { status: 'pending'; delayMs: number } | { status: 'failed'; reason: string; disable?: boolean };
 
 // Errors that another try cannot fix: the request itself or the target policy is the problem.
 const PERMANENT_ERRORS = new Set([

@@ -53,7 +53,15 @@ export class Reservations {
       accept: () => {
         end();
         this.ctx.take(
-          taken.map((d): DeliveryRow => ({ ...d, status: 'delivering', attempts: [], roundAttempts: 0, nextAttemptTime: leaseUntil, updateTime: d.creationTime, claimedBy: this.ctx.workerId })),
+          taken.map((d): DeliveryRow => ({
+            ...d,
+            status: 'delivering',
+            attempts: [],
+            roundAttempts: 0,
+            nextAttemptTime: leaseUntil,
+            updateTime: d.creationTime,
+            claimedBy: this.ctx.workerId,
+          })),
         );
       },
       cancel: () => {

@@ -41,7 +41,11 @@ const CLAIM_SLOTS = 2;
 
 export type MakeSender = (deliver: (batch: ReportBatch) => void) => Sender;
 
-export function createRunner(deps: DispatchDeps & { store: Store; bus: Bus; clock: Clock; logger: Logger }, opts: RunnerOptions, makeSender: MakeSender): Runner {
+export function createRunner(
+  deps: DispatchDeps & { store: Store; bus: Bus; clock: Clock; logger: Logger },
+  opts: RunnerOptions,
+  makeSender: MakeSender,
+): Runner {
   // rows with the sender, until it reports on them
   const outstanding = new Map<string, { row: DeliveryRow; target: Target; lane: string }>();
   // outcomes (and releases) being written
@@ -97,7 +101,10 @@ export function createRunner(deps: DispatchDeps & { store: Store; bus: Bus; cloc
   }
 
   const release = (ids: string[]) =>
-    track(deps.store.deliveries.release(ids, deps.workerId, deps.clock.now().toISOString()), 'webhook deliveries could not be given back; their lease will run out');
+    track(
+      deps.store.deliveries.release(ids, deps.workerId, deps.clock.now().toISOString()),
+      'webhook deliveries could not be given back; their lease will run out',
+    );
 
   /** a retry due sooner than the next poll wakes the loop itself */
   function wakeIn(ms: number): void {
@@ -105,10 +112,13 @@ export function createRunner(deps: DispatchDeps & { store: Store; bus: Bus; cloc
     if (ms >= opts.pollMs || at >= wakeAt) return;
     clearTimeout(wakeTimer);
     wakeAt = at;
-    wakeTimer = setTimeout(() => {
-      wakeAt = Infinity;
-      runner.pump();
-    }, Math.max(0, ms));
+    wakeTimer = setTimeout(
+      () => {
+        wakeAt = Infinity;
+        runner.pump();
+      },
+      Math.max(0, ms),
+    );
     wakeTimer.unref();
   }
 

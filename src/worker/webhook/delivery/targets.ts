@@ -47,7 +47,10 @@ async function moduleTarget(deps: Deps, row: DeliveryRow): Promise<Resolution> {
   const disable = async (reason: string) => {
     const time = deps.clock.now().toISOString();
     const disabled = { time, reason };
-    await deps.store.modules.update(row.projectId, row.moduleId, { ...(event ? { eventDisabled: disabled } : { commandDisabled: disabled }), modificationTime: time });
+    await deps.store.modules.update(row.projectId, row.moduleId, {
+      ...(event ? { eventDisabled: disabled } : { commandDisabled: disabled }),
+      modificationTime: time,
+    });
     // every node's cached targets drop the disabled webhook
     await modulesChanged(deps, row.projectId);
   };

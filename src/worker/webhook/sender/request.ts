@@ -72,7 +72,13 @@ export function buildRequest(job: Job): Prepared {
   } else {
     // docs/webhooks.md#event-webhook / docs/webhooks.md#command-webhook JSON as stored, no template to apply: only our own headers
     const signature = sign(job.key, job.url, job.payload);
-    const send = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, [SIGNATURE_HEADER]: signature, [MODE_SIGNATURE_HEADER]: signature, [DELIVERY_HEADER]: job.id };
+    const send = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      [SIGNATURE_HEADER]: signature,
+      [MODE_SIGNATURE_HEADER]: signature,
+      [DELIVERY_HEADER]: job.id,
+    };
     return { send: { url: job.url, method: 'POST', headers: send, body: job.payload } };
   }
 

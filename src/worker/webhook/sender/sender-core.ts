@@ -11,10 +11,7 @@ import type { WebhookClient, WebhookResult } from '../client/http-client.js';
 import { Lanes, type LaneSignal } from './lanes.js';
 import { buildRequest, type Job } from './request.js';
 
-export type Report =
-  | { id: string; result: WebhookResult; signal: LaneSignal }
-  | { id: string; drop: string }
-  | { id: string; released: true };
+export type Report = { id: string; result: WebhookResult; signal: LaneSignal } | { id: string; drop: string } | { id: string; released: true };
 
 export interface ReportBatch {
   reports: Report[];

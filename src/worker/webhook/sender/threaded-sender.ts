@@ -50,7 +50,11 @@ export function createThreadedSender(
     },
     onLost(lost, err) {
       if (err !== undefined) onError(err);
-      const reports = [...lost.keys()].map((id) => ({ id: String(id), result: { ok: false, responseBody: '', latencyMs: 0, error: SENDER_FAILED }, signal: 'neutral' as const }));
+      const reports = [...lost.keys()].map((id) => ({
+        id: String(id),
+        result: { ok: false, responseBody: '', latencyMs: 0, error: SENDER_FAILED },
+        signal: 'neutral' as const,
+      }));
       deliver({ reports, caps: [] });
     },
   });
@@ -60,7 +64,10 @@ export function createThreadedSender(
     if (queue.length === 0) return;
     const jobs = queue;
     queue = [];
-    port.post({ jobs } satisfies ToSender, jobs.map((j) => [j.id, true] as [string, true]));
+    port.post(
+      { jobs } satisfies ToSender,
+      jobs.map((j) => [j.id, true] as [string, true]),
+    );
   }
 
   return {
