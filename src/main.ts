@@ -18,6 +18,7 @@ import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
+import { systemResolver } from './adapters/dns-resolver.js';
 import { createEventPipeline } from './domain/event/pipeline.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
@@ -212,6 +213,7 @@ function buildDeps(
     limits: config.limits,
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    resolver: systemResolver,
     // the outbox, webhook target cache and local hand-off of this store (domain/event/pipeline.ts)
     pipeline: createEventPipeline({ store }),
     presence: realtime.presence,

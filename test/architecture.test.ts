@@ -16,21 +16,10 @@ interface KnownBreak {
 }
 
 /**
- * Breaks other branches of #14 are fixing at the same time, and one left open (said below).
- * The list may only shrink: a listed break that no longer occurs fails the test, so whoever
- * fixes one deletes its entry.
+ * Breaks kept for a reason written beside each: none today. The list may only shrink: a listed
+ * break that no longer occurs fails the test, so whoever fixes one deletes its entry.
  */
-const KNOWN_BREAKS: KnownBreak[] = [
-  {
-    // NOT fixed in any branch of #14 (found by this test): the registration-time SSRF check
-    // resolves names itself. The fix is a resolver port in Deps, built in main.ts, which another
-    // branch rewrites this round; guardedLookup (the dial-time check) belongs in src/worker.
-    file: 'src/domain/webhook/target-policy.ts',
-    specifier: 'node:dns',
-    rule: 'domain-package',
-    why: 'open: needs a resolver port (follow-up to #14)',
-  },
-];
+const KNOWN_BREAKS: KnownBreak[] = [];
 
 const keyOf = (v: Pick<Violation, 'file' | 'specifier' | 'rule'>): string => `${v.rule} | ${v.file} | ${v.specifier}`;
 

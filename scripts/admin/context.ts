@@ -69,10 +69,12 @@ export async function openContext(config: Config): Promise<AdminContext> {
   } else bus = (await import('../../src/adapters/local/bus.js')).createLocalBus();
   const { createFsBlobStore } = await import('../../src/adapters/fs/blob-store.js');
   const { createEventPipeline } = await import('../../src/domain/event/pipeline.js');
+  const { systemResolver } = await import('../../src/adapters/dns-resolver.js');
   const deps: Deps = {
     store,
     // as main.ts: events the CLI causes go through an outbox of its own (no worker here to hand to)
     pipeline: createEventPipeline({ store }),
+    resolver: systemResolver,
     bus,
     clock: systemClock,
     secret: serverSecret(config),

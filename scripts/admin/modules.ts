@@ -45,7 +45,7 @@ export const modules: Record<string, Command> = {
       };
       const { webhookChecks } = await import('../../src/domain/webhook/checks.js');
       return (await mod()).createModule({
-        deps: { ...ctx.deps, checks: webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets }) },
+        deps: { ...ctx.deps, checks: webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets, resolver: ctx.deps.resolver }) },
         caller,
         input: { projectId, body },
       });

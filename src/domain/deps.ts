@@ -15,6 +15,7 @@
 //
 // Internal helpers (access checks such as deviceFor/loadModule, row mappers, views, pure
 // functions, store-transaction steps) are not verbs and may keep positional parameters.
+import type { Resolver } from '../ports/resolver.js';
 import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
@@ -44,6 +45,8 @@ export interface Deps {
   limits: DomainLimits;
   sessionTtlSeconds: number;
   provisioningTtlSeconds: number;
+  /** names to addresses, for the webhook target policy's registration check (webhook/target-policy.ts) */
+  resolver: Resolver;
   /** the event outbox, webhook target cache and local hand-off: one per store, built once (event/pipeline.ts) */
   pipeline: EventPipeline;
   /** which devices are connected (commands answer DEVICE_OFFLINE without it); set by main.ts */

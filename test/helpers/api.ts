@@ -1,5 +1,6 @@
 // An in-process API over a real SQLite file in a temp directory (app.request(), no port), with
 // the admin key of project 1. Cleans up after the test file.
+import { systemResolver } from '../../src/adapters/dns-resolver.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ export async function makeTestApi(
     store,
     // this API's own outbox, target cache and hand-off; a worker built from these deps shares it
     pipeline: createEventPipeline({ store }),
+    resolver: systemResolver,
     bus: createLocalBus(),
     presence: createLocalPresence(),
     clock: systemClock,

@@ -19,7 +19,8 @@
 import type net from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { errorCode, parseRetryAfter, decodeUtf8, type WebhookResult } from '../../../src/worker/webhook/client/http-response.js';
-import { bareHost, guardedLookup, isAllowedAddress, isIpLiteral, parseTargetUrl } from '../../../src/domain/webhook/target-policy.js';
+import { bareHost, isAllowedAddress, isIpLiteral, parseTargetUrl } from '../../../src/domain/webhook/target-policy.js';
+import { guardedLookup } from '../../../src/worker/webhook/client/guarded-lookup.js';
 import { checkClientOptions, type WebhookClient, type WebhookClientOptions, type WebhookRequest } from '../../../src/worker/webhook/client/http-client.js';
 
 export interface PoolOptions {

@@ -4,6 +4,7 @@
 // The routes of modules, data sources and reports take them from webhookChecksOf(deps).
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
+import type { Resolver } from '../../ports/resolver.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { checkTargetUrl, TargetNotAllowedError } from './target-policy.js';
 import { TemplateError, validateTemplates } from './template.js';
@@ -15,11 +16,11 @@ export function fieldOf(where: string | undefined, path: string): string {
   return `${path}.${where === undefined ? 'body' : where}`;
 }
 
-export function webhookChecks(opts: { allowPrivateTargets: boolean }): WebhookChecks {
+export function webhookChecks(opts: { allowPrivateTargets: boolean; resolver: Resolver }): WebhookChecks {
   return {
     async checkUrl(url, path) {
       try {
-        await checkTargetUrl(url, opts.allowPrivateTargets);
+        await checkTargetUrl(url, opts.allowPrivateTargets, opts.resolver);
       } catch (err) {
         if (!(err instanceof TargetNotAllowedError)) throw err;
         throw new AppError('INVALID_PARAMETERS', { issues: [{ path, message: err.message, code: err.code }] });
@@ -39,6 +40,6 @@ export function webhookChecks(opts: { allowPrivateTargets: boolean }): WebhookCh
 }
 
 /** the checks under the deployment's target policy (Deps.webhooks; absent: private targets refused) */
-export function webhookChecksOf(deps: Pick<Deps, 'webhooks'>): WebhookChecks {
-  return webhookChecks({ allowPrivateTargets: deps.webhooks?.allowPrivateTargets ?? false });
+export function webhookChecksOf(deps: Pick<Deps, 'webhooks' | 'resolver'>): WebhookChecks {
+  return webhookChecks({ allowPrivateTargets: deps.webhooks?.allowPrivateTargets ?? false, resolver: deps.resolver });
 }

@@ -4,10 +4,11 @@
 // (checkTargetUrl) and again on the address actually dialled (guardedLookup), so a name that
 // resolved to a public address at registration and to 127.0.0.1 later (DNS rebinding) is refused.
 // Here in the domain because two edges apply it: the API to module settings (checks.ts) and the
-// worker's client to every socket it dials. ipaddr.js classifies addresses (pure, no I/O).
+// worker's client to every socket it dials (worker/webhook/client/guarded-lookup.ts). ipaddr.js
+// classifies addresses (pure, no I/O); names are resolved through the Resolver port.
 
-import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
+import type { ResolvedAddress, Resolver } from '../../ports/resolver.js';
 
 export class TargetNotAllowedError extends Error {
   override readonly name = 'TargetNotAllowedError';
@@ -61,7 +62,7 @@ export function parseTargetUrl(url: string): URL {
  * scheme, and unless allowPrivate for a host with any disallowed address or one that does not
  * resolve (a target we cannot vet is refused).
  */
-export async function checkTargetUrl(url: string, allowPrivate: boolean): Promise<void> {
+export async function checkTargetUrl(url: string, allowPrivate: boolean, resolver: Resolver): Promise<void> {
   const target = parseTargetUrl(url);
   if (allowPrivate) return;
   const host = bareHost(target.hostname);
@@ -69,9 +70,9 @@ export async function checkTargetUrl(url: string, allowPrivate: boolean): Promis
     if (!isAllowedAddress(host)) throw refused(host, host);
     return;
   }
-  let addresses: dns.LookupAddress[];
+  let addresses: ResolvedAddress[];
   try {
-    addresses = await dns.promises.lookup(host, { all: true });
+    addresses = await resolver.lookupAll(host);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'lookup failed';
     throw new TargetNotAllowedError(`webhook host "${host}" cannot be resolved (${code})`);
@@ -81,29 +82,8 @@ export async function checkTargetUrl(url: string, allowPrivate: boolean): Promis
   if (addresses.length === 0) throw new TargetNotAllowedError(`webhook host "${host}" has no address`);
 }
 
-/**
- * A `lookup` for http.request: resolves like dns.lookup, then refuses the connection if any
- * address is disallowed, so the check applies to exactly what the socket will dial. Handles both
- * call shapes (`all: true` from autoSelectFamily, and the single-address form).
- */
-export const guardedLookup = (
-  hostname: string,
-  options: dns.LookupOptions,
-  callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
-): void => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '');
-    const bad = addresses.find((a) => !isAllowedAddress(a.address));
-    if (bad) return callback(refused(hostname, bad.address), '');
-    if (addresses.length === 0) {
-      return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};
-
-function refused(host: string, address: string): TargetNotAllowedError {
+/** the refusal of a target whose name or address is not public (here and at dial time) */
+export function refused(host: string, address: string): TargetNotAllowedError {
   const via = host === address ? '' : ` (resolves to ${address})`;
   return new TargetNotAllowedError(
     `webhook target "${host}"${via} is a loopback, private, link-local or otherwise non-public address; ` + 'set allowPrivateTargets to allow it',

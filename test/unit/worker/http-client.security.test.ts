@@ -3,7 +3,10 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkTargetUrl, createWebhookClient } from '../../../src/worker/webhook/client/http-client.js';
-import { guardedLookup, isAllowedAddress } from '../../../src/domain/webhook/target-policy.js';
+import { isAllowedAddress } from '../../../src/domain/webhook/target-policy.js';
+import { guardedLookup } from '../../../src/worker/webhook/client/guarded-lookup.js';
+import { systemResolver } from '../../../src/adapters/dns-resolver.js';
+import type { Resolver } from '../../../src/ports/resolver.js';
 import { startServer, type TestServer } from './servers.js';
 
 function strictClient() {
@@ -75,27 +78,51 @@ describe('checkTargetUrl (registration)', () => {
   ];
 
   it.each(refusedUrls)('refuses %s', async (url) => {
-    await expect(checkTargetUrl(url, false)).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED', message: expect.stringContaining('allowPrivateTargets') });
+    await expect(checkTargetUrl(url, false, systemResolver)).rejects.toMatchObject({
+      code: 'TARGET_NOT_ALLOWED',
+      message: expect.stringContaining('allowPrivateTargets'),
+    });
   });
 
   it.each(['ftp://example.com/x', 'file:///etc/passwd', 'ws://example.com/', 'javascript:alert(1)', 'not a url'])(
     'refuses %s even when private targets are allowed',
     async (url) => {
-      await expect(checkTargetUrl(url, true)).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
+      await expect(checkTargetUrl(url, true, systemResolver)).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
     },
   );
 
   it('refuses a name that does not resolve', async () => {
-    await expect(checkTargetUrl('http://no-such-host.invalid/', false)).rejects.toMatchObject({
+    await expect(checkTargetUrl('http://no-such-host.invalid/', false, systemResolver)).rejects.toMatchObject({
       code: 'TARGET_NOT_ALLOWED',
       message: expect.stringContaining('cannot be resolved'),
     });
   });
 
+  it('vets every address the Resolver port gives for a name, and refuses a name with none', async () => {
+    // a resolver with fixed answers, as a hosts file would give them: the policy judges what it is told
+    const hosts: Record<string, string[]> = {
+      'public.test': ['93.184.215.14', '2606:4700:4700::1111'],
+      'mixed.test': ['93.184.215.14', '10.1.2.3'],
+      'none.test': [],
+    };
+    const fixed: Resolver = {
+      lookupAll: async (host) => (hosts[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    };
+    await expect(checkTargetUrl('https://public.test/hook', false, fixed)).resolves.toBeUndefined();
+    await expect(checkTargetUrl('https://mixed.test/hook', false, fixed)).rejects.toMatchObject({
+      code: 'TARGET_NOT_ALLOWED',
+      message: expect.stringContaining('resolves to 10.1.2.3'),
+    });
+    await expect(checkTargetUrl('https://none.test/hook', false, fixed)).rejects.toMatchObject({ message: expect.stringContaining('has no address') });
+    // allowed private targets: no lookup at all
+    const never: Resolver = { lookupAll: () => Promise.reject(new Error('looked up')) };
+    await expect(checkTargetUrl('https://mixed.test/hook', true, never)).resolves.toBeUndefined();
+  });
+
   it('accepts public literal addresses without connecting, and anything http(s) when allowed', async () => {
-    await expect(checkTargetUrl('https://93.184.215.14/hook', false)).resolves.toBeUndefined();
-    await expect(checkTargetUrl('http://[2606:4700:4700::1111]:8443/', false)).resolves.toBeUndefined();
-    await expect(checkTargetUrl('http://127.0.0.1:9/', true)).resolves.toBeUndefined();
+    await expect(checkTargetUrl('https://93.184.215.14/hook', false, systemResolver)).resolves.toBeUndefined();
+    await expect(checkTargetUrl('http://[2606:4700:4700::1111]:8443/', false, systemResolver)).resolves.toBeUndefined();
+    await expect(checkTargetUrl('http://127.0.0.1:9/', true, systemResolver)).resolves.toBeUndefined();
   });
 });
 
@@ -116,7 +143,7 @@ describe('send() with private targets refused', () => {
     for (const url of urls()) {
       const result = await c.send({ url, headers: {}, body: '{}' });
       expect(result, url).toMatchObject({ ok: false, error: 'TARGET_NOT_ALLOWED', responseBody: '' });
-      await expect(checkTargetUrl(url, false), url).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
+      await expect(checkTargetUrl(url, false, systemResolver), url).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
     }
     expect(server.connections()).toBe(0);
     expect(server.requests).toHaveLength(0);

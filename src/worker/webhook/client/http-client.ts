@@ -7,7 +7,8 @@
 import type { WebhookResult } from './http-response.js';
 import { createPools } from './http1-pool.js';
 import { TOKEN } from './http1-parser.js';
-import { bareHost, guardedLookup, isAllowedAddress, isIpLiteral, parseTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
+import { bareHost, isAllowedAddress, isIpLiteral, parseTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
+import { guardedLookup } from './guarded-lookup.js';
 
 export { checkTargetUrl, TargetNotAllowedError } from '../../../domain/webhook/target-policy.js';
 export { parseRetryAfter, type WebhookResult } from './http-response.js';
