@@ -5,10 +5,10 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { WebSocket } from 'ws';
 import type { SeededDevice, TestHearth } from '../../helpers/hearth.js';
 
-// A wait is for an event; its deadline only bounds a failure. A deadline a test names is raised to
-// this floor, so a busy machine (a CPU hog beside the suite, a thread starting) does not fail it.
-// Below the 30 s test timeout, so a missed event still fails with the message that names it.
-export const MIN_WAIT_MS = 15_000;
+import { MIN_WAIT_MS } from '../../helpers/wait.js';
+
+// The deadlines of the inboxes below share the floor of the suite's one wait helper.
+export { MIN_WAIT_MS, eventually } from '../../helpers/wait.js';
 const floor = (ms: number) => Math.max(ms, MIN_WAIT_MS);
 
 export interface Inbox {
@@ -142,18 +142,6 @@ export function wsConnect(t: TestHearth, path: string, opts: { token?: string; p
     });
     ws.once('error', (err) => reject(err));
   });
-}
-
-/** polls until fn returns a truthy value */
-export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = MIN_WAIT_MS, what = 'condition'): Promise<T> {
-  timeoutMs = floor(timeoutMs);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** the general log lines of project 1 from the broker */

@@ -120,11 +120,21 @@ describe.skipIf(!canRunCluster)('a cluster of two brokers, an api node and two w
             .toBeGreaterThanOrEqual(round);
         }
       }
+      // positive control instead of a fixed sleep: fresh reports made due now, one after the
+      // other, fire too, so the workers have ticked (and a late second firing of the rounds above
+      // would have been written) by the time the runs are read
+      for (let i = 0; i < 3; i++) {
+        const control = await c.http('api', 'POST', '/scheduledReports', {
+          body: { name: `control ${i}`, kind: 'connectivity', window: '1h', format: 'json', schedule: { cron: '0 0 1 1 *' } },
+        });
+        expect(control.status).toBe(201);
+        const due = new Date(Date.now() - 1000).toISOString();
+        await store.reports.update(control.body.id, { nextRunTime: due, modificationTime: due });
+        await expect.poll(async () => (await runsOf(control.body.id)).filter((r) => r.status === 'success').length, { timeout: 20_000, interval: 100 }).toBe(1);
+      }
     } finally {
       await store.close();
     }
-    // both workers tick every 50 ms: give a late second firing many chances to show up
-    await new Promise((r) => setTimeout(r, 1000));
     for (const id of ids) {
       const runs = await runsOf(id);
       expect(runs.map((r) => r.until).sort()).toEqual(dues);

@@ -1,6 +1,7 @@
 // A `webhook` data source whose receiver fails, through the real webhook worker and a real HTTP
 // receiver on loopback: the post after a failed delivery answers `partial` with the source in
 // failedDataSources (docs/concepts.md#data-sources); once the receiver recovers, batches are taken again.
+import { eventually } from '../../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
@@ -49,13 +50,7 @@ afterAll(async () => {
 });
 
 // a wait for an event; the deadline only bounds a failure (a loaded machine is slow, not wrong)
-const waitFor = async (check: () => Promise<boolean> | boolean, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+const waitFor = (check: () => Promise<boolean> | boolean) => eventually(check, 30_000);
 
 describe('a failing webhook data source', () => {
   it('answers partial while it fails, and takes batches again once it recovers', async () => {

@@ -97,6 +97,8 @@ describe('device key-value store: security', () => {
     const r = await t.req('GET', `/devices/${deviceId}/kv/${'a-'.repeat(2000)}!`, { token: t.adminKey });
     expect(r.status).toBe(403);
     expect(r.body.reason).toBe('INVALID_PARAMETERS');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // a catastrophic (exponential or cubic) backtrack on 4,000 characters takes minutes: a loose
+    // bound still catches it, and holds for a request on a machine busy with other work
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

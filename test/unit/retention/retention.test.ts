@@ -109,7 +109,11 @@ describe('retention', () => {
     }));
     await t.deps.store.accessLogs.insertMany(rows);
     const { device, key } = await seedDevice(t.deps);
+    // a first request before the pass, so its one-time costs (statements, caches) are not
+    // counted as waiting on the pass
+    expect((await t.req('GET', `/devices/${device.id}/kv`, { token: key })).status).toBe(200);
     let done = false;
+    const passStart = performance.now();
     const pass = enforceRetention(t.deps, { ...LIMITS, batchSize: 500 }).finally(() => (done = true));
     const latencies: number[] = [];
     while (!done) {
@@ -121,11 +125,15 @@ describe('retention', () => {
       await new Promise((r) => setImmediate(r));
     }
     const result = await pass;
+    const passMs = performance.now() - passStart;
     expect(result.accessLogs).toBe(20_000);
     expect(result.batches).toBeGreaterThanOrEqual(40);
-    // requests got through between batches, each quickly
+    // requests got through between batches, each quickly: no request waited for half the pass (a
+    // request waits about one of its 40+ batches; a pass that blocked would hold one for all of
+    // it). Measured against the pass itself rather than a fixed 500 ms, so a machine slowed by
+    // other work slows both alike.
     expect(latencies.length).toBeGreaterThanOrEqual(10);
-    expect(Math.max(...latencies)).toBeLessThan(500);
+    expect(Math.max(...latencies)).toBeLessThan(passMs / 2);
   });
 
   it('the worker job runs a pass on demand and on its interval, one at a time', async () => {
