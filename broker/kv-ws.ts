@@ -65,8 +65,8 @@ async function onMessage(ctx: BrokerContext, k: KvSocket, text: string): Promise
     if (msg.action !== 'set' && msg.action !== 'delete') throw new PayloadError('action must be "set", "delete" or "reload"');
     // access is checked again: a member removed from the home since may no longer write
     const target = deviceStore(await deviceFor(ctx.deps, k.caller, k.deviceId, ['project key', 'member', 'self'], 'kv'));
-    if (msg.action === 'set') await setKv(ctx.deps, target, { key: msg.key, value: msg.value });
-    else await deleteKv(ctx.deps, target, { key: msg.key });
+    if (msg.action === 'set') await setKv({ deps: ctx.deps, input: { target, key: msg.key, value: msg.value } });
+    else await deleteKv({ deps: ctx.deps, input: { target, key: msg.key } });
   } catch (err) {
     if (!(err instanceof PayloadError) && !isAppError(err)) ctx.deps.logger.error({ err }, 'kv WebSocket message failed');
     const why = isAppError(err) ? `${err.reason}${err.data ? ' ' + JSON.stringify(err.data) : ''}` : (err as Error).message;

@@ -38,7 +38,9 @@ export class LocalConnections {
     const { logger } = this.deps;
     if (logger.isLevelEnabled('debug'))
       logger.debug({ deviceId: s.device.id, transport: s.transport, ip: s.ip }, `device ${s.device.id} connected (${s.transport})`);
-    return this.inOrder(s.device.id, () => deviceConnected(this.deps, s.device, s.connectionId, s.transport));
+    return this.inOrder(s.device.id, () =>
+      deviceConnected({ deps: this.deps, input: { device: s.device, connectionId: s.connectionId, transport: s.transport } }),
+    );
   }
 
   /** idempotent: a connection may report its end more than once */
@@ -51,7 +53,9 @@ export class LocalConnections {
     this.metrics.connected[s.transport]--;
     const { logger } = this.deps;
     if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: s.device.id, transport: s.transport }, `device ${s.device.id} disconnected (${s.transport})`);
-    return this.inOrder(s.device.id, () => deviceDisconnected(this.deps, s.device, s.connectionId, s.transport));
+    return this.inOrder(s.device.id, () =>
+      deviceDisconnected({ deps: this.deps, input: { device: s.device, connectionId: s.connectionId, transport: s.transport } }),
+    );
   }
 
   /** revocation: close every live connection of the device on this node */

@@ -150,9 +150,9 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
 
   // cluster: devices left behind by a broker node that died go offline (Presence heartbeats)
   const presence = realtime.presence;
-  presence.onOrphaned?.((ids) => devicesOrphaned({ ...deps, presence }, ids));
+  presence.onOrphaned?.((ids) => devicesOrphaned({ deps: { ...deps, presence }, input: { deviceIds: ids } }));
   // and those a node wrote back after Redis lost them are connected again
-  presence.onRestored?.((ids) => devicesRestored({ ...deps, presence }, ids));
+  presence.onRestored?.((ids) => devicesRestored({ deps: { ...deps, presence }, input: { deviceIds: ids } }));
   // behind a reverse proxy: whose X-Forwarded-For names the client (src/http/client-ip.ts)
   const trustedProxies = createTrustedProxies(config.trustedProxies);
   const clientIpOf = trustedProxies && ((req: IncomingMessage) => requestClientIp(req, trustedProxies));

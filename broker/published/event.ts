@@ -12,5 +12,5 @@ import { jsonObjectOf } from './payload.js';
 
 export async function eventPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
   const body = withMqttEventDefaults(jsonObjectOf(packet.payload, ctx.deps.options.jsonDepth));
-  await sendEventOf(ctx.deps, s.caller(), await currentDevice(ctx, s), body);
+  await sendEventOf({ deps: ctx.deps, caller: s.caller(), input: { device: await currentDevice(ctx, s), body } });
 }

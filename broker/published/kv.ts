@@ -17,8 +17,8 @@ export async function kvPublished(ctx: BrokerContext, client: Client, s: DeviceS
     case 'delete': {
       // the system event carries the device's current home (current-device.ts)
       const target = deviceStore(await currentDevice(ctx, s));
-      if (msg.action === 'set') await setKv(ctx.deps, target, { key: msg.key, value: msg.value });
-      else await deleteKv(ctx.deps, target, { key: msg.key });
+      if (msg.action === 'set') await setKv({ deps: ctx.deps, input: { target, key: msg.key, value: msg.value } });
+      else await deleteKv({ deps: ctx.deps, input: { target, key: msg.key } });
       return;
     }
     case 'reload':

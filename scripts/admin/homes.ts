@@ -26,7 +26,7 @@ export const homes: Record<string, Command> = {
       const userId = str(a, 'user') === undefined ? undefined : intArg(str(a, 'user'), '--user');
       const caller = await ctx.adminOf(projectId);
       const { listHomes } = await home();
-      return all((page) => listHomes({ deps: ctx.deps, caller, filter: { projectId, userId }, page }));
+      return all((page) => listHomes({ deps: ctx.deps, caller, input: { filter: { projectId, userId }, page } }));
     },
   },
   create: {
@@ -45,7 +45,7 @@ export const homes: Record<string, Command> = {
     maxPositionals: 1,
     run: async (ctx, a) => {
       const homeId = intArg(a.positionals[0], '<homeId>');
-      await (await home()).deleteHome({ deps: ctx.deps, caller: await homeAdmin(ctx, homeId), homeId });
+      await (await home()).deleteHome({ deps: ctx.deps, caller: await homeAdmin(ctx, homeId), input: { homeId } });
       return { deleted: homeId };
     },
   },
@@ -67,7 +67,7 @@ export const members: Record<string, Command> = {
     maxPositionals: 1,
     run: async (ctx, a) => {
       const homeId = intArg(a.positionals[0], '<homeId>');
-      return (await home()).listMembers({ deps: ctx.deps, caller: await homeAdmin(ctx, homeId), homeId });
+      return (await home()).listMembers({ deps: ctx.deps, caller: await homeAdmin(ctx, homeId), input: { homeId } });
     },
   },
   add: {
@@ -79,7 +79,7 @@ export const members: Record<string, Command> = {
       const homeId = intArg(a.positionals[0], '<homeId>');
       const caller = await homeAdmin(ctx, homeId);
       const userId = await userIdOf(ctx, homeId, stringArg(a.positionals[1], '<userId|email>'));
-      return (await home()).addMember({ deps: ctx.deps, caller, homeId, input: { userId, role: roleOf(str(a, 'role')) } });
+      return (await home()).addMember({ deps: ctx.deps, caller, input: { homeId, body: { userId, role: roleOf(str(a, 'role')) } } });
     },
   },
   'set-role': {
@@ -94,7 +94,7 @@ export const members: Record<string, Command> = {
       // set-role changes a member; it does not add one (that is `members add`)
       if (!(await ctx.deps.store.members.get(homeId, userId)))
         throw await ctx.appError('USER_NOT_FOUND', { userId, homeId, message: 'not a member of this home' });
-      return (await home()).addMember({ deps: ctx.deps, caller, homeId, input: { userId, role } });
+      return (await home()).addMember({ deps: ctx.deps, caller, input: { homeId, body: { userId, role } } });
     },
   },
   remove: {
@@ -105,7 +105,7 @@ export const members: Record<string, Command> = {
       const homeId = intArg(a.positionals[0], '<homeId>');
       const caller = await homeAdmin(ctx, homeId);
       const userId = await userIdOf(ctx, homeId, stringArg(a.positionals[1], '<userId|email>'));
-      await (await home()).removeMember({ deps: ctx.deps, caller, homeId, userId });
+      await (await home()).removeMember({ deps: ctx.deps, caller, input: { homeId, userId } });
       return { removed: { homeId, userId } };
     },
   },

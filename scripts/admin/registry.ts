@@ -31,7 +31,7 @@ export const keys: Record<string, Command> = {
     columns: ['id', 'name', 'scopes', 'creationTime'],
     run: async (ctx, a) => {
       const projectId = intArg(a.positionals[0], '<projectId>');
-      return (await project()).listApiKeys({ deps: ctx.deps, caller: await ctx.adminOf(projectId), projectId });
+      return (await project()).listApiKeys({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input: { projectId } });
     },
   },
   create: {
@@ -41,8 +41,8 @@ export const keys: Record<string, Command> = {
     options: { name: { type: 'string' }, scopes: { type: 'string' } },
     run: async (ctx, a) => {
       const projectId = intArg(a.positionals[0], '<projectId>');
-      const input = { name: str(a, 'name') ?? 'admin-cli', scopes: scopesOf(str(a, 'scopes')) };
-      return (await project()).createApiKey({ deps: ctx.deps, caller: await ctx.adminOf(projectId), projectId, input });
+      const body = { name: str(a, 'name') ?? 'admin-cli', scopes: scopesOf(str(a, 'scopes')) };
+      return (await project()).createApiKey({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input: { projectId, body } });
     },
   },
   revoke: {
@@ -53,7 +53,7 @@ export const keys: Record<string, Command> = {
       const keyId = stringArg(a.positionals[0], '<keyId>');
       const key = await ctx.deps.store.apiKeys.get(keyId);
       if (!key) throw await ctx.appError('KEY_NOT_FOUND', { keyId });
-      await (await project()).revokeApiKey({ deps: ctx.deps, caller: await ctx.adminOf(key.projectId), projectId: key.projectId, keyId });
+      await (await project()).revokeApiKey({ deps: ctx.deps, caller: await ctx.adminOf(key.projectId), input: { projectId: key.projectId, keyId } });
       return { revoked: keyId };
     },
   },
@@ -70,7 +70,7 @@ export const users: Record<string, Command> = {
       const projectId = intArg(a.positionals[0], '<projectId>');
       const caller = await ctx.adminOf(projectId);
       const { listUsers } = await user();
-      return all((page) => listUsers({ deps: ctx.deps, caller, filter: { projectId, search: str(a, 'search') }, page }));
+      return all((page) => listUsers({ deps: ctx.deps, caller, input: { filter: { projectId, search: str(a, 'search') }, page } }));
     },
   },
   create: {
@@ -107,7 +107,7 @@ export const devices: Record<string, Command> = {
       const projectId = intArg(a.positionals[0], '<projectId>');
       const caller = await ctx.adminOf(projectId);
       const { listDevices } = await device();
-      return all((page) => listDevices({ deps: ctx.deps, caller, filter: { projectId }, page }));
+      return all((page) => listDevices({ deps: ctx.deps, caller, input: { filter: { projectId }, page } }));
     },
   },
   create: {
@@ -132,7 +132,7 @@ export const devices: Record<string, Command> = {
       const { deleteDevice } = await device();
       // the log-request feature registers its DEVICE_IN_USE check and its clean-up when loaded
       await import('../../src/domain/logrequest/index.js');
-      await deleteDevice({ deps: ctx.deps, caller: await ctx.adminOf(row.projectId), deviceId });
+      await deleteDevice({ deps: ctx.deps, caller: await ctx.adminOf(row.projectId), input: { deviceId } });
       return { deleted: deviceId };
     },
   },

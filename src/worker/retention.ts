@@ -17,7 +17,7 @@ export interface RetentionJob {
 export function startRetention(deps: RetentionDeps & { logger: Logger }, config: RetentionConfig, opts: { firstRunMs?: number } = {}): RetentionJob {
   let running: Promise<RetentionResult | undefined> | undefined;
   const runOnce = () => {
-    running ??= enforceRetention(deps, config)
+    running ??= enforceRetention({ deps, input: config })
       .then((r) => {
         const removed = r.accessLogs + r.generalLogs + r.events + r.dataRecords + r.reportRuns + r.abandonedUploads;
         if (removed > 0) deps.logger.info({ retention: r }, 'retention: old records removed');

@@ -5,7 +5,15 @@ import type { Caller } from '../auth/caller.js';
 import { writeLog } from '../log/write.js';
 import { bundleFor } from './access.js';
 
-export async function deleteBundle({ deps, caller, bundleId }: { deps: Pick<Deps, 'store' | 'clock'>; caller: Caller; bundleId: string }): Promise<void> {
+export async function deleteBundle({
+  deps,
+  caller,
+  input: { bundleId },
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  caller: Caller;
+  input: { bundleId: string };
+}): Promise<void> {
   const b = await bundleFor(deps, caller, bundleId, true);
   await deps.store.bundles.delete(b.id);
   await writeLog(deps, { projectId: b.projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} deleted` });

@@ -9,18 +9,26 @@ import { bundleFor, callingDevice, fitsDevice } from './access.js';
 import type { Bundle } from './schemas.js';
 import { bundleView } from './view.js';
 
-export async function getBundle({ deps, caller, bundleId }: { deps: Pick<Deps, 'store'>; caller: Caller; bundleId: string }): Promise<Bundle> {
+export async function getBundle({
+  deps,
+  caller,
+  input: { bundleId },
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  input: { bundleId: string };
+}): Promise<Bundle> {
   return bundleView(await bundleFor(deps, caller, bundleId, false));
 }
 
 export async function listBundles({
   deps,
   caller,
-  filter,
+  input: { filter },
 }: {
   deps: Pick<Deps, 'store'>;
   caller: Caller;
-  filter: { projectId?: number; deviceClass?: string; channel?: string };
+  input: { filter: { projectId?: number; deviceClass?: string; channel?: string } };
 }): Promise<Bundle[]> {
   requireCaller(caller);
   const projectId = listProjectId(caller, filter.projectId);

@@ -17,12 +17,14 @@ export function refusalOf(s: DataSourceRow, now: Date): string | undefined {
 }
 
 /** the outcome of one delivery attempt to a webhook source */
-export async function noteDataDelivery(
-  deps: Pick<Deps, 'store' | 'clock'>,
-  target: { projectId: number; sourceId: string },
-  outcome: { ok: boolean; error?: string },
-): Promise<void> {
-  const s = await deps.store.dataSources.get(target.projectId, target.sourceId);
+export async function noteDataDelivery({
+  deps,
+  input: outcome,
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  input: { projectId: number; sourceId: string; ok: boolean; error?: string };
+}): Promise<void> {
+  const s = await deps.store.dataSources.get(outcome.projectId, outcome.sourceId);
   if (!s) return;
   const now = deps.clock.now().toISOString();
   if (outcome.ok) {

@@ -11,11 +11,11 @@ export type ConfigSchema = v.InferOutput<typeof ConfigSchemaSchema>;
 export async function getDeviceConfigurationSchemas({
   deps,
   caller,
-  deviceId,
+  input: { deviceId },
 }: {
   deps: Pick<Deps, 'store'>;
   caller: Caller;
-  deviceId: number;
+  input: { deviceId: number };
 }): Promise<ConfigSchema[]> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
   if (!d.bundleInstalled) return [];

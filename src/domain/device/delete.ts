@@ -22,11 +22,11 @@ export const deviceCleanups: DeviceCleanup[] = [];
 export async function deleteDevice({
   deps,
   caller,
-  deviceId,
+  input: { deviceId },
 }: {
   deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
   caller: Caller;
-  deviceId: number;
+  input: { deviceId: number };
 }): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   if (caller.type !== 'project key') {

@@ -12,16 +12,14 @@ import { FirmwareBodySchema } from './schemas.js';
 export async function recordFirmwareInstallation({
   deps,
   caller,
-  deviceId,
-  input,
+  input: { deviceId, body },
 }: {
   deps: Pick<Deps, 'store' | 'clock'>;
   caller: Caller;
-  deviceId: number;
-  input: unknown;
+  input: { deviceId: number; body: unknown };
 }): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'self']);
-  const { bundleId } = parseInput(FirmwareBodySchema, input);
+  const { bundleId } = parseInput(FirmwareBodySchema, body);
   const bundle = await deps.store.bundles.get(bundleId);
   if (!bundle || bundle.projectId !== d.projectId) throw new AppError('BUNDLE_NOT_FOUND', { bundleId });
   await deps.store.devices.update(d.id, { bundleInstalled: bundle.id, bundleInstallTime: deps.clock.now().toISOString() });

@@ -20,7 +20,15 @@ export function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller;
   return after(deviceFor(deps, caller, deviceId, READERS), (d) => deviceView(deps.secret, d, revealsSecrets(caller)));
 }
 
-export async function listDevices({ deps, caller, filter, page }: { deps: D; caller: Caller; filter: DeviceListFilter; page: Page }): Promise<Paged<Device>> {
+export async function listDevices({
+  deps,
+  caller,
+  input: { filter, page },
+}: {
+  deps: D;
+  caller: Caller;
+  input: { filter: DeviceListFilter; page: Page };
+}): Promise<Paged<Device>> {
   requireCaller(caller);
   const projectId = listProjectId(caller, filter.projectId);
   let homeIds: number[] | undefined;

@@ -8,15 +8,13 @@ import { TagBodySchema } from './schemas.js';
 export async function updateDeviceTag({
   deps,
   caller,
-  deviceId,
-  input,
+  input: { deviceId, body },
 }: {
   deps: Pick<Deps, 'store'>;
   caller: Caller;
-  deviceId: number;
-  input: unknown;
+  input: { deviceId: number; body: unknown };
 }): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
-  const { tag } = parseInput(TagBodySchema, input);
+  const { tag } = parseInput(TagBodySchema, body);
   await deps.store.devices.update(d.id, { tag });
 }

@@ -20,16 +20,14 @@ const PRESENCE = ['isConnected', 'lastConnectTime', 'lastDisconnectTime'];
 export async function updateDevice({
   deps,
   caller,
-  deviceId,
-  input,
+  input: { deviceId, body },
 }: {
   deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
   caller: Caller;
-  deviceId: number;
-  input: unknown;
+  input: { deviceId: number; body: unknown };
 }): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
-  const b = parseInput(PatchDeviceBodySchema, input);
+  const b = parseInput(PatchDeviceBodySchema, body);
   const isKey = caller.type === 'project key';
   const writable = isKey ? [...ALWAYS_WRITABLE, ...KEY_WRITABLE] : ALWAYS_WRITABLE;
   const readOnly = DEVICE_FIELDS.filter((f) => !writable.includes(f) && !PRESENCE.includes(f));

@@ -11,26 +11,40 @@ import { emitEvent } from './emit.js';
 import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
 
-export async function sendEvent(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'>,
-  caller: Caller,
-  deviceId: number,
-  body: unknown,
-): Promise<EventRecord> {
+type SendDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'>;
+type EventDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
+
+export async function sendEvent({
+  deps,
+  caller,
+  input: { deviceId, body },
+}: {
+  deps: SendDeps;
+  caller: Caller;
+  input: { deviceId: number; body: unknown };
+}): Promise<EventRecord> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'self'], 'events');
-  return sendEventOf(deps, caller, device, body);
+  return ingest(deps, caller, device, body);
 }
 
 /**
  * The same, for a device the caller has already been admitted to (the broker resolves its
  * connection's device itself, and re-reads it often enough to follow a change of home).
  */
-export async function sendEventOf(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'>,
-  caller: Caller,
-  device: Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>,
-  body: unknown,
-): Promise<EventRecord> {
+export function sendEventOf({
+  deps,
+  caller,
+  input: { device, body },
+}: {
+  deps: SendDeps;
+  caller: Caller;
+  input: { device: EventDevice; body: unknown };
+}): Promise<EventRecord> {
+  return ingest(deps, caller, device, body);
+}
+
+// positional on purpose: both verbs share it on the event hot path without building a second argument object
+async function ingest(deps: SendDeps, caller: Caller, device: EventDevice, body: unknown): Promise<EventRecord> {
   const input = parseWith(EventBodySchema, body);
   const size = Buffer.byteLength(JSON.stringify(input.eventData));
   if (size > deps.limits.eventDataBytes) {

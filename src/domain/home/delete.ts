@@ -7,7 +7,15 @@ import { writeLog } from '../log/write.js';
 
 const CHUNK = 500;
 
-export async function deleteHome({ deps, caller, homeId }: { deps: Pick<Deps, 'store' | 'clock'>; caller: Caller; homeId: number }): Promise<void> {
+export async function deleteHome({
+  deps,
+  caller,
+  input: { homeId },
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  caller: Caller;
+  input: { homeId: number };
+}): Promise<void> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const moved = await deps.store.transaction(async (store) => {
     let n = 0;

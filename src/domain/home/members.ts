@@ -19,7 +19,7 @@ async function withUser(store: Store, m: MemberRow): Promise<Member> {
   return memberView(m, u ?? { name: '', email: '' });
 }
 
-export async function listMembers({ deps, caller, homeId }: { deps: D; caller: Caller; homeId: number }): Promise<Member[]> {
+export async function listMembers({ deps, caller, input: { homeId } }: { deps: D; caller: Caller; input: { homeId: number } }): Promise<Member[]> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'member']);
   return Promise.all((await deps.store.members.list(h.id)).map((m) => withUser(deps.store, m)));
 }
@@ -57,9 +57,17 @@ async function setRole(deps: D, homeId: number, userId: number, role: HomeRole, 
 }
 
 /** adds a member (by userId or email), or changes the role of one already there */
-export async function addMember({ deps, caller, homeId, input }: { deps: D; caller: Caller; homeId: number; input: unknown }): Promise<Member> {
+export async function addMember({
+  deps,
+  caller,
+  input: { homeId, body },
+}: {
+  deps: D;
+  caller: Caller;
+  input: { homeId: number; body: unknown };
+}): Promise<Member> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
-  const b = parseInput(AddMemberBodySchema, input);
+  const b = parseInput(AddMemberBodySchema, body);
   const u = await userOfProject(deps.store, h.projectId, b);
   return memberView(await setRole(deps, h.id, u.id, b.role, true), u);
 }
@@ -68,22 +76,26 @@ export async function addMember({ deps, caller, homeId, input }: { deps: D; call
 export async function updateMember({
   deps,
   caller,
-  homeId,
-  userId,
-  input,
+  input: { homeId, userId, body },
 }: {
   deps: D;
   caller: Caller;
-  homeId: number;
-  userId: number;
-  input: unknown;
+  input: { homeId: number; userId: number; body: unknown };
 }): Promise<Member> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
-  const b = parseInput(PatchMemberBodySchema, input);
+  const b = parseInput(PatchMemberBodySchema, body);
   return withUser(deps.store, await setRole(deps, h.id, userId, b.role, false));
 }
 
-export async function removeMember({ deps, caller, homeId, userId }: { deps: D; caller: Caller; homeId: number; userId: number }): Promise<void> {
+export async function removeMember({
+  deps,
+  caller,
+  input: { homeId, userId },
+}: {
+  deps: D;
+  caller: Caller;
+  input: { homeId: number; userId: number };
+}): Promise<void> {
   const leaving = caller.type === 'user' && caller.userId === userId;
   const h = await homeFor(deps, caller, homeId, leaving ? ['project key', 'member'] : ['project key', 'owner']);
   await changeMembers(deps.store, h.id, async (tx, members) => {

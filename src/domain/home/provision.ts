@@ -12,16 +12,14 @@ import { ProvisioningBodySchema, type ProvisioningToken } from './schemas.js';
 export async function createProvisioningToken({
   deps,
   caller,
-  homeId,
-  input,
+  input: { homeId, body },
 }: {
   deps: Pick<Deps, 'store' | 'clock' | 'provisioningTtlSeconds'>;
   caller: Caller;
-  homeId: number;
-  input: unknown;
+  input: { homeId: number; body: unknown };
 }): Promise<ProvisioningToken> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'member'], 'devices');
-  const b = parseInput(ProvisioningBodySchema, input);
+  const b = parseInput(ProvisioningBodySchema, body);
   if (!(await deps.store.deviceClasses.get(h.projectId, b.deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass: b.deviceClass });
   const token = generateToken('pt.');
   const expirationTime = new Date(deps.clock.now().getTime() + deps.provisioningTtlSeconds * 1000).toISOString();

@@ -9,20 +9,18 @@ import { listProjectId } from '../project/access.js';
 import type { Home } from './schemas.js';
 import { homeView } from './view.js';
 
-export async function getHome({ deps, caller, homeId }: { deps: Pick<Deps, 'store'>; caller: Caller; homeId: number }): Promise<Home> {
+export async function getHome({ deps, caller, input: { homeId } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { homeId: number } }): Promise<Home> {
   return homeView(await homeFor(deps, caller, homeId, ['project key', 'member']));
 }
 
 export async function listHomes({
   deps,
   caller,
-  filter,
-  page,
+  input: { filter, page },
 }: {
   deps: Pick<Deps, 'store'>;
   caller: Caller;
-  filter: { projectId?: number; userId?: number };
-  page: Page;
+  input: { filter: { projectId?: number; userId?: number }; page: Page };
 }): Promise<Paged<Home>> {
   const projectId = listProjectId(caller, filter.projectId);
   if (caller.type === 'user') {

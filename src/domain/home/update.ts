@@ -9,16 +9,14 @@ import { homeView } from './view.js';
 export async function updateHome({
   deps,
   caller,
-  homeId,
-  input,
+  input: { homeId, body },
 }: {
   deps: Pick<Deps, 'store'>;
   caller: Caller;
-  homeId: number;
-  input: unknown;
+  input: { homeId: number; body: unknown };
 }): Promise<Home> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
-  const b = parseInput(PatchHomeBodySchema, input);
+  const b = parseInput(PatchHomeBodySchema, body);
   checkReadOnly(b, homeView(h), ['id', 'projectId', 'creationTime']);
   if (b.name !== undefined) await deps.store.homes.update(h.id, { name: b.name });
   return homeView({ ...h, name: b.name ?? h.name });

@@ -6,11 +6,14 @@ import { checkKey } from './set.js';
 import { announceKvChange } from './announce.js';
 import type { KvTarget } from './target.js';
 
-export async function deleteKv(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>,
-  target: KvTarget,
-  input: { key: unknown; asService?: boolean },
-): Promise<{ rev: number }> {
+export async function deleteKv({
+  deps,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>;
+  input: { target: KvTarget; key: unknown; asService?: boolean };
+}): Promise<{ rev: number }> {
+  const { target } = input;
   const key = checkKey(input.key);
   // docs/api.md#device-operations rule 8: a pair in use elsewhere (held by the service) cannot be deleted
   if (isServiceKey(key) && !input.asService) {

@@ -6,19 +6,25 @@ import { AppError } from '../errors.js';
 import { checkKey } from './set.js';
 import type { KvTarget } from './target.js';
 
-export async function getKv(deps: Pick<Deps, 'store'>, target: KvTarget, key: unknown): Promise<KvItem> {
+export async function getKv({ deps, input: { target, key } }: { deps: Pick<Deps, 'store'>; input: { target: KvTarget; key: unknown } }): Promise<KvItem> {
   const k = checkKey(key);
   const item = await deps.store.kv.get(target.scope, target.ownerId, k);
   if (!item) throw new AppError('KEY_NOT_FOUND', { key: k });
   return item;
 }
 
-export async function listKv(deps: Pick<Deps, 'store'>, target: KvTarget, keyPrefix?: string): Promise<{ rev: number; items: KvItem[] }> {
+export async function listKv({
+  deps,
+  input: { target, keyPrefix },
+}: {
+  deps: Pick<Deps, 'store'>;
+  input: { target: KvTarget; keyPrefix?: string };
+}): Promise<{ rev: number; items: KvItem[] }> {
   return deps.store.kv.list(target.scope, target.ownerId, keyPrefix || undefined);
 }
 
 /** docs/devices.md#kv-sync: the whole store, sent on subscribe and on a device's `reload` */
 export async function reloadMessage(deps: Pick<Deps, 'store'>, target: KvTarget): Promise<KvSyncMessage> {
-  const { rev, items } = await listKv(deps, target);
+  const { rev, items } = await listKv({ deps, input: { target } });
   return { action: 'reload', rev, numItems: items.length, items };
 }

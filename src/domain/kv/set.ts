@@ -8,6 +8,8 @@ import type { KvTarget } from './target.js';
 import { asLimitExceeded } from './limit.js';
 
 export interface SetKvInput {
+  /** whose store: the caller's access was checked when the target was built (target.ts) */
+  target: KvTarget;
   key: unknown;
   value: unknown;
   /** the service itself may write `sys:` keys; clients may not */
@@ -20,11 +22,14 @@ export function checkKey(key: unknown): string {
   return r.output;
 }
 
-export async function setKv(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits'>,
-  target: KvTarget,
-  input: SetKvInput,
-): Promise<{ rev: number }> {
+export async function setKv({
+  deps,
+  input,
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits'>;
+  input: SetKvInput;
+}): Promise<{ rev: number }> {
+  const { target } = input;
   const key = checkKey(input.key);
   if (!v.is(KvValueSchema, input.value)) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'value', message: 'value is required and may not be null' }] });

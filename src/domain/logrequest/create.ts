@@ -14,10 +14,18 @@ import type { LogDeps } from './limits.js';
 /** upload tokens travel in a URL path: base64url only, with a readable prefix */
 export const newUploadToken = () => `lr.${randomId(32)}`;
 
-export async function requestDeviceLogs(deps: LogDeps, caller: Caller, deviceId: number, input: unknown): Promise<{ request: LogRequestRow; token: string }> {
+export async function requestDeviceLogs({
+  deps,
+  caller,
+  input: { deviceId, body },
+}: {
+  deps: LogDeps;
+  caller: Caller;
+  input: { deviceId: number; body: unknown };
+}): Promise<{ request: LogRequestRow; token: string }> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
-  const body = parseInput(CreateLogRequestSchema, input);
-  if (body.start && body.end && body.start > body.end) {
+  const parsed = parseInput(CreateLogRequestSchema, body);
+  if (parsed.start && parsed.end && parsed.start > parsed.end) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'start', message: 'start must not be after end' }] });
   }
   const now = deps.clock.now().toISOString();
@@ -28,9 +36,9 @@ export async function requestDeviceLogs(deps: LogDeps, caller: Caller, deviceId:
     deviceId: device.id,
     status: 'requested',
     tokenHash: hashToken(token),
-    start: body.start ?? null,
-    end: body.end ?? null,
-    prefixes: body.prefixes ?? null,
+    start: parsed.start ?? null,
+    end: parsed.end ?? null,
+    prefixes: parsed.prefixes ?? null,
     creationTime: now,
     uploadId: null,
     uploadSize: null,

@@ -8,8 +8,16 @@ import { getLogRequest } from './read.js';
 import { endRequest } from './end.js';
 import { requestFolder, type LogDeps } from './limits.js';
 
-export async function deleteLogRequest(deps: LogDeps, caller: Caller, deviceId: number, requestId: string): Promise<void> {
-  const r = await getLogRequest(deps, caller, deviceId, requestId);
+export async function deleteLogRequest({
+  deps,
+  caller,
+  input: { deviceId, requestId },
+}: {
+  deps: LogDeps;
+  caller: Caller;
+  input: { deviceId: number; requestId: string };
+}): Promise<void> {
+  const r = await getLogRequest({ deps, caller, input: { deviceId, requestId } });
   if (r.status === 'uploading') throw new AppError('REQUEST_IN_USE', { requestId, status: r.status });
   if (r.status === 'requested') {
     const now = deps.clock.now().toISOString();

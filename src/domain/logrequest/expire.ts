@@ -18,7 +18,7 @@ export async function abandonUpload(deps: LogDeps, r: LogRequestRow): Promise<bo
 }
 
 /** abandons every expired upload, `batch` at a time; returns how many */
-export async function expireAbandonedUploads(deps: LogDeps, batch = 100): Promise<number> {
+export async function expireAbandonedUploads({ deps, input: { batch = 100 } = {} }: { deps: LogDeps; input?: { batch?: number } }): Promise<number> {
   let n = 0;
   for (;;) {
     const rows = await deps.store.logRequests.expired(deps.clock.now().toISOString(), batch);

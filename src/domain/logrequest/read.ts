@@ -6,13 +6,29 @@ import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { blobsOf, fileKey, type LogDeps } from './limits.js';
 
-export async function listLogRequests(deps: Pick<LogDeps, 'store'>, caller: Caller, deviceId: number, page: Page): Promise<Paged<LogRequestRow>> {
+export async function listLogRequests({
+  deps,
+  caller,
+  input: { deviceId, page },
+}: {
+  deps: Pick<LogDeps, 'store'>;
+  caller: Caller;
+  input: { deviceId: number; page: Page };
+}): Promise<Paged<LogRequestRow>> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   return deps.store.logRequests.list(device.id, page);
 }
 
 /** the request, if it belongs to a device the caller may see; else REQUEST_NOT_FOUND */
-export async function getLogRequest(deps: Pick<LogDeps, 'store'>, caller: Caller, deviceId: number, requestId: string): Promise<LogRequestRow> {
+export async function getLogRequest({
+  deps,
+  caller,
+  input: { deviceId, requestId },
+}: {
+  deps: Pick<LogDeps, 'store'>;
+  caller: Caller;
+  input: { deviceId: number; requestId: string };
+}): Promise<LogRequestRow> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   const r = await deps.store.logRequests.get(requestId);
   if (!r || r.deviceId !== device.id) throw new AppError('REQUEST_NOT_FOUND', { requestId });
@@ -26,8 +42,16 @@ export interface LogFile {
   stream: AsyncIterable<Uint8Array>;
 }
 
-export async function openLogFile(deps: Pick<LogDeps, 'store' | 'blobs'>, caller: Caller, deviceId: number, requestId: string): Promise<LogFile> {
-  const r = await getLogRequest(deps, caller, deviceId, requestId);
+export async function openLogFile({
+  deps,
+  caller,
+  input: { deviceId, requestId },
+}: {
+  deps: Pick<LogDeps, 'store' | 'blobs'>;
+  caller: Caller;
+  input: { deviceId: number; requestId: string };
+}): Promise<LogFile> {
+  const r = await getLogRequest({ deps, caller, input: { deviceId, requestId } });
   if (r.status !== 'success') throw new AppError('NOT_FOUND', { requestId, message: `the request is ${r.status}: no file is stored` });
   const blob = await blobsOf(deps).open(fileKey(r.id));
   if (!blob) throw new AppError('NOT_FOUND', { requestId, message: 'the file is gone' });

@@ -7,7 +7,7 @@ import { endRequest } from './end.js';
 import { requestForToken, requireSession } from './token.js';
 import { blobsOf, fileKey, partKey, partSizeOf, partsFolder, type LogDeps } from './limits.js';
 
-export async function completeUpload(deps: LogDeps, token: string, uploadId: string): Promise<void> {
+export async function completeUpload({ deps, input: { token, uploadId } }: { deps: LogDeps; input: { token: string; uploadId: string } }): Promise<void> {
   const r = await requestForToken(deps, token);
   requireSession(r, uploadId);
   const blobs = blobsOf(deps);

@@ -8,11 +8,11 @@ import { endRequest } from './end.js';
 import { requestForToken } from './token.js';
 import { partsFolder, type LogDeps } from './limits.js';
 
-export async function reportUploadFailure(deps: LogDeps, token: string, input: unknown): Promise<void> {
+export async function reportUploadFailure({ deps, input: { token, body } }: { deps: LogDeps; input: { token: string; body: unknown } }): Promise<void> {
   const r = await requestForToken(deps, token);
-  const body = parseInput(ReportFailureSchema, input);
+  const parsed = parseInput(ReportFailureSchema, body);
   const now = deps.clock.now().toISOString();
-  const error = body.reason ?? 'reported by the device';
+  const error = parsed.reason ?? 'reported by the device';
   const done = await endRequest(deps, r, ['requested', 'uploading'], { status: 'failure', finishTime: now, uploadExpires: null, error });
   if (!done) throw new AppError('INVALID_TOKEN');
   await deps.blobs?.deleteTree(partsFolder(r.id));

@@ -10,14 +10,13 @@ import { blobsOf, partKey, partSizeOf, uploadLimits, type LogDeps } from './limi
 const wrongSize = (n: number, expected: number, got: number | string) =>
   new AppError('INVALID_PARAMETERS', { issues: [{ path: 'body', message: `part ${n} must be ${expected} bytes, got ${got}` }], part: n, expected });
 
-export async function putPart(
-  deps: LogDeps,
-  token: string,
-  uploadId: string,
-  partNumber: string,
-  body: AsyncIterable<Uint8Array> | null,
-  declaredLength: number | undefined,
-): Promise<void> {
+export async function putPart({
+  deps,
+  input: { token, uploadId, partNumber, body, declaredLength },
+}: {
+  deps: LogDeps;
+  input: { token: string; uploadId: string; partNumber: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined };
+}): Promise<void> {
   const r = await requestForToken(deps, token);
   requireSession(r, uploadId);
   const n = /^[1-9]\d{0,5}$/.test(partNumber) ? Number(partNumber) : 0;

@@ -15,26 +15,32 @@ export interface UploadSession {
   urls: string[];
 }
 
-export async function startUpload(deps: LogDeps, token: string, input: unknown, baseUrl: string): Promise<UploadSession> {
+export async function startUpload({
+  deps,
+  input: { token, body, baseUrl },
+}: {
+  deps: LogDeps;
+  input: { token: string; body: unknown; baseUrl: string };
+}): Promise<UploadSession> {
   const r = await requestForToken(deps, token);
-  const body = parseInput(StartUploadSchema, input);
+  const parsed = parseInput(StartUploadSchema, body);
   const limits = uploadLimits(deps);
-  if (body.size > limits.maxFileBytes) {
+  if (parsed.size > limits.maxFileBytes) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'size', message: `a log file is at most ${limits.maxFileBytes} bytes` }] });
   }
   const blobs = blobsOf(deps);
   const now = deps.clock.now();
   const uploadId = randomId(12);
-  const numParts = partsOf(body.size, limits.partBytes);
+  const numParts = partsOf(parsed.size, limits.partBytes);
   const started = await deps.store.logRequests.transition(r.id, ['requested', 'uploading'], {
     status: 'uploading',
     uploadId,
-    uploadSize: body.size,
+    uploadSize: parsed.size,
     numParts,
     partSize: limits.partBytes,
     uploadExpires: new Date(now.getTime() + limits.uploadTtlSeconds * 1000).toISOString(),
-    filename: body.filename ?? null,
-    contentType: body.contentType,
+    filename: parsed.filename ?? null,
+    contentType: parsed.contentType,
   });
   if (!started) throw new AppError('INVALID_TOKEN');
   // the parts of a session this one replaces are of no use any more

@@ -14,7 +14,13 @@ export interface PresenceDeps extends Pick<Deps, 'store' | 'bus' | 'clock' | 'pi
 }
 
 /** returns true when this connection made the device connected */
-export async function deviceConnected(deps: PresenceDeps, device: PresenceDevice, connectionId: string, transport: Transport): Promise<boolean> {
+export async function deviceConnected({
+  deps,
+  input: { device, connectionId, transport },
+}: {
+  deps: PresenceDeps;
+  input: { device: PresenceDevice; connectionId: string; transport: Transport };
+}): Promise<boolean> {
   if (!(await deps.presence.connected(device.id, connectionId))) return false;
   const now = deps.clock.now();
   await deps.store.devices.setConnected(device.id, true, now.toISOString());

@@ -5,7 +5,13 @@ import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { PresenceDeps, PresenceDevice, Transport } from './connected.js';
 
 /** returns true when this connection was the device's last one */
-export async function deviceDisconnected(deps: PresenceDeps, device: PresenceDevice, connectionId: string, transport: Transport): Promise<boolean> {
+export async function deviceDisconnected({
+  deps,
+  input: { device, connectionId, transport },
+}: {
+  deps: PresenceDeps;
+  input: { device: PresenceDevice; connectionId: string; transport: Transport };
+}): Promise<boolean> {
   if (!(await deps.presence.disconnected(device.id, connectionId))) return false;
   const now = deps.clock.now();
   // a deleted device has no row left to update; its event still tells watchers it went away

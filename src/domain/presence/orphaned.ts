@@ -4,7 +4,7 @@
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { PresenceDeps } from './connected.js';
 
-export async function devicesOrphaned(deps: PresenceDeps, deviceIds: number[]): Promise<void> {
+export async function devicesOrphaned({ deps, input: { deviceIds } }: { deps: PresenceDeps; input: { deviceIds: number[] } }): Promise<void> {
   for (const id of deviceIds) {
     // a device that reconnected through another node meanwhile has a live connection again
     if ((await deps.presence.count(id)) > 0) continue;

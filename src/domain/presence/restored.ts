@@ -5,7 +5,7 @@
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { PresenceDeps } from './connected.js';
 
-export async function devicesRestored(deps: PresenceDeps, deviceIds: number[]): Promise<void> {
+export async function devicesRestored({ deps, input: { deviceIds } }: { deps: PresenceDeps; input: { deviceIds: number[] } }): Promise<void> {
   for (const id of deviceIds) {
     const device = await deps.store.devices.get(id);
     if (!device || device.isConnected) continue;

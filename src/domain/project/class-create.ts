@@ -12,16 +12,14 @@ import { deviceClassView } from './view.js';
 export async function createDeviceClass({
   deps,
   caller,
-  projectId,
-  input,
+  input: { projectId, body },
 }: {
   deps: Pick<Deps, 'store' | 'clock'>;
   caller: Caller;
-  projectId: number;
-  input: unknown;
+  input: { projectId: number; body: unknown };
 }): Promise<DeviceClass> {
   await projectKeyFor(deps, caller, projectId, 'devices');
-  const b = parseInput(CreateDeviceClassBodySchema, input);
+  const b = parseInput(CreateDeviceClassBodySchema, body);
   if (await deps.store.deviceClasses.get(projectId, b.id)) throw new AppError('ALREADY_EXISTS', { deviceClass: b.id });
   const row = { projectId, id: b.id, name: b.name ?? null, description: b.description ?? null, creationTime: deps.clock.now().toISOString() };
   await deps.store.deviceClasses.create(row);

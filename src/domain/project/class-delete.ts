@@ -10,13 +10,11 @@ import { projectKeyFor } from './access.js';
 export async function deleteDeviceClass({
   deps,
   caller,
-  projectId,
-  classId,
+  input: { projectId, classId },
 }: {
   deps: Pick<Deps, 'store' | 'clock'>;
   caller: Caller;
-  projectId: number;
-  classId: string;
+  input: { projectId: number; classId: string };
 }): Promise<void> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   if (!(await deps.store.deviceClasses.get(projectId, classId))) throw new AppError('NOT_FOUND', { deviceClass: classId });

@@ -16,7 +16,15 @@ async function canRead(deps: D, caller: Caller, projectId: number): Promise<void
   throw new AppError('PERMISSION_DENIED', { required: 'project key with scope devices, or a user of the project' });
 }
 
-export async function listDeviceClasses({ deps, caller, projectId }: { deps: D; caller: Caller; projectId: number }): Promise<DeviceClass[]> {
+export async function listDeviceClasses({
+  deps,
+  caller,
+  input: { projectId },
+}: {
+  deps: D;
+  caller: Caller;
+  input: { projectId: number };
+}): Promise<DeviceClass[]> {
   await canRead(deps, caller, projectId);
   return (await deps.store.deviceClasses.list(projectId)).map(deviceClassView);
 }
@@ -24,13 +32,11 @@ export async function listDeviceClasses({ deps, caller, projectId }: { deps: D; 
 export async function getDeviceClass({
   deps,
   caller,
-  projectId,
-  classId,
+  input: { projectId, classId },
 }: {
   deps: D;
   caller: Caller;
-  projectId: number;
-  classId: string;
+  input: { projectId: number; classId: string };
 }): Promise<DeviceClass> {
   await canRead(deps, caller, projectId);
   const c = await deps.store.deviceClasses.get(projectId, classId);

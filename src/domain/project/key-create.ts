@@ -11,16 +11,14 @@ import { apiKeyView } from './view.js';
 export async function createApiKey({
   deps,
   caller,
-  projectId,
-  input,
+  input: { projectId, body },
 }: {
   deps: Pick<Deps, 'store' | 'clock'>;
   caller: Caller;
-  projectId: number;
-  input: unknown;
+  input: { projectId: number; body: unknown };
 }): Promise<CreatedApiKey> {
   await projectKeyFor(deps, caller, projectId, 'admin');
-  const { name, scopes } = parseInput(CreateApiKeyBodySchema, input);
+  const { name, scopes } = parseInput(CreateApiKeyBodySchema, body);
   const key = generateToken('pk.');
   const row = { id: randomId(), projectId, name, scopes, keyHash: hashToken(key), creationTime: deps.clock.now().toISOString() };
   await deps.store.apiKeys.create(row);

@@ -5,7 +5,15 @@ import { projectKeyFor } from './access.js';
 import type { ApiKey } from './schemas.js';
 import { apiKeyView } from './view.js';
 
-export async function listApiKeys({ deps, caller, projectId }: { deps: Pick<Deps, 'store'>; caller: Caller; projectId: number }): Promise<ApiKey[]> {
+export async function listApiKeys({
+  deps,
+  caller,
+  input: { projectId },
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  input: { projectId: number };
+}): Promise<ApiKey[]> {
   await projectKeyFor(deps, caller, projectId, 'admin');
   return (await deps.store.apiKeys.list(projectId)).map(apiKeyView);
 }

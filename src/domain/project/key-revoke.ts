@@ -9,13 +9,11 @@ import { projectKeyFor } from './access.js';
 export async function revokeApiKey({
   deps,
   caller,
-  projectId,
-  keyId,
+  input: { projectId, keyId },
 }: {
   deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
   caller: Caller;
-  projectId: number;
-  keyId: string;
+  input: { projectId: number; keyId: string };
 }): Promise<void> {
   await projectKeyFor(deps, caller, projectId, 'admin');
   const key = await deps.store.apiKeys.get(keyId);

@@ -12,7 +12,15 @@ import { PatchProjectBodySchema, type Project } from './schemas.js';
 
 const projectView = (p: ProjectRow): Project => ({ id: p.id, name: p.name, allowUserSignup: p.allowUserSignup, creationTime: p.creationTime });
 
-export async function getProject({ deps, caller, projectId }: { deps: Pick<Deps, 'store'>; caller: Caller; projectId: number }): Promise<Project> {
+export async function getProject({
+  deps,
+  caller,
+  input: { projectId },
+}: {
+  deps: Pick<Deps, 'store'>;
+  caller: Caller;
+  input: { projectId: number };
+}): Promise<Project> {
   const p = await ownProject(deps, caller, projectId);
   if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: 'a project key' });
   return projectView(p);
@@ -21,17 +29,15 @@ export async function getProject({ deps, caller, projectId }: { deps: Pick<Deps,
 export async function updateProject({
   deps,
   caller,
-  projectId,
-  input,
+  input: { projectId, body },
 }: {
   deps: Pick<Deps, 'store' | 'clock'>;
   caller: Caller;
-  projectId: number;
-  input: unknown;
+  input: { projectId: number; body: unknown };
 }): Promise<Project> {
   const p = await ownProject(deps, caller, projectId);
   requireProjectKey(caller, projectId, 'admin');
-  const b = parseInput(PatchProjectBodySchema, input);
+  const b = parseInput(PatchProjectBodySchema, body);
   await deps.store.projects.update(p.id, b);
   const changed = Object.entries(b)
     .filter(([, v]) => v !== undefined)

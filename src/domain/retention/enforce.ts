@@ -32,11 +32,15 @@ export type RetentionDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 
 /** between two batches: let queued requests reach the database first */
 export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
-export async function enforceRetention(
-  deps: RetentionDeps,
-  limits: RetentionLimits,
-  pause: () => Promise<void> = yieldBetweenBatches,
-): Promise<RetentionResult> {
+export async function enforceRetention({
+  deps,
+  input: limits,
+}: {
+  /** pause: what runs between two batches (a collaborator, so it travels with the ports) */
+  deps: RetentionDeps & { pause?: () => Promise<void> };
+  input: RetentionLimits;
+}): Promise<RetentionResult> {
+  const pause = deps.pause ?? yieldBetweenBatches;
   const now = deps.clock.now().getTime();
   const cutoff = (days: number) => new Date(now - days * 86_400_000).toISOString();
   const out: RetentionResult = { accessLogs: 0, generalLogs: 0, events: 0, dataRecords: 0, reportRuns: 0, abandonedUploads: 0, batches: 0 };
@@ -77,6 +81,6 @@ export async function enforceRetention(
     });
   }
 
-  out.abandonedUploads = await expireAbandonedUploads(deps, batch);
+  out.abandonedUploads = await expireAbandonedUploads({ deps, input: { batch } });
   return out;
 }

@@ -5,7 +5,15 @@ import type { Caller } from '../auth/caller.js';
 import { writeLog } from '../log/write.js';
 import { userFor } from './access.js';
 
-export async function deleteUser({ deps, caller, userId }: { deps: Pick<Deps, 'store' | 'bus' | 'clock'>; caller: Caller; userId: number }): Promise<void> {
+export async function deleteUser({
+  deps,
+  caller,
+  input: { userId },
+}: {
+  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  caller: Caller;
+  input: { userId: number };
+}): Promise<void> {
   const u = await userFor(deps, caller, userId, false);
   const sessions = await deps.store.transaction(async (store) => {
     const s = await store.sessions.listForUser(u.id);

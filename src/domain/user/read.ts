@@ -9,20 +9,18 @@ import { userFor } from './access.js';
 import type { User } from './schemas.js';
 import { userView } from './view.js';
 
-export async function getUser({ deps, caller, userId }: { deps: Pick<Deps, 'store'>; caller: Caller; userId: number }): Promise<User> {
+export async function getUser({ deps, caller, input: { userId } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { userId: number } }): Promise<User> {
   return userView(await userFor(deps, caller, userId, true));
 }
 
 export async function listUsers({
   deps,
   caller,
-  filter,
-  page,
+  input: { filter, page },
 }: {
   deps: Pick<Deps, 'store'>;
   caller: Caller;
-  filter: { projectId?: number; search?: string };
-  page: Page;
+  input: { filter: { projectId?: number; search?: string }; page: Page };
 }): Promise<Paged<User>> {
   const projectId = listProjectId(caller, filter.projectId);
   requireProjectKey(caller, projectId, 'users');

@@ -14,16 +14,14 @@ import { userView } from './view.js';
 export async function updateUser({
   deps,
   caller,
-  userId,
-  input,
+  input: { userId, body },
 }: {
   deps: Pick<Deps, 'store' | 'bus'>;
   caller: Caller;
-  userId: number;
-  input: unknown;
+  input: { userId: number; body: unknown };
 }): Promise<User> {
   const u = await userFor(deps, caller, userId, true);
-  const b = parseInput(PatchUserBodySchema, input);
+  const b = parseInput(PatchUserBodySchema, body);
   const current = userView(u);
   const readOnly = ['id', 'projectId', 'creationTime', ...(caller.type === 'user' ? ['canCreateDevices'] : [])];
   checkReadOnly(b, current, readOnly);

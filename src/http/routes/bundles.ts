@@ -29,7 +29,11 @@ export function bundlesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const q = parseQuery(c, BundleListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return sliceResponse(c, page, await listBundles({ ...actor(c), filter: { projectId: q.projectId, deviceClass: q.deviceClass, channel: q.channel } }));
+      return sliceResponse(
+        c,
+        page,
+        await listBundles({ ...actor(c), input: { filter: { projectId: q.projectId, deviceClass: q.deviceClass, channel: q.channel } } }),
+      );
     },
   );
 
@@ -59,11 +63,11 @@ export function bundlesRoutes(): Hono<HttpEnv> {
       response: BundleSchema,
       auth: `${KEY}, or a device of its class`,
     }),
-    async (c) => c.json(await getBundle({ ...actor(c), bundleId: c.req.param('bundleId') })),
+    async (c) => c.json(await getBundle({ ...actor(c), input: { bundleId: c.req.param('bundleId') } })),
   );
 
   r.delete('/:bundleId', op({ operationId: 'deleteBundle', summary: 'Delete a bundle', tag, success: 204, statuses: STATUSES.read, auth: KEY }), async (c) => {
-    await deleteBundle({ ...actor(c), bundleId: c.req.param('bundleId') });
+    await deleteBundle({ ...actor(c), input: { bundleId: c.req.param('bundleId') } });
     return c.body(null, 204);
   });
 

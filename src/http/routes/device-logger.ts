@@ -39,7 +39,8 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
       response: UploadSessionSchema,
       auth,
     }),
-    async (c) => c.json(await startUpload(c.get('deps'), c.req.param('token'), await readBody(c), baseUrlOf(c)), 201),
+    async (c) =>
+      c.json(await startUpload({ deps: c.get('deps'), input: { token: c.req.param('token'), body: await readBody(c), baseUrl: baseUrlOf(c) } }), 201),
   );
 
   r.patch(
@@ -55,7 +56,7 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
       auth,
     }),
     async (c) => {
-      await reportUploadFailure(c.get('deps'), c.req.param('token'), await readBody(c));
+      await reportUploadFailure({ deps: c.get('deps'), input: { token: c.req.param('token'), body: await readBody(c) } });
       return c.body(null, 204);
     },
   );
@@ -67,7 +68,10 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
       const length = c.req.header('content-length');
       const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
       const body = c.req.raw.body as AsyncIterable<Uint8Array> | null;
-      await putPart(c.get('deps'), c.req.param('token'), c.req.param('uploadId'), c.req.param('part'), body, declared);
+      await putPart({
+        deps: c.get('deps'),
+        input: { token: c.req.param('token'), uploadId: c.req.param('uploadId'), partNumber: c.req.param('part'), body, declaredLength: declared },
+      });
       return c.body(null, 204);
     },
   );
@@ -76,7 +80,7 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
     '/:token/uploads/:uploadId',
     op({ operationId: 'completeDeviceLogUpload', summary: 'Complete a log file upload', tag, success: 204, statuses, authenticated: false, auth }),
     async (c) => {
-      await completeUpload(c.get('deps'), c.req.param('token'), c.req.param('uploadId'));
+      await completeUpload({ deps: c.get('deps'), input: { token: c.req.param('token'), uploadId: c.req.param('uploadId') } });
       return c.body(null, 204);
     },
   );

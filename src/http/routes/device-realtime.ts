@@ -46,7 +46,7 @@ export function device_realtimeRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       // 204 only once the event is in the events history
-      await sendEvent(c.get('deps'), c.get('caller'), deviceIdOf(c.req.param('deviceId')), await readBody(c));
+      await sendEvent({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdOf(c.req.param('deviceId')), body: await readBody(c) } });
       return c.body(null, 204);
     },
   );

@@ -49,7 +49,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const { skip: _s, limit: _l, ...filter } = parseQuery(c, DeviceListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listDevices({ ...actor(c), filter, page }));
+      return listResponse(c, page, await listDevices({ ...actor(c), input: { filter, page } }));
     },
   );
 
@@ -106,7 +106,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, or a home member',
     }),
     async (c) => {
-      await updateDevice({ ...actor(c), deviceId: did(c), input: await readBody(c) });
+      await updateDevice({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } });
       return done(c);
     },
   );
@@ -122,7 +122,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, or a home member',
     }),
     async (c) => {
-      await deleteDevice({ ...actor(c), deviceId: did(c) });
+      await deleteDevice({ ...actor(c), input: { deviceId: did(c) } });
       return done(c);
     },
   );
@@ -139,7 +139,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, a home member, or the device',
     }),
     async (c) => {
-      await updateDeviceTag({ ...actor(c), deviceId: did(c), input: await readBody(c) });
+      await updateDeviceTag({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } });
       return done(c);
     },
   );
@@ -156,7 +156,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, or the device',
     }),
     async (c) => {
-      await recordFirmwareInstallation({ ...actor(c), deviceId: did(c), input: await readBody(c) });
+      await recordFirmwareInstallation({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } });
       return done(c);
     },
   );
@@ -174,7 +174,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       const page = pageOf(c, c.get('deps').limits);
-      return sliceResponse(c, page, await getDeviceConfigurationSchemas({ ...actor(c), deviceId: did(c) }));
+      return sliceResponse(c, page, await getDeviceConfigurationSchemas({ ...actor(c), input: { deviceId: did(c) } }));
     },
   );
 

@@ -51,7 +51,7 @@ export function homesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const q = parseQuery(c, HomeListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listHomes({ ...actor(c), filter: { projectId: q.projectId, userId: q.userId }, page }));
+      return listResponse(c, page, await listHomes({ ...actor(c), input: { filter: { projectId: q.projectId, userId: q.userId }, page } }));
     },
   );
 
@@ -81,7 +81,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: HomeSchema,
       auth: `${KEY}, or a member`,
     }),
-    async (c) => c.json(await getHome({ ...actor(c), homeId: hid(c) })),
+    async (c) => c.json(await getHome({ ...actor(c), input: { homeId: hid(c) } })),
   );
 
   r.patch(
@@ -96,7 +96,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: HomeSchema,
       auth: `${KEY}, or an owner`,
     }),
-    async (c) => c.json(await updateHome({ ...actor(c), homeId: hid(c), input: await readBody(c) })),
+    async (c) => c.json(await updateHome({ ...actor(c), input: { homeId: hid(c), body: await readBody(c) } })),
   );
 
   r.delete(
@@ -110,7 +110,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       auth: `${KEY}, or an owner`,
     }),
     async (c) => {
-      await deleteHome({ ...actor(c), homeId: hid(c) });
+      await deleteHome({ ...actor(c), input: { homeId: hid(c) } });
       return c.body(null, 204);
     },
   );
@@ -126,7 +126,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: v.array(MemberSchema),
       auth: `${KEY}, or a member`,
     }),
-    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listMembers({ ...actor(c), homeId: hid(c) })),
+    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listMembers({ ...actor(c), input: { homeId: hid(c) } })),
   );
 
   r.post(
@@ -142,7 +142,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: MemberSchema,
       auth: `${KEY}, or an owner`,
     }),
-    async (c) => c.json(await addMember({ ...actor(c), homeId: hid(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await addMember({ ...actor(c), input: { homeId: hid(c), body: await readBody(c) } }), 201),
   );
 
   r.patch(
@@ -157,7 +157,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: MemberSchema,
       auth: `${KEY}, or an owner`,
     }),
-    async (c) => c.json(await updateMember({ ...actor(c), homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND'), input: await readBody(c) })),
+    async (c) => c.json(await updateMember({ ...actor(c), input: { homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND'), body: await readBody(c) } })),
   );
 
   r.delete(
@@ -171,7 +171,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       auth: `${KEY}, an owner, or the member itself`,
     }),
     async (c) => {
-      await removeMember({ ...actor(c), homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND') });
+      await removeMember({ ...actor(c), input: { homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND') } });
       return c.body(null, 204);
     },
   );
@@ -188,7 +188,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: ProvisioningTokenSchema,
       auth: 'project key with scope devices, or a member',
     }),
-    async (c) => c.json(await createProvisioningToken({ ...actor(c), homeId: hid(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await createProvisioningToken({ ...actor(c), input: { homeId: hid(c), body: await readBody(c) } }), 201),
   );
 
   return r;

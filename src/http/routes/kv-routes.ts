@@ -58,7 +58,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
       const { keyPrefix } = parseQuery(c, KvListQuery);
       const page = pageOf(c, c.get('deps').limits);
       // a store holds at most limits.kvKeysPerStore pairs: paging in memory is cheap
-      const { items } = await listKv(c.get('deps'), store, keyPrefix);
+      const { items } = await listKv({ deps: c.get('deps'), input: { target: store, keyPrefix } });
       return listResponse(c, page, { items: items.slice(page.skip, page.skip + page.limit), total: items.length });
     },
   );
@@ -74,7 +74,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
       response: KvItemSchema,
       auth: o.auth.read,
     }),
-    async (c) => c.json(await getKv(c.get('deps'), await target(c, 'read'), c.req.param('key'))),
+    async (c) => c.json(await getKv({ deps: c.get('deps'), input: { target: await target(c, 'read'), key: c.req.param('key') } })),
   );
 
   r.put(
@@ -91,7 +91,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
     async (c) => {
       const store = await target(c, 'write');
       const { value } = await parseBody(c, KvPutBodySchema);
-      await setKv(c.get('deps'), store, { key: c.req.param('key'), value });
+      await setKv({ deps: c.get('deps'), input: { target: store, key: c.req.param('key'), value } });
       return c.body(null, 204);
     },
   );
@@ -100,7 +100,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
     `${base}/:key`,
     op({ spec: 'deleteKeyValuePair', operationId: o.ids.delete, summary: `Delete a key-value pair of ${o.of}`, tag: o.tag, success: 204, auth: o.auth.write }),
     async (c) => {
-      await deleteKv(c.get('deps'), await target(c, 'write'), { key: c.req.param('key') });
+      await deleteKv({ deps: c.get('deps'), input: { target: await target(c, 'write'), key: c.req.param('key') } });
       return c.body(null, 204);
     },
   );

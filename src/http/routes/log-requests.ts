@@ -64,7 +64,7 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
     async (c) => {
       const deps = c.get('deps');
       const page = pageOf(c, deps.limits);
-      const { items, total } = await listLogRequests(deps, c.get('caller'), did(c), page);
+      const { items, total } = await listLogRequests({ deps, caller: c.get('caller'), input: { deviceId: did(c), page } });
       return listResponse(c, page, { total, items: items.map((x) => toLogRequest(x, { baseUrl: baseUrlOf(c) })) });
     },
   );
@@ -84,7 +84,7 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
     async (c) => {
       const deps = c.get('deps');
       const deviceId = did(c);
-      const { request, token } = await requestDeviceLogs(deps, c.get('caller'), deviceId, await readBody(c));
+      const { request, token } = await requestDeviceLogs({ deps, caller: c.get('caller'), input: { deviceId, body: await readBody(c) } });
       return c.json(toLogRequest(request, { baseUrl: baseUrlOf(c), token }), 201);
     },
   );
@@ -101,7 +101,7 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
       auth,
     }),
     async (c) => {
-      const row = await getLogRequest(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
+      const row = await getLogRequest({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), requestId: c.req.param('requestId') } });
       return c.json(toLogRequest(row, { baseUrl: baseUrlOf(c) }));
     },
   );
@@ -110,7 +110,7 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
     '/:deviceId/logRequests/:requestId',
     op({ spec: 'deleteDeviceLogRequest', operationId: 'deleteDeviceLogRequest', summary: 'Cancel or remove a log request', tag, success: 204, auth }),
     async (c) => {
-      await deleteLogRequest(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
+      await deleteLogRequest({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), requestId: c.req.param('requestId') } });
       return c.body(null, 204);
     },
   );
@@ -126,7 +126,7 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
       auth,
     }),
     async (c) => {
-      const file = await openLogFile(c.get('deps'), c.get('caller'), did(c), c.req.param('requestId'));
+      const file = await openLogFile({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), requestId: c.req.param('requestId') } });
       // the type is the device's word: never let a browser sniff or render it in our origin
       return c.body(webStream(file.stream), 200, {
         'content-type': file.contentType,

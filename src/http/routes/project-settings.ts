@@ -24,7 +24,7 @@ export function projectSettingsRoutes(): Hono<HttpEnv> {
       response: ProjectSchema,
       auth: 'a project key of the project',
     }),
-    async (c) => c.json(await getProject({ ...actor(c), projectId: pid(c) })),
+    async (c) => c.json(await getProject({ ...actor(c), input: { projectId: pid(c) } })),
   );
 
   r.patch(
@@ -39,7 +39,7 @@ export function projectSettingsRoutes(): Hono<HttpEnv> {
       response: ProjectSchema,
       auth: 'project key with scope admin',
     }),
-    async (c) => c.json(await updateProject({ ...actor(c), projectId: pid(c), input: await readBody(c) })),
+    async (c) => c.json(await updateProject({ ...actor(c), input: { projectId: pid(c), body: await readBody(c) } })),
   );
 
   return r;

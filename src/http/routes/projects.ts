@@ -40,7 +40,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       response: v.array(ApiKeySchema),
       auth: ADMIN,
     }),
-    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listApiKeys({ ...actor(c), projectId: pid(c) })),
+    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listApiKeys({ ...actor(c), input: { projectId: pid(c) } })),
   );
 
   r.post(
@@ -55,7 +55,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       response: CreatedApiKeySchema,
       auth: ADMIN,
     }),
-    async (c) => c.json(await createApiKey({ ...actor(c), projectId: pid(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await createApiKey({ ...actor(c), input: { projectId: pid(c), body: await readBody(c) } }), 201),
   );
 
   r.delete(
@@ -69,7 +69,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       auth: ADMIN,
     }),
     async (c) => {
-      await revokeApiKey({ ...actor(c), projectId: pid(c), keyId: c.req.param('keyId') });
+      await revokeApiKey({ ...actor(c), input: { projectId: pid(c), keyId: c.req.param('keyId') } });
       return c.body(null, 204);
     },
   );
@@ -85,7 +85,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       response: v.array(DeviceClassSchema),
       auth: CLASS_READERS,
     }),
-    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listDeviceClasses({ ...actor(c), projectId: pid(c) })),
+    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listDeviceClasses({ ...actor(c), input: { projectId: pid(c) } })),
   );
 
   r.post(
@@ -100,7 +100,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       response: DeviceClassSchema,
       auth: 'project key with scope devices',
     }),
-    async (c) => c.json(await createDeviceClass({ ...actor(c), projectId: pid(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await createDeviceClass({ ...actor(c), input: { projectId: pid(c), body: await readBody(c) } }), 201),
   );
 
   r.get(
@@ -114,7 +114,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       response: DeviceClassSchema,
       auth: CLASS_READERS,
     }),
-    async (c) => c.json(await getDeviceClass({ ...actor(c), projectId: pid(c), classId: c.req.param('classId') })),
+    async (c) => c.json(await getDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId') } })),
   );
 
   r.delete(
@@ -128,7 +128,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices',
     }),
     async (c) => {
-      await deleteDeviceClass({ ...actor(c), projectId: pid(c), classId: c.req.param('classId') });
+      await deleteDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId') } });
       return c.body(null, 204);
     },
   );

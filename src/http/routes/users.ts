@@ -41,7 +41,7 @@ export function usersRoutes(): Hono<HttpEnv> {
     async (c) => {
       const q = parseQuery(c, UserListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listUsers({ ...actor(c), filter: { projectId: q.projectId, search: q.search }, page }));
+      return listResponse(c, page, await listUsers({ ...actor(c), input: { filter: { projectId: q.projectId, search: q.search }, page } }));
     },
   );
 
@@ -72,7 +72,7 @@ export function usersRoutes(): Hono<HttpEnv> {
       response: UserSchema,
       auth: `${KEY}, or the user itself`,
     }),
-    async (c) => c.json(await getUser({ ...actor(c), userId: uid(c) })),
+    async (c) => c.json(await getUser({ ...actor(c), input: { userId: uid(c) } })),
   );
 
   r.patch(
@@ -87,7 +87,7 @@ export function usersRoutes(): Hono<HttpEnv> {
       response: UserSchema,
       auth: `${KEY}, or the user itself (not canCreateDevices)`,
     }),
-    async (c) => c.json(await updateUser({ ...actor(c), userId: uid(c), input: await readBody(c) })),
+    async (c) => c.json(await updateUser({ ...actor(c), input: { userId: uid(c), body: await readBody(c) } })),
   );
 
   r.delete(
@@ -101,7 +101,7 @@ export function usersRoutes(): Hono<HttpEnv> {
       auth: KEY,
     }),
     async (c) => {
-      await deleteUser({ ...actor(c), userId: uid(c) });
+      await deleteUser({ ...actor(c), input: { userId: uid(c) } });
       return c.body(null, 204);
     },
   );

@@ -24,7 +24,7 @@ describe('data posts over MQTT', () => {
   it('records published by a device are routed like an HTTP post; refusals are logged', async () => {
     await t.http('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'mqtt-store', name: 's', type: 'store' } });
     await t.http('POST', '/projects/1/dataSources', { token: t.adminKey, body: { id: 'mqtt-hook', name: 'h', type: 'webhook', url: 'http://127.0.0.1:9/x' } });
-    await noteDataDelivery(t.deps, { projectId: 1, sourceId: 'mqtt-hook' }, { ok: false, error: 'ECONNREFUSED' });
+    await noteDataDelivery({ deps: t.deps, input: { projectId: 1, sourceId: 'mqtt-hook', ok: false, error: 'ECONNREFUSED' } });
     const d = await t.seedDevice();
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.mqttPort}`, { username: String(d.id), password: d.key, reconnectPeriod: 0 });
     onTestFinished(() => client.endAsync(true));

@@ -31,7 +31,7 @@ describe('data posts: refused', () => {
     expect(hook.status).toBe(201);
     const { device, key } = await seedDevice(t.deps);
     // the worker reported a failed delivery to it
-    await noteDataDelivery(t.deps, { projectId: 1, sourceId: 'flaky' }, { ok: false, error: 'HTTP_500' });
+    await noteDataDelivery({ deps: t.deps, input: { projectId: 1, sourceId: 'flaky', ok: false, error: 'HTTP_500' } });
     const res = await t.req('POST', `/devices/${device.id}/data`, { token: key, body: { data: [{ v: 1 }] } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'partial', failedDataSources: [['flaky', 'WEBHOOK_FAILING: HTTP_500']] });
@@ -46,7 +46,7 @@ describe('data posts: refused', () => {
     } finally {
       t.deps.clock = clock;
     }
-    await noteDataDelivery(t.deps, { projectId: 1, sourceId: 'flaky' }, { ok: true });
+    await noteDataDelivery({ deps: t.deps, input: { projectId: 1, sourceId: 'flaky', ok: true } });
     expect((await t.req('POST', `/devices/${device.id}/data`, { token: key, body: { data: [{ v: 3 }] } })).body).toEqual({ result: 'success' });
   });
 

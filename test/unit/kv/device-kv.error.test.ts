@@ -101,7 +101,7 @@ describe('device key-value store: errors', () => {
 
   it('answers 409 KEY_IN_USE when deleting a sys: key the service holds (docs/api.md#device-operations rule 8), 404 when there is none', async () => {
     const { device } = await seedDevice(t.deps);
-    await setKv(t.deps, deviceStore(device), { key: 'sys:logRequest', value: { id: 'r1' }, asService: true });
+    await setKv({ deps: t.deps, input: { target: deviceStore(device), key: 'sys:logRequest', value: { id: 'r1' }, asService: true } });
     const del = await t.req('DELETE', path('sys:logRequest', device.id), { token: t.adminKey });
     expect(del.status).toBe(409);
     expect(del.body.reason).toBe('KEY_IN_USE');

@@ -86,7 +86,7 @@ describe('home key-value store: security and errors', () => {
     expect(bad.body.reason).toBe('INVALID_PARAMETERS');
     expect((await t.req('DELETE', `/homes/${homeId}/kv/none`, { token: t.adminKey })).body.reason).toBe('KEY_NOT_FOUND');
     const { setKv, homeStore } = await import('../../../src/domain/kv/index.js');
-    await setKv(t.deps, homeStore({ id: homeId, projectId: 1 }), { key: 'sys:held', value: 1, asService: true });
+    await setKv({ deps: t.deps, input: { target: homeStore({ id: homeId, projectId: 1 }), key: 'sys:held', value: 1, asService: true } });
     const held = await t.req('DELETE', `/homes/${homeId}/kv/sys:held`, { token: t.adminKey });
     expect(held.status).toBe(409);
     expect(held.body.reason).toBe('KEY_IN_USE');

@@ -141,7 +141,7 @@ describe('log requests: broken uploads', () => {
     const clock = t.deps.clock;
     t.deps.clock = { now: () => new Date(Date.now() + 61_000) };
     try {
-      expect(await expireAbandonedUploads(t.deps)).toBeGreaterThanOrEqual(1);
+      expect(await expireAbandonedUploads({ deps: t.deps })).toBeGreaterThanOrEqual(1);
       const got = await t.req('GET', `/devices/${device.id}/logRequests/${request.id}`, { token: t.adminKey });
       expect(got.body.status).toBe('failure');
       expect((await t.req('GET', `/devices/${device.id}/kv/sys:logRequest`, { token: t.adminKey })).status).toBe(404);

@@ -74,7 +74,7 @@ describe('retention', () => {
     });
     await store.reportRuns.create({ id: 'run-new', reportId: 'rep', projectId: 1, trigger: 'manual', dueTime: ago(1), creationTime: ago(1) });
 
-    const result = await enforceRetention(t.deps, LIMITS);
+    const result = await enforceRetention({ deps: t.deps, input: LIMITS });
     expect(result).toMatchObject({ accessLogs: 20, generalLogs: 2, events: 1, dataRecords: 2, reportRuns: 1 });
     // 20 access log rows in batches of 7: 7, 7, 6
     expect(result.batches).toBeGreaterThanOrEqual(3 + 1 + 1 + 2 + 1);
@@ -91,7 +91,7 @@ describe('retention', () => {
   it('a limit of 0 days keeps that history forever', async () => {
     const t = await setup();
     await t.deps.store.accessLogs.insertMany([{ projectId: 1, clientIp: 'x', latency: 1, method: 'GET', path: '/', statusCode: 200, timestamp: ago(1000) }]);
-    const r = await enforceRetention(t.deps, { ...LIMITS, accessLogDays: 0 });
+    const r = await enforceRetention({ deps: t.deps, input: { ...LIMITS, accessLogDays: 0 } });
     expect(r.accessLogs).toBe(0);
     expect((await t.deps.store.accessLogs.list({ projectId: 1 }, { skip: 0, limit: 10 })).total).toBe(1);
   });
@@ -114,7 +114,7 @@ describe('retention', () => {
     expect((await t.req('GET', `/devices/${device.id}/kv`, { token: key })).status).toBe(200);
     let done = false;
     const passStart = performance.now();
-    const pass = enforceRetention(t.deps, { ...LIMITS, batchSize: 500 }).finally(() => (done = true));
+    const pass = enforceRetention({ deps: t.deps, input: { ...LIMITS, batchSize: 500 } }).finally(() => (done = true));
     const latencies: number[] = [];
     while (!done) {
       const start = performance.now();

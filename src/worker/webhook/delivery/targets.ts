@@ -72,7 +72,7 @@ async function dataTarget(deps: Deps, row: DeliveryRow): Promise<Resolution> {
       url: s.url,
       keySealed: s.keySealed,
       // a success only needs writing when it ends a failing spell (no query per healthy batch)
-      afterAttempt: (ok, error) => (ok && !failing ? Promise.resolve() : noteDataDelivery(deps, where, { ok, error })),
+      afterAttempt: (ok, error) => (ok && !failing ? Promise.resolve() : noteDataDelivery({ deps, input: { ...where, ok, error } })),
     },
   };
 }
