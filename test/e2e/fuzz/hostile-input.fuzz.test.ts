@@ -11,7 +11,7 @@ import { ROUTES } from '../../../src/http/routes/index.js';
 import type { OpMeta } from '../../../src/http/op-meta.js';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
 import { mulberry32, type Rng } from '../../helpers/random.js';
-import { mqttConnect } from '../broker/clients.js';
+import mqtt, { type MqttClient } from 'mqtt';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RANDOM_PER_TARGET = 6;
@@ -144,17 +144,32 @@ async function healthy(): Promise<boolean> {
   return false;
 }
 
+/** a seed of its own per target, so one route's test replays alone (FUZZ_SEED and the target's name) */
+function seedOf(name: string): number {
+  let h = SEED >>> 0;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+
+// One test per route and per topic: each has its own time budget, so a busy machine slows the
+// file down without failing one 600 s test, and a failure names its route.
+const ROUTE_LIST = jsonRoutes();
+
 describe(`every JSON-taking route (seed ${SEED})`, () => {
-  it('answers hostile bodies with a 4xx {reason}, never a 500', { timeout: 600_000 }, async () => {
-    const routes = jsonRoutes();
-    // the list is derived, not typed in: it must hold the routes of the finding
-    const names = routes.map((r) => `${r.method} ${r.path}`);
+  it('covers the routes of the finding (the list is derived, not typed in)', () => {
+    const names = ROUTE_LIST.map((r) => `${r.method} ${r.path}`);
     expect(names).toEqual(expect.arrayContaining(['PUT /devices/:deviceId/event', 'PUT /devices/:deviceId/kv/:key', 'POST /devices/:deviceId/data']));
-    const rng = mulberry32(SEED);
-    const failures: string[] = [];
-    let requests = 0;
-    for (const r of routes) {
-      for (const p of payloads(rng, r.fields, 2 * 1024 * 1024)) {
+  });
+
+  it.each(ROUTE_LIST.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s answers hostile bodies with a 4xx {reason}, never a 500',
+    { timeout: 180_000 },
+    async (name, r) => {
+      const rng = mulberry32(seedOf(name));
+      const failures: string[] = [];
+      let requests = 0;
+      const list = payloads(rng, r.fields, 2 * 1024 * 1024);
+      for (const p of list) {
         for (const [who, token] of [
           ['admin key', t.adminKey],
           ['device key', device.key],
@@ -178,7 +193,7 @@ describe(`every JSON-taking route (seed ${SEED})`, () => {
             // fine as long as the server is alive; anything else is a failure
             const why = `${(err as Error).message}: ${((err as Error).cause as Error)?.message}`;
             const alive = await healthy();
-            if (!alive || !why.includes('other side closed')) failures.push(`${r.method} ${r.path} [${p.name}, ${who}] → ${why}`);
+            if (!alive || !why.includes('other side closed')) failures.push(`${name} [${p.name}, ${who}] → ${why}`);
             continue;
           }
           requests++;
@@ -189,44 +204,51 @@ describe(`every JSON-taking route (seed ${SEED})`, () => {
             reason = undefined;
           }
           if (res.status >= 500 || (res.status >= 400 && typeof reason !== 'string')) {
-            failures.push(`${r.method} ${r.path} [${p.name}, ${who}] → ${res.status} ${text.slice(0, 200)}`);
+            failures.push(`${name} [${p.name}, ${who}] → ${res.status} ${text.slice(0, 200)}`);
           }
         }
       }
-    }
-    expect(failures).toEqual([]);
-    expect(requests).toBeGreaterThan(routes.length * 20);
-    expect(await healthy()).toBe(true);
-  });
+      expect(failures).toEqual([]);
+      // most bodies got an answer (an upload route may close early on some)
+      expect(requests).toBeGreaterThan(20);
+      expect(list.length).toBeGreaterThan(20);
+      expect(await healthy()).toBe(true);
+    },
+  );
 });
 
 describe(`every device topic (seed ${SEED})`, () => {
-  it('drops hostile payloads with a PUBACK and keeps the connection', { timeout: 600_000 }, async () => {
-    const d = mqttDevice;
-    const c = await mqttConnect(t, d);
-    let closes = 0;
+  // one connection for every topic: it must survive them all
+  let c: MqttClient;
+  let closes = 0;
+  beforeAll(async () => {
+    c = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.mqttPort}`, { username: String(mqttDevice.id), password: mqttDevice.key, reconnectPeriod: 0 });
     c.on('close', () => closes++);
-    const rng = mulberry32(SEED + 1);
-    const topics = [
-      `/devices/${d.id}/event`,
-      `/devices/${d.id}/kv`,
-      `/devices/${d.id}/data`,
-      `/devices/${d.id}/bulkData/fuzz`,
-      `/devices/${d.id}/command`,
-      `/devices/${d.id + 1}/event`,
-    ];
-    let n = 0;
-    for (const topic of topics) {
-      // payloads under the MQTT packet cap (256 KiB): a packet over it closes the connection by design (docs/api.md#limits)
-      for (const p of payloads(rng, ['eventType', 'eventData', 'action', 'key', 'value', 'data'], 250 * 1024)) {
-        // publishAsync resolves on the PUBACK
-        await c.publishAsync(topic, p.body, { qos: 1 });
-      }
-      // positive control on the same connection: a valid event is PUBACKed and stored
-      const marker = `fuzzOk${n++}`;
-      await c.publishAsync(`/devices/${d.id}/event`, JSON.stringify({ eventType: marker, eventData: {} }), { qos: 1 });
-      expect((await t.deps.store.events.list({ projectId: 1, eventType: marker, deviceId: d.id }, { skip: 0, limit: 1 })).total, topic).toBe(1);
+  });
+  afterAll(() => c?.endAsync(true));
+
+  const topics = [
+    ['event', (id: number) => `/devices/${id}/event`],
+    ['kv', (id: number) => `/devices/${id}/kv`],
+    ['data', (id: number) => `/devices/${id}/data`],
+    ['bulkData', (id: number) => `/devices/${id}/bulkData/fuzz`],
+    ['command', (id: number) => `/devices/${id}/command`],
+    ["another device's event", (id: number) => `/devices/${id + 1}/event`],
+  ] as const;
+
+  it.each(topics)('%s: drops hostile payloads with a PUBACK and keeps the connection', { timeout: 180_000 }, async (name, topicOf) => {
+    const d = mqttDevice;
+    const topic = topicOf(d.id);
+    const rng = mulberry32(seedOf(`mqtt ${name}`));
+    // payloads under the MQTT packet cap (256 KiB): a packet over it closes the connection by design (docs/api.md#limits)
+    for (const p of payloads(rng, ['eventType', 'eventData', 'action', 'key', 'value', 'data'], 250 * 1024)) {
+      // publishAsync resolves on the PUBACK
+      await c.publishAsync(topic, p.body, { qos: 1 });
     }
+    // positive control on the same connection: a valid event is PUBACKed and stored
+    const marker = `fuzzOk${name.replace(/[^a-zA-Z]/g, '')}`;
+    await c.publishAsync(`/devices/${d.id}/event`, JSON.stringify({ eventType: marker, eventData: {} }), { qos: 1 });
+    expect((await t.deps.store.events.list({ projectId: 1, eventType: marker, deviceId: d.id }, { skip: 0, limit: 1 })).total, topic).toBe(1);
     expect(closes).toBe(0);
     expect(c.connected).toBe(true);
     expect((await t.http('GET', '/healthz')).status).toBe(200);
