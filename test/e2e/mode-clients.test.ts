@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { startTestHearth, type TestHearth } from '../helpers/hearth.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
 import { mqttConnect } from './broker/clients.js';
+import { eventually } from '../helpers/wait.js';
 
 const backends: [string, () => { databaseUrl: string | null; databaseSchema: string | null }][] = [
   ['sqlite', () => ({ databaseUrl: null, databaseSchema: null })],
@@ -61,17 +62,6 @@ const json = (body: unknown, token?: string) => ({
   body: JSON.stringify(body),
   headers: { 'content-type': 'application/json', ...(token ? { authorization: `ModeCloud ${token}` } : {}) },
 });
-
-/** polls until `check` returns something (the store is written after the PUBACK's commit) */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => {
   let t: TestHearth;
@@ -312,10 +302,14 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
       const d = await t.seedDevice({ homeId });
       const client = await mqttConnect(t, d);
       await client.publishAsync(`/devices/${d.id}/event`, '{"eventType":"x"}', { qos: 1 });
-      const events = await eventually(async () => {
-        const r = await t.http('GET', `/events?projectId=1&deviceId=${d.id}&eventType=x`, { token: t.adminKey });
-        return r.body.length ? r.body : undefined;
-      }, 'the event');
+      const events = await eventually(
+        async () => {
+          const r = await t.http('GET', `/events?projectId=1&deviceId=${d.id}&eventType=x`, { token: t.adminKey });
+          return r.body.length ? r.body : undefined;
+        },
+        undefined,
+        'the event',
+      );
       expect(events).toEqual([expect.objectContaining({ eventType: 'x', eventData: {}, homeId, originDeviceId: d.id })]);
       const http = await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType: 'x' } });
       expect(http.status).toBe(403);

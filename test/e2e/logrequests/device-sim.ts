@@ -3,6 +3,7 @@
 // notices the service-held key `sys:logRequest`, and uploads the file it is given in parts.
 import mqtt, { type MqttClient } from 'mqtt';
 import { onTestFinished } from 'vitest';
+import { MIN_WAIT_MS } from '../../helpers/wait.js';
 
 export interface LogRequestKey {
   id: string;
@@ -72,8 +73,8 @@ export async function startSimDevice(o: { mqttPort: number; httpUrl: string; id:
   return {
     client,
     kv,
-    logRequest: (timeoutMs = 5000) => until(() => kv.get(KEY) as LogRequestKey | undefined, timeoutMs, 'no sys:logRequest'),
-    logRequestGone: async (timeoutMs = 5000) => {
+    logRequest: (timeoutMs = MIN_WAIT_MS) => until(() => kv.get(KEY) as LogRequestKey | undefined, timeoutMs, 'no sys:logRequest'),
+    logRequestGone: async (timeoutMs = MIN_WAIT_MS) => {
       await until(() => (kv.has(KEY) ? undefined : true), timeoutMs, 'sys:logRequest still there');
     },
     async upload(key, file, u = {}) {

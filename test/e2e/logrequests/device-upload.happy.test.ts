@@ -21,8 +21,8 @@ async function download(deviceId: number, requestId: string) {
 describe('device log upload over MQTT and HTTP', () => {
   it('a connected device sees the request arrive, uploads in parts, and the same bytes come back', async () => {
     const d = await t.seedDevice();
+    // resolves after the SUBACK of its KV topic: the request's sync reaches it
     const dev = await startSimDevice({ mqttPort: t.mqttPort, httpUrl: t.httpUrl, id: d.id, key: d.key });
-    await new Promise((r) => setTimeout(r, 100));
     const created = await t.http('POST', `/devices/${d.id}/logRequests`, { token: t.adminKey, body: { start: '2026-01-01T00:00:00Z', prefixes: ['kernel'] } });
     expect(created.status).toBe(201);
     const key = await dev.logRequest();

@@ -5,20 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import mqtt from 'mqtt';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { noteDataDelivery } from '../../../src/domain/data/index.js';
+import { eventually } from '../../helpers/wait.js';
 
 let t: TestHearth;
 beforeAll(async () => {
   t = await startTestHearth({ webhooks: { allowPrivateTargets: true } });
 });
 afterAll(() => t?.close());
-
-const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('data posts over MQTT', () => {
   it('records published by a device are routed like an HTTP post; refusals are logged', async () => {
@@ -31,7 +24,7 @@ describe('data posts over MQTT', () => {
     await client.publishAsync(`/devices/${d.id}/data`, JSON.stringify({ data: [{ t: 1 }, { t: 2 }] }), { qos: 1 });
     const records = await t.http('GET', `/projects/1/dataSources/mqtt-store/records?deviceId=${d.id}`, { token: t.adminKey });
     expect(records.body.map((r: { data: { t: number } }) => r.data.t).sort()).toEqual([1, 2]);
-    await waitFor(async () => {
+    await eventually(async () => {
       const logs = await t.deps.store.logs.list({ projectId: 1, source: 'broker' }, { skip: 0, limit: 50 });
       return logs.items.some((l) => l.text.includes('refused by data sources: mqtt-hook (WEBHOOK_FAILING: ECONNREFUSED)'));
     });
