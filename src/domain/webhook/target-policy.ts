@@ -77,13 +77,23 @@ export async function checkTargetUrl(url: string, allowPrivate: boolean, resolve
     const code = (err as NodeJS.ErrnoException).code ?? 'lookup failed';
     throw new TargetNotAllowedError(`webhook host "${host}" cannot be resolved (${code})`);
   }
-  const bad = addresses.find((a) => !isAllowedAddress(a.address));
-  if (bad) throw refused(host, bad.address);
+  const refusal = refusalOf(host, addresses);
+  if (refusal) throw refusal;
   if (addresses.length === 0) throw new TargetNotAllowedError(`webhook host "${host}" has no address`);
 }
 
-/** the refusal of a target whose name or address is not public (here and at dial time) */
-export function refused(host: string, address: string): TargetNotAllowedError {
+/**
+ * The refusal for the first disallowed address a name resolved to, or undefined when all are
+ * allowed: at registration (checkTargetUrl) and at dial time (guardedLookup). An empty answer is
+ * each caller's own error (TARGET_NOT_ALLOWED here, ENOTFOUND when dialling).
+ */
+export function refusalOf(host: string, addresses: readonly { address: string }[]): TargetNotAllowedError | undefined {
+  const bad = addresses.find((a) => !isAllowedAddress(a.address));
+  return bad ? refused(host, bad.address) : undefined;
+}
+
+/** the refusal of a target whose name or address is not public */
+function refused(host: string, address: string): TargetNotAllowedError {
   const via = host === address ? '' : ` (resolves to ${address})`;
   return new TargetNotAllowedError(
     `webhook target "${host}"${via} is a loopback, private, link-local or otherwise non-public address; ` + 'set allowPrivateTargets to allow it',

@@ -3,7 +3,7 @@
 // connection if any address is disallowed, so the check applies to exactly what the socket will
 // dial (a name that turned private after registration, DNS rebinding, is refused here).
 import dns from 'node:dns';
-import { isAllowedAddress, refused } from '../../../domain/webhook/target-policy.js';
+import { refusalOf } from '../../../domain/webhook/target-policy.js';
 
 /** handles both call shapes (`all: true` from autoSelectFamily, and the single-address form) */
 export const guardedLookup = (
@@ -13,8 +13,8 @@ export const guardedLookup = (
 ): void => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
-    const bad = addresses.find((a) => !isAllowedAddress(a.address));
-    if (bad) return callback(refused(hostname, bad.address), '');
+    const refusal = refusalOf(hostname, addresses);
+    if (refusal) return callback(refusal, '');
     if (addresses.length === 0) {
       return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
     }
