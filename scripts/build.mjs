@@ -26,6 +26,7 @@ const SKIP = [join('src', 'console')];
 /** read at run time relative to the compiled code */
 const ASSETS = [join('config', 'default.json')];
 
+/** every file under `dir` (relative to the project), the console's excepted */
 function filesUnder(dir) {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -34,12 +35,17 @@ function filesUnder(dir) {
   });
 }
 
+/** the TypeScript sources under `dir` (declaration files excepted): what esbuild compiles */
+export function sourcesUnder(dir) {
+  return filesUnder(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+}
+
 export async function buildServer(outdir = join(ROOT, 'dist')) {
   const started = performance.now();
   // the server's part only: dist/console is the console build's
   for (const dir of [...ROOTS, 'config', 'scripts']) rmSync(join(outdir, dir), { recursive: true, force: true });
   const files = ROOTS.flatMap(filesUnder);
-  const sources = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  const sources = ROOTS.flatMap(sourcesUnder);
   await build({
     absWorkingDir: ROOT,
     entryPoints: sources,

@@ -9,9 +9,10 @@
 // system, read by bash's `times` for the child) does much less, so the verdict is on CPU: the
 // median command must stay under 500 ms, and the wall median is printed beside it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { buildServer, sourcesUnder } from '../build.mjs';
 import type { BenchResult } from './lib/types.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -38,19 +39,13 @@ function timeOnce(argv: string[], env: NodeJS.ProcessEnv): Sample {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** the CLI's sources and the server's, one .js per .ts (dist/'s layout before the bundle) */
+/** the CLI's sources and the server's, one .js per .ts (dist/'s layout before the bundle): the
+ * server's own build (scripts/build.mjs, which also copies config/default.json), plus the CLI's
+ * sources compiled the same way */
 async function buildPerFile(outdir: string): Promise<string> {
-  const under = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-      const p = join(dir, e.name);
-      if (p === join('src', 'console')) return [];
-      return e.isDirectory() ? under(p) : p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : [];
-    });
-  const entryPoints = [...under('src'), ...under('broker'), ...under(join('scripts', 'admin')), join('scripts', 'admin.ts')];
-  await build({ absWorkingDir: ROOT, entryPoints, outdir, outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
-  // config/default.json two levels above src/config/load.js
-  mkdirSync(join(outdir, 'config'), { recursive: true });
-  spawnSync('cp', [join(ROOT, 'config', 'default.json'), join(outdir, 'config')]);
+  await buildServer(outdir);
+  const admin = [...sourcesUnder(join('scripts', 'admin')), join('scripts', 'admin.ts')];
+  await build({ absWorkingDir: ROOT, entryPoints: admin, outdir, outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
   return join(outdir, 'scripts', 'admin.js');
 }
 
