@@ -10,5 +10,5 @@ export const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0
 export function brokerLog(ctx: BrokerCore, projectId: number | null, caller: Caller | undefined, level: 'info' | 'warn', text: string): void {
   ctx.deps.logger.debug({ projectId, caller: caller?.type === 'device' ? caller.deviceId : undefined }, text);
   if (projectId === null) return; // nobody could read it: no project to file it under
-  void writeLog(ctx.deps, { projectId, caller, level, source: 'broker', text });
+  void writeLog({ deps: ctx.deps, input: { projectId, caller, level, source: 'broker', text } });
 }

@@ -12,7 +12,7 @@ type Subscribed = { subscriptions: Record<string, { qos: number } | undefined> }
 export async function sendReload(ctx: BrokerContext, client: Client, device: PresenceDevice): Promise<void> {
   const topic = kvTopic(device.id);
   if (!(client as Client & Subscribed).subscriptions[topic] || client.closed) return;
-  const message = await reloadMessage(ctx.deps, deviceStore(device));
+  const message = await reloadMessage({ deps: ctx.deps, input: { target: deviceStore(device) } });
   const sub = (client as Client & Subscribed).subscriptions[topic];
   if (!sub || client.closed) return;
   ctx.metrics.kvSyncs.mqtt++;

@@ -41,7 +41,7 @@ export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: 
 
 async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
   try {
-    const reload = await reloadMessage(ctx.deps, deviceStore(k.device));
+    const reload = await reloadMessage({ deps: ctx.deps, input: { target: deviceStore(k.device) } });
     sendText(ctx, k.ws, JSON.stringify(reload));
     ctx.metrics.kvSyncs.websocket++;
     const queued = k.pending ?? [];

@@ -30,7 +30,7 @@ export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffe
 
 export async function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
   const token = tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
-  return resolveCaller(ctx.deps, token, u.ip);
+  return resolveCaller({ deps: ctx.deps, input: { token, ip: u.ip } });
 }
 
 /** a path segment that must be a device id (src/domain/id.ts); anything else is that kind of "not found" */

@@ -38,7 +38,7 @@ const live = (deps: D, s: SessionRow | undefined): s is SessionRow => s !== unde
  * the HTTP fast path admits most requests so. Otherwise the store is asked, and gives every
  * refusal; a token of no known kind is refused at once.
  */
-export function resolveCaller(deps: D, token: string | undefined, ip?: string): Maybe<Caller> {
+export function resolveCaller({ deps, input: { token, ip } }: { deps: D; input: { token: string | undefined; ip?: string } }): Maybe<Caller> {
   if (!token) return { type: 'nobody', ip };
   const hash = hashToken(token);
   const { store } = deps;

@@ -29,6 +29,6 @@ export async function createBundle({ deps, caller, input }: { deps: Pick<Deps, '
     creationTime: deps.clock.now().toISOString(),
   };
   await deps.store.bundles.create(row);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} created for class ${b.deviceClass}` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} created for class ${b.deviceClass}` } });
   return bundleView(row);
 }

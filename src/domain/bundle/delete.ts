@@ -16,5 +16,5 @@ export async function deleteBundle({
 }): Promise<void> {
   const b = await bundleFor(deps, caller, bundleId, true);
   await deps.store.bundles.delete(b.id);
-  await writeLog(deps, { projectId: b.projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} deleted` });
+  await writeLog({ deps, input: { projectId: b.projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} deleted` } });
 }

@@ -55,6 +55,6 @@ export async function createDataSource({
     modificationTime: now,
   };
   if (!(await deps.store.dataSources.create(row))) throw new AppError('ALREADY_EXISTS', { dataSourceId: row.id });
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'data', text: `data source ${row.id} (${row.type}) created` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'data', text: `data source ${row.id} (${row.type}) created` } });
   return toDataSource(row, deps.secret, true);
 }

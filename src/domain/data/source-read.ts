@@ -50,7 +50,7 @@ export async function deleteDataSource({
     await tx.dataSources.delete(projectId, s.id);
     await tx.dataRecords.deleteForSource(projectId, s.id);
   });
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'data', text: `data source ${id} deleted` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'data', text: `data source ${id} deleted` } });
 }
 
 export interface DataRecordView {

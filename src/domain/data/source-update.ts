@@ -49,6 +49,6 @@ export async function updateDataSource({
   // a changed target gets a fresh start: its health was the old target's
   if (patch.url !== undefined && patch.url !== current.url) Object.assign(patch, { failingSince: null, lastFailureTime: null, lastError: null });
   await deps.store.dataSources.update(projectId, id, patch);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'data', text: `data source ${id} updated${reveal ? ' (new key)' : ''}` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'data', text: `data source ${id} updated${reveal ? ' (new key)' : ''}` } });
   return toDataSource(await loadSource(deps, projectId, id), deps.secret, reveal);
 }

@@ -33,6 +33,9 @@ export async function claimDevice({
     if (!(await store.devices.claim(d.id, home.id, now))) throw new AppError('DEVICE_ALREADY_IN_HOME', { deviceId: d.id });
     return { ...d, homeId: home.id, claimTime: now, claimExpirationTime: now };
   });
-  await writeLog(deps, { projectId: home.projectId, caller, level: 'info', source: 'api', text: `device ${claimed.id} claimed into home ${home.id}` });
+  await writeLog({
+    deps,
+    input: { projectId: home.projectId, caller, level: 'info', source: 'api', text: `device ${claimed.id} claimed into home ${home.id}` },
+  });
   return deviceView(deps.secret, claimed, revealsSecrets(caller));
 }

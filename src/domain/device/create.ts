@@ -66,12 +66,15 @@ export async function createDevice({
     bundleInstallTime: input.bundleInstalled ? iso : null,
     channel: input.channel ?? null,
   });
-  await writeLog(deps, {
-    projectId,
-    caller,
-    level: 'info',
-    source: 'api',
-    text: `device ${row.id} created (class ${row.deviceClass}${inHome ? `, home ${row.homeId}` : ''})`,
+  await writeLog({
+    deps,
+    input: {
+      projectId,
+      caller,
+      level: 'info',
+      source: 'api',
+      text: `device ${row.id} created (class ${row.deviceClass}${inHome ? `, home ${row.homeId}` : ''})`,
+    },
   });
   // the creator gets the credentials it has to flash into the device
   return deviceView(deps.secret, row, true);

@@ -31,7 +31,7 @@ export async function deleteDevice({
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   if (caller.type !== 'project key') {
     await deps.store.devices.update(d.id, { homeId: null });
-    await writeLog(deps, { projectId: d.projectId, caller, level: 'info', source: 'api', text: `device ${d.id} removed from home ${d.homeId}` });
+    await writeLog({ deps, input: { projectId: d.projectId, caller, level: 'info', source: 'api', text: `device ${d.id} removed from home ${d.homeId}` } });
     return;
   }
   for (const check of deviceBlockers) await check(deps, d);
@@ -40,16 +40,19 @@ export async function deleteDevice({
     await store.devices.delete(d.id);
   });
   await deps.bus.publish('revoke', { kind: 'device', deviceId: d.id });
-  await writeLog(deps, { projectId: d.projectId, caller, level: 'info', source: 'api', text: `device ${d.id} deleted` });
+  await writeLog({ deps, input: { projectId: d.projectId, caller, level: 'info', source: 'api', text: `device ${d.id} deleted` } });
   for (const cleanup of deviceCleanups) {
     try {
       await cleanup(deps, d);
     } catch (err) {
-      await writeLog(deps, {
-        projectId: d.projectId,
-        level: 'warn',
-        source: 'api',
-        text: `cleanup after deleting device ${d.id} failed: ${(err as Error).message}`,
+      await writeLog({
+        deps,
+        input: {
+          projectId: d.projectId,
+          level: 'warn',
+          source: 'api',
+          text: `cleanup after deleting device ${d.id} failed: ${(err as Error).message}`,
+        },
       });
     }
   }

@@ -54,6 +54,9 @@ export async function provisionDevice({
     await store.devices.update(created.id, { name });
     return { ...created, name };
   });
-  await writeLog(deps, { projectId: row.projectId, level: 'info', source: 'api', text: `device ${row.id} provisioned on demand into home ${row.homeId}` });
+  await writeLog({
+    deps,
+    input: { projectId: row.projectId, level: 'info', source: 'api', text: `device ${row.id} provisioned on demand into home ${row.homeId}` },
+  });
   return deviceView(deps.secret, row, true);
 }

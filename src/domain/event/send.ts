@@ -71,11 +71,14 @@ async function ingest(deps: SendDeps, caller: Caller, device: EventDevice, body:
 
 /** docs/devices.md#mqtt: a newcomer waiting for a webhook learns why none comes (once per device per hour) */
 function saySilent(deps: Pick<Deps, 'store' | 'clock'>, caller: Caller, device: Pick<DeviceRow, 'id' | 'projectId'>, eventType: string): Promise<void> {
-  return writeLog(deps, {
-    projectId: device.projectId,
-    caller,
-    level: 'warn',
-    source: 'webhooks',
-    text: `device ${device.id} is in no home: its events (e.g. ${eventType}) are stored but reach no smart module or webhook (docs/webhooks.md#event-webhook needs homeId); add the device to a home. Said once an hour per device.`,
+  return writeLog({
+    deps,
+    input: {
+      projectId: device.projectId,
+      caller,
+      level: 'warn',
+      source: 'webhooks',
+      text: `device ${device.id} is in no home: its events (e.g. ${eventType}) are stored but reach no smart module or webhook (docs/webhooks.md#event-webhook needs homeId); add the device to a home. Said once an hour per device.`,
+    },
   });
 }

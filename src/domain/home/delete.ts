@@ -30,5 +30,5 @@ export async function deleteHome({
     await store.homes.delete(h.id);
     return n;
   });
-  await writeLog(deps, { projectId: h.projectId, caller, level: 'info', source: 'api', text: `home ${h.id} deleted; ${moved} device(s) left it` });
+  await writeLog({ deps, input: { projectId: h.projectId, caller, level: 'info', source: 'api', text: `home ${h.id} deleted; ${moved} device(s) left it` } });
 }

@@ -24,7 +24,7 @@ export async function listKv({
 }
 
 /** docs/devices.md#kv-sync: the whole store, sent on subscribe and on a device's `reload` */
-export async function reloadMessage(deps: Pick<Deps, 'store'>, target: KvTarget): Promise<KvSyncMessage> {
+export async function reloadMessage({ deps, input: { target } }: { deps: Pick<Deps, 'store'>; input: { target: KvTarget } }): Promise<KvSyncMessage> {
   const { rev, items } = await listKv({ deps, input: { target } });
   return { action: 'reload', rev, numItems: items.length, items };
 }

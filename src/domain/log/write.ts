@@ -7,10 +7,14 @@ import { logCaller } from '../auth/caller.js';
 export const LEVEL = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 export type LogSource = 'api' | 'broker' | 'webhooks' | 'reports' | 'worker' | 'admin' | 'data';
 
-export async function writeLog(
-  deps: Pick<Deps, 'store' | 'clock'>,
-  entry: { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string },
-): Promise<void> {
+export async function writeLog({
+  deps,
+  input: entry,
+}: {
+  deps: Pick<Deps, 'store' | 'clock'>;
+  /** `caller` is who the line is about (recorded with it), not who may write it */
+  input: { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string };
+}): Promise<void> {
   try {
     await deps.store.logs.insert({
       projectId: entry.projectId,

@@ -61,6 +61,9 @@ export async function requestDeviceLogs({
     throw new AppError('BLOCKING_LOG_REQUEST', { deviceId, requestId: open?.id, status: open?.status });
   }
   await announceKey(deps, device, rev, value);
-  await writeLog(deps, { projectId: device.projectId, caller, level: 'info', source: 'api', text: `log request ${request.id} sent to device ${device.id}` });
+  await writeLog({
+    deps,
+    input: { projectId: device.projectId, caller, level: 'info', source: 'api', text: `log request ${request.id} sent to device ${device.id}` },
+  });
   return { request, token };
 }

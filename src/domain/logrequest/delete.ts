@@ -28,11 +28,14 @@ export async function deleteLogRequest({
   // a request that never got an upload has no files (and needs no file storage)
   await deps.blobs?.deleteTree(requestFolder(r.id));
   await deps.store.logRequests.delete(r.id);
-  await writeLog(deps, {
-    projectId: r.projectId,
-    caller,
-    level: 'info',
-    source: 'api',
-    text: `log request ${r.id} of device ${r.deviceId} deleted (${r.status})`,
+  await writeLog({
+    deps,
+    input: {
+      projectId: r.projectId,
+      caller,
+      level: 'info',
+      source: 'api',
+      text: `log request ${r.id} of device ${r.deviceId} deleted (${r.status})`,
+    },
   });
 }

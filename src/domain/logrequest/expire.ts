@@ -13,7 +13,7 @@ export async function abandonUpload(deps: LogDeps, r: LogRequestRow): Promise<bo
   const done = await endRequest(deps, r, ['uploading'], { status: 'failure', finishTime: now, uploadExpires: null, error }, r.uploadId ?? undefined);
   if (!done) return false;
   await deps.blobs?.deleteTree(partsFolder(r.id));
-  await writeLog(deps, { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId}: ${error}` });
+  await writeLog({ deps, input: { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId}: ${error}` } });
   return true;
 }
 

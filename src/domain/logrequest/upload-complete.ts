@@ -34,5 +34,8 @@ export async function completeUpload({ deps, input: { token, uploadId } }: { dep
     throw new AppError('INVALID_TOKEN');
   }
   await blobs.deleteTree(partsFolder(r.id));
-  await writeLog(deps, { projectId: r.projectId, level: 'info', source: 'api', text: `log request ${r.id} of device ${r.deviceId}: ${size} bytes stored` });
+  await writeLog({
+    deps,
+    input: { projectId: r.projectId, level: 'info', source: 'api', text: `log request ${r.id} of device ${r.deviceId}: ${size} bytes stored` },
+  });
 }

@@ -16,5 +16,8 @@ export async function reportUploadFailure({ deps, input: { token, body } }: { de
   const done = await endRequest(deps, r, ['requested', 'uploading'], { status: 'failure', finishTime: now, uploadExpires: null, error });
   if (!done) throw new AppError('INVALID_TOKEN');
   await deps.blobs?.deleteTree(partsFolder(r.id));
-  await writeLog(deps, { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId} failed: ${error}` });
+  await writeLog({
+    deps,
+    input: { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId} failed: ${error}` },
+  });
 }

@@ -46,7 +46,7 @@ export async function createModule({
     modificationTime: now,
   };
   if (!(await deps.store.modules.create(row))) throw new AppError('ALREADY_EXISTS', { moduleId: input.id });
-  await modulesChanged(deps, projectId);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${row.id} created` });
+  await modulesChanged({ deps, input: { projectId } });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${row.id} created` } });
   return moduleView(row, deps.secret, { event: true, command: true });
 }

@@ -26,6 +26,6 @@ export async function deleteModule({
       return true;
     }));
   if (!deleted) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  await modulesChanged(deps, projectId);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} deleted` });
+  await modulesChanged({ deps, input: { projectId } });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} deleted` } });
 }

@@ -42,7 +42,7 @@ export async function rotateModuleKeys({
     });
   }
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  await modulesChanged(deps, projectId);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId}: webhook keys rotated (${which})` });
+  await modulesChanged({ deps, input: { projectId } });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId}: webhook keys rotated (${which})` } });
   return moduleView({ ...row, ...patch }, deps.secret, reveal);
 }

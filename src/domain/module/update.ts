@@ -97,7 +97,7 @@ export async function updateModule({
   if (input.commandWebhook === null) Object.assign(patch, { commandWebhook: null, commandDisabled: null });
   else if (input.commandWebhook) await patchCommand(deps, checks, row, input.commandWebhook, patch, reveal, now);
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  await modulesChanged(deps, projectId);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} updated` });
+  await modulesChanged({ deps, input: { projectId } });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} updated` } });
   return moduleView({ ...row, ...patch }, deps.secret, reveal);
 }

@@ -23,6 +23,6 @@ export async function createDeviceClass({
   if (await deps.store.deviceClasses.get(projectId, b.id)) throw new AppError('ALREADY_EXISTS', { deviceClass: b.id });
   const row = { projectId, id: b.id, name: b.name ?? null, description: b.description ?? null, creationTime: deps.clock.now().toISOString() };
   await deps.store.deviceClasses.create(row);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `device class ${b.id} created` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text: `device class ${b.id} created` } });
   return deviceClassView(row);
 }

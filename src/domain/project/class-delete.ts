@@ -21,5 +21,5 @@ export async function deleteDeviceClass({
   const devices = await deps.store.deviceClasses.deviceCount(projectId, classId);
   if (devices > 0) throw new AppError('DEVICE_IN_USE', { deviceClass: classId, devices });
   await deps.store.deviceClasses.delete(projectId, classId);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `device class ${classId} deleted` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text: `device class ${classId} deleted` } });
 }

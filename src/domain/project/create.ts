@@ -14,7 +14,7 @@ export async function createProject({ deps, input }: { deps: Pick<Deps, 'store' 
     await store.deviceClasses.create({ projectId: p.id, id: 'default', name: 'Default', description: null, creationTime: now });
     return p;
   });
-  await writeLog(deps, { projectId: project.id, level: 'info', source: 'admin', text: `project ${project.id} "${name}" created` });
+  await writeLog({ deps, input: { projectId: project.id, level: 'info', source: 'admin', text: `project ${project.id} "${name}" created` } });
   return project;
 }
 

@@ -22,6 +22,9 @@ export async function createApiKey({
   const key = generateToken('pk.');
   const row = { id: randomId(), projectId, name, scopes, keyHash: hashToken(key), creationTime: deps.clock.now().toISOString() };
   await deps.store.apiKeys.create(row);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `project key ${row.id} "${name}" created with scopes ${scopes.join(',')}` });
+  await writeLog({
+    deps,
+    input: { projectId, caller, level: 'info', source: 'api', text: `project key ${row.id} "${name}" created with scopes ${scopes.join(',')}` },
+  });
   return { ...apiKeyView(row), key };
 }

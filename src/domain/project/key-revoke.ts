@@ -20,5 +20,5 @@ export async function revokeApiKey({
   if (!key || key.projectId !== projectId) throw new AppError('KEY_NOT_FOUND', { keyId });
   await deps.store.apiKeys.delete(keyId);
   await deps.bus.publish('revoke', { kind: 'projectKey', keyId });
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'api', text: `project key ${keyId} "${key.name}" revoked` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text: `project key ${keyId} "${key.name}" revoked` } });
 }

@@ -42,6 +42,7 @@ export async function updateProject({
   const changed = Object.entries(b)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-  if (changed.length) await writeLog(deps, { projectId: p.id, caller, level: 'info', source: 'api', text: `project settings changed: ${changed.join(', ')}` });
+  if (changed.length)
+    await writeLog({ deps, input: { projectId: p.id, caller, level: 'info', source: 'api', text: `project settings changed: ${changed.join(', ')}` } });
   return projectView({ ...p, ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) });
 }

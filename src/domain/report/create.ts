@@ -62,6 +62,6 @@ export async function createReport({
     leaseOwner: null,
   };
   await deps.store.reports.create(row);
-  await writeLog(deps, { projectId, caller, level: 'info', source: 'reports', text: `report ${row.id} "${row.name}" (${row.kind}) created` });
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'reports', text: `report ${row.id} "${row.name}" (${row.kind}) created` } });
   return toReport(row, deps.secret, true);
 }

@@ -49,7 +49,10 @@ export async function executeRun({
       outputBytes: null,
     });
     if (ok)
-      await writeLog(deps, { projectId: run.projectId, level: 'error', source: 'reports', text: `report ${run.reportId} run ${run.id} failed: ${error}` });
+      await writeLog({
+        deps,
+        input: { projectId: run.projectId, level: 'error', source: 'reports', text: `report ${run.reportId} run ${run.id} failed: ${error}` },
+      });
     return ok ? 'failure' : 'lost';
   };
   const report = await store.reports.get(run.reportId);
@@ -96,11 +99,14 @@ export async function executeRun({
     // lost: the worker that took over writes the same key and records its own outcome
     if (!done) return 'lost';
     if (delivery) await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
-    await writeLog(deps, {
-      projectId: run.projectId,
-      level: 'info',
-      source: 'reports',
-      text: `report ${report.id} run ${run.id} (${run.trigger}): ${rows} rows, ${size} bytes`,
+    await writeLog({
+      deps,
+      input: {
+        projectId: run.projectId,
+        level: 'info',
+        source: 'reports',
+        text: `report ${report.id} run ${run.id} (${run.trigger}): ${rows} rows, ${size} bytes`,
+      },
     });
     return 'success';
   } catch (e) {

@@ -42,5 +42,5 @@ export async function deleteReport({
     await tx.reports.delete(r.id);
   });
   await deps.blobs?.deleteTree(`reports/${r.id}`);
-  await writeLog(deps, { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} "${r.name}" deleted` });
+  await writeLog({ deps, input: { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} "${r.name}" deleted` } });
 }

@@ -27,7 +27,7 @@ export async function runReportNow({ deps, caller, input: { reportId } }: { deps
     creationTime: now,
   });
   await deps.bus.publish('work', { queue: REPORT_QUEUE });
-  await writeLog(deps, { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} run ${run.id} queued by hand` });
+  await writeLog({ deps, input: { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} run ${run.id} queued by hand` } });
   return toRun(run, r);
 }
 

@@ -27,7 +27,10 @@ export async function fireDueReports({
     } catch (e) {
       // a schedule that cannot be read any more stops, rather than fire on every tick
       next = null;
-      await writeLog(deps, { projectId: r.projectId, level: 'error', source: 'reports', text: `report ${r.id}: schedule stopped: ${(e as Error).message}` });
+      await writeLog({
+        deps,
+        input: { projectId: r.projectId, level: 'error', source: 'reports', text: `report ${r.id}: schedule stopped: ${(e as Error).message}` },
+      });
     }
     const queued = await deps.store.transaction(async (tx) => {
       if (!(await tx.reports.claimTick(r.id, dueTime, next, owner))) return false;

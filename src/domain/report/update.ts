@@ -73,7 +73,7 @@ export async function updateReport({
   }
   if (input.schedule !== undefined || input.enabled !== undefined) patch.nextRunTime = next.enabled ? nextRunAfter(next.schedule, now) : null;
   await deps.store.reports.update(cur.id, patch);
-  await writeLog(deps, { projectId: cur.projectId, caller, level: 'info', source: 'reports', text: `report ${cur.id} updated` });
+  await writeLog({ deps, input: { projectId: cur.projectId, caller, level: 'info', source: 'reports', text: `report ${cur.id} updated` } });
   const saved = await deps.store.reports.get(cur.id);
   if (!saved) throw new AppError('NOT_FOUND', { reportId });
   return toReport(saved, deps.secret, reveal);

@@ -59,6 +59,6 @@ async function insertUser(deps: D, caller: Caller, b: Body): Promise<User> {
     creationTime: deps.clock.now().toISOString(),
   });
   const how = caller.type === 'nobody' ? ' by self-signup' : '';
-  await writeLog(deps, { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} created${how}` });
+  await writeLog({ deps, input: { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} created${how}` } });
   return userView(u);
 }

@@ -23,5 +23,5 @@ export async function deleteUser({
     return s;
   });
   for (const s of sessions) await deps.bus.publish('revoke', { kind: 'session', tokenHash: s.tokenHash });
-  await writeLog(deps, { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} deleted` });
+  await writeLog({ deps, input: { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} deleted` } });
 }

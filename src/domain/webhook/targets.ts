@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 export { TARGETS_TTL_MS } from './target-cache.js';
 
 /** after a change to a project's modules: here at once, elsewhere as the bus brings it */
-export async function modulesChanged(deps: Pick<Deps, 'pipeline' | 'bus'>, projectId: number): Promise<void> {
+export async function modulesChanged({ deps, input: { projectId } }: { deps: Pick<Deps, 'pipeline' | 'bus'>; input: { projectId: number } }): Promise<void> {
   deps.pipeline.invalidateTargets(projectId);
   await deps.bus.publish('modules', { projectId });
 }

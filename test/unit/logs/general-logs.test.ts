@@ -9,9 +9,9 @@ describe('general log', () => {
   beforeAll(async () => {
     t = await makeTestApi();
     const key: Caller = { type: 'project key', projectId: 1, keyId: 'k1', keyName: 'ops', scopes: ['admin'] };
-    await writeLog(t.deps, { projectId: 1, level: 'debug', source: 'broker', text: 'dropped a payload' });
-    await writeLog(t.deps, { projectId: 1, caller: key, level: 'warn', source: 'api', text: 'key revoked' });
-    await writeLog(t.deps, { projectId: 1, level: 'error', source: 'webhooks', text: 'webhook failed' });
+    await writeLog({ deps: t.deps, input: { projectId: 1, level: 'debug', source: 'broker', text: 'dropped a payload' } });
+    await writeLog({ deps: t.deps, input: { projectId: 1, caller: key, level: 'warn', source: 'api', text: 'key revoked' } });
+    await writeLog({ deps: t.deps, input: { projectId: 1, level: 'error', source: 'webhooks', text: 'webhook failed' } });
   });
   afterAll(() => t.close());
 

@@ -25,7 +25,7 @@ describe('logs and events history: security', () => {
     ({ key: logsKey } = await seedKey(t.deps, { scopes: ['logs'] }));
     ({ key: eventsKey } = await seedKey(t.deps, { scopes: ['events'] }));
     // something of project 1 in every history, which project 2 must never see
-    await writeLog(t.deps, { projectId: 1, level: 'info', source: 'api', text: 'project-one-secret' });
+    await writeLog({ deps: t.deps, input: { projectId: 1, level: 'info', source: 'api', text: 'project-one-secret' } });
     await emitEvent(t.deps, { projectId: 1, event: { eventType: 'projectOneSecret', eventData: {}, timestamp: new Date().toISOString() } });
     await t.req('GET', '/devices/1/kv/project-one-path', { token: t.adminKey });
     await t.deps.accessLog.flush();

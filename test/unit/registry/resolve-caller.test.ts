@@ -23,7 +23,7 @@ describe('resolveCaller from the read cache', () => {
   afterAll(() => t.close());
 
   const both = async (token: string) => {
-    const now = atOnce(resolveCaller(t.deps, token, '10.0.0.9'));
+    const now = atOnce(resolveCaller({ deps: t.deps, input: { token, ip: '10.0.0.9' } }));
     // the store without its read cache answers every lookup from the database
     const { apiKeys, sessions, users, devices } = t.deps.store;
     const store = {
@@ -33,7 +33,7 @@ describe('resolveCaller from the read cache', () => {
       devices: { getByKeyHash: (h: string) => devices.getByKeyHash(h) },
     } as unknown as typeof t.deps.store;
     const later = await Promise.resolve()
-      .then(() => resolveCaller({ store, clock: t.deps.clock }, token, '10.0.0.9'))
+      .then(() => resolveCaller({ deps: { store, clock: t.deps.clock }, input: { token, ip: '10.0.0.9' } }))
       .catch((e: Error) => e.message);
     return { now, later };
   };
@@ -78,7 +78,7 @@ describe('resolveCaller from the read cache', () => {
       expect(r.later).toBe('INVALID_TOKEN');
     }
     // a token of no known kind needs no lookup: refused at once
-    expect(() => resolveCaller(t.deps, 'xx.other')).toThrow('INVALID_TOKEN');
+    expect(() => resolveCaller({ deps: t.deps, input: { token: 'xx.other' } })).toThrow('INVALID_TOKEN');
   });
 
   it('sees an expiry that only the clock makes: a held session past its time is not a caller', async () => {
@@ -86,7 +86,7 @@ describe('resolveCaller from the read cache', () => {
     await both(u.token);
     const held = (t.deps.store as SqlStore).sessions.peekByHash!(hashToken(u.token))!;
     const clock = { now: () => new Date(Date.parse(held.expirationTime) + 1) };
-    const r = resolveCaller({ ...t.deps, clock }, u.token);
+    const r = resolveCaller({ deps: { ...t.deps, clock }, input: { token: u.token } });
     expect(r).toBeInstanceOf(Promise);
     await expect(r).rejects.toThrow('INVALID_TOKEN');
   });

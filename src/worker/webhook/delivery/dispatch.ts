@@ -99,11 +99,14 @@ async function finish(deps: DispatchDeps, row: DeliveryRow, d: Decision, attempt
     const { write, held } = deps.failureLog.note(laneOf(row));
     if (!write) return;
     const detail = (failedAs === 'failed' ? ` (attempt ${row.roundAttempts + 1})` : '; nothing was sent') + (held ? `; ${held} more like it not logged` : '');
-    await writeLog(deps, {
-      projectId: row.projectId,
-      level: 'error',
-      source: 'webhooks',
-      text: `${row.kind} webhook delivery ${row.id} of ${row.moduleId} ${status}: ${d.reason}${detail}`,
+    await writeLog({
+      deps,
+      input: {
+        projectId: row.projectId,
+        level: 'error',
+        source: 'webhooks',
+        text: `${row.kind} webhook delivery ${row.id} of ${row.moduleId} ${status}: ${d.reason}${detail}`,
+      },
     });
   }
 }
@@ -111,10 +114,13 @@ async function finish(deps: DispatchDeps, row: DeliveryRow, d: Decision, attempt
 async function disableWebhook(deps: DispatchDeps, row: DeliveryRow, disable: () => Promise<void>): Promise<void> {
   await disable();
   deps.metrics.disabled.inc({ kind: row.kind });
-  await writeLog(deps, {
-    projectId: row.projectId,
-    level: 'warn',
-    source: 'webhooks',
-    text: `${row.kind} webhook of module ${row.moduleId} disabled: the receiver answered 410 Gone; PATCH it with enabled: true to turn it on again`,
+  await writeLog({
+    deps,
+    input: {
+      projectId: row.projectId,
+      level: 'warn',
+      source: 'webhooks',
+      text: `${row.kind} webhook of module ${row.moduleId} disabled: the receiver answered 410 Gone; PATCH it with enabled: true to turn it on again`,
+    },
   });
 }

@@ -52,7 +52,7 @@ async function moduleTarget(deps: Deps, row: DeliveryRow): Promise<Resolution> {
       modificationTime: time,
     });
     // every node's cached targets drop the disabled webhook
-    await modulesChanged(deps, row.projectId);
+    await modulesChanged({ deps, input: { projectId: row.projectId } });
   };
   const target: Target = { url: hook.url, keySealed: hook.keySealed, disable };
   if (event && m.eventWebhook && (m.eventWebhook.headers || m.eventWebhook.body)) {
