@@ -134,9 +134,9 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   const deps = buildDeps(config, { store, realtime, secret, metricsRegistry });
   const closers: (() => Promise<void> | void)[] = [];
   // webhook targets cached per project follow module changes made on other nodes
-  closers.push(followModuleChanges(deps));
+  closers.push(followModuleChanges({ deps }));
 
-  const boot = await bootstrapIfEmpty(deps);
+  const boot = await bootstrapIfEmpty({ deps });
   if (boot) {
     const file = join(config.dataDir, 'admin.key');
     writeFileSync(file, boot.adminKey + '\n', { mode: 0o600 });

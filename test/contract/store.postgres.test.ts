@@ -34,7 +34,7 @@ describe.skipIf(!testDatabaseUrl)('postgres', () => {
     // three more nodes, each with its own pool, on the same schema
     const nodes = await Promise.all([1, 2, 3].map(() => createSqlStore({ url, schema })));
     onTestFinished(() => Promise.all(nodes.map((n) => n.close())).then(() => undefined));
-    const results = await Promise.all(nodes.map((n) => bootstrapIfEmpty({ store: n, clock: systemClock })));
+    const results = await Promise.all(nodes.map((n) => bootstrapIfEmpty({ deps: { store: n, clock: systemClock } })));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await store.projects.count()).toBe(1);
   });

@@ -69,7 +69,7 @@ export async function makeTestApi(
     bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
     authThrottle: opts.authThrottle,
   };
-  const boot = await bootstrapIfEmpty(deps);
+  const boot = await bootstrapIfEmpty({ deps });
   const app = createApi(deps);
   const req = async (method: string, path: string, o: ReqOpts = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };

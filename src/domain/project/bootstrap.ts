@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.js';
 import { generateToken, hashToken, randomId } from '../auth/tokens.js';
 
-export async function bootstrapIfEmpty(deps: Pick<Deps, 'store' | 'clock'>): Promise<{ projectId: number; adminKey: string } | undefined> {
+export async function bootstrapIfEmpty({ deps }: { deps: Pick<Deps, 'store' | 'clock'> }): Promise<{ projectId: number; adminKey: string } | undefined> {
   return deps.store.transaction(async (store) => {
     // cluster nodes started together: the first creates the project, the others find it
     await store.projects.lockFirstStart();

@@ -12,7 +12,7 @@ export async function modulesChanged({ deps, input: { projectId } }: { deps: Pic
 }
 
 /** every node: drop the cached targets of a project whose modules another node changed */
-export function followModuleChanges(deps: Pick<Deps, 'pipeline' | 'bus'>): () => void {
+export function followModuleChanges({ deps }: { deps: Pick<Deps, 'pipeline' | 'bus'> }): () => void {
   return deps.bus.subscribe('modules', (m) => deps.pipeline.invalidateTargets(m.projectId));
 }
 
