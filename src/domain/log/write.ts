@@ -1,6 +1,6 @@
 // The general log (docs/operations.md#logs): what an operator wants to know. Writing it never fails
 // the operation that reports something.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { logCaller } from '../auth/caller.js';
 
@@ -8,7 +8,7 @@ export const LEVEL = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 export type LogSource = 'api' | 'broker' | 'webhooks' | 'reports' | 'worker' | 'admin' | 'data';
 
 export async function writeLog(
-  deps: Pick<Deps, 'store' | 'clock'>,
+  deps: Pick<Deps, 'clock'> & StoreOf<'logs'>,
   entry: { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string },
 ): Promise<void> {
   try {
