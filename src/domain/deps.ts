@@ -8,6 +8,8 @@
 // - deps: a Pick<Deps, ...> of the ports it uses, plus any extra collaborator the edge hands in
 //   (the webhook `checks` of domain/webhook/checks.ts webhookChecksOf, a presence adapter ...):
 //   collaborators are effects, so they travel with the ports, never in input.
+//   Of the Store it names only the repositories it uses, helpers' included: StoreOf<'devices' | 'kv'>
+//   (`'transaction'` too if it opens one; the `tx` handed in is the whole Store).
 // - caller: who asks (auth/caller.ts); absent for verbs no one calls on anyone's behalf (the
 //   worker's and the broker's own housekeeping).
 // - input: plain data: the path ids, the raw `body` or `query` (unknown: the verb parses it at the
@@ -25,6 +27,9 @@ import type { PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from './event/pipeline.js';
 import type { AuthThrottle } from './auth/throttle.js';
 import type { LogThrottle } from './log/throttle.js';
+
+/** deps holding only the named parts of the Store: a verb says which repositories it uses (`StoreOf<'devices' | 'kv'>`) */
+export type StoreOf<K extends keyof Store> = { store: Pick<Store, K> };
 
 export interface DomainLimits {
   eventDataBytes: number;

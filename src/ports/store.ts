@@ -4,7 +4,8 @@
 //
 // Each repository, with its row types, has a file of its own under ./store/; this file composes
 // them into the Store and re-exports them all, so `ports/store.js` stays the one import path.
-// A caller that uses a few repositories may say so: `Pick<Store, 'devices' | 'kv'>`.
+// A caller that uses a few repositories may say so: `Pick<Store, 'devices' | 'kv'>` (a domain verb,
+// in its deps: `StoreOf<'devices' | 'kv'>`, domain/deps.ts).
 import type { Deliveries } from './queue.js';
 import type { ApiKeyRepo, ProjectRepo } from './store/projects.js';
 import type { SessionRepo, UserRepo } from './store/users.js';

@@ -1,7 +1,7 @@
 // getHTTPAccessLogEntries (docs/operations.md#logs): recorded requests of one project, newest first.
 // Entries never carry their projectId; paths were stored without their secrets (http/access-log).
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { AccessLogRow, Page, Paged } from '../../ports/store.js';
 import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
@@ -52,7 +52,7 @@ export async function listAccessLogs({
   caller,
   input: { query, page },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'accessLogs'>;
   caller: Caller;
   input: { query: AccessLogQuery; page: Page };
 }): Promise<Paged<AccessLogEntry>> {

@@ -1,6 +1,6 @@
 // Access rules shared by every verb. Objects the caller may not see are reported as missing, so
 // nothing of another project or home is revealed (docs/api.md#credentials).
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { DeviceRow, HomeRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { Caller, Scope } from './caller.js';
@@ -31,7 +31,7 @@ export type DeviceAccess = 'project key' | 'member' | 'self';
  * the read cache and the caller is not a user (whose membership is read).
  */
 export function deviceFor(
-  deps: Pick<Deps, 'store'>,
+  deps: StoreOf<'devices' | 'members'>,
   caller: Caller,
   deviceId: number,
   who: readonly DeviceAccess[],
@@ -44,7 +44,7 @@ export function deviceFor(
 }
 
 async function deviceLater(
-  deps: Pick<Deps, 'store'>,
+  deps: StoreOf<'devices' | 'members'>,
   caller: Exclude<Caller, { type: 'nobody' }>,
   deviceId: number,
   who: readonly DeviceAccess[],
@@ -80,7 +80,7 @@ function admitted(
 export type HomeAccess = 'project key' | 'member' | 'owner';
 
 /** Loads a home the caller may act on (project key of its project, or a member / owner). */
-export async function homeFor(deps: Pick<Deps, 'store'>, caller: Caller, homeId: number, who: HomeAccess[], scope: Scope = 'homes'): Promise<HomeRow> {
+export async function homeFor(deps: StoreOf<'homes' | 'members'>, caller: Caller, homeId: number, who: HomeAccess[], scope: Scope = 'homes'): Promise<HomeRow> {
   requireCaller(caller);
   const h = await deps.store.homes.get(homeId);
   if (!h || h.projectId !== caller.projectId) throw new AppError('HOME_NOT_FOUND', { homeId });

@@ -1,12 +1,12 @@
 // Resolves a presented token to a Caller. The prefix says where to look; only hashes are compared.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { ApiKeyRow, DeviceRow, SessionRow, UserRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { Caller } from './caller.js';
 import { hashToken } from './tokens.js';
 import type { Maybe } from '../maybe.js';
 
-type D = Pick<Deps, 'store' | 'clock'>;
+type D = Pick<Deps, 'clock'> & StoreOf<'apiKeys' | 'devices' | 'sessions' | 'users'>;
 
 const keyCaller = (k: ApiKeyRow, ip: string | undefined): Caller => ({
   type: 'project key',

@@ -3,7 +3,7 @@
 // as long for an unknown email as for a wrong password. Failed sign-ins back off per account and
 // per client IP (throttle.ts); the `appId` given at sign-in is kept with the session.
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { IdSchema, parseInput } from '../validate.js';
 import type { Caller } from './caller.js';
@@ -35,7 +35,7 @@ export async function login({
   input,
   ip,
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'sessionTtlSeconds' | 'authThrottle'>;
+  deps: Pick<Deps, 'clock' | 'sessionTtlSeconds' | 'authThrottle'> & StoreOf<'sessions' | 'users'>;
   input: unknown;
   ip?: string;
 }): Promise<v.InferOutput<typeof LoginResponseSchema>> {
@@ -59,7 +59,7 @@ export async function login({
   return { userId: user.id, token, expirationTime };
 }
 
-async function checkPassword(deps: Pick<Deps, 'store'>, b: v.InferOutput<typeof LoginBodySchema>) {
+async function checkPassword(deps: StoreOf<'users'>, b: v.InferOutput<typeof LoginBodySchema>) {
   const user = await deps.store.users.getByEmail(b.projectId, b.email);
   decoy ??= hashPassword('decoy password, never valid');
   const ok = await verifyPassword(b.password, user?.passwordHash ?? (await decoy));
@@ -73,7 +73,7 @@ function sessionCaller(caller: Caller): Extract<Caller, { type: 'user' }> {
   return caller;
 }
 
-export async function getSession({ deps, caller }: { deps: Pick<Deps, 'store'>; caller: Caller }): Promise<Session> {
+export async function getSession({ deps, caller }: { deps: StoreOf<'sessions'>; caller: Caller }): Promise<Session> {
   const u = sessionCaller(caller);
   const s = await deps.store.sessions.getByHash(u.tokenHash);
   if (!s) throw new AppError('INVALID_TOKEN');
@@ -83,7 +83,7 @@ export async function getSession({ deps, caller }: { deps: Pick<Deps, 'store'>; 
 }
 
 /** sign out: the token stops working here at once, and live streams opened with it close */
-export async function logout({ deps, caller }: { deps: Pick<Deps, 'store' | 'bus'>; caller: Caller }): Promise<void> {
+export async function logout({ deps, caller }: { deps: Pick<Deps, 'bus'> & StoreOf<'sessions'>; caller: Caller }): Promise<void> {
   const u = sessionCaller(caller);
   await deps.store.sessions.delete(u.tokenHash);
   await deps.bus.publish('revoke', { kind: 'session', tokenHash: u.tokenHash });

@@ -1,13 +1,13 @@
 // Who may see a bundle: a project key of its project (`devices`), or a device of its project whose
 // class it is for (docs/concepts.md: "a device sees its class and channel"). Anyone else: not found.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { BundleRow, DeviceRow } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 
 /** the calling device's record, for its class and channel */
-export async function callingDevice(deps: Pick<Deps, 'store'>, caller: Extract<Caller, { type: 'device' }>): Promise<DeviceRow> {
+export async function callingDevice(deps: StoreOf<'devices'>, caller: Extract<Caller, { type: 'device' }>): Promise<DeviceRow> {
   const d = await deps.store.devices.get(caller.deviceId);
   if (!d) throw new AppError('INVALID_TOKEN');
   return d;
@@ -16,7 +16,7 @@ export async function callingDevice(deps: Pick<Deps, 'store'>, caller: Extract<C
 /** a device sees bundles of its class on its channel (no channel: bundles without one) */
 export const fitsDevice = (b: BundleRow, d: DeviceRow): boolean => b.deviceClass === d.deviceClass && (b.channel ?? null) === (d.channel ?? null);
 
-export async function bundleFor(deps: Pick<Deps, 'store'>, caller: Caller, bundleId: string, manage: boolean): Promise<BundleRow> {
+export async function bundleFor(deps: StoreOf<'bundles' | 'devices'>, caller: Caller, bundleId: string, manage: boolean): Promise<BundleRow> {
   requireCaller(caller);
   const b = await deps.store.bundles.get(bundleId);
   if (!b || b.projectId !== caller.projectId) throw new AppError('BUNDLE_NOT_FOUND', { bundleId });

@@ -1,7 +1,7 @@
 // Create a bundle (docs/concepts.md): a project key with `devices`, in its own project, for one of its
 // device classes. Bundle ids are unique across the service (the id alone names a bundle in
 // recordFirmwareInstallation), so an id taken in another project is ALREADY_EXISTS too.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -11,7 +11,15 @@ import { listProjectId } from '../project/access.js';
 import { CreateBundleBodySchema, type Bundle } from './schemas.js';
 import { bundleView } from './view.js';
 
-export async function createBundle({ deps, caller, input }: { deps: Pick<Deps, 'store' | 'clock'>; caller: Caller; input: unknown }): Promise<Bundle> {
+export async function createBundle({
+  deps,
+  caller,
+  input,
+}: {
+  deps: Pick<Deps, 'clock'> & StoreOf<'bundles' | 'deviceClasses' | 'logs'>;
+  caller: Caller;
+  input: unknown;
+}): Promise<Bundle> {
   requireCaller(caller);
   const b = parseInput(CreateBundleBodySchema, input);
   const projectId = listProjectId(caller, b.projectId);

@@ -1,6 +1,6 @@
 // Delete a bundle (project key with `devices`). Devices that installed it keep `bundleInstalled`
 // (it records what they run); their config schemas become [] (getDeviceConfigurationSchemas).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { writeLog } from '../log/write.js';
 import { bundleFor } from './access.js';
@@ -10,7 +10,7 @@ export async function deleteBundle({
   caller,
   input: { bundleId },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'bundles' | 'devices' | 'logs'>;
   caller: Caller;
   input: { bundleId: string };
 }): Promise<void> {

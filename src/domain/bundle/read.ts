@@ -1,6 +1,6 @@
 // Read bundles: a project key (`devices`) sees its project's, filtered by class and channel; a
 // device sees those of its own class and channel whatever filters it sends.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -14,7 +14,7 @@ export async function getBundle({
   caller,
   input: { bundleId },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'bundles' | 'devices'>;
   caller: Caller;
   input: { bundleId: string };
 }): Promise<Bundle> {
@@ -26,7 +26,7 @@ export async function listBundles({
   caller,
   input: { filter },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'bundles' | 'devices'>;
   caller: Caller;
   input: { filter: { projectId?: number; deviceClass?: string; channel?: string } };
 }): Promise<Bundle[]> {

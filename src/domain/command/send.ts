@@ -1,7 +1,7 @@
 // sendCommandDevice (docs/api.md#device-operations, docs/concepts.md#devices): a command reaches every live connection of the device
 // at once, on any node, through the bus; with none, 403 DEVICE_OFFLINE. Commands are not queued
 // for later: an offline device never sees a command it was not there for.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Presence } from '../../ports/presence.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { CommandBodySchema } from './schemas.js';
 
-export interface SendCommandDeps extends Pick<Deps, 'store' | 'bus'> {
+export interface SendCommandDeps extends Pick<Deps, 'bus'>, StoreOf<'devices' | 'members'> {
   presence?: Presence;
 }
 

@@ -2,7 +2,7 @@
 // with scope `data` (or `admin`). Another project's sources are reported as not existing.
 import type { Caller } from '../auth/caller.js';
 import type { DataSourceRow } from '../../ports/store.js';
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import { hasScope, requireCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { DATA_SOURCE_ID } from './schemas.js';
@@ -14,7 +14,7 @@ export function requireDataManager(caller: Caller, projectId: number): void {
   if (!hasScope(caller, 'data')) throw new AppError('PERMISSION_DENIED', { required: 'scope data' });
 }
 
-export async function loadSource(deps: Pick<Deps, 'store'>, projectId: number, id: string): Promise<DataSourceRow> {
+export async function loadSource(deps: StoreOf<'dataSources'>, projectId: number, id: string): Promise<DataSourceRow> {
   const s = DATA_SOURCE_ID.test(id) ? await deps.store.dataSources.get(projectId, id) : undefined;
   if (!s) throw new AppError('NOT_FOUND', { dataSourceId: id });
   return s;

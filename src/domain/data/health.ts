@@ -5,7 +5,7 @@
 // REFUSE_FOR_MS; the first post after that is accepted again (a probe), and the next successful
 // delivery clears the state. The worker reports every attempt through noteDataDelivery.
 import type { DataSourceRow } from '../../ports/store.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 
 export const REFUSE_FOR_MS = 30_000;
 
@@ -21,7 +21,7 @@ export async function noteDataDelivery({
   deps,
   input: outcome,
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'dataSources'>;
   input: { projectId: number; sourceId: string; ok: boolean; error?: string };
 }): Promise<void> {
   const s = await deps.store.dataSources.get(outcome.projectId, outcome.sourceId);

@@ -6,7 +6,7 @@
 // source that is failing refuses the batch: the answer is `partial` with failedDataSources.
 import type { Caller } from '../auth/caller.js';
 import type { DeviceRow } from '../../ports/store.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { parseInput } from '../validate.js';
 import { DataPostSchema, type DataPostResult } from './schemas.js';
@@ -14,7 +14,8 @@ import { takesClass } from './access.js';
 import { refusalOf } from './health.js';
 import { dataBatchDelivery, DATA_QUEUE } from './webhook-batch.js';
 
-export type PostDeps = Pick<Deps, 'store' | 'bus' | 'clock'>;
+export type PostDeps = Pick<Deps, 'bus' | 'clock'> & StoreOf<'dataSources' | 'devices' | 'members' | 'transaction'>;
+type RouteDeps = Pick<Deps, 'bus' | 'clock'> & StoreOf<'dataSources' | 'transaction'>;
 type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 /** HTTP: the device itself, or a project key with scope `data` */
@@ -32,11 +33,17 @@ export async function postData({
 }
 
 /** MQTT: the connection already proved it is the device */
-export async function postDeviceData({ deps, input: { device, body } }: { deps: PostDeps; input: { device: Device; body: unknown } }): Promise<DataPostResult> {
+export async function postDeviceData({
+  deps,
+  input: { device, body },
+}: {
+  deps: RouteDeps;
+  input: { device: Device; body: unknown };
+}): Promise<DataPostResult> {
   return routeData(deps, device, parseInput(DataPostSchema, body).data);
 }
 
-export async function routeData(deps: PostDeps, device: Device, records: Record<string, unknown>[]): Promise<DataPostResult> {
+export async function routeData(deps: RouteDeps, device: Device, records: Record<string, unknown>[]): Promise<DataPostResult> {
   const now = deps.clock.now();
   const timestamp = now.toISOString();
   const sources = (await deps.store.dataSources.list(device.projectId)).filter((s) => takesClass(s, device.deviceClass));

@@ -2,7 +2,7 @@
 // only) and its URL passes the target policy of docs/webhooks.md at registration.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { DataSourceRow } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -13,7 +13,8 @@ import { CreateDataSourceSchema, MAX_SOURCES_PER_PROJECT, type DataSource } from
 import { requireDataManager } from './access.js';
 import { toDataSource } from './view.js';
 
-export type DataDeps = Pick<Deps, 'store' | 'clock' | 'secret'>;
+/** all but the Store, of which each verb names the repositories it uses (StoreOf) */
+export type DataDeps = Pick<Deps, 'clock' | 'secret'>;
 
 const invalid = (path: string, message: string) => new AppError('INVALID_PARAMETERS', { issues: [{ path, message }] });
 
@@ -22,7 +23,7 @@ export async function createDataSource({
   caller,
   input: { projectId, body },
 }: {
-  deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  deps: DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
   caller: Caller;
   input: { projectId: number; body: unknown };
 }): Promise<DataSource> {

@@ -1,5 +1,6 @@
 // List, get and delete data sources, and read the records a `store` source keeps (docs/concepts.md#data-sources).
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -13,7 +14,7 @@ export async function listDataSources({
   caller,
   input: { projectId },
 }: {
-  deps: DataDeps;
+  deps: DataDeps & StoreOf<'dataSources'>;
   caller: Caller;
   input: { projectId: number };
 }): Promise<DataSource[]> {
@@ -26,7 +27,7 @@ export async function getDataSource({
   caller,
   input: { projectId, id },
 }: {
-  deps: DataDeps;
+  deps: DataDeps & StoreOf<'dataSources'>;
   caller: Caller;
   input: { projectId: number; id: string };
 }): Promise<DataSource> {
@@ -40,7 +41,7 @@ export async function deleteDataSource({
   caller,
   input: { projectId, id },
 }: {
-  deps: DataDeps;
+  deps: DataDeps & StoreOf<'dataSources' | 'logs' | 'transaction'>;
   caller: Caller;
   input: { projectId: number; id: string };
 }): Promise<void> {
@@ -64,7 +65,7 @@ export async function listDataRecords({
   caller,
   input: { projectId, id, query, page },
 }: {
-  deps: DataDeps;
+  deps: DataDeps & StoreOf<'dataRecords' | 'dataSources'>;
   caller: Caller;
   input: { projectId: number; id: string; query: RecordsQuery; page: Page };
 }): Promise<Paged<DataRecordView>> {

@@ -1,6 +1,7 @@
 // Update a data source (docs/concepts.md#data-sources): name, device classes, url (webhook) or retention (store);
 // `rotateKey: true` gives a webhook source a new signing key. `id` and `type` are read-only.
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import type { DataSourcePatch } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -19,7 +20,7 @@ export async function updateDataSource({
   caller,
   input: { projectId, id, body },
 }: {
-  deps: DataDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  deps: DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
   caller: Caller;
   input: { projectId: number; id: string; body: unknown };
 }): Promise<DataSource> {

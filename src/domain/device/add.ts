@@ -5,7 +5,7 @@
 //   3. {projectId, deviceClass, ...}  create a pre-provisioned device
 // Anything else is 403 MISSING_PARAMETERS. Guessing tokens and claim codes backs off per client
 // IP, and per credential for claims (auth/throttle.ts, docs/concepts.md).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller } from '../auth/access.js';
 import { callerKey } from '../auth/caller.js';
@@ -22,7 +22,7 @@ export async function addDeviceHome({
   caller,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'secret' | 'authThrottle'>;
+  deps: Pick<Deps, 'clock' | 'secret' | 'authThrottle'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members' | 'transaction'>;
   caller: Caller;
   input: unknown;
 }): Promise<Device> {

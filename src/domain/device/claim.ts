@@ -1,7 +1,7 @@
 // addDeviceHome form 2 (docs/api.md#device-operations rule 3, docs/concepts.md#devices): a member of the home (or a project key with
 // `devices`) claims a pre-provisioned device by its claim code while its claimable window is
 // open. The device joins the home, `claimTime` is set and the window closes.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -15,7 +15,7 @@ export async function claimDevice({
   caller,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
+  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>;
   caller: Caller;
   input: { claimCode: string; homeId: number };
 }): Promise<Device> {

@@ -1,7 +1,7 @@
 // getDeviceConfigurationSchemas (docs/api.md#device-operations, docs/concepts.md#firmware-bundles): the config schemas of the components of the
 // device's installed bundle; [] when nothing is installed or the bundle has since been deleted.
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import type { ConfigSchemaSchema } from './schemas.js';
@@ -13,7 +13,7 @@ export async function getDeviceConfigurationSchemas({
   caller,
   input: { deviceId },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'bundles' | 'devices' | 'members'>;
   caller: Caller;
   input: { deviceId: number };
 }): Promise<ConfigSchema[]> {

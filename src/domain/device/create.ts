@@ -2,7 +2,7 @@
 // project key (`devices`) or a user with canCreateDevices, in the caller's project. It gets a new
 // API key and claim code, both in the answer. Without a home it is claimable for CLAIM_WINDOW
 // seconds from creation; with a home (the caller must be able to add to it) it is already claimed.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -31,7 +31,7 @@ export async function createDevice({
   caller,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
+  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members'>;
   caller: Caller;
   input: CreateDeviceInput;
 }): Promise<Device> {

@@ -19,6 +19,8 @@ export const deviceBlockers: DeviceBlocker[] = [];
 export type DeviceCleanup = (deps: Pick<Deps, 'store' | 'clock'>, device: DeviceRow) => Promise<void>;
 export const deviceCleanups: DeviceCleanup[] = [];
 
+// the whole Store, not StoreOf: the deps go on to the hooks above, which other features register
+// with needs this file does not know
 export async function deleteDevice({
   deps,
   caller,

@@ -2,7 +2,7 @@
 // the bundle it installed. The bundle must exist in the device's project, else 404
 // BUNDLE_NOT_FOUND. The bundle's class is not checked against the device's: this records what
 // the device says it runs.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -14,7 +14,7 @@ export async function recordFirmwareInstallation({
   caller,
   input: { deviceId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'bundles' | 'devices' | 'members'>;
   caller: Caller;
   input: { deviceId: number; body: unknown };
 }): Promise<void> {

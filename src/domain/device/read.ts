@@ -1,7 +1,7 @@
 // getDeviceInfo and getAllDevices (docs/api.md#device-operations, docs/concepts.md#devices). A project key (`devices`) sees its
 // project's devices; a user sees the devices of its homes only; a device sees itself (one) and
 // may not list. apiKey/claimCode only for privileged readers (view.ts).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor, requireCaller, requireProjectKey } from '../auth/access.js';
@@ -11,7 +11,7 @@ import { listProjectId } from '../project/access.js';
 import type { Device, DeviceListFilter } from './schemas.js';
 import { deviceView, revealsSecrets } from './view.js';
 
-type D = Pick<Deps, 'store' | 'secret'>;
+type D = Pick<Deps, 'secret'> & StoreOf<'devices' | 'members'>;
 
 const READERS = ['project key', 'member', 'self'] as const;
 

@@ -1,7 +1,7 @@
 // Update device claimable state (docs/devices.md#claiming-and-provisioning, docs/concepts.md#devices: POST /deviceRegistration), by the device
 // itself. `claimable: true` opens the window for `duration` seconds from now; `false` closes it
 // now. A device already in a home cannot be made claimable (or closed): 403.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor, requireCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -13,7 +13,7 @@ export async function updateClaimable({
   caller,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'devices' | 'members'>;
   caller: Caller;
   input: unknown;
 }): Promise<{ claimExpirationTime: string }> {

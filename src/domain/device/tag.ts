@@ -1,5 +1,5 @@
 // updateDeviceTag (docs/api.md#device-operations, docs/concepts.md#firmware-bundles): the device itself, a project key or a home member.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { parseInput } from '../validate.js';
@@ -10,7 +10,7 @@ export async function updateDeviceTag({
   caller,
   input: { deviceId, body },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'devices' | 'members'>;
   caller: Caller;
   input: { deviceId: number; body: unknown };
 }): Promise<void> {

@@ -3,7 +3,7 @@
 // removes it). Every other field is read-only: sent back unchanged it is ignored, changed it is
 // 403 READ_ONLY_FIELD. The presence fields are ignored whatever their value: they change under
 // any client between its read and its write.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { DevicePatch } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
@@ -22,7 +22,7 @@ export async function updateDevice({
   caller,
   input: { deviceId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'secret'>;
+  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'devices' | 'homes' | 'members'>;
   caller: Caller;
   input: { deviceId: number; body: unknown };
 }): Promise<void> {

@@ -1,7 +1,7 @@
 // The events history (docs/concepts.md): accepted events of one project, newest first, as they were
 // delivered (docs/concepts.md#events with the service fields filled). Read by project keys with `events`.
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { EventRecord, Page, Paged } from '../../ports/store.js';
 import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
@@ -37,7 +37,7 @@ export async function listEvents({
   caller,
   input: { query, page },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'events'>;
   caller: Caller;
   input: { query: EventQuery; page: Page };
 }): Promise<Paged<EventRecord>> {

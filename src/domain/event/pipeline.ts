@@ -30,7 +30,7 @@ export interface EventPipeline {
   attachClaimer(claimer: LocalClaimer): () => void;
 }
 
-export function createEventPipeline(deps: { store: Store }): EventPipeline {
+export function createEventPipeline(deps: { store: Pick<Store, 'modules' | 'transaction'> }): EventPipeline {
   const { store } = deps;
   const handoff = new LocalHandoff();
   const targets = new TargetCache(store);
@@ -48,7 +48,7 @@ export function createEventPipeline(deps: { store: Store }): EventPipeline {
  * statement run) per table. Deliveries a worker of this process has room for are written leased
  * to it and handed over once committed (domain/webhook/handoff.ts); the rest wait in the queue.
  */
-async function commitOutbox(store: Store, handoff: LocalHandoff, items: OutboxItem[]): Promise<void> {
+async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHandoff, items: OutboxItem[]): Promise<void> {
   const deliveries = items.length === 1 ? items[0].deliveries : items.flatMap((i) => i.deliveries);
   const { reservations, rest } = deliveries.length > 0 ? handoff.reserve(deliveries) : { reservations: [], rest: deliveries };
   try {

@@ -1,7 +1,7 @@
 // sendDeviceEventCloud (docs/api.md#device-operations, docs/concepts.md#events; docs/concepts.md#devices): an event from the device itself (REST or
 // MQTT) or from a project key with scope `events`. The service adds timestamp, homeId and the
 // origin fields, then hands it to the one event pipeline (emitEvent).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { DeviceRow, EventRecord } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
@@ -11,7 +11,8 @@ import { emitEvent } from './emit.js';
 import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
 
-type SendDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'>;
+type IngestDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'> & StoreOf<'logs'>;
+type SendDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'> & StoreOf<'devices' | 'logs' | 'members'>;
 type EventDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 export async function sendEvent({
@@ -36,7 +37,7 @@ export function sendEventOf({
   caller,
   input: { device, body },
 }: {
-  deps: SendDeps;
+  deps: IngestDeps;
   caller: Caller;
   input: { device: EventDevice; body: unknown };
 }): Promise<EventRecord> {
@@ -44,7 +45,7 @@ export function sendEventOf({
 }
 
 // positional on purpose: both verbs share it on the event hot path without building a second argument object
-async function ingest(deps: SendDeps, caller: Caller, device: EventDevice, body: unknown): Promise<EventRecord> {
+async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, body: unknown): Promise<EventRecord> {
   const input = parseWith(EventBodySchema, body);
   const size = Buffer.byteLength(JSON.stringify(input.eventData));
   if (size > deps.limits.eventDataBytes) {
@@ -70,7 +71,7 @@ async function ingest(deps: SendDeps, caller: Caller, device: EventDevice, body:
 }
 
 /** docs/devices.md#mqtt: a newcomer waiting for a webhook learns why none comes (once per device per hour) */
-function saySilent(deps: Pick<Deps, 'store' | 'clock'>, caller: Caller, device: Pick<DeviceRow, 'id' | 'projectId'>, eventType: string): Promise<void> {
+function saySilent(deps: Pick<Deps, 'clock'> & StoreOf<'logs'>, caller: Caller, device: Pick<DeviceRow, 'id' | 'projectId'>, eventType: string): Promise<void> {
   return writeLog({
     deps,
     input: {

@@ -1,6 +1,6 @@
 // Create a home (docs/concepts.md). A user's home is in its own project and the user becomes its owner;
 // a project key (scope `homes`) must name its own project and the home starts with no members.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -9,7 +9,15 @@ import { listProjectId } from '../project/access.js';
 import { CreateHomeBodySchema, type Home } from './schemas.js';
 import { homeView } from './view.js';
 
-export async function createHome({ deps, caller, input }: { deps: Pick<Deps, 'store' | 'clock'>; caller: Caller; input: unknown }): Promise<Home> {
+export async function createHome({
+  deps,
+  caller,
+  input,
+}: {
+  deps: Pick<Deps, 'clock'> & StoreOf<'transaction'>;
+  caller: Caller;
+  input: unknown;
+}): Promise<Home> {
   requireCaller(caller);
   const b = parseInput(CreateHomeBodySchema, input);
   if (caller.type === 'project key' && b.projectId === undefined) throw new AppError('MISSING_PARAMETERS', { fields: ['projectId'] });

@@ -1,6 +1,6 @@
 // Delete a home (owner or project key): its devices leave it (they stay in the project, homeless;
 // every way into a home closed their claim window), its KV store and its memberships go.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { writeLog } from '../log/write.js';
@@ -12,7 +12,7 @@ export async function deleteHome({
   caller,
   input: { homeId },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>;
   caller: Caller;
   input: { homeId: number };
 }): Promise<void> {

@@ -2,7 +2,7 @@
 // remove them; any member may leave. Only users of the home's project can be added, by id or by
 // email: anyone else is reported as an unknown user. A home keeps at least one owner while it has
 // members: demoting or removing its last owner is 403 LAST_OWNER (promote another member first).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -11,15 +11,23 @@ import type { HomeRole, MemberRow, Store, UserRow } from '../../ports/store.js';
 import { AddMemberBodySchema, PatchMemberBodySchema, type Member } from './schemas.js';
 import { memberView } from './view.js';
 
-type D = Pick<Deps, 'store' | 'clock'>;
+type D = Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'transaction' | 'users'>;
 
 /** the member's user, for its name and email (a deleted user's memberships go with it) */
-async function withUser(store: Store, m: MemberRow): Promise<Member> {
+async function withUser(store: Pick<Store, 'users'>, m: MemberRow): Promise<Member> {
   const u = store.users.peek?.(m.userId) ?? (await store.users.get(m.userId));
   return memberView(m, u ?? { name: '', email: '' });
 }
 
-export async function listMembers({ deps, caller, input: { homeId } }: { deps: D; caller: Caller; input: { homeId: number } }): Promise<Member[]> {
+export async function listMembers({
+  deps,
+  caller,
+  input: { homeId },
+}: {
+  deps: Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'users'>;
+  caller: Caller;
+  input: { homeId: number };
+}): Promise<Member[]> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'member']);
   return Promise.all((await deps.store.members.list(h.id)).map((m) => withUser(deps.store, m)));
 }
@@ -28,7 +36,11 @@ export async function listMembers({ deps, caller, input: { homeId } }: { deps: D
  * Sets a member's role in one transaction with the check that an owner remains. `keepsOwner`:
  * the rows as they will be; refused when members remain and none of them is an owner.
  */
-async function changeMembers(store: Store, homeId: number, change: (tx: Store, members: MemberRow[]) => Promise<MemberRow[]>): Promise<void> {
+async function changeMembers(
+  store: Pick<Store, 'transaction'>,
+  homeId: number,
+  change: (tx: Store, members: MemberRow[]) => Promise<MemberRow[]>,
+): Promise<void> {
   await store.transaction(async (tx) => {
     const before = await tx.members.list(homeId);
     const after = await change(tx, before);
@@ -38,13 +50,19 @@ async function changeMembers(store: Store, homeId: number, change: (tx: Store, m
   });
 }
 
-async function userOfProject(store: Store, projectId: number, b: { userId?: number; email?: string }): Promise<UserRow> {
+async function userOfProject(store: Pick<Store, 'users'>, projectId: number, b: { userId?: number; email?: string }): Promise<UserRow> {
   const u = b.userId !== undefined ? await store.users.get(b.userId) : await store.users.getByEmail(projectId, b.email!);
   if (!u || u.projectId !== projectId) throw new AppError('USER_NOT_FOUND', b.userId !== undefined ? { userId: b.userId } : { email: b.email });
   return u;
 }
 
-async function setRole(deps: D, homeId: number, userId: number, role: HomeRole, create: boolean): Promise<MemberRow> {
+async function setRole(
+  deps: Pick<Deps, 'clock'> & StoreOf<'transaction'>,
+  homeId: number,
+  userId: number,
+  role: HomeRole,
+  create: boolean,
+): Promise<MemberRow> {
   let row: MemberRow | undefined;
   await changeMembers(deps.store, homeId, async (tx, members) => {
     const existing = members.find((m) => m.userId === userId);
@@ -92,7 +110,7 @@ export async function removeMember({
   caller,
   input: { homeId, userId },
 }: {
-  deps: D;
+  deps: Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'transaction'>;
   caller: Caller;
   input: { homeId: number; userId: number };
 }): Promise<void> {

@@ -1,7 +1,7 @@
 // On-demand provisioning tokens (docs/api.md#credentials, docs/concepts.md): a member of the home (or a project key with
 // `devices`) asks for one; the device presents it once in POST /devices to join the home. Single
 // use, short-lived (deps.provisioningTtlSeconds), kept as a hash only.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { generateToken, hashToken } from '../auth/tokens.js';
@@ -14,7 +14,7 @@ export async function createProvisioningToken({
   caller,
   input: { homeId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'clock' | 'provisioningTtlSeconds'>;
+  deps: Pick<Deps, 'clock' | 'provisioningTtlSeconds'> & StoreOf<'deviceClasses' | 'homes' | 'members' | 'provisioningTokens'>;
   caller: Caller;
   input: { homeId: number; body: unknown };
 }): Promise<ProvisioningToken> {

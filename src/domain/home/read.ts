@@ -1,6 +1,6 @@
 // Read homes: one (a project key with `homes`, or a member) or a page. A project key lists its
 // project's homes, optionally those of one user; a user lists its own homes.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor, requireProjectKey } from '../auth/access.js';
@@ -9,7 +9,15 @@ import { listProjectId } from '../project/access.js';
 import type { Home } from './schemas.js';
 import { homeView } from './view.js';
 
-export async function getHome({ deps, caller, input: { homeId } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { homeId: number } }): Promise<Home> {
+export async function getHome({
+  deps,
+  caller,
+  input: { homeId },
+}: {
+  deps: StoreOf<'homes' | 'members'>;
+  caller: Caller;
+  input: { homeId: number };
+}): Promise<Home> {
   return homeView(await homeFor(deps, caller, homeId, ['project key', 'member']));
 }
 
@@ -18,7 +26,7 @@ export async function listHomes({
   caller,
   input: { filter, page },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'homes'>;
   caller: Caller;
   input: { filter: { projectId?: number; userId?: number }; page: Page };
 }): Promise<Paged<Home>> {

@@ -1,5 +1,5 @@
 // Rename a home (owner or project key). id, projectId and creationTime are read-only.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { checkReadOnly, parseInput } from '../validate.js';
@@ -11,7 +11,7 @@ export async function updateHome({
   caller,
   input: { homeId, body },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'homes' | 'members'>;
   caller: Caller;
   input: { homeId: number; body: unknown };
 }): Promise<Home> {

@@ -8,7 +8,7 @@ import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { KvTarget } from './target.js';
 
 export async function announceKvChange(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>,
+  deps: Pick<Deps, 'bus' | 'clock' | 'pipeline'>,
   target: KvTarget,
   message: KvSyncMessage & { action: 'set' | 'delete' },
 ): Promise<void> {

@@ -1,5 +1,5 @@
 // Delete a pair (deleteKeyValuePair; also device `delete` sync messages).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { isServiceKey } from './schemas.js';
 import { checkKey } from './set.js';
@@ -10,7 +10,7 @@ export async function deleteKv({
   deps,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>;
+  deps: Pick<Deps, 'bus' | 'clock' | 'pipeline'> & StoreOf<'kv'>;
   input: { target: KvTarget; key: unknown; asService?: boolean };
 }): Promise<{ rev: number }> {
   const { target } = input;

@@ -1,6 +1,6 @@
 // Create or update a pair (createUpdateKeyValuePair; also device `set` sync messages).
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { KvKeySchema, KvValueSchema, isServiceKey } from './schemas.js';
 import { announceKvChange } from './announce.js';
@@ -26,7 +26,7 @@ export async function setKv({
   deps,
   input,
 }: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits'>;
+  deps: Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits'> & StoreOf<'kv'>;
   input: SetKvInput;
 }): Promise<{ rev: number }> {
   const { target } = input;

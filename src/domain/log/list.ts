@@ -1,7 +1,7 @@
 // getLogEntries (docs/operations.md#logs): the general log of one project, newest first. Entries never
 // carry their projectId: the caller asked for one project and sees only that one.
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { GeneralLogRow, LogCaller, Page, Paged } from '../../ports/store.js';
 import { historyProject, idQuery, pageQueryEntries, timeQuery } from './query.js';
@@ -52,7 +52,7 @@ export async function listLogs({
   caller,
   input: { query, page },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'logs'>;
   caller: Caller;
   input: { query: LogQuery; page: Page };
 }): Promise<Paged<LogEntry>> {

@@ -1,6 +1,6 @@
 // The general log (docs/operations.md#logs): what an operator wants to know. Writing it never fails
 // the operation that reports something.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { logCaller } from '../auth/caller.js';
 
@@ -11,7 +11,7 @@ export async function writeLog({
   deps,
   input: entry,
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'logs'>;
   /** `caller` is who the line is about (recorded with it), not who may write it */
   input: { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string };
 }): Promise<void> {

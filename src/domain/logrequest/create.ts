@@ -9,6 +9,7 @@ import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
 import { CreateLogRequestSchema } from './schemas.js';
 import { announceKey, keyValueOf, setKeyIn } from './kv-key.js';
+import type { StoreOf } from '../deps.js';
 import type { LogDeps } from './limits.js';
 
 /** upload tokens travel in a URL path: base64url only, with a readable prefix */
@@ -19,7 +20,7 @@ export async function requestDeviceLogs({
   caller,
   input: { deviceId, body },
 }: {
-  deps: LogDeps;
+  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'members' | 'transaction'>;
   caller: Caller;
   input: { deviceId: number; body: unknown };
 }): Promise<{ request: LogRequestRow; token: string }> {

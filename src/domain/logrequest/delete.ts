@@ -2,6 +2,7 @@
 // removed; an `uploading` one is in use (409 REQUEST_IN_USE); a finished one is removed with
 // its file.
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { getLogRequest } from './read.js';
@@ -13,7 +14,7 @@ export async function deleteLogRequest({
   caller,
   input: { deviceId, requestId },
 }: {
-  deps: LogDeps;
+  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'members' | 'transaction'>;
   caller: Caller;
   input: { deviceId: number; requestId: string };
 }): Promise<void> {

@@ -4,10 +4,10 @@
 // files go with it.
 import { AppError } from '../errors.js';
 import { deviceBlockers, deviceCleanups } from '../device/delete.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import { requestFolder, type LogDeps } from './limits.js';
 
-export async function refuseWhileUploading(deps: Pick<LogDeps, 'store' | 'clock'>, deviceId: number): Promise<void> {
+export async function refuseWhileUploading(deps: Pick<LogDeps, 'clock'> & StoreOf<'logRequests'>, deviceId: number): Promise<void> {
   const open = await deps.store.logRequests.openFor(deviceId);
   if (open?.status !== 'uploading') return;
   // an abandoned upload does not hold the device
@@ -15,7 +15,7 @@ export async function refuseWhileUploading(deps: Pick<LogDeps, 'store' | 'clock'
   throw new AppError('DEVICE_IN_USE', { deviceId, requestId: open.id, message: 'a log upload from the device is in progress' });
 }
 
-export async function removeDeviceLogRequests(deps: Pick<LogDeps, 'store' | 'blobs'>, deviceId: number): Promise<number> {
+export async function removeDeviceLogRequests(deps: Pick<LogDeps, 'blobs'> & StoreOf<'logRequests'>, deviceId: number): Promise<number> {
   const rows = await deps.store.logRequests.listForDevice(deviceId);
   for (const r of rows) await deps.blobs?.deleteTree(requestFolder(r.id));
   return deps.store.logRequests.deleteForDevice(deviceId);

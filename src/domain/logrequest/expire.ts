@@ -2,11 +2,12 @@
 // `uploadTtlSeconds` fails, its parts are removed and the device's KV key with it, so the device
 // is free for a new request. Run by the retention job and on first sight of the token.
 import type { LogRequestRow } from '../../ports/store.js';
+import type { StoreOf } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { endRequest } from './end.js';
 import { partsFolder, uploadLimits, type LogDeps } from './limits.js';
 
-export async function abandonUpload(deps: LogDeps, r: LogRequestRow): Promise<boolean> {
+export async function abandonUpload(deps: LogDeps & StoreOf<'devices' | 'logs' | 'transaction'>, r: LogRequestRow): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   const ttl = uploadLimits(deps).uploadTtlSeconds;
   const error = `upload abandoned: no part received for ${ttl} s`;
@@ -18,7 +19,13 @@ export async function abandonUpload(deps: LogDeps, r: LogRequestRow): Promise<bo
 }
 
 /** abandons every expired upload, `batch` at a time; returns how many */
-export async function expireAbandonedUploads({ deps, input: { batch = 100 } = {} }: { deps: LogDeps; input?: { batch?: number } }): Promise<number> {
+export async function expireAbandonedUploads({
+  deps,
+  input: { batch = 100 } = {},
+}: {
+  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
+  input?: { batch?: number };
+}): Promise<number> {
   let n = 0;
   for (;;) {
     const rows = await deps.store.logRequests.expired(deps.clock.now().toISOString(), batch);

@@ -33,25 +33,20 @@ export const keyValueOf = (r: LogRequestRow, token: string): LogRequestKeyValue 
 type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 /** writes the key inside the caller's transaction; room for it is kept even in a full store */
-export async function setKeyIn(tx: Store, deps: Pick<Deps, 'limits'>, deviceId: number, value: LogRequestKeyValue, now: string): Promise<number> {
+export async function setKeyIn(tx: Pick<Store, 'kv'>, deps: Pick<Deps, 'limits'>, deviceId: number, value: LogRequestKeyValue, now: string): Promise<number> {
   const { rev } = await tx.kv.set('device', deviceId, LOG_REQUEST_KEY, value, now, deps.limits.kvKeysPerStore + 1).catch(asLimitExceeded);
   return rev;
 }
 
 /** removes the key inside the caller's transaction, only if it still names this request */
-export async function clearKeyIn(tx: Store, deviceId: number, requestId: string): Promise<number | undefined> {
+export async function clearKeyIn(tx: Pick<Store, 'kv'>, deviceId: number, requestId: string): Promise<number | undefined> {
   const cur = await tx.kv.get('device', deviceId, LOG_REQUEST_KEY);
   if (!cur || (cur.value as { id?: unknown } | null)?.id !== requestId) return undefined;
   return (await tx.kv.delete('device', deviceId, LOG_REQUEST_KEY))?.rev;
 }
 
 /** after the commit: the sync message to the device's live connections, and the system event */
-export async function announceKey(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline'>,
-  device: Device,
-  rev: number,
-  value?: LogRequestKeyValue,
-): Promise<void> {
+export async function announceKey(deps: Pick<Deps, 'bus' | 'clock' | 'pipeline'>, device: Device, rev: number, value?: LogRequestKeyValue): Promise<void> {
   const message: KvSyncMessage = value ? { action: 'set', rev, key: LOG_REQUEST_KEY, value } : { action: 'delete', rev, key: LOG_REQUEST_KEY };
   await deps.bus.publish('kv', { scope: 'device', ownerId: device.id, message });
   const eventData: Record<string, unknown> = { key: LOG_REQUEST_KEY };

@@ -8,7 +8,8 @@ import { AppError } from '../errors.js';
 export const DEFAULT_UPLOAD_LIMITS = { maxFileBytes: 104_857_600, partBytes: 5_242_880, uploadTtlSeconds: 3600 };
 export type UploadLimits = typeof DEFAULT_UPLOAD_LIMITS;
 
-export type LogDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'>;
+/** all but the Store, of which each verb names the repositories it uses (StoreOf) */
+export type LogDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'>;
 
 export const uploadLimits = (deps: Pick<Deps, 'logUploads'>): UploadLimits => deps.logUploads ?? DEFAULT_UPLOAD_LIMITS;
 

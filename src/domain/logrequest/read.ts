@@ -2,6 +2,7 @@
 // (docs/concepts.md#log-requests `url`). A request is found only through a device the caller may see.
 import type { Caller } from '../auth/caller.js';
 import type { LogRequestRow, Page, Paged } from '../../ports/store.js';
+import type { StoreOf } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { blobsOf, fileKey, type LogDeps } from './limits.js';
@@ -11,7 +12,7 @@ export async function listLogRequests({
   caller,
   input: { deviceId, page },
 }: {
-  deps: Pick<LogDeps, 'store'>;
+  deps: StoreOf<'devices' | 'logRequests' | 'members'>;
   caller: Caller;
   input: { deviceId: number; page: Page };
 }): Promise<Paged<LogRequestRow>> {
@@ -25,7 +26,7 @@ export async function getLogRequest({
   caller,
   input: { deviceId, requestId },
 }: {
-  deps: Pick<LogDeps, 'store'>;
+  deps: StoreOf<'devices' | 'logRequests' | 'members'>;
   caller: Caller;
   input: { deviceId: number; requestId: string };
 }): Promise<LogRequestRow> {
@@ -47,7 +48,7 @@ export async function openLogFile({
   caller,
   input: { deviceId, requestId },
 }: {
-  deps: Pick<LogDeps, 'store' | 'blobs'>;
+  deps: Pick<LogDeps, 'blobs'> & StoreOf<'devices' | 'logRequests' | 'members'>;
   caller: Caller;
   input: { deviceId: number; requestId: string };
 }): Promise<LogFile> {

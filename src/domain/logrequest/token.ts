@@ -7,11 +7,12 @@ import { OPEN_LOG_REQUEST } from '../../ports/store.js';
 import { hashToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { abandonUpload } from './expire.js';
+import type { StoreOf } from '../deps.js';
 import type { LogDeps } from './limits.js';
 
 const TOKEN = /^lr\.[A-Za-z0-9_-]{43}$/;
 
-export async function requestForToken(deps: LogDeps, token: string): Promise<LogRequestRow> {
+export async function requestForToken(deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, token: string): Promise<LogRequestRow> {
   // nothing that cannot be a token reaches the store
   if (!TOKEN.test(token)) throw new AppError('INVALID_TOKEN');
   const r = await deps.store.logRequests.getByTokenHash(hashToken(token));

@@ -2,6 +2,7 @@
 // Parts may arrive in any order and be sent again; each must have exactly its size (partSize,
 // the last one the remainder), checked from Content-Length before reading and again on the
 // bytes themselves, never buffering more than one part's size.
+import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
 import { requestForToken, requireSession } from './token.js';
@@ -14,7 +15,7 @@ export async function putPart({
   deps,
   input: { token, uploadId, partNumber, body, declaredLength },
 }: {
-  deps: LogDeps;
+  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
   input: { token: string; uploadId: string; partNumber: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined };
 }): Promise<void> {
   const r = await requestForToken(deps, token);

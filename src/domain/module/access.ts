@@ -1,6 +1,6 @@
 // Who may manage a project's modules: a project key of that project with scope `modules` (or
 // `admin`). Another project's modules are reported as not existing (docs/api.md#credentials).
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { ModuleRow } from '../../ports/store.js';
 import { hasScope, requireCaller } from '../auth/access.js';
@@ -21,7 +21,7 @@ export function requireModuleManager(caller: Caller, projectId: number): void {
 }
 
 /** loads a module of the project, or MODULE_NOT_FOUND (a malformed id cannot exist) */
-export async function loadModule(deps: Pick<Deps, 'store'>, projectId: number, moduleId: string): Promise<ModuleRow> {
+export async function loadModule(deps: StoreOf<'modules'>, projectId: number, moduleId: string): Promise<ModuleRow> {
   const m = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(projectId, moduleId) : undefined;
   if (!m) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   return m;

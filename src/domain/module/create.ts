@@ -1,6 +1,6 @@
 // Create a webhooks module (docs/webhooks.md). Each webhook gets a generated key, shown in full in this
 // answer only.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { ModuleRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
@@ -13,14 +13,15 @@ import type { WebhookChecks } from './checks.js';
 import { checkEventWebhook, commandWebhookRow, eventWebhookRow, MAX_MODULES_PER_PROJECT, sealedNewKey } from './settings.js';
 import { moduleView } from './view.js';
 
-export type ModuleDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret' | 'pipeline'>;
+/** all but the Store, of which each verb names the repositories it uses (StoreOf) */
+export type ModuleDeps = Pick<Deps, 'bus' | 'clock' | 'secret' | 'pipeline'>;
 
 export async function createModule({
   deps,
   caller,
   input: { projectId, body },
 }: {
-  deps: ModuleDeps & { checks: WebhookChecks };
+  deps: ModuleDeps & StoreOf<'logs' | 'modules'> & { checks: WebhookChecks };
   caller: Caller;
   input: { projectId: number; body: unknown };
 }): Promise<Module> {

@@ -1,6 +1,7 @@
 // DELETE a module (docs/webhooks.md), with its delivery log and whatever was still queued for it: a
 // deleted module's webhooks are never called again.
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from '../webhook/targets.js';
@@ -13,7 +14,7 @@ export async function deleteModule({
   caller,
   input: { projectId, moduleId },
 }: {
-  deps: ModuleDeps;
+  deps: ModuleDeps & StoreOf<'logs' | 'transaction'>;
   caller: Caller;
   input: { projectId: number; moduleId: string };
 }): Promise<void> {

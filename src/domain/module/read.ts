@@ -1,6 +1,6 @@
 // Reading modules: a project's (project key, keys masked) and a home's (docs/webhooks.md: the modules of
 // the home's project; a home member sees their ids and descriptions only, not targets or keys).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { homeFor } from '../auth/access.js';
@@ -17,7 +17,7 @@ export async function getModule({
   caller,
   input: { projectId, moduleId },
 }: {
-  deps: ModuleDeps;
+  deps: ModuleDeps & StoreOf<'modules'>;
   caller: Caller;
   input: { projectId: number; moduleId: string };
 }): Promise<Module> {
@@ -32,7 +32,7 @@ export async function listModules({
   caller,
   input: { projectId, page },
 }: {
-  deps: ModuleDeps;
+  deps: ModuleDeps & StoreOf<'modules'>;
   caller: Caller;
   input: { projectId: number; page: Page };
 }): Promise<Paged<Module>> {
@@ -49,7 +49,7 @@ export async function listHomeModules({
   caller,
   input: { homeIdRaw, page },
 }: {
-  deps: Pick<Deps, 'store' | 'secret'>;
+  deps: Pick<Deps, 'secret'> & StoreOf<'homes' | 'members' | 'modules'>;
   caller: Caller;
   input: { homeIdRaw: string; page: Page };
 }): Promise<Paged<Module | ModuleBrief>> {

@@ -3,6 +3,7 @@
 // receiver rotating its key wants the new one.
 import type { ModulePatch } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from '../webhook/targets.js';
@@ -18,7 +19,7 @@ export async function rotateModuleKeys({
   caller,
   input: { projectId, moduleId, body },
 }: {
-  deps: ModuleDeps;
+  deps: ModuleDeps & StoreOf<'logs' | 'modules'>;
   caller: Caller;
   input: { projectId: number; moduleId: string; body: unknown };
 }): Promise<Module> {

@@ -3,6 +3,7 @@
 // service disabled (410) back on; `enabled: false` turns it off.
 import type { ModulePatch, ModuleRow, WebhookDisabled } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from '../webhook/targets.js';
@@ -80,7 +81,7 @@ export async function updateModule({
   caller,
   input: { projectId, moduleId, body },
 }: {
-  deps: ModuleDeps & { checks: WebhookChecks };
+  deps: ModuleDeps & StoreOf<'logs' | 'modules'> & { checks: WebhookChecks };
   caller: Caller;
   input: { projectId: number; moduleId: string; body: unknown };
 }): Promise<Module> {

@@ -1,13 +1,13 @@
 // Who may act on a project's own resources (keys, classes). A caller of another project is told
 // the project does not exist (docs/api.md#credentials: never reveal another project's objects).
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { ProjectRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { Caller, Scope } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 
 /** the caller's project, if it is `projectId`; PROJECT_NOT_FOUND otherwise */
-export async function ownProject(deps: Pick<Deps, 'store'>, caller: Caller, projectId: number): Promise<ProjectRow> {
+export async function ownProject(deps: StoreOf<'projects'>, caller: Caller, projectId: number): Promise<ProjectRow> {
   requireCaller(caller);
   if (caller.projectId !== projectId) throw new AppError('PROJECT_NOT_FOUND', { projectId });
   const p = await deps.store.projects.get(projectId);
@@ -16,7 +16,7 @@ export async function ownProject(deps: Pick<Deps, 'store'>, caller: Caller, proj
 }
 
 /** a project key of that project holding `scope` (or admin) */
-export async function projectKeyFor(deps: Pick<Deps, 'store'>, caller: Caller, projectId: number, scope: Scope): Promise<ProjectRow> {
+export async function projectKeyFor(deps: StoreOf<'projects'>, caller: Caller, projectId: number, scope: Scope): Promise<ProjectRow> {
   const p = await ownProject(deps, caller, projectId);
   requireProjectKey(caller, projectId, scope);
   return p;

@@ -1,6 +1,6 @@
 // Create a device class (docs/concepts.md): id per the docs/concepts.md#firmware-bundles bundleId pattern, unique per project.
 // Project keys with the `devices` scope manage classes (a provisioning backend needs no admin).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -14,7 +14,7 @@ export async function createDeviceClass({
   caller,
   input: { projectId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>;
   caller: Caller;
   input: { projectId: number; body: unknown };
 }): Promise<DeviceClass> {

@@ -1,7 +1,7 @@
 // Delete a device class. A class that still has devices is in use: 409 DEVICE_IN_USE with the
 // count (their records name it, and a class that vanished under them would make them unreadable
 // for firmware and provisioning). Bundles of the class are left alone.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -12,7 +12,7 @@ export async function deleteDeviceClass({
   caller,
   input: { projectId, classId },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>;
   caller: Caller;
   input: { projectId: number; classId: string };
 }): Promise<void> {

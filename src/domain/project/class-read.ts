@@ -1,6 +1,6 @@
 // Read device classes (docs/concepts.md). Project keys with the `devices` scope and users of the
 // project may read them: a user with canCreateDevices must be able to pick one.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { hasScope } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -8,9 +8,9 @@ import { ownProject } from './access.js';
 import type { DeviceClass } from './schemas.js';
 import { deviceClassView } from './view.js';
 
-type D = Pick<Deps, 'store'>;
+type D = StoreOf<'deviceClasses' | 'projects'>;
 
-async function canRead(deps: D, caller: Caller, projectId: number): Promise<void> {
+async function canRead(deps: StoreOf<'projects'>, caller: Caller, projectId: number): Promise<void> {
   await ownProject(deps, caller, projectId);
   if (caller.type === 'user' || hasScope(caller, 'devices')) return;
   throw new AppError('PERMISSION_DENIED', { required: 'project key with scope devices, or a user of the project' });

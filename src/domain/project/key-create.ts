@@ -1,5 +1,5 @@
 // Create a project API key (docs/api.md#credentials, docs/concepts.md): the plaintext is returned once; only its hash is kept.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { generateToken, hashToken, randomId } from '../auth/tokens.js';
 import { parseInput } from '../validate.js';
@@ -13,7 +13,7 @@ export async function createApiKey({
   caller,
   input: { projectId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'apiKeys' | 'logs' | 'projects'>;
   caller: Caller;
   input: { projectId: number; body: unknown };
 }): Promise<CreatedApiKey> {

@@ -1,5 +1,5 @@
 // List a project's API keys (admin scope): names, scopes and ids, never a hash or plaintext.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { projectKeyFor } from './access.js';
 import type { ApiKey } from './schemas.js';
@@ -10,7 +10,7 @@ export async function listApiKeys({
   caller,
   input: { projectId },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'apiKeys' | 'projects'>;
   caller: Caller;
   input: { projectId: number };
 }): Promise<ApiKey[]> {

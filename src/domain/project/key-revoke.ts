@@ -1,6 +1,6 @@
 // Revoke a project API key: the row goes (so the next request with it is 401), then the bus tells
 // every node to close live connections authenticated by it (docs/api.md#credentials).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -11,7 +11,7 @@ export async function revokeApiKey({
   caller,
   input: { projectId, keyId },
 }: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  deps: Pick<Deps, 'bus' | 'clock'> & StoreOf<'apiKeys' | 'logs' | 'projects'>;
   caller: Caller;
   input: { projectId: number; keyId: string };
 }): Promise<void> {

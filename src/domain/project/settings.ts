@@ -1,6 +1,6 @@
 // A project and its settings (docs/concepts.md): any key of the project reads them; a key with scope
 // admin changes them (`allowUserSignup`: whether POST /users without a credential is allowed).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireProjectKey } from '../auth/access.js';
 import type { ProjectRow } from '../../ports/store.js';
@@ -17,7 +17,7 @@ export async function getProject({
   caller,
   input: { projectId },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'projects'>;
   caller: Caller;
   input: { projectId: number };
 }): Promise<Project> {
@@ -31,7 +31,7 @@ export async function updateProject({
   caller,
   input: { projectId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'clock'>;
+  deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'projects'>;
   caller: Caller;
   input: { projectId: number; body: unknown };
 }): Promise<Project> {

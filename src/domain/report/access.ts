@@ -1,7 +1,7 @@
 // Who manages scheduled reports: a project key with scope `reports` (or `admin`), for its own
 // project. Reports of another project are reported as not existing (docs/api.md#credentials).
 import type { Caller } from '../auth/caller.js';
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { ReportRow } from '../../ports/store.js';
 import { hasScope, requireCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -16,7 +16,7 @@ export function requireReportManager(caller: Caller, projectId?: number): number
   return pid;
 }
 
-export async function loadReport(deps: Pick<Deps, 'store'>, caller: Caller, reportId: string): Promise<ReportRow> {
+export async function loadReport(deps: StoreOf<'reports'>, caller: Caller, reportId: string): Promise<ReportRow> {
   const projectId = requireReportManager(caller);
   const r = reportId.length <= 64 ? await deps.store.reports.get(reportId) : undefined;
   if (!r || r.projectId !== projectId) throw new AppError('NOT_FOUND', { reportId });

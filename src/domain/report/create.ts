@@ -2,7 +2,7 @@
 // a webhook destination gets a signing key, shown in this answer only.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { ReportRow } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -15,7 +15,8 @@ import { checkReportSettings, filterOf } from './shape.js';
 import { nextRunAfter } from './schedule.js';
 import { toReport } from './view.js';
 
-export type ReportDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'secret'>;
+/** all but the Store, of which each verb names the repositories it uses (StoreOf) */
+export type ReportDeps = Pick<Deps, 'bus' | 'clock' | 'secret'>;
 export const MAX_REPORTS_PER_PROJECT = 200;
 
 export const newReportId = () => `rep-${randomBytes(8).toString('hex')}`;
@@ -25,7 +26,7 @@ export async function createReport({
   caller,
   input: { body },
 }: {
-  deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  deps: ReportDeps & StoreOf<'logs' | 'reports'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
   caller: Caller;
   input: { body: unknown };
 }): Promise<Report> {

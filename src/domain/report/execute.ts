@@ -3,7 +3,7 @@
 // queue the delivery in the same transaction. The run record shows `rows` so far while it works
 // (docs/concepts.md#reports: a long run shows progress); each progress write also extends the lease, and a
 // lease lost to another worker stops this one without touching the run.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { ReportRunRow } from '../../ports/store.js';
 import { writeLog } from '../log/write.js';
 import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
@@ -12,7 +12,7 @@ import { encode } from './format.js';
 import { windowOf } from './view.js';
 import { reportDelivery } from './webhook.js';
 
-export type ExecuteDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs'>;
+export type ExecuteDeps = Pick<Deps, 'bus' | 'clock' | 'blobs'> & StoreOf<'logs' | 'reportData' | 'reportRuns' | 'reports' | 'transaction'>;
 
 export interface ExecuteOptions {
   workerId: string;

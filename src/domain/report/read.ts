@@ -1,7 +1,7 @@
 // List, get and delete scheduled reports (docs/concepts.md#reports). Deleting a report removes its
 // runs and their outputs.
 import type { Caller } from '../auth/caller.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { writeLog } from '../log/write.js';
 import type { Report } from './schemas.js';
@@ -14,7 +14,7 @@ export async function listReports({
   caller,
   input: { projectId, page },
 }: {
-  deps: ReportDeps;
+  deps: ReportDeps & StoreOf<'reports'>;
   caller: Caller;
   input: { projectId: number | undefined; page: Page };
 }): Promise<Paged<Report>> {
@@ -23,7 +23,15 @@ export async function listReports({
   return { total: r.total, items: r.items.map((x) => toReport(x, deps.secret)) };
 }
 
-export async function getReport({ deps, caller, input: { reportId } }: { deps: ReportDeps; caller: Caller; input: { reportId: string } }): Promise<Report> {
+export async function getReport({
+  deps,
+  caller,
+  input: { reportId },
+}: {
+  deps: ReportDeps & StoreOf<'reports'>;
+  caller: Caller;
+  input: { reportId: string };
+}): Promise<Report> {
   return toReport(await loadReport(deps, caller, reportId), deps.secret);
 }
 
@@ -32,7 +40,7 @@ export async function deleteReport({
   caller,
   input: { reportId },
 }: {
-  deps: ReportDeps & Pick<Deps, 'blobs'>;
+  deps: ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'logs' | 'reports' | 'transaction'>;
   caller: Caller;
   input: { reportId: string };
 }): Promise<void> {

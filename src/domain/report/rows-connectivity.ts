@@ -30,7 +30,7 @@ interface Track {
 }
 
 /** replays the window's connectivity events over each device's initial state */
-async function trackAll(store: Store, projectId: number, w: Window): Promise<Map<number, Track>> {
+async function trackAll(store: Pick<Store, 'reportData'>, projectId: number, w: Window): Promise<Map<number, Track>> {
   const start = Date.parse(w.since);
   const tracks = new Map<number, Track>();
   const track = (id: number) => {
@@ -66,7 +66,7 @@ async function trackAll(store: Store, projectId: number, w: Window): Promise<Map
   return tracks;
 }
 
-export function connectivityRows(store: Store, projectId: number, f: ReportFilter, w: Window): ReportTable {
+export function connectivityRows(store: Pick<Store, 'reportData'>, projectId: number, f: ReportFilter, w: Window): ReportTable {
   async function* rows(): AsyncIterable<Row> {
     const tracks = await trackAll(store, projectId, w);
     const windowMs = Date.parse(w.until) - Date.parse(w.since);

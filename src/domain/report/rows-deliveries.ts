@@ -16,7 +16,7 @@ export const DELIVERY_COLUMNS = [
   'updateTime',
 ] as const;
 
-export function deliveryRows(store: Store, projectId: number, f: ReportFilter, w: Window): ReportTable {
+export function deliveryRows(store: Pick<Store, 'reportData'>, projectId: number, f: ReportFilter, w: Window): ReportTable {
   async function* rows(): AsyncIterable<Row> {
     let after: TimeCursor | null = null;
     for (;;) {

@@ -17,7 +17,7 @@ export const DEVICE_COLUMNS = [
   'bundleInstalled',
 ] as const;
 
-export function deviceRows(store: Store, projectId: number, f: ReportFilter): ReportTable {
+export function deviceRows(store: Pick<Store, 'reportData'>, projectId: number, f: ReportFilter): ReportTable {
   async function* rows(): AsyncIterable<Row> {
     let after = 0;
     for (;;) {

@@ -5,7 +5,7 @@ import { PAGE, type ReportTable, type Row, type Window } from './table.js';
 
 export const EVENT_COLUMNS = ['timestamp', 'eventType', 'homeId', 'originDeviceId', 'originDeviceClass', 'originProjectKeyId', 'eventData'] as const;
 
-export function eventRows(store: Store, projectId: number, f: ReportFilter, w: Window): ReportTable {
+export function eventRows(store: Pick<Store, 'reportData'>, projectId: number, f: ReportFilter, w: Window): ReportTable {
   async function* rows(): AsyncIterable<Row> {
     let after: TimeCursor | null = null;
     for (;;) {

@@ -9,7 +9,7 @@ import type { ReportTable, Window } from './table.js';
 
 export type { Cell, ReportTable, Row, Window } from './table.js';
 
-export function reportTable(store: Store, report: ReportRow, window: Window | undefined): ReportTable {
+export function reportTable(store: Pick<Store, 'reportData'>, report: ReportRow, window: Window | undefined): ReportTable {
   const f = report.filter ?? {};
   const w = window ?? { since: report.creationTime, until: report.creationTime };
   switch (report.kind) {

@@ -2,7 +2,7 @@
 // run's output (the CSV or JSON it produced). A manual run covers the window ending now.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Page, Paged, ReportRunRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -15,7 +15,15 @@ import type { ReportDeps } from './create.js';
 export const REPORT_QUEUE = 'reports';
 export const newRunId = () => `run-${randomBytes(8).toString('hex')}`;
 
-export async function runReportNow({ deps, caller, input: { reportId } }: { deps: ReportDeps; caller: Caller; input: { reportId: string } }): Promise<Run> {
+export async function runReportNow({
+  deps,
+  caller,
+  input: { reportId },
+}: {
+  deps: ReportDeps & StoreOf<'logs' | 'reportRuns' | 'reports'>;
+  caller: Caller;
+  input: { reportId: string };
+}): Promise<Run> {
   const r = await loadReport(deps, caller, reportId);
   const now = deps.clock.now().toISOString();
   const run = await deps.store.reportRuns.create({
@@ -36,7 +44,7 @@ export async function listRuns({
   caller,
   input: { reportId, page },
 }: {
-  deps: ReportDeps;
+  deps: ReportDeps & StoreOf<'reportRuns' | 'reports'>;
   caller: Caller;
   input: { reportId: string; page: Page };
 }): Promise<Paged<Run>> {
@@ -45,7 +53,7 @@ export async function listRuns({
   return { total: runs.total, items: runs.items.map((x) => toRun(x, r)) };
 }
 
-async function loadRun(deps: ReportDeps, caller: Caller, reportId: string, runId: string) {
+async function loadRun(deps: StoreOf<'reportRuns' | 'reports'>, caller: Caller, reportId: string, runId: string) {
   const r = await loadReport(deps, caller, reportId);
   const run = runId.length <= 64 ? await deps.store.reportRuns.get(runId) : undefined;
   if (!run || run.reportId !== r.id) throw new AppError('NOT_FOUND', { runId });
@@ -57,7 +65,7 @@ export async function getRun({
   caller,
   input: { reportId, runId },
 }: {
-  deps: ReportDeps;
+  deps: ReportDeps & StoreOf<'reportRuns' | 'reports'>;
   caller: Caller;
   input: { reportId: string; runId: string };
 }): Promise<Run> {
@@ -79,7 +87,7 @@ export async function openRunOutput({
   caller,
   input: { reportId, runId },
 }: {
-  deps: ReportDeps & Pick<Deps, 'blobs'>;
+  deps: ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'reportRuns' | 'reports'>;
   caller: Caller;
   input: { reportId: string; runId: string };
 }): Promise<RunOutput> {

@@ -2,6 +2,7 @@
 // `enabled` moves nextRunTime; a new webhook URL, or `rotateKey`, brings a new signing key (shown
 // in this answer only). Read-only fields sent back unchanged are ignored.
 import type { Caller } from '../auth/caller.js';
+import type { StoreOf } from '../deps.js';
 import type { ReportPatch, ReportRow } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -20,7 +21,7 @@ export async function updateReport({
   caller,
   input: { reportId, body },
 }: {
-  deps: ReportDeps & { checks: Pick<WebhookChecks, 'checkUrl'> };
+  deps: ReportDeps & StoreOf<'logs' | 'reports'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
   caller: Caller;
   input: { reportId: string; body: unknown };
 }): Promise<Report> {

@@ -4,7 +4,7 @@
 // statement runs long. A limit of 0 days keeps that history forever. Each `store` data source
 // may keep its records longer or shorter than the default (`retentionDays`, docs/concepts.md#data-sources). The same
 // pass ends abandoned log uploads (docs/concepts.md#log-requests).
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { PrunableHistory } from '../../ports/store.js';
 import { expireAbandonedUploads } from '../logrequest/index.js';
 
@@ -27,7 +27,8 @@ export interface RetentionResult {
   batches: number;
 }
 
-export type RetentionDeps = Pick<Deps, 'store' | 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'>;
+export type RetentionDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'> &
+  StoreOf<'dataRecords' | 'dataSources' | 'devices' | 'logRequests' | 'logs' | 'reportRuns' | 'retention' | 'transaction'>;
 
 /** between two batches: let queued requests reach the database first */
 export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));

@@ -3,7 +3,7 @@
 // project's `allowUserSignup` is on. A signup may not ask for `canCreateDevices`, and signups are
 // throttled per client IP like failed logins. The email is unique per project; the password is
 // kept as a scrypt hash only.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { hashPassword } from '../auth/password.js';
@@ -15,7 +15,7 @@ import { listProjectId } from '../project/access.js';
 import { CreateUserBodySchema, type User } from './schemas.js';
 import { userView } from './view.js';
 
-type D = Pick<Deps, 'store' | 'clock' | 'authThrottle'>;
+type D = Pick<Deps, 'clock' | 'authThrottle'> & StoreOf<'logs' | 'projects' | 'users'>;
 type Body = ReturnType<typeof parseBody>;
 const parseBody = (input: unknown) => parseInput(CreateUserBodySchema, input);
 
@@ -48,7 +48,7 @@ async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, inpu
   return insertUser(deps, caller, b);
 }
 
-async function insertUser(deps: D, caller: Caller, b: Body): Promise<User> {
+async function insertUser(deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'users'>, caller: Caller, b: Body): Promise<User> {
   if (await deps.store.users.getByEmail(b.projectId, b.email)) throw new AppError('ALREADY_EXISTS', { fields: ['email'] });
   const u = await deps.store.users.create({
     projectId: b.projectId,

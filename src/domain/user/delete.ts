@@ -1,6 +1,6 @@
 // Delete a user (project key with `users`): its sessions go and are revoked on the bus (live
 // event streams close), its memberships go. Homes it owned stay, managed by project keys.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { writeLog } from '../log/write.js';
 import { userFor } from './access.js';
@@ -10,7 +10,7 @@ export async function deleteUser({
   caller,
   input: { userId },
 }: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  deps: Pick<Deps, 'bus' | 'clock'> & StoreOf<'logs' | 'transaction' | 'users'>;
   caller: Caller;
   input: { userId: number };
 }): Promise<void> {

@@ -1,6 +1,6 @@
 // Read users: one (a project key with `users`, or the user itself) or a page of a project's
 // users (project key with `users`), optionally by a case-insensitive substring of email or name.
-import type { Deps } from '../deps.js';
+import type { StoreOf } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { requireProjectKey } from '../auth/access.js';
@@ -9,7 +9,7 @@ import { userFor } from './access.js';
 import type { User } from './schemas.js';
 import { userView } from './view.js';
 
-export async function getUser({ deps, caller, input: { userId } }: { deps: Pick<Deps, 'store'>; caller: Caller; input: { userId: number } }): Promise<User> {
+export async function getUser({ deps, caller, input: { userId } }: { deps: StoreOf<'users'>; caller: Caller; input: { userId: number } }): Promise<User> {
   return userView(await userFor(deps, caller, userId, true));
 }
 
@@ -18,7 +18,7 @@ export async function listUsers({
   caller,
   input: { filter, page },
 }: {
-  deps: Pick<Deps, 'store'>;
+  deps: StoreOf<'users'>;
   caller: Caller;
   input: { filter: { projectId?: number; search?: string }; page: Page };
 }): Promise<Paged<User>> {

@@ -2,7 +2,7 @@
 // id, projectId and creationTime are read-only (docs/concepts.md#devices rule: the same value is ignored).
 // A new password ends every other session of the user (revoked on the bus): whoever knew the
 // old one is signed out.
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { AppError } from '../errors.js';
@@ -16,7 +16,7 @@ export async function updateUser({
   caller,
   input: { userId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'bus'>;
+  deps: Pick<Deps, 'bus'> & StoreOf<'sessions' | 'users'>;
   caller: Caller;
   input: { userId: number; body: unknown };
 }): Promise<User> {
@@ -44,7 +44,7 @@ export async function updateUser({
   return userView({ ...u, ...patch });
 }
 
-async function endOtherSessions(deps: Pick<Deps, 'store' | 'bus'>, userId: number, keep: string | undefined): Promise<void> {
+async function endOtherSessions(deps: Pick<Deps, 'bus'> & StoreOf<'sessions'>, userId: number, keep: string | undefined): Promise<void> {
   for (const s of await deps.store.sessions.listForUser(userId)) {
     if (s.tokenHash === keep) continue;
     await deps.store.sessions.delete(s.tokenHash);

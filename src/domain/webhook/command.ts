@@ -2,7 +2,7 @@
 // {moduleId}/command queues one delivery to the module's command webhook. It resolves once the
 // row is committed (the 204 promises the delivery is durable), then wakes the workers.
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -26,7 +26,7 @@ export async function triggerCommand({
   caller,
   input: { homeIdRaw, moduleId, body },
 }: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'limits'>;
+  deps: Pick<Deps, 'bus' | 'clock' | 'limits'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules'>;
   caller: Caller;
   input: { homeIdRaw: string; moduleId: string; body: unknown };
 }): Promise<string> {

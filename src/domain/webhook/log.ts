@@ -1,7 +1,7 @@
 // The delivery log (docs/webhooks.md): a module's deliveries newest first, one delivery with its payload
 // and every attempt, and redelivery (a new round of retries, same delivery id).
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type DeliveryRow } from '../../ports/queue.js';
@@ -56,7 +56,7 @@ export function deliverySummary(d: DeliveryRow): DeliverySummary {
 
 export const deliveryDetail = (d: DeliveryRow): DeliveryDetail => ({ ...deliverySummary(d), payload: JSON.parse(d.payload), attempts: d.attempts });
 
-type LogDeps = Pick<Deps, 'store'>;
+type LogDeps = StoreOf<'deliveries' | 'modules'>;
 
 export async function listDeliveries({
   deps,
@@ -75,7 +75,7 @@ export async function listDeliveries({
   return { total: r.total, items: r.items.map(deliverySummary) };
 }
 
-async function loadDelivery(deps: LogDeps, projectId: number, moduleId: string, deliveryId: string): Promise<DeliveryRow> {
+async function loadDelivery(deps: StoreOf<'deliveries'>, projectId: number, moduleId: string, deliveryId: string): Promise<DeliveryRow> {
   const d = deliveryId.length <= 64 ? await deps.store.deliveries.get(projectId, moduleId, deliveryId) : undefined;
   if (!d) throw new AppError('NOT_FOUND', { deliveryId });
   return d;
@@ -103,7 +103,7 @@ export async function redeliver({
   caller,
   input: { projectId, moduleId, deliveryId },
 }: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
+  deps: Pick<Deps, 'bus' | 'clock'> & LogDeps;
   caller: Caller;
   input: DeliveryInput;
 }): Promise<DeliverySummary> {

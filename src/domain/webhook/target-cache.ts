@@ -22,7 +22,7 @@ interface Entry {
 export class TargetCache {
   private readonly cache = new Map<number, Entry>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Pick<Store, 'modules'>) {}
 
   /** every module of the project (cached); one query per project per TTL at most */
   modules(projectId: number): Promise<ModuleRow[]> {
