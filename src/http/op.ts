@@ -67,7 +67,7 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
       if (!token && queryToken) token = c.req.query('authToken') || undefined;
       let caller: Maybe<Caller>;
       try {
-        caller = resolveCaller({ deps, input: { token, ip: ip } });
+        caller = resolveCaller({ deps, input: { token, ip } });
       } catch (err) {
         return refuse(deps, err, ip, limited);
       }

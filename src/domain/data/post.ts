@@ -14,8 +14,9 @@ import { takesClass } from './access.js';
 import { refusalOf } from './health.js';
 import { dataBatchDelivery, DATA_QUEUE } from './webhook-batch.js';
 
-export type PostDeps = Pick<Deps, 'bus' | 'clock'> & StoreOf<'dataSources' | 'devices' | 'members' | 'transaction'>;
 type RouteDeps = Pick<Deps, 'bus' | 'clock'> & StoreOf<'dataSources' | 'transaction'>;
+/** postData also finds the device and checks the caller may speak for it */
+export type PostDeps = RouteDeps & StoreOf<'devices' | 'members'>;
 type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 /** HTTP: the device itself, or a project key with scope `data` */

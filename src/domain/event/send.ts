@@ -12,7 +12,8 @@ import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
 
 type IngestDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'> & StoreOf<'logs'>;
-type SendDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'> & StoreOf<'devices' | 'logs' | 'members'>;
+/** sendEvent also finds the device and checks the caller may speak for it */
+type SendDeps = IngestDeps & StoreOf<'devices' | 'members'>;
 type EventDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 export async function sendEvent({
