@@ -1,7 +1,7 @@
 // One device: its details with inline edit of name, description and tag; KV; commands; events
 // (live and history); data records; log requests.
 import { useEffect, useState } from 'preact/hooks';
-import { get, send } from '../api';
+import { ApiError, get, send } from '../api';
 import { onEvent } from '../stream';
 import { ErrorBox, Field, Secret, Section, useAction, useLoad, when } from '../ui';
 import type { Device } from './devices';
@@ -10,6 +10,7 @@ import { SendCommand } from './device-command';
 import { DeviceEvents } from './device-events';
 import { DeviceData } from './device-data';
 import { DeviceLogRequests } from './device-logs';
+import { NotFound } from './not-found';
 
 function Editable({ label, name, value, onSave }: { label: string; name: string; value?: string; onSave: (v: string) => Promise<void> }) {
   const [editing, setEditing] = useState(false);
@@ -78,6 +79,8 @@ export function DevicePage({ id }: { id: number }) {
     await send('PATCH', `/devices/${id}`, { [field]: value });
     device.reload();
   };
+  if (device.error instanceof ApiError && device.error.status === 404)
+    return <NotFound why={`There is no device ${id} in this project (or this credential may not see it).`} back="devices" />;
   const on = online ?? d?.isConnected;
   return (
     <div class="page">
@@ -123,11 +126,16 @@ export function DevicePage({ id }: { id: number }) {
           {d.apiKey ? <Secret label="API key" value={d.apiKey} /> : null}
         </Section>
       ) : null}
-      <DeviceKv id={id} />
-      <SendCommand id={id} online={on} />
-      <DeviceEvents id={id} projectId={d?.projectId} />
-      {d ? <DeviceData id={id} projectId={d.projectId} /> : null}
-      <DeviceLogRequests id={id} />
+      {/* the rest once the device is known: a device that is not there opens no KV socket and lists nothing */}
+      {d ? (
+        <>
+          <DeviceKv id={id} />
+          <SendCommand id={id} online={on} />
+          <DeviceEvents id={id} projectId={d.projectId} />
+          <DeviceData id={id} projectId={d.projectId} />
+          <DeviceLogRequests id={id} />
+        </>
+      ) : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, list, qs, send, session } from '../api';
 import { href } from '../router';
+import { NotFound } from './not-found';
 import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, Secret, useAction, useLoad, when } from '../ui';
 
 interface EventWebhook {
@@ -59,6 +60,7 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
   const [sample, setSample] = useState(JSON.stringify(SAMPLE_EVENT, null, 2));
   const [preview, setPreview] = useState<{ headers: Record<string, string>; body: string }>();
   const action = useAction();
+  const [saved, setSaved] = useState(false);
   const previewAction = useAction();
   const hdrs = headers.trim() ? parseJson(headers) : { ok: true as const, value: null };
   const webhook = () => ({ url, subscriptions: subs, headers: hdrs.ok ? hdrs.value : null, body: body.trim() ? body : null });
@@ -80,10 +82,12 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
       aria-label={module ? 'edit the event webhook' : 'create a webhook module'}
       onSubmit={(e) => {
         e.preventDefault();
+        setSaved(false);
         action.run(async () => {
           const m = module
             ? await send<Module>('PATCH', `/projects/${projectId}/smartModules/${encodeURIComponent(module.id)}`, { eventWebhook: webhook() })
             : await send<Module>('POST', `/projects/${projectId}/smartModules`, { id, moduleType: 'webhooks', eventWebhook: webhook() });
+          setSaved(!!module);
           onSaved(m);
         });
       }}
@@ -126,6 +130,12 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
       <button type="submit" class="primary" disabled={action.busy || !hdrs.ok}>
         {module ? 'Save' : 'Create'}
       </button>
+      {saved && !action.busy ? (
+        <span class="muted" role="status">
+          {' '}
+          Saved.
+        </span>
+      ) : null}
       <TemplateErrors error={action.error} source={body} />
     </form>
   );
@@ -248,6 +258,7 @@ export function ModulePage({ id }: { id: string }) {
     const timer = setInterval(deliveries.reload, 2000);
     return () => clearInterval(timer);
   }, [moving]);
+  if (module.error instanceof ApiError && module.error.status === 404) return <NotFound why={`There is no module “${id}” in this project.`} back="modules" />;
   return (
     <div class="page">
       <p>
@@ -255,7 +266,7 @@ export function ModulePage({ id }: { id: string }) {
       </p>
       <h1>Module {id}</h1>
       <ErrorBox error={module.error ?? action.error} />
-      {module.data ? (
+      {module.data?.id === id ? (
         <Section
           title="Event webhook"
           actions={
@@ -266,7 +277,8 @@ export function ModulePage({ id }: { id: string }) {
             />
           }
         >
-          <WebhookForm projectId={projectId} module={module.data} onSaved={module.set} />
+          {/* the form's state belongs to one module: keyed on its id, it never carries one module's settings into another's Save */}
+          <WebhookForm key={module.data.id} projectId={projectId} module={module.data} onSaved={module.set} />
         </Section>
       ) : null}
       <Section
