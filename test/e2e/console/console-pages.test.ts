@@ -24,7 +24,8 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq
 
 beforeAll(async () => {
   await buildConsole();
-  t = await startTestHearth({ webhooks: { allowPrivateTargets: true } });
+  // a failed attempt waits an hour for its retry: a delivery the overview counts as retrying stays so
+  t = await startTestHearth({ webhooks: { allowPrivateTargets: true, retryScheduleSeconds: [3600] } });
   browser = await launchChromium();
   receiver = createServer((req, res) => {
     req.resume();
@@ -170,5 +171,141 @@ describe('addresses that name nothing', () => {
     await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
     await page.getByRole('link', { name: '← Devices' }).click();
     await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+  });
+});
+
+describe('homes chosen by name', () => {
+  it('puts a device in a home from the create form, the device page and the homes page, shows the name in the table, and takes it out again', async () => {
+    const kitchen = await api('POST', '/homes', { name: unique('Kitchen'), projectId: 1 });
+    const garage = await api('POST', '/homes', { name: unique('Garage'), projectId: 1 });
+    const name = unique('homed lamp');
+    const { page } = await signedIn({ hash: 'devices' });
+
+    // the create form: a home chosen by name
+    const create = page.getByRole('form', { name: 'add a device' });
+    await create.getByLabel('Name').fill(name);
+    await create.getByLabel('Home').selectOption({ label: kitchen.name });
+    await create.getByRole('button', { name: 'Create' }).click();
+    const id = Number(await page.locator('.once a').textContent());
+    expect((await api('GET', `/devices/${id}`)).homeId).toBe(kitchen.id);
+
+    // the table shows the home's name, and filters by home
+    await page.getByRole('search').getByLabel('Search').fill(name);
+    await poll(() => page.locator(`tr[data-device="${id}"] td[data-field="home"]`).textContent()).toBe(kitchen.name);
+    await page.getByRole('search').getByLabel('Home').selectOption({ label: garage.name });
+    await page.getByText('0 in all').waitFor();
+    await page.getByRole('search').getByLabel('Home').selectOption({ label: kitchen.name });
+    await page.locator(`tr[data-device="${id}"]`).waitFor();
+
+    // the device page moves it to another home, then out of every home
+    await page.locator(`tr[data-device="${id}"] a`).click();
+    const home = page.locator('[data-field="home"]');
+    await poll(() => home.textContent()).toBe(kitchen.name);
+    await page.getByRole('button', { name: 'Change home' }).click();
+    const choose = page.getByRole('form', { name: 'choose a home' });
+    await choose.getByLabel('Home').selectOption({ label: garage.name });
+    await choose.getByRole('button', { name: 'Save' }).click();
+    await poll(() => home.textContent()).toBe(garage.name);
+    expect((await api('GET', `/devices/${id}`)).homeId).toBe(garage.id);
+    await page.getByRole('button', { name: 'Change home' }).click();
+    await choose.getByLabel('Home').selectOption({ label: 'in no home' });
+    await choose.getByRole('button', { name: 'Save' }).click();
+    await poll(() => home.textContent()).toContain('in no home');
+    expect((await api('GET', `/devices/${id}`)).homeId).toBeUndefined();
+
+    // the homes page puts it in by id and takes it out; a bad id is refused in words
+    await page.getByRole('link', { name: 'Homes', exact: true }).click();
+    await page.getByRole('button', { name: kitchen.name, exact: true }).click();
+    const put = page.getByRole('form', { name: `put a device in ${kitchen.name}` });
+    await put.getByLabel('Device id').fill('abc');
+    await put.getByRole('button', { name: 'Put in this home' }).click();
+    await page.getByText('“abc” is not a device id').waitFor();
+    await put.getByLabel('Device id').fill('2147483000');
+    await put.getByRole('button', { name: 'Put in this home' }).click();
+    await page.getByText('No such device').waitFor();
+    await put.getByLabel('Device id').fill(String(id));
+    await put.getByRole('button', { name: 'Put in this home' }).click();
+    const row = page.locator(`[data-home-device="${id}"]`);
+    await row.waitFor();
+    expect((await api('GET', `/devices/${id}`)).homeId).toBe(kitchen.id);
+    await row.getByRole('button', { name: 'Take out' }).click();
+    await row.getByRole('button', { name: 'Yes, take out' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await api('GET', `/devices/${id}`)).homeId).toBeUndefined();
+  });
+});
+
+describe("a device's page", () => {
+  it('shows the last connect while online, counts live events into the history, and no stray backtick', async () => {
+    const d = await t.seedDevice();
+    const { page } = await signedIn({ hash: `devices/${d.id}` });
+    await page.getByRole('heading', { level: 2, name: 'Details' }).waitFor();
+    await page.locator('[data-history-total="0"]').waitFor({ state: 'attached' });
+    expect(await page.locator('[data-field="lastConnectTime"]').textContent()).toBe('—');
+
+    const c = await mqttConnect(t, d);
+    onTestFinished(() => c.endAsync(true));
+    await page.locator('.status[data-status="online"]').waitFor();
+    await poll(() => page.locator('[data-field="lastConnectTime"]').textContent()).not.toBe('—');
+    await c.publishAsync(`/devices/${d.id}/event`, JSON.stringify({ eventType: 'door-opened', eventData: { door: 'front' } }), { qos: 1 });
+    await page.locator('.live-events [data-event-type="door-opened"]').waitFor();
+    // the history holds the connection and the event: read again as they arrived
+    await page.locator('.events:not(.live-events) [data-event-type="door-opened"]').waitFor();
+    expect(Number(await page.locator('[data-history-total]').getAttribute('data-history-total'))).toBeGreaterThanOrEqual(2);
+    await c.endAsync();
+    await page.locator('.status[data-status="offline"]').waitFor();
+    await poll(() => page.locator('[data-field="lastDisconnectTime"]').textContent()).not.toBe('—');
+
+    const data = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: 'Data' }) });
+    await data.getByText('no store data source').waitFor();
+    expect(await data.textContent()).not.toContain('`');
+    expect(await data.locator('code').textContent()).toBe('store');
+  });
+
+  it('starts afresh on another device: an edit left open on one is not saved into the other', async () => {
+    const [a, b] = [await t.seedDevice(), await t.seedDevice()];
+    await api('PATCH', `/devices/${a.id}`, { name: 'device a' });
+    await api('PATCH', `/devices/${b.id}`, { name: 'device b' });
+    const { page } = await signedIn({ hash: `devices/${a.id}` });
+    await page.getByRole('heading', { level: 1, name: 'device a' }).waitFor();
+    await page.getByRole('button', { name: 'Edit name' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('typed on a');
+    await setHash(page, `#/devices/${b.id}`);
+    await page.getByRole('heading', { level: 1, name: 'device b' }).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).count()).toBe(0);
+    expect(await page.locator('[data-field="name"]').textContent()).toBe('device b');
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'device a' }).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).count()).toBe(0);
+    expect((await api('GET', `/devices/${b.id}`)).name).toBe('device b');
+  });
+});
+
+describe('phone width', () => {
+  it('no page is wider than a 390 px screen', async () => {
+    const homeId = await api('POST', '/homes', { name: 'a home with a rather long name for a phone', projectId: 1 });
+    const d = await t.seedDevice({ homeId: homeId.id });
+    await api('PATCH', `/devices/${d.id}`, { name: 'a lamp with a rather long name in the kitchen', tag: 'kitchen-and-dining-room' });
+    const m = unique('phone');
+    await api('POST', '/projects/1/smartModules', { id: m, moduleType: 'webhooks', eventWebhook: { url: `${receiverBase}/p/200` } });
+    const { page } = await signedIn({ width: 390 });
+    for (const [hash, ready] of [
+      ['overview', '[data-metric="devices-total"]'],
+      ['devices', `tr[data-device="${d.id}"]`],
+      [`devices/${d.id}`, '[data-kv-state="live"]'],
+      ['homes', '[data-home]'],
+      ['classes', 'h1'],
+      ['keys', 'h1'],
+      ['users', 'h1'],
+      ['modules', `a[href="#/modules/${m}"]`],
+      [`modules/${m}`, 'form'],
+      ['reports', 'h1'],
+      ['logs', 'table'],
+      ['devices/abc', '[data-not-found]'],
+    ]) {
+      await setHash(page, `#/${hash}`);
+      await page.locator(ready).first().waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth'), hash).toBeLessThanOrEqual(390);
+    }
   });
 });
