@@ -281,6 +281,90 @@ describe("a device's page", () => {
   });
 });
 
+describe('the overview', () => {
+  it('shows deliveries retrying, failed and dropped, and which modules have them', async () => {
+    const homeId = await t.seedHome();
+    const d = await t.seedDevice({ homeId });
+    const retry = unique('retry');
+    const fail = unique('fail');
+    const drop = unique('drop');
+    await api('POST', '/projects/1/smartModules', {
+      id: retry,
+      moduleType: 'webhooks',
+      eventWebhook: { url: `${receiverBase}/r/500`, subscriptions: 'overview-retry' },
+    });
+    await api('POST', '/projects/1/smartModules', {
+      id: fail,
+      moduleType: 'webhooks',
+      eventWebhook: { url: `${receiverBase}/f/400`, subscriptions: 'overview-fail' },
+    });
+    // a body that is not JSON once the string is put in: sent nowhere, recorded as dropped
+    await api('POST', '/projects/1/smartModules', {
+      id: drop,
+      moduleType: 'webhooks',
+      eventWebhook: { url: `${receiverBase}/d/200`, subscriptions: 'overview-drop', body: '{"v": {{eventData.word}}}' },
+    });
+    for (const eventType of ['overview-retry', 'overview-fail', 'overview-drop'])
+      expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType, eventData: { word: 'not json' } } })).status).toBe(204);
+    const log = async (m: string, status: string) =>
+      (await t.http('GET', `/projects/1/smartModules/${m}/deliveries?status=${status}`, { token: t.adminKey })).body;
+    await poll(async () => (await log(retry, 'pending'))[0]?.attemptCount ?? 0).toBe(1);
+    await poll(async () => (await log(fail, 'failed')).length).toBe(1);
+    await poll(async () => (await log(drop, 'dropped')).length).toBe(1);
+
+    const { page } = await signedIn({ hash: 'overview' });
+    await poll(() => page.locator('[data-metric="deliveries-retrying"]').textContent()).toMatch(/^[1-9]\d*$/);
+    expect(Number(await page.locator('[data-metric="deliveries-failed"]').textContent())).toBeGreaterThanOrEqual(1);
+    expect(Number(await page.locator('[data-metric="deliveries-dropped"]').textContent())).toBeGreaterThanOrEqual(1);
+    expect(await page.locator(`[data-troubled-module="${retry}"]`).textContent()).toContain('1 waiting or retrying');
+    expect(await page.locator(`[data-troubled-module="${fail}"]`).textContent()).toContain('1 failed (1 h)');
+    expect(await page.locator(`[data-troubled-module="${drop}"]`).textContent()).toContain('1 dropped (1 h)');
+    await page.locator(`[data-troubled-module="${retry}"] a`).click();
+    await page.getByRole('heading', { level: 1, name: `Module ${retry}` }).waitFor();
+    await page.locator('[data-delivery="pending"]').waitFor();
+  });
+});
+
+describe('each page reads what it shows once', () => {
+  it('the modules list, a module page, the overview and a device page ask for each list once', async () => {
+    const homeId = await t.seedHome();
+    const d = await t.seedDevice({ homeId });
+    const m = unique('once');
+    await api('POST', '/projects/1/smartModules', {
+      id: m,
+      moduleType: 'webhooks',
+      eventWebhook: { url: `${receiverBase}/o/200`, subscriptions: 'once-event' },
+    });
+    expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType: 'once-event', eventData: {} } })).status).toBe(204);
+    await poll(async () => (await t.http('GET', `/projects/1/smartModules/${m}/deliveries?status=success`, { token: t.adminKey })).body.length).toBe(1);
+    const { page, requests } = await signedIn({ hash: 'overview' });
+    const dup = () => requests.filter((r, i) => requests.indexOf(r) !== i);
+
+    // the overview: one count per module and status (the positive control: this module's last one)
+    await poll(() => requests.some((r) => r.includes(`/smartModules/${m}/deliveries?status=pending`))).toBe(true);
+    await page.locator('[data-metric="deliveries-succeeded"]').filter({ hasText: /^\d+$/ }).waitFor();
+    expect(dup()).toEqual([]);
+
+    requests.length = 0;
+    await setHash(page, '#/modules');
+    await page.getByRole('link', { name: m, exact: true }).waitFor();
+    expect(requests).toEqual(['GET /projects/1/smartModules']);
+
+    requests.length = 0;
+    await page.getByRole('link', { name: m, exact: true }).click();
+    await page.locator('[data-delivery="success"]').waitFor();
+    expect(requests.filter((r) => r.includes('/deliveries'))).toEqual([`GET /projects/1/smartModules/${m}/deliveries?skip=0&limit=100`]);
+    expect(dup()).toEqual([]);
+
+    requests.length = 0;
+    await setHash(page, `#/devices/${d.id}`);
+    await page.locator('[data-kv-state="live"]').waitFor();
+    await page.locator('[data-history-total]').waitFor({ state: 'attached' });
+    await page.getByText('No log requests.').waitFor();
+    expect(dup()).toEqual([]);
+  });
+});
+
 describe('phone width', () => {
   it('no page is wider than a 390 px screen', async () => {
     const homeId = await api('POST', '/homes', { name: 'a home with a rather long name for a phone', projectId: 1 });
