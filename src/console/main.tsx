@@ -41,6 +41,9 @@ function Live() {
 function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
   const route = useRoute();
   const [menu, setMenu] = useState(false);
+  const place = routeKey(route);
+  // the folded menu (phone width) closes on any move, Back/Forward included, not only on its links
+  useEffect(() => setMenu(false), [place]);
   const page = sectionOf(route);
   let body;
   switch (route.name) {
@@ -107,7 +110,7 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
         </ul>
       </nav>
       {/* keyed on the place: moving to another device or module (link, Back/Forward, typed URL) starts its page afresh */}
-      <main id="main" key={routeKey(route)}>
+      <main id="main" key={place}>
         {body}
       </main>
     </div>

@@ -366,7 +366,7 @@ describe('each page reads what it shows once', () => {
 });
 
 describe('phone width', () => {
-  it('no page is wider than a 390 px screen', async () => {
+  it('no page is wider than a 390 px screen, and the folded menu closes on Back', async () => {
     const homeId = await api('POST', '/homes', { name: 'a home with a rather long name for a phone', projectId: 1 });
     const d = await t.seedDevice({ homeId: homeId.id });
     await api('PATCH', `/devices/${d.id}`, { name: 'a lamp with a rather long name in the kitchen', tag: 'kitchen-and-dining-room' });
@@ -391,5 +391,12 @@ describe('phone width', () => {
       await page.locator(ready).first().waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth'), hash).toBeLessThanOrEqual(390);
     }
+    // the folded menu closes on a move by Back as it does on its own links
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.locator('nav#nav').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
+    await page.locator('nav#nav').waitFor({ state: 'hidden' });
+    expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
   });
 });
