@@ -15,12 +15,45 @@ interface EventWebhook {
   body?: string | null;
   key?: string;
   enabled?: boolean;
+  disabledTime?: string;
+  disabledReason?: string;
 }
 interface Module {
   id: string;
   description?: string;
   eventWebhook?: EventWebhook | null;
-  commandWebhook?: { url: string; key?: string } | null;
+  commandWebhook?: { url: string; key?: string; enabled?: boolean; disabledTime?: string; disabledReason?: string } | null;
+}
+
+/** a webhook turned off by a 410 answer says why and since when, and turns on again (docs/webhooks.md#retries) */
+function TurnedOff({ base, module, onSaved }: { base: string; module: Module; onSaved: (m: Module) => void }) {
+  const action = useAction();
+  const off = (
+    [
+      ['event', 'Event webhook', module.eventWebhook],
+      ['command', 'Command webhook', module.commandWebhook],
+    ] as const
+  ).filter(([, , w]) => w && w.enabled === false);
+  if (off.length === 0) return null;
+  return (
+    <div class="error" role="alert" data-turned-off>
+      {off.map(([which, label, w]) => (
+        <p key={which}>
+          {label} turned off{w!.disabledTime ? ` since ${when(w!.disabledTime)}` : ''}
+          {w!.disabledReason ? `: ${w!.disabledReason}` : ''}. Nothing is sent to it until it is turned on again.{' '}
+          <button
+            type="button"
+            class="small"
+            disabled={action.busy}
+            onClick={() => action.run(async () => onSaved(await send<Module>('PATCH', base, { [`${which}Webhook`]: { enabled: true } })))}
+          >
+            Turn on again
+          </button>
+        </p>
+      ))}
+      <ErrorBox error={action.error} />
+    </div>
+  );
 }
 interface Attempt {
   time: string;
@@ -266,6 +299,7 @@ export function ModulePage({ id }: { id: string }) {
       </p>
       <h1>Module {id}</h1>
       <ErrorBox error={module.error ?? action.error} />
+      {module.data?.id === id ? <TurnedOff base={base} module={module.data} onSaved={module.set} /> : null}
       {module.data?.id === id ? (
         <Section
           title="Event webhook"

@@ -282,7 +282,7 @@ describe("a device's page", () => {
 });
 
 describe('the overview', () => {
-  it('shows deliveries retrying, failed and dropped, and which modules have them', async () => {
+  it('shows deliveries retrying, failed and dropped, and which modules have them or were turned off; a module page turns its webhook on again', async () => {
     const homeId = await t.seedHome();
     const d = await t.seedDevice({ homeId });
     const retry = unique('retry');
@@ -304,13 +304,20 @@ describe('the overview', () => {
       moduleType: 'webhooks',
       eventWebhook: { url: `${receiverBase}/d/200`, subscriptions: 'overview-drop', body: '{"v": {{eventData.word}}}' },
     });
-    for (const eventType of ['overview-retry', 'overview-fail', 'overview-drop'])
+    const gone = unique('gone');
+    await api('POST', '/projects/1/smartModules', {
+      id: gone,
+      moduleType: 'webhooks',
+      eventWebhook: { url: `${receiverBase}/g/410`, subscriptions: 'overview-gone' },
+    });
+    for (const eventType of ['overview-retry', 'overview-fail', 'overview-drop', 'overview-gone'])
       expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType, eventData: { word: 'not json' } } })).status).toBe(204);
     const log = async (m: string, status: string) =>
       (await t.http('GET', `/projects/1/smartModules/${m}/deliveries?status=${status}`, { token: t.adminKey })).body;
     await poll(async () => (await log(retry, 'pending'))[0]?.attemptCount ?? 0).toBe(1);
     await poll(async () => (await log(fail, 'failed')).length).toBe(1);
     await poll(async () => (await log(drop, 'dropped')).length).toBe(1);
+    await poll(async () => (await api('GET', `/projects/1/smartModules/${gone}`)).eventWebhook.enabled).toBe(false);
 
     const { page } = await signedIn({ hash: 'overview' });
     await poll(() => page.locator('[data-metric="deliveries-retrying"]').textContent()).toMatch(/^[1-9]\d*$/);
@@ -319,9 +326,22 @@ describe('the overview', () => {
     expect(await page.locator(`[data-troubled-module="${retry}"]`).textContent()).toContain('1 waiting or retrying');
     expect(await page.locator(`[data-troubled-module="${fail}"]`).textContent()).toContain('1 failed (1 h)');
     expect(await page.locator(`[data-troubled-module="${drop}"]`).textContent()).toContain('1 dropped (1 h)');
+    expect(await page.locator(`[data-troubled-module="${gone}"]`).textContent()).toContain('event webhook turned off');
+    expect(await page.locator(`[data-troubled-module="${gone}"]`).textContent()).toContain('410');
     await page.locator(`[data-troubled-module="${retry}"] a`).click();
     await page.getByRole('heading', { level: 1, name: `Module ${retry}` }).waitFor();
     await page.locator('[data-delivery="pending"]').waitFor();
+    expect(await page.locator('[data-turned-off]').count()).toBe(0);
+
+    // the module turned off by its 410 says so on its page, and turns on again from there
+    await page.goBack();
+    await page.locator(`[data-troubled-module="${gone}"] a`).click();
+    await page.getByRole('heading', { level: 1, name: `Module ${gone}` }).waitFor();
+    const off = page.locator('[data-turned-off]');
+    expect(await off.textContent()).toContain('Event webhook turned off');
+    await off.getByRole('button', { name: 'Turn on again' }).click();
+    await off.waitFor({ state: 'detached' });
+    expect((await api('GET', `/projects/1/smartModules/${gone}`)).eventWebhook.enabled).toBe(true);
   });
 });
 
