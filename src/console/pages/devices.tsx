@@ -162,10 +162,16 @@ export function Devices() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Class</th>
+                <th scope="col" class="wide">
+                  Id
+                </th>
+                <th scope="col" class="wide">
+                  Class
+                </th>
                 <th scope="col">Home</th>
-                <th scope="col">Tag</th>
+                <th scope="col" class="wide">
+                  Tag
+                </th>
                 <th scope="col">Status</th>
                 <th scope="col">Last connect</th>
                 <th scope="col">
@@ -183,10 +189,10 @@ export function Devices() {
                     <td>
                       <a href={href(`devices/${d.id}`)}>{d.name || `device ${d.id}`}</a>
                     </td>
-                    <td>{d.id}</td>
-                    <td>{d.deviceClass}</td>
+                    <td class="wide">{d.id}</td>
+                    <td class="wide">{d.deviceClass}</td>
                     <td data-field="home">{d.homeId === undefined ? '—' : homes.nameOf(d.homeId)}</td>
-                    <td>{d.tag ?? ''}</td>
+                    <td class="wide">{d.tag ?? ''}</td>
                     <td class="status" data-status={on ? 'online' : 'offline'}>
                       <span class={on ? 'dot on' : 'dot'} aria-hidden="true" />
                       {on ? 'online' : 'offline'}
