@@ -346,7 +346,7 @@ describe('the overview', () => {
 });
 
 describe('each page reads what it shows once', () => {
-  it('the modules list, a module page, the overview and a device page ask for each list once', async () => {
+  it('the overview, the modules list, a module page, the devices page and a device page ask for each list once', async () => {
     const homeId = await t.seedHome();
     const d = await t.seedDevice({ homeId });
     const m = unique('once');
@@ -374,6 +374,13 @@ describe('each page reads what it shows once', () => {
     await page.getByRole('link', { name: m, exact: true }).click();
     await page.locator('[data-delivery="success"]').waitFor();
     expect(requests.filter((r) => r.includes('/deliveries'))).toEqual([`GET /projects/1/smartModules/${m}/deliveries?skip=0&limit=100`]);
+    expect(dup()).toEqual([]);
+
+    requests.length = 0;
+    await setHash(page, '#/devices');
+    await page.locator(`tr[data-device="${d.id}"] td[data-field="home"]`).filter({ hasText: 'home' }).waitFor();
+    expect(requests.filter((r) => r.startsWith('GET /homes')).length).toBe(1);
+    expect(requests.filter((r) => r.startsWith('GET /devices?')).length).toBe(1);
     expect(dup()).toEqual([]);
 
     requests.length = 0;
