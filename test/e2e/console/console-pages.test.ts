@@ -392,6 +392,27 @@ describe('each page reads what it shows once', () => {
   });
 });
 
+describe('reports', () => {
+  it('follows a run started by hand until it ends, with no Refresh click', async () => {
+    const name = unique('followed report');
+    await api('POST', '/scheduledReports', {
+      projectId: 1,
+      name,
+      kind: 'devices',
+      format: 'csv',
+      schedule: { cron: '0 6 * * *', timezone: 'UTC' },
+      destination: { type: 'store' },
+      enabled: true,
+    });
+    const { page } = await signedIn({ hash: 'reports' });
+    await page.getByRole('button', { name, exact: true }).click();
+    const runs = page.locator('.runs');
+    await runs.getByRole('button', { name: 'Run now' }).click();
+    await runs.locator('[data-run]').first().waitFor();
+    await runs.locator('[data-run="success"]').waitFor({ timeout: 30_000 });
+  });
+});
+
 describe('phone width', () => {
   it('no page is wider than a 390 px screen, and the folded menu closes on Back', async () => {
     const homeId = await api('POST', '/homes', { name: 'a home with a rather long name for a phone', projectId: 1 });
