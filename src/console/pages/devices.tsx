@@ -75,7 +75,7 @@ function CreateDevice({ projectId, homes, onCreated }: { projectId: number; home
           Create
         </button>
       </form>
-      <ErrorBox error={action.error ?? classes.error ?? homes.error} />
+      <ErrorBox error={action.error ?? classes.error} />
       {created ? (
         <div class="once" role="status">
           <p>
