@@ -157,6 +157,8 @@ try {
     await phone.goto(`${base}/console#/devices`);
     await phone.reload();
     await phone.locator('tr[data-device]').first().waitFor();
+    // the device list, not the create form above it: what a phone shows once scrolled to it
+    await phone.getByRole('heading', { name: 'All devices' }).evaluate((h) => h.scrollIntoView());
     await phone.screenshot({ path: join(OUT, 'devices-phone.png') });
     console.log('  docs/console/devices-phone.png');
   } finally {

@@ -4,7 +4,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onExpired, request, session, setSession, type Session } from './api';
 import { onStreamState, startStream, stopStream } from './stream';
-import { href, useRoute } from './router';
+import { href, routeKey, sectionOf, useRoute } from './router';
 import { SignIn } from './pages/sign-in';
 import { Overview } from './pages/overview';
 import { Devices } from './pages/devices';
@@ -14,6 +14,7 @@ import { Classes, Keys, Users } from './pages/project';
 import { Modules, ModulePage } from './pages/modules';
 import { Reports } from './pages/reports';
 import { Logs } from './pages/logs';
+import { NotFound } from './pages/not-found';
 
 const NAV: [string, string][] = [
   ['overview', 'Overview'],
@@ -40,11 +41,17 @@ function Live() {
 function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
   const route = useRoute();
   const [menu, setMenu] = useState(false);
-  const page = route[0] ?? 'overview';
+  const place = routeKey(route);
+  // the folded menu (phone width) closes on any move, Back/Forward included, not only on its links
+  useEffect(() => setMenu(false), [place]);
+  const page = sectionOf(route);
   let body;
-  switch (page) {
+  switch (route.name) {
     case 'devices':
-      body = route[1] ? <DevicePage id={Number(route[1])} /> : <Devices />;
+      body = <Devices />;
+      break;
+    case 'device':
+      body = <DevicePage id={route.id} />;
       break;
     case 'homes':
       body = <Homes />;
@@ -59,13 +66,19 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
       body = <Users />;
       break;
     case 'modules':
-      body = route[1] ? <ModulePage id={route[1]} /> : <Modules />;
+      body = <Modules />;
+      break;
+    case 'module':
+      body = <ModulePage id={route.id} />;
       break;
     case 'reports':
       body = <Reports />;
       break;
     case 'logs':
       body = <Logs />;
+      break;
+    case 'not-found':
+      body = <NotFound why={route.why} back={route.back} />;
       break;
     default:
       body = <Overview />;
@@ -96,7 +109,10 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
           ))}
         </ul>
       </nav>
-      <main id="main">{body}</main>
+      {/* keyed on the place: moving to another device or module (link, Back/Forward, typed URL) starts its page afresh */}
+      <main id="main" key={place}>
+        {body}
+      </main>
     </div>
   );
 }

@@ -35,6 +35,31 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
   return { ...state, reload: run, set: (data: T) => setState({ data, loading: false }) };
 }
 
+/**
+ * a refresh asked for by a burst of live events: the returned function calls `fn` now, or, while
+ * `busy` (its read in flight), once more when that read ends; never more than one read at a time
+ */
+export function useCoalesced(fn: () => void, busy: boolean): () => void {
+  const fnRef = useRef(fn);
+  fnRef.current = fn;
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const again = useRef(false);
+  useEffect(() => {
+    if (busy || !again.current) return;
+    again.current = false;
+    busyRef.current = true;
+    fnRef.current();
+  }, [busy]);
+  return useCallback(() => {
+    if (busyRef.current) again.current = true;
+    else {
+      busyRef.current = true;
+      fnRef.current();
+    }
+  }, []);
+}
+
 /** runs an action, keeping its error and busy state for the button that started it */
 export function useAction(): { busy: boolean; error?: unknown; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
   const [busy, setBusy] = useState(false);

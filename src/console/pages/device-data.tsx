@@ -46,7 +46,9 @@ export function DeviceData({ id, projectId }: { id: number; projectId: number })
     <Section title="Data">
       <ErrorBox error={sources.error ?? records.error} />
       {sources.data?.length === 0 ? (
-        <p class="muted">The project has no store data source; records posted by devices are kept only by a `store` source.</p>
+        <p class="muted">
+          The project has no store data source; records posted by devices are kept only by a <code>store</code> source.
+        </p>
       ) : null}
       {sources.data && sources.data.length > 1 ? (
         <Field label="Data source">

@@ -1,8 +1,8 @@
 // The device's events: live from the stream, above the history (GET /events, newest first).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { list, qs } from '../api';
 import { onEvent, type HearthEvent } from '../stream';
-import { ErrorBox, Pager, Section, useLoad, when } from '../ui';
+import { ErrorBox, Pager, Section, useCoalesced, useLoad, when } from '../ui';
 
 const LIMIT = 20;
 
@@ -17,14 +17,22 @@ function EventRow({ e, live }: { e: HearthEvent; live?: boolean }) {
 export function DeviceEvents({ id, projectId }: { id: number; projectId?: number }) {
   const [liveEvents, setLive] = useState<HearthEvent[]>([]);
   const [skip, setSkip] = useState(0);
+  const skipRef = useRef(skip);
+  skipRef.current = skip;
   const history = useLoad(
     async () => (projectId ? list<HearthEvent>(`/events${qs({ projectId, deviceId: id })}`, skip, LIMIT) : undefined),
     [id, projectId, skip],
   );
+  // an event reaches the stream only once it is in the history (docs/concepts.md#events), so the
+  // first page of the history is read again as live events arrive: at most one read at a time,
+  // and one more after it if events came meanwhile
+  const refresh = useCoalesced(history.reload, history.loading);
   useEffect(() => {
     setLive([]);
     return onEvent((e) => {
-      if (e.originDeviceId === id) setLive((old) => [e, ...old].slice(0, 100));
+      if (e.originDeviceId !== id) return;
+      setLive((old) => [e, ...old].slice(0, 100));
+      if (skipRef.current === 0) refresh();
     });
   }, [id]);
   return (
@@ -38,7 +46,7 @@ export function DeviceEvents({ id, projectId }: { id: number; projectId?: number
       </ul>
       <h3>History</h3>
       <ErrorBox error={history.error} />
-      <ul class="events">
+      <ul class="events" data-history-total={history.data?.total}>
         {history.data?.items.map((e, i) => (
           <EventRow key={`h${i}`} e={e} />
         ))}

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, list, qs, send, session } from '../api';
 import { onEvent } from '../stream';
 import { href } from '../router';
+import { HomeSelect, useHomes, type Homes } from '../home-names';
 import { ConfirmButton, ErrorBox, Field, Pager, Secret, Section, useAction, useLoad, when } from '../ui';
 
 export interface Device {
@@ -24,11 +25,12 @@ export interface Device {
 
 const LIMIT = 50;
 
-function CreateDevice({ projectId, onCreated }: { projectId: number; onCreated: () => void }) {
+function CreateDevice({ projectId, homes, onCreated }: { projectId: number; homes: Homes; onCreated: () => void }) {
   const classes = useLoad(() => get<{ id: string }[]>(`/projects/${projectId}/deviceClasses`), [projectId]);
   const [deviceClass, setClass] = useState('');
   const [name, setName] = useState('');
   const [tag, setTag] = useState('');
+  const [homeId, setHome] = useState('');
   const [created, setCreated] = useState<Device>();
   const action = useAction();
   const cls = deviceClass || classes.data?.[0]?.id || '';
@@ -40,7 +42,13 @@ function CreateDevice({ projectId, onCreated }: { projectId: number; onCreated: 
         onSubmit={(e) => {
           e.preventDefault();
           action.run(async () => {
-            const d = await send<Device>('POST', '/devices', { projectId, deviceClass: cls, name: name || undefined, tag: tag || undefined });
+            const d = await send<Device>('POST', '/devices', {
+              projectId,
+              deviceClass: cls,
+              name: name || undefined,
+              tag: tag || undefined,
+              homeId: homeId === '' ? undefined : Number(homeId),
+            });
             setCreated(d);
             setName('');
             onCreated();
@@ -62,6 +70,7 @@ function CreateDevice({ projectId, onCreated }: { projectId: number; onCreated: 
         <Field label="Tag">
           <input name="tag" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />
         </Field>
+        <HomeSelect label="Home" homes={homes} value={homeId} onChange={setHome} />
         <button type="submit" class="primary" disabled={action.busy || !cls}>
           Create
         </button>
@@ -102,6 +111,7 @@ export function Devices() {
     }
     return found;
   }, [query, skip]);
+  const homes = useHomes(projectId);
   const [live, setLive] = useState<Map<number, { on: boolean; at: string }>>(new Map());
   const del = useAction();
 
@@ -125,7 +135,7 @@ export function Devices() {
   return (
     <div class="page">
       <h1>Devices</h1>
-      <CreateDevice projectId={projectId} onCreated={page.reload} />
+      <CreateDevice projectId={projectId} homes={homes} onCreated={page.reload} />
       <Section title="All devices">
         <form class="row filters" role="search" aria-label="filter devices" onSubmit={(e) => e.preventDefault()}>
           <Field label="Search">
@@ -134,9 +144,7 @@ export function Devices() {
           <Field label="Class">
             <input name="class" value={deviceClass} onInput={filter(setClass)} />
           </Field>
-          <Field label="Home id">
-            <input name="home" inputMode="numeric" value={homeId} onInput={filter(setHome)} />
-          </Field>
+          <HomeSelect label="Home" homes={homes} value={homeId} onChange={(v) => (setHome(v), setSkip(0))} none="any" />
           <Field label="Tag">
             <input name="tag" value={tag} onInput={filter(setTag)} />
           </Field>
@@ -154,10 +162,16 @@ export function Devices() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Class</th>
+                <th scope="col" class="wide">
+                  Id
+                </th>
+                <th scope="col" class="wide">
+                  Class
+                </th>
                 <th scope="col">Home</th>
-                <th scope="col">Tag</th>
+                <th scope="col" class="wide">
+                  Tag
+                </th>
                 <th scope="col">Status</th>
                 <th scope="col">Last connect</th>
                 <th scope="col">
@@ -175,10 +189,10 @@ export function Devices() {
                     <td>
                       <a href={href(`devices/${d.id}`)}>{d.name || `device ${d.id}`}</a>
                     </td>
-                    <td>{d.id}</td>
-                    <td>{d.deviceClass}</td>
-                    <td>{d.homeId ?? '—'}</td>
-                    <td>{d.tag ?? ''}</td>
+                    <td class="wide">{d.id}</td>
+                    <td class="wide">{d.deviceClass}</td>
+                    <td data-field="home">{d.homeId === undefined ? '—' : homes.nameOf(d.homeId)}</td>
+                    <td class="wide">{d.tag ?? ''}</td>
                     <td class="status" data-status={on ? 'online' : 'offline'}>
                       <span class={on ? 'dot on' : 'dot'} aria-hidden="true" />
                       {on ? 'online' : 'offline'}

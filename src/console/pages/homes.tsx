@@ -1,14 +1,13 @@
-// Homes and their members: create and delete homes; add a member by user id or email, change a
-// member's role, remove a member.
+// Homes, their members and their devices: create and delete homes; add a member by user id or
+// email, change a member's role, remove a member; put a device in the home by its id, take one
+// out (a project key: docs/api.md#device-operations). Events reach smart modules only from
+// devices in a home (docs/webhooks.md#event-webhook).
 import { useState } from 'preact/hooks';
 import { get, list, qs, send, session } from '../api';
+import { href } from '../router';
+import type { Home } from '../home-names';
+import type { Device } from './devices';
 import { ConfirmButton, ErrorBox, Field, Pager, Section, useAction, useLoad, when } from '../ui';
-
-interface Home {
-  id: number;
-  name: string;
-  creationTime?: string;
-}
 interface Member {
   userId: number;
   role: string;
@@ -70,6 +69,58 @@ function Members({ home }: { home: Home }) {
   );
 }
 
+const DEVICES = 20;
+
+function HomeDevices({ home }: { home: Home }) {
+  const projectId = session()!.projectId;
+  const canMove = session()!.kind === 'project key';
+  const [skip, setSkip] = useState(0);
+  const devices = useLoad(() => list<Device>(`/devices${qs({ projectId, homeId: home.id })}`, skip, DEVICES), [home.id, skip]);
+  const [deviceId, setDeviceId] = useState('');
+  const action = useAction();
+  const move = (id: number, homeId: number | null) => action.run(() => send('PATCH', `/devices/${id}`, { homeId })).then((ok) => (devices.reload(), ok));
+  return (
+    <div class="home-devices">
+      <h3>Devices</h3>
+      <ErrorBox error={devices.error ?? action.error} />
+      <ul class="plain">
+        {devices.data?.items.map((d) => (
+          <li key={d.id} data-home-device={d.id}>
+            <a href={href(`devices/${d.id}`)}>{d.name || `device ${d.id}`}</a> <span class="muted">id {d.id}</span>{' '}
+            {canMove ? <ConfirmButton label="Take out" confirm={`Take device ${d.id} out of ${home.name}?`} onConfirm={() => move(d.id, null)} /> : null}
+          </li>
+        ))}
+      </ul>
+      {devices.data?.total === 0 ? <p class="muted">No devices in this home: their events reach no smart module.</p> : null}
+      {devices.data && devices.data.total > 0 ? <Pager skip={skip} limit={DEVICES} total={devices.data.total} onPage={setSkip} /> : null}
+      {canMove ? (
+        <form
+          class="row"
+          aria-label={`put a device in ${home.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const id = deviceId.trim();
+            if (!/^[1-9]\d{0,9}$/.test(id)) {
+              action.run(async () => {
+                throw new Error(`“${id}” is not a device id: device ids are positive whole numbers.`);
+              });
+              return;
+            }
+            move(Number(id), home.id).then((ok) => ok && setDeviceId(''));
+          }}
+        >
+          <Field label="Device id" hint="a device in another home moves here">
+            <input name="deviceId" inputMode="numeric" required value={deviceId} onInput={(e) => setDeviceId((e.target as HTMLInputElement).value)} />
+          </Field>
+          <button type="submit" disabled={action.busy}>
+            Put in this home
+          </button>
+        </form>
+      ) : null}
+    </div>
+  );
+}
+
 export function Homes() {
   const projectId = session()!.projectId;
   const [skip, setSkip] = useState(0);
@@ -114,7 +165,13 @@ export function Homes() {
                 confirm={`Delete home ${h.name}?`}
                 onConfirm={() => action.run(() => send('DELETE', `/homes/${h.id}`)).then(homes.reload)}
               />
-              {open === h.id ? <Members home={h} /> : null}
+              {open === h.id ? (
+                <>
+                  <h3>Members</h3>
+                  <Members home={h} />
+                  <HomeDevices home={h} />
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

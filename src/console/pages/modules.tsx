@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, list, qs, send, session } from '../api';
 import { href } from '../router';
+import { NotFound } from './not-found';
 import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, Secret, useAction, useLoad, when } from '../ui';
 
 interface EventWebhook {
@@ -14,12 +15,45 @@ interface EventWebhook {
   body?: string | null;
   key?: string;
   enabled?: boolean;
+  disabledTime?: string;
+  disabledReason?: string;
 }
 interface Module {
   id: string;
   description?: string;
   eventWebhook?: EventWebhook | null;
-  commandWebhook?: { url: string; key?: string } | null;
+  commandWebhook?: { url: string; key?: string; enabled?: boolean; disabledTime?: string; disabledReason?: string } | null;
+}
+
+/** a webhook turned off by a 410 answer says why and since when, and turns on again (docs/webhooks.md#retries) */
+function TurnedOff({ base, module, onSaved }: { base: string; module: Module; onSaved: (m: Module) => void }) {
+  const action = useAction();
+  const off = (
+    [
+      ['event', 'Event webhook', module.eventWebhook],
+      ['command', 'Command webhook', module.commandWebhook],
+    ] as const
+  ).filter(([, , w]) => w && w.enabled === false);
+  if (off.length === 0) return null;
+  return (
+    <div class="error" role="alert" data-turned-off>
+      {off.map(([which, label, w]) => (
+        <p key={which}>
+          {label} turned off{w!.disabledTime ? ` since ${when(w!.disabledTime)}` : ''}
+          {w!.disabledReason ? `: ${w!.disabledReason}` : ''}. Nothing is sent to it until it is turned on again.{' '}
+          <button
+            type="button"
+            class="small"
+            disabled={action.busy}
+            onClick={() => action.run(async () => onSaved(await send<Module>('PATCH', base, { [`${which}Webhook`]: { enabled: true } })))}
+          >
+            Turn on again
+          </button>
+        </p>
+      ))}
+      <ErrorBox error={action.error} />
+    </div>
+  );
 }
 interface Attempt {
   time: string;
@@ -59,6 +93,7 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
   const [sample, setSample] = useState(JSON.stringify(SAMPLE_EVENT, null, 2));
   const [preview, setPreview] = useState<{ headers: Record<string, string>; body: string }>();
   const action = useAction();
+  const [saved, setSaved] = useState(false);
   const previewAction = useAction();
   const hdrs = headers.trim() ? parseJson(headers) : { ok: true as const, value: null };
   const webhook = () => ({ url, subscriptions: subs, headers: hdrs.ok ? hdrs.value : null, body: body.trim() ? body : null });
@@ -80,10 +115,12 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
       aria-label={module ? 'edit the event webhook' : 'create a webhook module'}
       onSubmit={(e) => {
         e.preventDefault();
+        setSaved(false);
         action.run(async () => {
           const m = module
             ? await send<Module>('PATCH', `/projects/${projectId}/smartModules/${encodeURIComponent(module.id)}`, { eventWebhook: webhook() })
             : await send<Module>('POST', `/projects/${projectId}/smartModules`, { id, moduleType: 'webhooks', eventWebhook: webhook() });
+          setSaved(!!module);
           onSaved(m);
         });
       }}
@@ -126,6 +163,12 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
       <button type="submit" class="primary" disabled={action.busy || !hdrs.ok}>
         {module ? 'Save' : 'Create'}
       </button>
+      {saved && !action.busy ? (
+        <span class="muted" role="status">
+          {' '}
+          Saved.
+        </span>
+      ) : null}
       <TemplateErrors error={action.error} source={body} />
     </form>
   );
@@ -248,6 +291,7 @@ export function ModulePage({ id }: { id: string }) {
     const timer = setInterval(deliveries.reload, 2000);
     return () => clearInterval(timer);
   }, [moving]);
+  if (module.error instanceof ApiError && module.error.status === 404) return <NotFound why={`There is no module “${id}” in this project.`} back="modules" />;
   return (
     <div class="page">
       <p>
@@ -255,7 +299,8 @@ export function ModulePage({ id }: { id: string }) {
       </p>
       <h1>Module {id}</h1>
       <ErrorBox error={module.error ?? action.error} />
-      {module.data ? (
+      {module.data?.id === id ? <TurnedOff base={base} module={module.data} onSaved={module.set} /> : null}
+      {module.data?.id === id ? (
         <Section
           title="Event webhook"
           actions={
@@ -266,7 +311,8 @@ export function ModulePage({ id }: { id: string }) {
             />
           }
         >
-          <WebhookForm projectId={projectId} module={module.data} onSaved={module.set} />
+          {/* the form's state belongs to one module: keyed on its id, it never carries one module's settings into another's Save */}
+          <WebhookForm key={module.data.id} projectId={projectId} module={module.data} onSaved={module.set} />
         </Section>
       ) : null}
       <Section

@@ -1,5 +1,5 @@
 // Scheduled reports: create one, run it now, follow its runs and download an output.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { download, get, list, qs, send, session } from '../api';
 import { ConfirmButton, ErrorBox, Field, Section, useAction, useLoad, when } from '../ui';
 
@@ -26,6 +26,12 @@ function Runs({ report }: { report: Report }) {
   const runs = useLoad(() => get<Run[]>(`/scheduledReports/${encodeURIComponent(report.id)}/runs`), [report.id]);
   const action = useAction();
   const pending = runs.data?.some((r) => r.status === 'queued' || r.status === 'running');
+  // a run on its way is followed until it ends, as the delivery log follows a delivery
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(runs.reload, 2000);
+    return () => clearInterval(timer);
+  }, [pending]);
   return (
     <div class="runs">
       <button
