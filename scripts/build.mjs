@@ -75,7 +75,7 @@ export async function buildServer(outdir = join(ROOT, 'dist')) {
 }
 
 /**
- * The admin CLI, bundled (`node dist/scripts/admin/main.js`, `npm run admin`): a one-shot process
+ * The admin CLI, bundled (`hearth-admin`, `npm run admin`, `node dist/scripts/admin/main.js`): a one-shot process
  * spends most of its life loading modules, and one file per source (several hundred, with kysely's
  * and pg's) cost it about twice the CPU of a bundle (issue #16: under 0.5 s a command). Split at
  * its dynamic imports so `--help` or a usage error loads none of the store, and a command on
@@ -96,10 +96,12 @@ async function buildAdmin(outdir) {
     platform: 'node',
     target: 'node20',
     external: ['better-sqlite3', 'pg-native'],
-    banner: { js: "import { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);" },
+    // a shebang first: package.json's `bin` runs it as `hearth-admin` (`npx hearth-admin ...`)
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  chmodSync(join(outdir, 'scripts', 'admin', 'main.js'), 0o755);
 }
 
 /**

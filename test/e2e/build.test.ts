@@ -226,6 +226,20 @@ describe('the built admin CLI', () => {
       const unknown = cli(['nope'], dataDir);
       expect(unknown.status).toBe(2);
       expect(unknown.stderr).toMatch(/unknown command "nope"/);
+      // the `bin` (hearth-admin): package.json names the bundle, which runs by its own shebang
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+      expect(pkg.bin).toEqual({ 'hearth-admin': 'dist/scripts/admin/main.js' });
+      expect(readFileSync(join(out, 'scripts/admin/main.js'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+      const direct = spawnSync(join(out, 'scripts/admin/main.js'), ['projects', 'list', '--json'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HEARTH_DATA_DIR: dataDir },
+        encoding: 'utf8',
+      });
+      expect(direct.stderr).toBe('');
+      expect(JSON.parse(direct.stdout)).toEqual([expect.objectContaining({ id: 1, name: 'built' })]);
+      const typo = cli(['projetcs', 'list'], dataDir);
+      expect(typo.status).toBe(2);
+      expect(typo.stderr).toMatch(/unknown command "projetcs"; did you mean "projects list"\?/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
