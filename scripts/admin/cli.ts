@@ -2,6 +2,7 @@
 // node:util's parseArgs against that command's options, runs it and prints its answer (a table or
 // fields, or JSON with --json). Exit code 0, or 2 with the error on stderr (JSON with --json).
 import { parseArgs } from 'node:util';
+import { distance } from '../../src/config/distance.js';
 import { COMMANDS, groupOf, isCommand } from './commands.js';
 import { render } from './output.js';
 import { PASSWORD_ON_ARGV } from './registry.js';
@@ -11,10 +12,10 @@ const COMMON: Options = { json: { type: 'boolean' }, help: { type: 'boolean', sh
 const PROGRAM = 'npm run admin --';
 
 export function usageOf(group?: string, name?: string): string {
-  const g = group ? COMMANDS[group] : undefined;
-  const c = isCommand(g) ? g : g && name ? g[name] : undefined;
+  const g = group && Object.hasOwn(COMMANDS, group) ? COMMANDS[group] : undefined;
+  const c = isCommand(g) ? g : g && name && Object.hasOwn(g, name) ? g[name] : undefined;
   if (c) return `usage: ${PROGRAM} ${c.usage} [--json]\n\n${c.summary}\n`;
-  const groups = group && COMMANDS[group] ? [group] : Object.keys(COMMANDS);
+  const groups = g ? [group!] : Object.keys(COMMANDS);
   const lines = groups.flatMap((g) => groupOf(g).map((x) => `  ${x.usage}\n      ${x.summary}`));
   return [
     `usage: ${PROGRAM} <command> [--json] [--help]`,
@@ -36,19 +37,42 @@ interface Io {
 function findCommand(argv: string[]): { group?: string; name?: string; command?: Command; rest: string[] } {
   const word = (s: string | undefined) => (s !== undefined && !s.startsWith('-') ? s : undefined);
   const group = word(argv[0]);
-  const g = group === undefined ? undefined : COMMANDS[group];
+  // own properties only: `toString` or `constructor` is no command
+  const g = group === undefined || !Object.hasOwn(COMMANDS, group) ? undefined : COMMANDS[group];
   if (isCommand(g)) return { group, command: g, rest: argv.slice(1) };
-  const name = g ? word(argv[1]) : undefined;
-  const command = g && name ? g[name] : undefined;
+  // the second word also when the first is unknown: "projets list" suggests "projects list"
+  const name = word(argv[1]);
+  const command = g && name && Object.hasOwn(g, name) ? g[name] : undefined;
   return { group, name, command, rest: argv.slice(command ? 2 : group ? 1 : 0) };
 }
 
+/** the known word nearest to `word`, when it is near enough to be a typo of it (a third of it changed at most) */
+function closest(word: string, known: string[]): string | undefined {
+  let best = Infinity;
+  let found: string | undefined;
+  for (const k of known) {
+    const d = distance(word, k);
+    if (d < best) [best, found] = [d, k];
+  }
+  return best <= Math.max(2, Math.floor(word.length / 3)) ? found : undefined;
+}
+
+/** an unknown command's error, with the closest command when there is one (docs/operations.md#admin-cli) */
 function explainMissing(group: string | undefined, name: string | undefined): string {
   if (!group) return 'missing command';
-  const g = COMMANDS[group];
-  if (!g) return `unknown command ${JSON.stringify(group)}`;
+  const g = Object.hasOwn(COMMANDS, group) ? COMMANDS[group] : undefined;
+  const hint = (s: string | undefined) => (s ? `; did you mean ${JSON.stringify(s)}?` : '');
+  if (!g) {
+    // a mistyped group ("projets"), or a group's command given without its group ("revoke")
+    const near = closest(group, Object.keys(COMMANDS));
+    const owners = Object.keys(COMMANDS).filter((k) => !isCommand(COMMANDS[k]) && Object.hasOwn(COMMANDS[k], group));
+    const full = near && name && !isCommand(COMMANDS[near]) ? closest(name, Object.keys(COMMANDS[near])) : undefined;
+    const suggestion = near ? (full ? `${near} ${full}` : near) : owners.length === 1 ? `${owners[0]} ${group}` : undefined;
+    return `unknown command ${JSON.stringify(group)}${hint(suggestion)}`;
+  }
   if (!name && !isCommand(g)) return `missing ${group} subcommand: ${Object.keys(g).join(' | ')}`;
-  return `unknown command ${JSON.stringify(`${group} ${name}`)}`;
+  const near = isCommand(g) ? undefined : closest(name!, Object.keys(g));
+  return `unknown command ${JSON.stringify(`${group} ${name}`)}${hint(near && `${group} ${near}`)}`;
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {

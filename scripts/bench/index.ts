@@ -25,7 +25,7 @@ const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: Bench
     load: () => import('./startup.js'),
   },
   cli: {
-    what: 'one admin CLI command (bundled, as npm run admin runs it; and built one file per source) vs node -e 0: wall and CPU ms',
+    what: 'one admin CLI command (the bundle through node; built one file per source; and through hearth-admin, npm run admin, npx) vs node -e 0: wall and CPU ms',
     load: () => import('./cli.js'),
   },
   flood: {

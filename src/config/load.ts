@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { ConfigSchema, type Config } from './schema.js';
+import { distance } from './distance.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -98,17 +99,6 @@ function leafNames(tree: Tree, path: string[] = [], out: string[] = []): string[
     else out.push(envNameOf([...path, k]));
   }
   return out;
-}
-
-/** Levenshtein distance, two rows */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
 }
 
 /**

@@ -2,11 +2,16 @@
 // afresh into a directory of its own, started as `node <out>/src/main.js` on free ports with a
 // temp data directory. It becomes healthy, says what it did at `info` (database, migrations by
 // name, listeners, shutdown), and its worker thread (the SQLite access-log writer) runs compiled
-// code: a GET shows up in /httpAccessLogs.
+// code: a GET shows up in /httpAccessLogs. It needs only the runtime dependencies: its imports
+// name none of the devDependencies, and it runs, /docs included, in a tree whose node_modules
+// holds only what `npm ci --omit=dev` installs (docs/operations.md#install).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { specifiersOf } from '../helpers/import-graph.js';
 import { startHearthProcess, removeDataDir, type HearthProcess } from '../helpers/process.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -103,6 +108,80 @@ describe('the built server', () => {
   }, 180_000);
 });
 
+describe('the built server on its runtime dependencies only', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  /** the package a bare specifier names: `@scope/name` or `name`, without a subpath */
+  const packageOf = (spec: string) =>
+    spec
+      .split('/')
+      .slice(0, spec.startsWith('@') ? 2 : 1)
+      .join('/');
+
+  it('imports no devDependency: every package its modules name is a dependency', () => {
+    const named = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, e.name);
+        if (e.isDirectory()) {
+          // the console and the explorer are browser code, served as files, never imported
+          if (path !== join(out, 'console') && path !== join(out, 'explorer')) walk(path);
+        } else if (e.name.endsWith('.js')) {
+          for (const spec of specifiersOf(readFileSync(path, 'utf8'))) {
+            if (!spec.startsWith('.') && !spec.startsWith('node:') && !builtinModules.includes(packageOf(spec))) named.add(packageOf(spec));
+          }
+        }
+      }
+    };
+    walk(out);
+    // positive control: the server's own packages are found
+    expect(named).toContain('hono');
+    expect(named).toContain('aedes');
+    expect([...named].filter((p) => !(p in pkg.dependencies)).sort()).toEqual([]);
+    expect(pkg.devDependencies).toHaveProperty('@scalar/api-reference');
+    expect(pkg.dependencies).not.toHaveProperty('@scalar/api-reference');
+  });
+
+  it('starts and serves /docs from a tree holding only the runtime packages', async () => {
+    // the packages `npm ci --omit=dev` installs, by package-lock.json: the hoisted ones not marked
+    // dev (nested ones live inside their parents); each linked to the shared install, and resolved
+    // through the link (--preserve-symlinks), so nothing else in that install is reachable
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const runtime = Object.entries(lock.packages)
+      .filter(([path, p]) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path) && !p.dev)
+      .map(([path]) => path);
+    expect(runtime).toContain('node_modules/hono');
+    expect(runtime).not.toContain('node_modules/@scalar/api-reference');
+    const tree = mkdtempSync(join(tmpdir(), 'hearth-runtime-'));
+    try {
+      writeFileSync(join(tree, 'package.json'), JSON.stringify({ ...pkg, devDependencies: {} }));
+      cpSync(out, join(tree, 'dist'), { recursive: true });
+      for (const path of runtime) {
+        if (!existsSync(join(ROOT, path))) continue; // an optional package of another platform
+        mkdirSync(dirname(join(tree, path)), { recursive: true });
+        symlinkSync(join(ROOT, path), join(tree, path));
+      }
+      const p = await startHearthProcess({
+        argv: ['--preserve-symlinks', '--preserve-symlinks-main', join(tree, 'dist/src/main.js')],
+        cwd: tree,
+        env: { HEARTH_LOG_LEVEL: 'info', HEARTH_LOG_FORMAT: 'pretty' },
+        timeoutMs: 120_000,
+      });
+      started.push(p);
+      expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
+      const docs = await fetch(`${p.url}/docs`);
+      expect(docs.status).toBe(200);
+      expect(docs.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const js = await fetch(`${p.url}/docs/scalar.js`);
+      expect(js.status).toBe(200);
+      expect(await js.text()).toContain('ModeCloud <key>');
+      // its licence notice travels with it
+      expect(readFileSync(join(tree, 'dist/explorer/NOTICE.md'), 'utf8')).toMatch(/@scalar\/api-reference [\d.]+[\s\S]*MIT/);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
 describe('the built admin CLI', () => {
   const cli = (args: string[], dataDir: string, input?: string) =>
     spawnSync(process.execPath, [join(out, 'scripts/admin/main.js'), ...args], {
@@ -147,6 +226,20 @@ describe('the built admin CLI', () => {
       const unknown = cli(['nope'], dataDir);
       expect(unknown.status).toBe(2);
       expect(unknown.stderr).toMatch(/unknown command "nope"/);
+      // the `bin` (hearth-admin): package.json names the bundle, which runs by its own shebang
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+      expect(pkg.bin).toEqual({ 'hearth-admin': 'dist/scripts/admin/main.js' });
+      expect(readFileSync(join(out, 'scripts/admin/main.js'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+      const direct = spawnSync(join(out, 'scripts/admin/main.js'), ['projects', 'list', '--json'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HEARTH_DATA_DIR: dataDir },
+        encoding: 'utf8',
+      });
+      expect(direct.stderr).toBe('');
+      expect(JSON.parse(direct.stdout)).toEqual([expect.objectContaining({ id: 1, name: 'built' })]);
+      const typo = cli(['projetcs', 'list'], dataDir);
+      expect(typo.status).toBe(2);
+      expect(typo.stderr).toMatch(/unknown command "projetcs"; did you mean "projects list"\?/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

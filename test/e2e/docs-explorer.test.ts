@@ -1,7 +1,10 @@
 // The explorer at /docs (docs/api.md#explorer), in a real Chromium against a real server: the page
-// loads offline (Scalar's bundle from the server itself, nothing from any other origin), an
-// operation is found by search, and its try-it sends `Authorization: ModeCloud <key>` and shows
-// the live answer. Set HEARTH_DOCS_SCREENSHOT=<path> to keep a picture of the explorer.
+// loads offline (Scalar's bundle from the build's dist/explorer, nothing from any other origin)
+// under its Content-Security-Policy with no violation reported and no request failing (the
+// favicon included), an operation is found by search, the Authorization value field shows the
+// form `ModeCloud <key>`, and its try-it sends `Authorization: ModeCloud <key>` and shows the live
+// answer. Needs `npm run build` (the bundle is a build output). Set HEARTH_DOCS_SCREENSHOT=<path>
+// to keep a picture of the explorer.
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -46,13 +49,29 @@ describe('/docs explorer in Chromium', () => {
     page.setDefaultTimeout(90_000);
     const foreign: string[] = [];
     const authHeaders: (string | undefined)[] = [];
+    const failed: string[] = [];
+    const violations: string[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
       if (u.origin !== h.httpUrl && u.protocol !== 'data:' && u.protocol !== 'blob:') foreign.push(r.url());
       if (u.origin === h.httpUrl && u.pathname === '/auth') authHeaders.push(r.headers().authorization);
     });
+    page.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400 && new URL(r.url()).pathname !== '/auth') failed.push(`${r.url()}: ${r.status()}`);
+    });
+    // a CSP violation is reported to the page as an event and to the console as an error
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
+    // (a string: this file is compiled without the DOM's types)
+    await page.addInitScript({
+      content: "document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(e.violatedDirective + ' ' + e.blockedURI));",
+    });
 
-    await page.goto(`${h.httpUrl}/docs`);
+    const docs = await page.goto(`${h.httpUrl}/docs`);
+    expect(docs?.headers()['content-security-policy']).toContain("default-src 'none'");
     // the reference has rendered the document: its groups are in the sidebar
     await page.getByText('Hearth API', { exact: true }).first().waitFor({ timeout: 120_000 });
     await page.locator('button').filter({ hasText: 'device key-value' }).first().waitFor({ timeout: 120_000 });
@@ -68,6 +87,8 @@ describe('/docs explorer in Chromium', () => {
     await page.locator('button').filter({ hasText: 'Test Request' }).filter({ hasText: '(get /auth)' }).first().click();
     const value = page.locator('input[id^=scalar-client]').first();
     await value.waitFor();
+    // the value field says what goes in it: the scheme word, then the key
+    expect(await value.getAttribute('placeholder')).toBe('ModeCloud <key>');
     await value.fill(`ModeCloud ${h.adminKey}`);
     await page.getByText('Send', { exact: true }).first().click();
 
@@ -76,6 +97,10 @@ describe('/docs explorer in Chromium', () => {
     await page.getByText('"project key"').first().waitFor();
     expect(authHeaders).toContain(`ModeCloud ${h.adminKey}`);
     expect(foreign, 'requests to other origins').toEqual([]);
+    expect(failed, 'requests that failed (a favicon 404 included)').toEqual([]);
+    // the page carried its icon, so the browser asked for no /favicon.ico
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
 
     const shot = process.env.HEARTH_DOCS_SCREENSHOT;
     if (shot) {
@@ -85,8 +110,15 @@ describe('/docs explorer in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('serves the explorer script from the package, not a CDN', async () => {
-    const html = await (await fetch(`${h.httpUrl}/docs`)).text();
+  it('serves the explorer script from the build, not a CDN, under a Content-Security-Policy', async () => {
+    const page = await fetch(`${h.httpUrl}/docs`);
+    // docs/api.md#explorer: its own policy, with no eval and no other origin
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/unsafe-eval|https?:|\*/);
+    const html = await page.text();
     expect(html).toContain('src="/docs/scalar.js"');
     expect(html).not.toMatch(/https?:\/\//);
     const js = await fetch(`${h.httpUrl}/docs/scalar.js`);

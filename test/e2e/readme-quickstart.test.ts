@@ -1,7 +1,11 @@
-// The README's quickstart, run as written: the fenced blocks between `<!-- quickstart:start -->`
-// and `<!-- quickstart:end -->` of README.md itself (so the README cannot drift), in bash, against
-// a fresh Hearth process started the way the README's "Start" section starts it, on free ports
-// given through HEARTH_HTTP_PORT / HEARTH_MQTT_PORT, in a directory holding its `data/`.
+// The README's shell blocks, run as written: every ```sh block of README.md itself (so the README
+// cannot drift), in order, in one bash, against a fresh Hearth process started the way the
+// README's "Start" section starts it, on free ports given through HEARTH_HTTP_PORT /
+// HEARTH_MQTT_PORT, in a directory holding its `data/`. The quickstart (between
+// `<!-- quickstart:start -->` and `<!-- quickstart:end -->`) comes first; the other blocks follow
+// it as a reader would paste them. A block that cannot run here carries a visible note just above
+// it, `*Not run by the README test: <why>.*`; every other block must run, and the test checks that
+// each one did.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -13,13 +17,32 @@ import { freePort } from '../helpers/redis-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** the shell blocks of the README's quickstart, in order */
-export function quickstartScript(readme: string): string {
-  const m = /<!-- quickstart:start -->([\s\S]*?)<!-- quickstart:end -->/.exec(readme);
-  if (!m) throw new Error('README.md has no quickstart markers');
-  const blocks = [...m[1].matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].map((b) => b[1]);
-  if (blocks.length === 0) throw new Error('the quickstart holds no sh blocks');
-  return blocks.join('\n');
+/** a fenced shell block of the README: its text, the line it starts on, and why it is not run (when it is not) */
+export interface ReadmeBlock {
+  line: number;
+  text: string;
+  quickstart: boolean;
+  notRun?: string;
+}
+
+const NOT_RUN = /^\*Not run by the README test: ([\s\S]+?)\*\s*$/;
+
+/** every ```sh / ```bash / ```shell block of the README, in order, with its not-run note if the paragraph above it is one */
+export function readmeBlocks(readme: string): ReadmeBlock[] {
+  const start = readme.indexOf('<!-- quickstart:start -->');
+  const end = readme.indexOf('<!-- quickstart:end -->');
+  return [...readme.matchAll(/^```(sh|bash|shell)\n([\s\S]*?)^```$/gm)].map((m) => {
+    const before = readme.slice(0, m.index).trimEnd();
+    // the paragraph just above the block
+    const above = before.slice(before.lastIndexOf('\n\n') + 2);
+    const note = NOT_RUN.exec(above);
+    return {
+      line: readme.slice(0, m.index).split('\n').length,
+      text: m[2],
+      quickstart: m.index > start && m.index < end,
+      ...(note ? { notRun: note[1].replace(/\s+/g, ' ') } : {}),
+    };
+  });
 }
 
 describe('README quickstart', () => {
@@ -38,16 +61,32 @@ describe('README quickstart', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('extracts only what lies between the markers', () => {
-    const script = quickstartScript(
-      'intro\n```sh\nnot me\n```\n<!-- quickstart:start -->\n```sh\necho a\n```\ntext\n```sh\necho b\n```\n<!-- quickstart:end -->\n```sh\nnor me\n```',
+  it('finds each block and its not-run note', () => {
+    const blocks = readmeBlocks(
+      'a\n\n```sh\necho a\n```\n\n*Not run by the README test: it needs\na cluster.*\n\n```bash\nnpm start\n```\n\n```\ndiagram\n```\n\n<!-- quickstart:start -->\n```sh\necho q\n```\n<!-- quickstart:end -->\n',
     );
-    expect(script).toBe('echo a\n\necho b\n');
-    expect(() => quickstartScript('no markers')).toThrow(/markers/);
+    expect(blocks).toEqual([
+      { line: 3, text: 'echo a\n', quickstart: false },
+      { line: 10, text: 'npm start\n', quickstart: false, notRun: 'it needs a cluster.' },
+      { line: 19, text: 'echo q\n', quickstart: true },
+    ]);
   });
 
-  it('runs verbatim: device to cloud, cloud to device, a webhook, the live stream', async () => {
-    const script = quickstartScript(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  it("every block of the README is run or says why not; the quickstart's are all run", () => {
+    const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    // positive control: the quickstart and the other sections' blocks are found
+    expect(blocks.filter((b) => b.quickstart).length).toBeGreaterThanOrEqual(5);
+    expect(blocks.filter((b) => !b.quickstart && !b.notRun).length).toBeGreaterThanOrEqual(1);
+    expect(blocks.filter((b) => b.quickstart && b.notRun)).toEqual([]);
+    for (const b of blocks.filter((x) => x.notRun)) expect(b.notRun!.length, `README.md:${b.line}`).toBeGreaterThan(20);
+  });
+
+  it('runs verbatim: device to cloud, cloud to device, a webhook, the live stream, then every other block', async () => {
+    const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((b) => !b.notRun);
+    // the quickstart first (the others use what it made), then the rest in the README's order;
+    // after each block a line that says it ran to its end
+    const ordered = [...blocks.filter((b) => b.quickstart), ...blocks.filter((b) => !b.quickstart)];
+    const script = ordered.map((b) => `${b.text}\necho "readme block at line ${b.line} ran"\n`).join('\n');
     const receiverPort = await freePort();
     const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], {
       cwd: dir,
@@ -81,5 +120,13 @@ describe('README quickstart', () => {
     const stream = /^stream: +(.*)$/m.exec(out)?.[1];
     expect(JSON.parse(webhook!), why).toMatchObject({ eventType: 'button-pressed', eventData: { button: 1 }, homeId: expect.any(Number) });
     expect(JSON.parse(stream!), why).toMatchObject({ eventType: 'button-pressed', eventData: { button: 1 }, originDeviceId: expect.any(Number) });
+    // every block ran to its end, in order
+    expect(
+      [...out.matchAll(/^readme block at line (\d+) ran$/gm)].map((m) => Number(m[1])),
+      why,
+    ).toEqual(ordered.map((b) => b.line));
+    // the Console section's block: the device went into the new home, and the module was made
+    expect(out, why).toMatch(/^\{"id":\d+,"homeId":\d+\}$/m);
+    expect(out, why).toMatch(/^\{"id":"my-hook"\}$/m);
   }, 180_000);
 });

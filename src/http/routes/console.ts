@@ -3,12 +3,12 @@
 // other; these routes only hand it out, with a strict Content-Security-Policy: scripts, styles
 // and connections from this origin only, no inline script, no framing.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { AppError } from '../../domain/errors.js';
+import { builtPath } from '../built.js';
 
 const CSP = [
   "default-src 'none'",
@@ -29,18 +29,10 @@ const FILES: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-/** dist/console of the package this file belongs to (run from src/ by tsx or from dist/) */
-export function consoleDir(from = dirname(fileURLToPath(import.meta.url))): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'console');
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
 export function consoleRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
   const cache = new Map<string, Buffer>();
-  const dir = consoleDir();
+  const dir = builtPath(['console']);
   const meta = { authenticated: false, tag: 'console', statuses: [404, 500, 503], success: 200 } as const;
 
   const serve = (c: Context<HttpEnv>, name: string) => {

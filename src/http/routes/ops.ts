@@ -5,7 +5,7 @@ import { op } from '../op.js';
 import { buildOpenApi } from '../openapi.js';
 import { buildAsyncApi } from '../asyncapi.js';
 import { AppError } from '../../domain/errors.js';
-import { DOCS_HTML, readScalarBundle } from '../docs-page.js';
+import { DOCS_CSP, DOCS_HTML, readScalarBundle } from '../docs-page.js';
 
 export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
   const ops = new Hono<HttpEnv>();
@@ -45,21 +45,30 @@ export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
     },
   );
 
+  // docs/api.md#explorer: the page's own Content-Security-Policy (src/http/docs-page.ts says what it allows)
   ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it', success: 200 }), (c) =>
-    c.html(DOCS_HTML),
+    c.html(DOCS_HTML, 200, { 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }),
   );
 
-  let scalar: Promise<Buffer> | undefined;
+  let scalar: Promise<Buffer | undefined> | undefined;
   ops.get(
     '/docs/scalar.js',
-    op({ ...open, operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, served from the package)", success: 200 }),
+    op({ ...open, operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, copied into dist/ by the build)", success: 200 }),
     async (c) => {
       scalar ??= readScalarBundle();
       const bytes = await scalar.catch((err) => {
         scalar = undefined;
         throw err;
       });
-      return c.body(new Uint8Array(bytes), 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+      if (!bytes) {
+        scalar = undefined;
+        throw new AppError('SERVICE_UNAVAILABLE', { message: 'the /docs explorer is not built: run `npm run build` (npm install does it)' });
+      }
+      return c.body(new Uint8Array(bytes), 200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=3600',
+        'x-content-type-options': 'nosniff',
+      });
     },
   );
   return ops;

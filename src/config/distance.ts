@@ -1,0 +1,13 @@
+// Edit distance between two words, for "did you mean ...?" hints: a mistyped HEARTH_* variable at
+// start-up (docs/operations.md#configuration) and an unknown admin CLI command (docs/operations.md#admin-cli).
+
+/** Levenshtein distance, two rows */
+export function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
