@@ -19,7 +19,7 @@ import {
 } from '../../domain/tsdb/index.js';
 
 const tag = 'time series';
-const STATUSES = [400, 401, 403, 404, 429, 500, 503] as const;
+const STATUSES = [401, 403, 404, 429, 500, 503] as const;
 const base = '/:homeId/smartModules/:moduleId/timeSeries';
 const readers = 'a member of the home, or a project key with scope data';
 

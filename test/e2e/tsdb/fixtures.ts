@@ -25,7 +25,7 @@ export interface TsdbWorld {
 
 export async function tsdbWorld(backend: () => { databaseUrl: string | null; databaseSchema: string | null }): Promise<TsdbWorld> {
   const storage = backend();
-  const t = await startTestHearth(storage);
+  const t = await startTestHearth({ ...storage, webhooks: { allowPrivateTargets: true } });
   const created = await t.http('POST', '/projects/1/smartModules', { token: t.adminKey, body: { id: 'tsdb', moduleType: 'tsdb' } });
   if (created.status !== 201) throw new Error(`tsdb module not created: ${created.status} ${JSON.stringify(created.body)}`);
   const homeId = await t.seedHome();
@@ -47,10 +47,14 @@ export async function tsdbWorld(backend: () => { databaseUrl: string | null; dat
   };
 }
 
-/** the gateway over MQTT, closed when the test ends */
-export async function connectGateway(t: TestHearth, d: SeededDevice): Promise<MqttClient & { event(eventType: string, eventData: unknown): Promise<void> }> {
+/** the gateway over MQTT, closed when the test ends (outside a test, `inTest: false`: the caller closes it) */
+export async function connectGateway(
+  t: TestHearth,
+  d: SeededDevice,
+  inTest = true,
+): Promise<MqttClient & { event(eventType: string, eventData: unknown): Promise<void> }> {
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.mqttPort}`, { username: String(d.id), password: d.key, reconnectPeriod: 0 });
-  onTestFinished(() => client.endAsync());
+  if (inTest) onTestFinished(() => client.endAsync());
   return Object.assign(client, {
     async event(eventType: string, eventData: unknown) {
       // QoS 1: the PUBACK comes once the event is committed
