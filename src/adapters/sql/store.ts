@@ -48,7 +48,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     reportRuns: reportRunRepo(db),
     reportData: reportDataRepo(db),
     retention: retentionRepo(db),
-    tsdb: tsdbRepo(db, handle.dialect),
+    tsdb: tsdbRepo(db, handle.dialect, raw),
   };
   return store;
 }
