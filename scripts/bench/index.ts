@@ -32,6 +32,10 @@ const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: Bench
     what: 'issue 13 F3: one device key, many persistent sessions x thousands of filters: heap and RSS before/after, /healthz throughout',
     load: () => import('./flood.js'),
   },
+  tsdb: {
+    what: 'home time series: points/s ingested through MQTT timeSeriesData events; a 30-day avg query over 2.6 million points vs a plain SQL aggregate over them',
+    load: () => import('./tsdb.js'),
+  },
   cluster: {
     what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio',
     load: () => import('./cluster.js'),

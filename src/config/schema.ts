@@ -141,6 +141,8 @@ export const ConfigSchema = v.object({
     intervalMs: positive,
     batchSize: positive,
   }),
+  // docs/timeseries.md#retention: days a time-series point is kept (0: forever), through the retention job
+  tsdb: v.object({ retentionDays: days }),
   // docs/concepts.md#reports: schedule tick and run polling, the run lease, progress every progressRows rows,
   // at most maxRows rows a run, a webhook body carries outputs up to webhookMaxBytes
   reports: v.object({

@@ -231,7 +231,7 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   deviceConfigSchema: { d: 'Template for a configuration of the component', e: [] },
   checksum: { d: 'Checksum of the file', e: 'sha256:9f86d0…' },
   // smart modules and deliveries
-  moduleType: { d: 'Kind of module: `webhooks`', e: 'webhooks' },
+  moduleType: { d: 'Kind of module: `webhooks`, or `tsdb` for home time series (docs/timeseries.md)', e: 'webhooks' },
   eventWebhook: { d: "Webhook called for every subscribed event of the project's homes" },
   commandWebhook: { d: "Webhook called when the module's command trigger is used" },
   subscriptions: { d: 'Event types, one per line (or an array); `*` for all (the default)', e: '*' },

@@ -10,7 +10,7 @@ import { startRetention } from '../worker/retention.js';
 import { startThread } from '../adapters/thread-port.js';
 
 export interface WorkerRoleOptions {
-  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl'>;
+  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl' | 'tsdb'>;
   logger: Logger;
   /** the worker's metrics share the API's /metrics registry */
   registry: Registry;
@@ -36,7 +36,7 @@ export async function startWorkerRole(deps: Deps, { config, logger, registry }: 
   await worker.start();
   // docs/concepts.md#reports, docs/concepts.md#data-sources: the report tick and runs, and retention
   const reports = startReportWorker({ store: deps.store, bus: deps.bus, clock: deps.clock, blobs: deps.blobs, logger }, config.reports);
-  const retention = startRetention({ ...deps, logger }, config.retention);
+  const retention = startRetention({ ...deps, logger }, { ...config.retention, tsdbDays: config.tsdb.retentionDays });
   return async () => {
     await retention.stop();
     await reports.stop();

@@ -392,6 +392,53 @@ function signupAndSessionApp(): Migration {
   };
 }
 
+/**
+ * docs/timeseries.md: the tsdb smart module's settings, and its series, raw points and rollups
+ * (docs/timeseries.md#rollups). Points and rollups are keyed by their series' integer id; on
+ * SQLite they are WITHOUT ROWID tables, stored in key order. No index on time alone: it would
+ * double the cost of ingest; retention seeks each series' old points through the key.
+ */
+function tsdb(dialect: Dialect): Migration {
+  const serial = idColumn(dialect);
+  const withoutRowid = <T extends { modifyEnd(e: any): T }>(t: T): T => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t);
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('modules').addColumn('tsdb', 'text').execute();
+      await db.schema
+        .createTable('tsdb_series')
+        .addColumn('id', serial, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('home_id', 'integer', (c) => c.notNull())
+        .addColumn('module_id', 'text', (c) => c.notNull())
+        .addColumn('series_id', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addUniqueConstraint('tsdb_series_key', ['home_id', 'module_id', 'series_id'])
+        .execute();
+      await db.schema.createIndex('tsdb_series_module').on('tsdb_series').columns(['project_id', 'module_id']).execute();
+      await withoutRowid(
+        db.schema
+          .createTable('tsdb_points')
+          .addColumn('series', 'integer', (c) => c.notNull())
+          .addColumn('ts', 'bigint', (c) => c.notNull())
+          .addColumn('value', 'double precision', (c) => c.notNull())
+          .addPrimaryKeyConstraint('tsdb_points_pk', ['series', 'ts']),
+      ).execute();
+      await withoutRowid(
+        db.schema
+          .createTable('tsdb_rollups')
+          .addColumn('series', 'integer', (c) => c.notNull())
+          .addColumn('level', 'integer', (c) => c.notNull())
+          .addColumn('bucket', 'bigint', (c) => c.notNull())
+          .addColumn('v_sum', 'double precision', (c) => c.notNull())
+          .addColumn('v_count', 'bigint', (c) => c.notNull())
+          .addColumn('v_min', 'double precision', (c) => c.notNull())
+          .addColumn('v_max', 'double precision', (c) => c.notNull())
+          .addPrimaryKeyConstraint('tsdb_rollups_pk', ['series', 'level', 'bucket']),
+      ).execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -402,6 +449,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004_read_cache_notify': readCacheNotify(dialect),
         '0005_access_log_file': accessLogFile(dialect),
         '0006_signup_session_app': signupAndSessionApp(),
+        '0010_tsdb': tsdb(dialect),
       };
     },
   };

@@ -1,4 +1,4 @@
-// Smart modules (docs/webhooks.md): one row per module, each webhook's settings as a JSON column so the
+// Smart modules (docs/webhooks.md, docs/timeseries.md): one row per module, each webhook's (or the tsdb) settings as a JSON column so the
 // event fan-out and the worker read a module in one query.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
@@ -9,6 +9,7 @@ export interface ModulesTable {
   id: string;
   moduleType: string;
   description: string | null;
+  tsdb: string | null;
   eventWebhook: string | null;
   commandWebhook: string | null;
   eventDisabled: string | null;
@@ -25,8 +26,9 @@ function toRow(r: Selectable<ModulesTable>): ModuleRow {
   return {
     projectId: r.projectId,
     id: r.id,
-    moduleType: 'webhooks',
+    moduleType: r.moduleType === 'tsdb' ? 'tsdb' : 'webhooks',
     description: r.description,
+    tsdb: parsed(r.tsdb),
     eventWebhook: parsed(r.eventWebhook),
     commandWebhook: parsed(r.commandWebhook),
     eventDisabled: parsed(r.eventDisabled),
@@ -47,6 +49,7 @@ export function moduleRepo(base: Kysely<Database>): ModuleRepo {
           id: m.id,
           moduleType: m.moduleType,
           description: m.description,
+          tsdb: json(m.tsdb ?? null),
           eventWebhook: json(m.eventWebhook),
           commandWebhook: json(m.commandWebhook),
           eventDisabled: json(m.eventDisabled),

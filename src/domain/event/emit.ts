@@ -6,6 +6,7 @@ import type { EventRecord } from '../../ports/store.js';
 import { randomId } from '../auth/tokens.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 import type { OutboxItem } from './pipeline.js';
+import { pointsOfEvent } from '../tsdb/points.js';
 
 export interface EmitInput {
   projectId: number;
@@ -37,6 +38,8 @@ export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 
   // module lookup is cached per project (domain/webhook/targets.ts): no query per event
   const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now);
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event }, deliveries };
+  // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
+  if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer
   const entered = deps.pipelineMetrics ? performance.now() : 0;
   await deps.pipeline.commit(item);

@@ -4,19 +4,25 @@
 //     (group-commit.ts) in one transaction;
 //   - the webhook target cache: each project's modules (domain/webhook/targets.ts);
 //   - the local hand-off: workers of this process that take new deliveries as they are written
-//     (domain/webhook/handoff.ts).
+//     (domain/webhook/handoff.ts);
+//   - the time-series points the events of a commit carry for tsdb modules, written right after
+//     it in one transaction of their own, and the count of dropped points (docs/timeseries.md#sending-points).
 // Two Hearths in one process (tests, benches) build two pipelines and share nothing.
-import type { EventRow, ModuleRow, Store } from '../../ports/store.js';
+import type { EventRow, ModuleRow, Store, TsdbPoint } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { LocalHandoff, type LocalClaimer } from '../webhook/handoff.js';
 import { TargetCache } from '../webhook/target-cache.js';
 import { GroupCommit } from './group-commit.js';
+import type { EventPoints } from '../tsdb/points.js';
+import { DroppedPoints } from '../tsdb/dropped.js';
 
 export interface OutboxItem {
   row: EventRow;
   deliveries: NewDelivery[];
   /** set by the commit: some deliveries went to the queue for any worker to claim */
   queued?: boolean;
+  /** docs/timeseries.md#sending-points: the points the event carries for the project's tsdb modules */
+  points?: EventPoints;
 }
 
 export interface EventPipeline {
@@ -30,11 +36,17 @@ export interface EventPipeline {
   attachClaimer(claimer: LocalClaimer): () => void;
 }
 
-export function createEventPipeline(deps: { store: Pick<Store, 'modules' | 'transaction'> }): EventPipeline {
+type PipelineStore = Pick<Store, 'modules' | 'transaction' | 'logs'>;
+
+export function createEventPipeline(deps: { store: PipelineStore }): EventPipeline {
   const { store } = deps;
   const handoff = new LocalHandoff();
   const targets = new TargetCache(store);
-  const outbox = new GroupCommit<OutboxItem>((items) => commitOutbox(store, handoff, items));
+  const dropped = new DroppedPoints();
+  const outbox = new GroupCommit<OutboxItem>(async (items) => {
+    await commitOutbox(store, handoff, items);
+    await commitPoints(store, dropped, items);
+  });
   return {
     commit: (item) => outbox.add(item),
     projectModules: (projectId) => targets.modules(projectId),
@@ -66,4 +78,35 @@ async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHan
     const queued = new Set(rest);
     for (const i of items) i.queued = i.deliveries.some((d) => queued.has(d));
   }
+}
+
+/**
+ * docs/timeseries.md#sending-points: the points of the committed events, in one transaction right after
+ * theirs (one batch of statements for every event of the commit). The events are already
+ * accepted: a store that refuses the points loses them, counted and logged, never failing the
+ * events. Events without points cost one property read each.
+ */
+async function commitPoints(store: PipelineStore, dropped: DroppedPoints, items: OutboxItem[]): Promise<void> {
+  let points: TsdbPoint[] | undefined;
+  for (const i of items) {
+    if (!i.points) continue;
+    if (i.points.points.length > 0) points = points ? points.concat(i.points.points) : i.points.points;
+    if (i.points.dropped > 0) await countDropped(store, dropped, i.row.projectId, i.points.dropped, 'not a {seriesId, timestamp, value} point');
+  }
+  if (!points) return;
+  try {
+    await store.transaction((tx) => tx.tsdb.ingest(points));
+  } catch (err) {
+    const perProject = new Map<number, number>();
+    for (const p of points) perProject.set(p.projectId, (perProject.get(p.projectId) ?? 0) + 1);
+    for (const [projectId, n] of perProject) await countDropped(store, dropped, projectId, n, `the store refused them: ${(err as Error).message}`);
+  }
+}
+
+async function countDropped(store: PipelineStore, dropped: DroppedPoints, projectId: number, n: number, why: string): Promise<void> {
+  const now = new Date();
+  const text = dropped.add(projectId, n, why, now.getTime());
+  if (!text) return;
+  // straight to the store (log/write.ts imports deps.ts, which imports this file): level 2 is `warn`
+  await store.logs.insert({ projectId, caller: null, level: 2, source: 'data', text, timestamp: now.toISOString() }).catch(() => {});
 }

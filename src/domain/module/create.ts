@@ -10,7 +10,15 @@ import { modulesChanged } from '../webhook/targets.js';
 import { ModuleCreateSchema, type Module } from './schemas.js';
 import { requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';
-import { checkEventWebhook, commandWebhookRow, eventWebhookRow, MAX_MODULES_PER_PROJECT, sealedNewKey } from './settings.js';
+import {
+  checkEventWebhook,
+  commandWebhookRow,
+  DEFAULT_TSDB_EVENT_TYPES,
+  eventWebhookRow,
+  MAX_MODULES_PER_PROJECT,
+  refuseWebhooksOnTsdb,
+  sealedNewKey,
+} from './settings.js';
 import { moduleView } from './view.js';
 
 /** all but the Store, of which each verb names the repositories it uses (StoreOf) */
@@ -28,6 +36,10 @@ export async function createModule({
   const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const input = parseWith(ModuleCreateSchema, body);
+  const tsdb = input.moduleType === 'tsdb';
+  // docs/timeseries.md#the-module: a tsdb module stores points and calls no webhook
+  if (tsdb) refuseWebhooksOnTsdb(input);
+  else if (input.tsdb) throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'tsdb', message: 'tsdb settings belong to a module of type "tsdb"' }] });
   if (input.eventWebhook) await checkEventWebhook(checks, input.eventWebhook);
   if (input.commandWebhook) await checks.checkUrl(input.commandWebhook.url, 'commandWebhook.url');
   if ((await deps.store.modules.list(projectId)).length >= MAX_MODULES_PER_PROJECT) {
@@ -37,8 +49,9 @@ export async function createModule({
   const row: ModuleRow = {
     projectId,
     id: input.id,
-    moduleType: 'webhooks',
+    moduleType: tsdb ? 'tsdb' : 'webhooks',
     description: input.description ?? null,
+    tsdb: tsdb ? { eventTypes: input.tsdb?.eventTypes ?? [...DEFAULT_TSDB_EVENT_TYPES] } : null,
     eventWebhook: input.eventWebhook ? eventWebhookRow(input.eventWebhook, sealedNewKey(deps.secret).sealed) : null,
     commandWebhook: input.commandWebhook ? commandWebhookRow(input.commandWebhook.url, sealedNewKey(deps.secret).sealed) : null,
     eventDisabled: null,

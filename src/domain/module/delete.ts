@@ -24,6 +24,8 @@ export async function deleteModule({
     (await deps.store.transaction(async (tx) => {
       if (!(await tx.modules.delete(projectId, moduleId))) return false;
       await tx.deliveries.deleteForModule(projectId, moduleId);
+      // docs/timeseries.md#the-module: a tsdb module's series go with it
+      await tx.tsdb.deleteModule(projectId, moduleId);
       return true;
     }));
   if (!deleted) throw new AppError('MODULE_NOT_FOUND', { moduleId });

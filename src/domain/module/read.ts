@@ -2,7 +2,7 @@
 // the home's project; a home member sees their ids and descriptions only, not targets or keys).
 import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
-import type { Page, Paged } from '../../ports/store.js';
+import type { ModuleRow, Page, Paged } from '../../ports/store.js';
 import { homeFor } from '../auth/access.js';
 import { idOrNotFound } from '../id.js';
 import { loadModule, requireModuleManager } from './access.js';
@@ -10,7 +10,7 @@ import { moduleView } from './view.js';
 import type { Module } from './schemas.js';
 import type { ModuleDeps } from './create.js';
 
-export type ModuleBrief = { id: string; moduleType: 'webhooks'; description?: string };
+export type ModuleBrief = { id: string; moduleType: ModuleRow['moduleType']; description?: string };
 
 export async function getModule({
   deps,
@@ -59,7 +59,7 @@ export async function listHomeModules({
     caller.type === 'project key'
       ? rows.map((r) => moduleView(r, deps.secret))
       : rows.map((r): ModuleBrief =>
-          r.description !== null ? { id: r.id, moduleType: 'webhooks', description: r.description } : { id: r.id, moduleType: 'webhooks' },
+          r.description !== null ? { id: r.id, moduleType: r.moduleType, description: r.description } : { id: r.id, moduleType: r.moduleType },
         );
   return pageOf(items, page);
 }

@@ -50,9 +50,22 @@ export const EventWebhookInput = v.object({
 });
 export const CommandWebhookInput = v.object({ url: WebhookUrlSchema });
 
+/** docs/timeseries.md#the-module: the event types whose `timeSeriesData` a tsdb module stores (default `timeSeriesData`) */
+export const TsdbSettingsSchema = v.object({
+  eventTypes: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string('event types are strings'), v.regex(EVENT_TYPE, 'each event type must be an event type (docs/concepts.md#events)'))),
+      v.minLength(1, 'at least one event type'),
+      v.maxLength(32, 'at most 32 event types'),
+      v.transform((xs) => [...new Set(xs)]),
+    ),
+  ),
+});
+
 export const ModuleCreateSchema = v.object({
   id: ModuleIdSchema,
-  moduleType: v.optional(v.literal('webhooks', 'moduleType must be "webhooks"')),
+  moduleType: v.optional(v.picklist(['webhooks', 'tsdb'], 'moduleType must be "webhooks" or "tsdb"')),
+  tsdb: v.optional(v.nullable(TsdbSettingsSchema)),
   description: v.optional(v.nullable(Description)),
   eventWebhook: v.optional(v.nullable(EventWebhookInput)),
   commandWebhook: v.optional(v.nullable(CommandWebhookInput)),
@@ -91,8 +104,10 @@ const WebhookState = {
 export const ModuleSchema = v.object({
   id: v.string(),
   projectId: v.number(),
-  moduleType: v.literal('webhooks'),
+  moduleType: v.picklist(['webhooks', 'tsdb']),
   description: v.optional(v.string()),
+  /** a tsdb module's settings (docs/timeseries.md#the-module) */
+  tsdb: v.optional(v.object({ eventTypes: v.array(v.string()) })),
   eventWebhook: v.optional(
     v.object({
       url: v.string(),
@@ -110,4 +125,4 @@ export const ModuleSchema = v.object({
 export type Module = v.InferOutput<typeof ModuleSchema>;
 
 /** what a home member sees of the project's modules (no targets, no keys) */
-export const ModuleBriefSchema = v.object({ id: v.string(), moduleType: v.literal('webhooks'), description: v.optional(v.string()) });
+export const ModuleBriefSchema = v.object({ id: v.string(), moduleType: v.picklist(['webhooks', 'tsdb']), description: v.optional(v.string()) });

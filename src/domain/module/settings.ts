@@ -11,6 +11,16 @@ export const RESERVED_HEADERS = ['x-service-signature', 'x-mode-signature', 'x-s
 
 export const MAX_MODULES_PER_PROJECT = 100;
 
+/** docs/timeseries.md#the-module: the event type a tsdb module stores when none is named */
+export const DEFAULT_TSDB_EVENT_TYPES = ['timeSeriesData'] as const;
+
+/** docs/timeseries.md#the-module: a tsdb module has no webhook */
+export function refuseWebhooksOnTsdb(input: { eventWebhook?: unknown; commandWebhook?: unknown }): void {
+  for (const path of ['eventWebhook', 'commandWebhook'] as const) {
+    if (input[path]) throw new AppError('INVALID_PARAMETERS', { issues: [{ path, message: 'a module of type "tsdb" has no webhook' }] });
+  }
+}
+
 /** the same shape as worker/webhook/signature.ts generateWebhookKey: `whk.` + 32 random bytes */
 export function newWebhookKey(): string {
   return 'whk.' + randomBytes(32).toString('base64url');

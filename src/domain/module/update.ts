@@ -10,7 +10,7 @@ import { modulesChanged } from '../webhook/targets.js';
 import { ModulePatchSchema, type Module, type ModulePatchInput } from './schemas.js';
 import { loadModule, requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';
-import { checkEventWebhook, commandWebhookRow, eventWebhookRow, sealedNewKey } from './settings.js';
+import { checkEventWebhook, commandWebhookRow, eventWebhookRow, refuseWebhooksOnTsdb, sealedNewKey } from './settings.js';
 import { moduleView, type Reveal } from './view.js';
 import { parseWith } from '../validate.js';
 import type { ModuleDeps } from './create.js';
@@ -89,6 +89,7 @@ export async function updateModule({
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
   const input = parseWith(ModulePatchSchema, body);
+  if (row.moduleType === 'tsdb') refuseWebhooksOnTsdb(input);
   const now = deps.clock.now().toISOString();
   const patch: ModulePatch = { modificationTime: now };
   const reveal: Reveal = {};

@@ -21,8 +21,15 @@ function keyOf(secret: string, sealed: string, reveal: boolean | undefined): str
 }
 
 export function moduleView(row: ModuleRow, secret: string, reveal: Reveal = {}): Module {
-  const m: Module = { id: row.id, projectId: row.projectId, moduleType: 'webhooks', creationTime: row.creationTime, modificationTime: row.modificationTime };
+  const m: Module = {
+    id: row.id,
+    projectId: row.projectId,
+    moduleType: row.moduleType,
+    creationTime: row.creationTime,
+    modificationTime: row.modificationTime,
+  };
   if (row.description !== null) m.description = row.description;
+  if (row.tsdb) m.tsdb = { eventTypes: row.tsdb.eventTypes };
   const ev = row.eventWebhook;
   if (ev) {
     m.eventWebhook = {

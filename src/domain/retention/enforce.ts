@@ -2,7 +2,8 @@
 // and general logs): everything older than its limit goes, in batches of `batchSize` rows with a
 // pause between batches, so the API keeps the database (SQLite has a single writer) and no
 // statement runs long. A limit of 0 days keeps that history forever. Each `store` data source
-// may keep its records longer or shorter than the default (`retentionDays`, docs/concepts.md#data-sources). The same
+// may keep its records longer or shorter than the default (`retentionDays`, docs/concepts.md#data-sources); time-series
+// points go after `tsdb.retentionDays` (docs/timeseries.md#retention). The same
 // pass ends abandoned log uploads (docs/concepts.md#log-requests).
 import type { Deps, StoreOf } from '../deps.js';
 import type { PrunableHistory } from '../../ports/store.js';
@@ -14,6 +15,8 @@ export interface RetentionLimits {
   eventDays: number;
   dataRecordDays: number;
   reportOutputDays: number;
+  /** docs/timeseries.md#retention: days a time-series point is kept (config `tsdb.retentionDays`); absent or 0: forever */
+  tsdbDays?: number;
   batchSize: number;
 }
 
@@ -24,11 +27,13 @@ export interface RetentionResult {
   dataRecords: number;
   reportRuns: number;
   abandonedUploads: number;
+  /** time-series points (docs/timeseries.md#retention) */
+  tsdbPoints: number;
   batches: number;
 }
 
 export type RetentionDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'> &
-  StoreOf<'dataRecords' | 'dataSources' | 'devices' | 'logRequests' | 'logs' | 'reportRuns' | 'retention' | 'transaction'>;
+  StoreOf<'dataRecords' | 'dataSources' | 'devices' | 'logRequests' | 'logs' | 'reportRuns' | 'retention' | 'transaction' | 'tsdb'>;
 
 /** between two batches: let queued requests reach the database first */
 export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -44,7 +49,7 @@ export async function enforceRetention({
   const pause = deps.pause ?? yieldBetweenBatches;
   const now = deps.clock.now().getTime();
   const cutoff = (days: number) => new Date(now - days * 86_400_000).toISOString();
-  const out: RetentionResult = { accessLogs: 0, generalLogs: 0, events: 0, dataRecords: 0, reportRuns: 0, abandonedUploads: 0, batches: 0 };
+  const out: RetentionResult = { accessLogs: 0, generalLogs: 0, events: 0, dataRecords: 0, reportRuns: 0, abandonedUploads: 0, tsdbPoints: 0, batches: 0 };
   const batch = limits.batchSize;
 
   /** runs one batch at a time until a batch comes back short */
@@ -80,6 +85,11 @@ export async function enforceRetention({
       for (const k of outputKeys) await deps.blobs?.delete(k);
       return removed;
     });
+  }
+
+  if (limits.tsdbDays) {
+    const before = now - limits.tsdbDays * 86_400_000;
+    out.tsdbPoints = await drain(() => deps.store.tsdb.prune(before, batch));
   }
 
   out.abandonedUploads = await expireAbandonedUploads({ deps, input: { batch } });

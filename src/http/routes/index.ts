@@ -17,6 +17,7 @@ import { device_realtimeRoutes as deviceRealtime } from './device-realtime.js';
 import { realtimeRoutes as realtime } from './realtime.js';
 import { modulesRoutes as modules } from './modules.js';
 import { homeModulesRoutes as homeModules } from './home-modules.js';
+import { homeTsdbRoutes as homeTsdb } from './home-tsdb.js';
 import { logRequestsRoutes as logRequests } from './log-requests.js';
 import { deviceLoggerRoutes as deviceLogger } from './device-logger.js';
 import { deviceDataRoutes as deviceData } from './device-data.js';
@@ -41,6 +42,7 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/', realtime],
   ['/projects', modules],
   ['/homes', homeModules],
+  ['/homes', homeTsdb],
   ['/devices', logRequests],
   ['/deviceLogger', deviceLogger],
   ['/devices', deviceData],

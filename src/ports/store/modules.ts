@@ -1,4 +1,5 @@
-// Smart modules of a project (docs/webhooks.md): today the webhooks module.
+// Smart modules of a project (docs/webhooks.md): the webhooks module, and the tsdb module of home
+// time series (docs/timeseries.md).
 
 /** A webhooks module (docs/webhooks.md). Webhook keys are sealed with the server secret: they sign. */
 export interface EventWebhookRow {
@@ -19,11 +20,18 @@ export interface WebhookDisabled {
   time: string;
   reason: string;
 }
+/** docs/timeseries.md#the-module: the event types whose `timeSeriesData` the module stores */
+export interface TsdbSettings {
+  eventTypes: string[];
+}
+export type ModuleType = 'webhooks' | 'tsdb';
 export interface ModuleRow {
   projectId: number;
   id: string;
-  moduleType: 'webhooks';
+  moduleType: ModuleType;
   description: string | null;
+  /** a tsdb module's settings; absent or null for a webhooks module */
+  tsdb?: TsdbSettings | null;
   eventWebhook: EventWebhookRow | null;
   commandWebhook: CommandWebhookRow | null;
   eventDisabled: WebhookDisabled | null;
