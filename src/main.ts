@@ -15,6 +15,8 @@ import { systemClock } from './ports/clock.js';
 import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime, type Realtime } from './adapters/realtime.js';
 import { createFsBlobStore } from './adapters/fs/blob-store.js';
+import { createSmtpMailer } from './adapters/mail/smtp.js';
+import type { Mailer } from './ports/mailer.js';
 import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
@@ -98,18 +100,20 @@ async function openStore(config: Config) {
 
 export async function startHearth(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<Hearth> {
   checkMode(config);
+  // a half-configured mail server stops start-up before anything opens
+  const mailer = mailerOf(config);
   // every port first: one that is taken stops start-up before anything is written (issue: a
   // first start used to create project 1 and print its key, then fail on the MQTT port)
   const listeners = await bindListeners(config, { broker: config.roles.includes('broker'), logger });
   try {
-    return await startRoles(config, logger, listeners);
+    return await startRoles(config, logger, listeners, mailer);
   } catch (e) {
     await listeners.close();
     throw e;
   }
 }
 
-async function startRoles(config: Config, logger: Logger, listeners: Listeners): Promise<Hearth> {
+async function startRoles(config: Config, logger: Logger, listeners: Listeners, mailer: Mailer | undefined): Promise<Hearth> {
   mkdirSync(config.dataDir, { recursive: true });
   const secret = serverSecret(config);
   const store = await openStore(config);
@@ -131,8 +135,9 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
   if (store.sql.pool) registerPoolMetrics(metricsRegistry, store.sql.pool);
   if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.status === 'ready');
   // every dependency once; each role below gets what it needs from it, and nothing changes it
-  const deps = buildDeps(config, { store, realtime, secret, metricsRegistry });
+  const deps = buildDeps(config, { store, realtime, secret, metricsRegistry, mailer });
   const closers: (() => Promise<void> | void)[] = [];
+  if (mailer) closers.push(() => mailer.close());
   // webhook targets cached per project follow module changes made on other nodes
   closers.push(followModuleChanges({ deps }));
 
@@ -203,7 +208,13 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners):
 /** the one Deps of this process: ports, process-wide state (the event pipeline) and config slices */
 function buildDeps(
   config: Config,
-  { store, realtime, secret, metricsRegistry }: { store: Store; realtime: Realtime; secret: string; metricsRegistry: Registry },
+  {
+    store,
+    realtime,
+    secret,
+    metricsRegistry,
+    mailer,
+  }: { store: Store; realtime: Realtime; secret: string; metricsRegistry: Registry; mailer: Mailer | undefined },
 ): Readonly<Deps> {
   return {
     store,
@@ -227,7 +238,20 @@ function buildDeps(
     authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
     // once per device per hour, per process (cluster: per node)
     homelessEvents: new LogThrottle(3_600_000),
+    // docs/concepts.md#accounts: verification and reset mail, with links to the console when the public URL is known
+    mailer,
+    publicUrl: config.http.publicUrl ?? undefined,
   };
+}
+
+/** docs/operations.md#mail: the SMTP mailer when HEARTH_SMTP_URL and HEARTH_MAIL_FROM are both set */
+function mailerOf(config: Config): Mailer | undefined {
+  if (!config.smtpUrl && !config.mailFrom) return undefined;
+  if (!config.smtpUrl || !config.mailFrom) {
+    const missing = config.smtpUrl ? 'HEARTH_MAIL_FROM' : 'HEARTH_SMTP_URL';
+    throw new ConfigError(`account mail needs both HEARTH_SMTP_URL and HEARTH_MAIL_FROM; ${missing} is not set`);
+  }
+  return createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
 }
 
 /** lifecycle lines: which database, and the migrations this start applied (docs/upgrading.md) */

@@ -80,6 +80,15 @@ export const ConfigSchema = v.object({
   databaseSchema: v.nullable(v.pipe(v.string(), v.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier'))),
   redisUrl: v.nullable(v.pipe(v.string(), v.regex(/^rediss?:\/\/.+/, 'expected a redis:// URL'))),
   redisPrefix: v.string(),
+  // docs/operations.md#mail: the mail server for account mail (email verification, password reset)
+  // and the sender's address; both or neither
+  smtpUrl: v.nullable(v.pipe(v.string(), v.regex(/^smtps?:\/\/.+/, 'expected an smtp:// or smtps:// URL'))),
+  mailFrom: v.nullable(
+    v.pipe(
+      v.string(),
+      v.regex(/^(?:[^<>@\s]+@[^<>@\s]+|[^<>]*<[^<>@\s]+@[^<>@\s]+>)$/, 'expected an address such as hearth@example.com or "Hearth <hearth@example.com>"'),
+    ),
+  ),
   roles: v.pipe(v.array(v.picklist(ROLES, `expected a comma-separated list of ${ROLES.join(', ')}`)), v.minLength(1, 'expected at least one role')),
   secret: v.nullable(v.pipe(v.string(), v.minLength(16, 'expected at least 16 characters'))),
   logLevel: v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'expected a pino log level'),

@@ -22,6 +22,7 @@ import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { Mailer } from '../ports/mailer.js';
 import type { Presence } from '../ports/presence.js';
 import type { PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from './event/pipeline.js';
@@ -66,6 +67,10 @@ export interface Deps {
   pipelineMetrics?: PipelineMetrics;
   /** docs/concepts.md: failed logins, signups and claim/provisioning guesses back off; absent: not throttled */
   authThrottle?: AuthThrottle;
+  /** docs/concepts.md#accounts: account mail (verification, password reset); absent: no mail server, those are off */
+  mailer?: Mailer;
+  /** docs/concepts.md#accounts: the server's public base URL (`http.publicUrl`) for links in mail; absent: mail carries the code only */
+  publicUrl?: string;
   /**
    * docs/devices.md#mqtt: events of a device in no home reach no module; the general log says so once per
    * device per window (one hour; per process). Absent: not said.

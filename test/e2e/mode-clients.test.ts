@@ -163,7 +163,15 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
     it('creates a user with no credential while the project allows it, not with canCreateDevices', async () => {
       const { r, email } = await signUp(freshAddress());
       expect(r.status, JSON.stringify(r.body)).toBe(201);
-      expect(r.body).toEqual({ id: expect.any(Number), projectId: 1, email, name: 'App User', canCreateDevices: false, creationTime: expect.any(String) });
+      expect(r.body).toEqual({
+        id: expect.any(Number),
+        projectId: 1,
+        email,
+        name: 'App User',
+        canCreateDevices: false,
+        verified: true,
+        creationTime: expect.any(String),
+      });
       const denied = await signUp(freshAddress(), { canCreateDevices: true });
       expect(denied.r.status).toBe(403);
       expect(denied.r.body.reason).toBe('PERMISSION_DENIED');
@@ -241,7 +249,7 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
         userId: friend.r.body.id,
         name: 'App User',
         email: friend.email,
-        verified: false,
+        verified: true,
         role: 'member',
         creationTime: expect.any(String),
       });
@@ -255,8 +263,8 @@ describe.each(backends)('MODE clients against Hearth (%s)', (_name, backend) => 
 
       const list = await t.http('GET', `/homes/${home.body.id}/members`, { token: owner.token });
       expect(list.body.map((m: any) => [m.userId, m.email, m.verified, m.role])).toEqual([
-        [owner.userId, ownerSignup.email, false, 'owner'],
-        [friend.r.body.id, friend.email, false, 'member'],
+        [owner.userId, ownerSignup.email, true, 'owner'],
+        [friend.r.body.id, friend.email, true, 'member'],
       ]);
 
       // the last owner cannot be demoted or leave while others remain

@@ -439,6 +439,34 @@ function tsdb(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * docs/concepts.md#accounts: users carry `verified` (rows that exist are verified: their projects never asked),
+ * with at most one pending email-verification code and one password-reset code each, stored as
+ * hashes with their expiry. Projects get `verify_emails` (default off) and `command_actions`
+ * (docs/concepts.md#commands: `spec` by default, `mode` for MODE's camelCase actions).
+ */
+function accounts(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('users')
+        .addColumn('verified', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      for (const column of ['verify_code_hash', 'verify_code_expiration', 'reset_code_hash', 'reset_code_expiration']) {
+        await db.schema.alterTable('users').addColumn(column, 'text').execute();
+      }
+      await db.schema
+        .alterTable('projects')
+        .addColumn('verify_emails', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('projects')
+        .addColumn('command_actions', 'text', (c) => c.notNull().defaultTo('spec'))
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -450,6 +478,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0005_access_log_file': accessLogFile(dialect),
         '0006_signup_session_app': signupAndSessionApp(),
         '0010_tsdb': tsdb(dialect),
+        '0011_accounts': accounts(),
       };
     },
   };

@@ -11,17 +11,36 @@ type Db = Kysely<Database>;
 /** pg_advisory_xact_lock key of first-start bootstraps (any constant no other lock uses) */
 const FIRST_START_LOCK = 4_826_117_305;
 
-const toUser = (r: Omit<UserRow, 'canCreateDevices'> & { canCreateDevices: number }): UserRow => ({
-  ...r,
+type UserColumns = Omit<UserRow, 'canCreateDevices' | 'verified'> & { canCreateDevices: number; verified: number };
+
+/** the row without its code columns (codes are read only by takeCode, in SQL) */
+const toUser = (r: UserColumns): UserRow => ({
+  id: r.id,
+  projectId: r.projectId,
+  email: r.email,
+  name: r.name,
+  passwordHash: r.passwordHash,
   canCreateDevices: !!r.canCreateDevices,
+  verified: !!r.verified,
+  creationTime: r.creationTime,
 });
 
-const toProject = (r: Omit<ProjectRow, 'allowUserSignup'> & { allowUserSignup: number }): ProjectRow => ({
+const toProject = (
+  r: Omit<ProjectRow, 'allowUserSignup' | 'verifyEmails' | 'commandActions'> & { allowUserSignup: number; verifyEmails: number; commandActions: string },
+): ProjectRow => ({
   id: r.id,
   name: r.name,
   allowUserSignup: !!r.allowUserSignup,
+  verifyEmails: !!r.verifyEmails,
+  commandActions: r.commandActions === 'mode' ? 'mode' : 'spec',
   creationTime: r.creationTime,
 });
+
+/** the columns of each code purpose (migration 0011_accounts) */
+const CODE_COLUMNS = {
+  verify: { hash: 'verifyCodeHash', expiration: 'verifyCodeExpiration' },
+  reset: { hash: 'resetCodeHash', expiration: 'resetCodeExpiration' },
+} as const;
 
 export function registryRepos(
   db: Db,
@@ -43,9 +62,11 @@ export function registryRepos(
       },
       list: async () => (await db.selectFrom('projects').selectAll().orderBy('id').execute()).map(toProject),
       async update(id, patch) {
-        const values: { name?: string; allowUserSignup?: number } = {};
+        const values: { name?: string; allowUserSignup?: number; verifyEmails?: number; commandActions?: string } = {};
         if (patch.name !== undefined) values.name = patch.name;
         if (patch.allowUserSignup !== undefined) values.allowUserSignup = patch.allowUserSignup ? 1 : 0;
+        if (patch.verifyEmails !== undefined) values.verifyEmails = patch.verifyEmails ? 1 : 0;
+        if (patch.commandActions !== undefined) values.commandActions = patch.commandActions;
         if (Object.keys(values).length) await db.updateTable('projects').set(values).where('id', '=', id).execute();
       },
       count: async () =>
@@ -90,7 +111,7 @@ export function registryRepos(
       async create(u) {
         const r = await db
           .insertInto('users')
-          .values({ ...u, canCreateDevices: u.canCreateDevices ? 1 : 0 })
+          .values({ ...u, canCreateDevices: u.canCreateDevices ? 1 : 0, verified: u.verified === false ? 0 : 1 })
           .returningAll()
           .executeTakeFirstOrThrow();
         return toUser(r);
@@ -117,7 +138,27 @@ export function registryRepos(
         // a field given as undefined is not given: `set` with nothing left would be invalid SQL
         const values: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
         if (patch.canCreateDevices !== undefined) values.canCreateDevices = patch.canCreateDevices ? 1 : 0;
+        if (patch.verified !== undefined) values.verified = patch.verified ? 1 : 0;
         if (Object.keys(values).length) await db.updateTable('users').set(values).where('id', '=', id).execute();
+      },
+      async setCode(id, purpose, code) {
+        const c = CODE_COLUMNS[purpose];
+        await db
+          .updateTable('users')
+          .set({ [c.hash]: code?.hash ?? null, [c.expiration]: code?.expirationTime ?? null })
+          .where('id', '=', id)
+          .execute();
+      },
+      async takeCode(id, purpose, hash, now) {
+        const c = CODE_COLUMNS[purpose];
+        const r = await db
+          .updateTable('users')
+          .set({ [c.hash]: null, [c.expiration]: null })
+          .where('id', '=', id)
+          .where(c.hash, '=', hash)
+          .where(c.expiration, '>', now)
+          .executeTakeFirst();
+        return Number(r.numUpdatedRows) > 0;
       },
       async delete(id) {
         const r = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();

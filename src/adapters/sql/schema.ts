@@ -7,6 +7,8 @@ export interface ProjectsTable {
   id: Generated<number>;
   name: string;
   allowUserSignup: Generated<number>;
+  verifyEmails: Generated<number>;
+  commandActions: Generated<string>;
   creationTime: string;
 }
 export interface ApiKeysTable {
@@ -24,6 +26,11 @@ export interface UsersTable {
   name: string;
   passwordHash: string;
   canCreateDevices: number;
+  verified: Generated<number>;
+  verifyCodeHash: Generated<string | null>;
+  verifyCodeExpiration: Generated<string | null>;
+  resetCodeHash: Generated<string | null>;
+  resetCodeExpiration: Generated<string | null>;
   creationTime: string;
 }
 export interface SessionsTable {

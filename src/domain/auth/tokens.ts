@@ -2,7 +2,7 @@
 // stored for lookup: the tokens carry 256 bits of entropy, so a fast hash is enough (passwords,
 // which do not, use scrypt in password.ts).
 import * as crypto from 'node:crypto';
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.';
 
@@ -35,6 +35,21 @@ export function generateClaimCode(): string {
 /** claim codes are compared without case or dashes */
 export function normalizeClaimCode(code: string): string {
   return code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** docs/concepts.md#accounts: a mailed code a person can type: 8 characters without look-alikes, `XXXX-XXXX` */
+export function generateAccountCode(): string {
+  return generateClaimCode().slice(0, 9);
+}
+
+/**
+ * Mailed codes are short enough to type, so a plain hash of one could be reversed by trying them
+ * all: they are stored as an HMAC keyed by the server secret, bound to the user and purpose.
+ */
+export function hashAccountCode(secret: string, scope: string, code: string): string {
+  return createHmac('sha256', secret)
+    .update(`${scope}\n${normalizeClaimCode(code)}`)
+    .digest('hex');
 }
 
 const sealKeys = new Map<string, Buffer>();

@@ -1,19 +1,55 @@
 // Device commands (docs/concepts.md#commands, docs/concepts.md#devices "Commands").
 import * as v from 'valibot';
+import type { CommandActions } from '../../ports/store.js';
+import type { StoreOf } from '../deps.js';
+import { AppError } from '../errors.js';
 
 // docs/concepts.md#commands: `^[0-9a-z][0-9a-z_\-]+[0-9a-z]$` (so at least three characters)
 export const ACTION_PATTERN = /^[0-9a-z][0-9a-z_\-]+[0-9a-z]$/;
+// docs/concepts.md#commands: a project whose `commandActions` is `mode` also takes capitals (`doEcho`)
+export const MODE_ACTION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z_\-]+[0-9A-Za-z]$/;
+
+const ALLOWED: Record<CommandActions, string> = {
+  spec: 'lowercase letters, digits, "-" and "_", at least 3 characters, starting and ending with a letter or digit',
+  mode: 'letters (either case), digits, "-" and "_", at least 3 characters, starting and ending with a letter or digit',
+};
+
+/**
+ * The one action check of every command path (direct, outbox, module command webhooks):
+ * INVALID_PARAMETERS naming the refused value and saying in words what the project's
+ * `commandActions` setting allows (docs/concepts.md#commands).
+ */
+export function checkAction(action: string, setting: CommandActions): void {
+  if ((setting === 'mode' ? MODE_ACTION_PATTERN : ACTION_PATTERN).test(action)) return;
+  const hint = setting === 'spec' && MODE_ACTION_PATTERN.test(action) ? ' (camelCase actions need the project setting commandActions "mode")' : '';
+  throw new AppError('INVALID_PARAMETERS', {
+    issues: [{ path: 'action', message: `action ${JSON.stringify(action)} is not allowed: an action is ${ALLOWED[setting]}${hint}` }],
+  });
+}
+
+/**
+ * checkAction with the project's setting, read only when the action is not a lowercase one
+ * (those pass in every project, so the common case costs no lookup).
+ */
+export async function checkProjectAction(deps: StoreOf<'projects'>, projectId: number, action: string): Promise<void> {
+  if (ACTION_PATTERN.test(action)) return;
+  checkAction(action, (await deps.store.projects.get(projectId))?.commandActions ?? 'spec');
+}
+
+/** the action as a string; its pattern is the project's (checkAction) */
+export const ActionSchema = v.pipe(
+  v.string('action must be a string'),
+  v.description(
+    'Command name: lowercase letters, digits, `-` and `_`, at least 3 characters, starting and ending with a letter or digit; in a project whose `commandActions` is `mode`, capitals too (`doEcho`)',
+  ),
+);
 
 const plainObject = (what: string) =>
   v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), `${what} must be a JSON object`);
 
 /** body of sendCommandDevice; unknown fields are ignored */
 export const CommandBodySchema = v.object({
-  action: v.pipe(
-    v.string('action must be a string'),
-    v.regex(ACTION_PATTERN, 'action must match ^[0-9a-z][0-9a-z_\\-]+[0-9a-z]$'),
-    v.description('Command name: lowercase letters, digits, `-` and `_`, at least 3 characters, starting and ending with a letter or digit'),
-  ),
+  action: ActionSchema,
   parameters: v.optional(plainObject('parameters')),
 });
 export type CommandBody = v.InferOutput<typeof CommandBodySchema>;

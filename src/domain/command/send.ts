@@ -7,9 +7,9 @@ import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
-import { CommandBodySchema } from './schemas.js';
+import { CommandBodySchema, checkProjectAction } from './schemas.js';
 
-export interface SendCommandDeps extends Pick<Deps, 'bus'>, StoreOf<'devices' | 'members'> {
+export interface SendCommandDeps extends Pick<Deps, 'bus'>, StoreOf<'devices' | 'members' | 'projects'> {
   presence?: Presence;
 }
 
@@ -25,6 +25,7 @@ export async function sendCommand({
   // docs/concepts.md#devices: project key with scope `commands`, or a member of the device's home
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   const input = parseWith(CommandBodySchema, body);
+  await checkProjectAction(deps, device.projectId, input.action);
   // without a presence adapter nobody can tell whether the device is there
   if (!deps.presence) throw new AppError('SERVICE_UNAVAILABLE', { message: 'presence is not available on this node' });
   if ((await deps.presence.count(device.id)) === 0) throw new AppError('DEVICE_OFFLINE', { deviceId: device.id });

@@ -16,7 +16,7 @@ type D = Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'transaction' | 'us
 /** the member's user, for its name and email (a deleted user's memberships go with it) */
 async function withUser(store: Pick<Store, 'users'>, m: MemberRow): Promise<Member> {
   const u = store.users.peek?.(m.userId) ?? (await store.users.get(m.userId));
-  return memberView(m, u ?? { name: '', email: '' });
+  return memberView(m, u ?? { name: '', email: '', verified: false });
 }
 
 export async function listMembers({
@@ -74,7 +74,11 @@ async function setRole(
   return row!;
 }
 
-/** adds a member (by userId or email), or changes the role of one already there */
+/**
+ * adds a member (by userId or email). Adding one already there with its role answers it unchanged
+ * (a retry is harmless); with another role it is refused: roles change only through PATCH, so a
+ * second invitation never demotes or promotes anyone unnoticed (docs/api.md#homes-and-members).
+ */
 export async function addMember({
   deps,
   caller,
@@ -87,6 +91,16 @@ export async function addMember({
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const b = parseInput(AddMemberBodySchema, body);
   const u = await userOfProject(deps.store, h.projectId, b);
+  const existing = await deps.store.members.get(h.id, u.id);
+  if (existing) {
+    if (existing.role === b.role) return memberView(existing, u);
+    throw new AppError('ALREADY_EXISTS', {
+      homeId: h.id,
+      userId: u.id,
+      role: existing.role,
+      message: `user ${u.id} is already a ${existing.role} of home ${h.id}; change a role with PATCH /homes/${h.id}/members/${u.id}`,
+    });
+  }
   return memberView(await setRole(deps, h.id, u.id, b.role, true), u);
 }
 

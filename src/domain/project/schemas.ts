@@ -5,14 +5,31 @@ import { SlugSchema, TextSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 
-/** `allowUserSignup`: POST /users without a credential (self-signup) is allowed (docs/concepts.md) */
-export const ProjectSchema = v.object({ id: v.number(), name: v.string(), allowUserSignup: v.boolean(), creationTime: Time });
+export const COMMAND_ACTIONS = ['spec', 'mode'] as const;
+
+/**
+ * `allowUserSignup`: POST /users without a credential (self-signup) is allowed (docs/concepts.md);
+ * `verifyEmails`: self-signups verify their address by mail (docs/concepts.md#accounts);
+ * `commandActions`: which command actions the project accepts (docs/concepts.md#commands)
+ */
+export const ProjectSchema = v.object({
+  id: v.number(),
+  name: v.string(),
+  allowUserSignup: v.boolean(),
+  verifyEmails: v.boolean(),
+  commandActions: v.picklist(COMMAND_ACTIONS),
+  creationTime: Time,
+});
 export type Project = v.InferOutput<typeof ProjectSchema>;
 
 /** the settings a project key with scope admin may change */
 export const PatchProjectBodySchema = v.object({
   name: v.optional(v.pipe(TextSchema('name', 128), v.minLength(1, 'name is required'))),
   allowUserSignup: v.optional(v.boolean('allowUserSignup must be true or false')),
+  verifyEmails: v.optional(v.boolean('verifyEmails must be true or false')),
+  commandActions: v.optional(
+    v.picklist(COMMAND_ACTIONS, (i) => `commandActions must be "spec" (lowercase actions) or "mode" (camelCase too); ${JSON.stringify(i.input)} is neither`),
+  ),
 });
 
 export const CreateProjectBodySchema = v.object({

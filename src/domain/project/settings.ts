@@ -1,5 +1,7 @@
 // A project and its settings (docs/concepts.md): any key of the project reads them; a key with scope
-// admin changes them (`allowUserSignup`: whether POST /users without a credential is allowed).
+// admin changes them (`allowUserSignup`: whether POST /users without a credential is allowed;
+// `verifyEmails`, docs/concepts.md#accounts, only where the server sends mail; `commandActions`,
+// docs/concepts.md#commands).
 import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireProjectKey } from '../auth/access.js';
@@ -10,7 +12,14 @@ import { writeLog } from '../log/write.js';
 import { ownProject } from './access.js';
 import { PatchProjectBodySchema, type Project } from './schemas.js';
 
-const projectView = (p: ProjectRow): Project => ({ id: p.id, name: p.name, allowUserSignup: p.allowUserSignup, creationTime: p.creationTime });
+const projectView = (p: ProjectRow): Project => ({
+  id: p.id,
+  name: p.name,
+  allowUserSignup: p.allowUserSignup,
+  verifyEmails: p.verifyEmails,
+  commandActions: p.commandActions,
+  creationTime: p.creationTime,
+});
 
 export async function getProject({
   deps,
@@ -31,13 +40,19 @@ export async function updateProject({
   caller,
   input: { projectId, body },
 }: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'projects'>;
+  deps: Pick<Deps, 'clock' | 'mailer'> & StoreOf<'logs' | 'projects'>;
   caller: Caller;
   input: { projectId: number; body: unknown };
 }): Promise<Project> {
   const p = await ownProject(deps, caller, projectId);
   requireProjectKey(caller, projectId, 'admin');
   const b = parseInput(PatchProjectBodySchema, body);
+  // docs/concepts.md#accounts: a verification mail that can never be sent would lock every signup out
+  if (b.verifyEmails && !deps.mailer) {
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: 'verifyEmails', message: 'verifyEmails needs a mail server: set HEARTH_SMTP_URL and HEARTH_MAIL_FROM on the server first' }],
+    });
+  }
   await deps.store.projects.update(p.id, b);
   const changed = Object.entries(b)
     .filter(([, v]) => v !== undefined)

@@ -2,7 +2,9 @@
 // credential at all, the user itself (self-signup, as MODE's app library does) while the
 // project's `allowUserSignup` is on. A signup may not ask for `canCreateDevices`, and signups are
 // throttled per client IP like failed logins. The email is unique per project; the password is
-// kept as a scrypt hash only.
+// kept as a scrypt hash only. docs/concepts.md#accounts: in a project that verifies emails (and a
+// server that sends mail) a self-signup starts unverified and is mailed a code; every other user
+// is verified from the start.
 import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
@@ -14,8 +16,10 @@ import { writeLog } from '../log/write.js';
 import { listProjectId } from '../project/access.js';
 import { CreateUserBodySchema, type User } from './schemas.js';
 import { userView } from './view.js';
+import { issueCode } from './account-codes.js';
+import type { UserRow } from '../../ports/store.js';
 
-type D = Pick<Deps, 'clock' | 'authThrottle'> & StoreOf<'logs' | 'projects' | 'users'>;
+type D = Pick<Deps, 'clock' | 'authThrottle' | 'secret' | 'mailer' | 'publicUrl'> & StoreOf<'logs' | 'projects' | 'users'>;
 type Body = ReturnType<typeof parseBody>;
 const parseBody = (input: unknown) => parseInput(CreateUserBodySchema, input);
 
@@ -25,7 +29,7 @@ export async function createUser({ deps, caller, input }: { deps: D; caller: Cal
   const b = parseBody(input);
   listProjectId(caller, b.projectId);
   requireProjectKey(caller, b.projectId, 'users');
-  return insertUser(deps, caller, b);
+  return userView(await insertUser(deps, caller, b));
 }
 
 /** POST /users with no credential */
@@ -45,10 +49,13 @@ async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, inpu
     const wait = await countFailure(t, [lane]);
     if (wait > 0) throw rateLimited(wait);
   }
-  return insertUser(deps, caller, b);
+  const verify = project.verifyEmails && deps.mailer !== undefined;
+  const u = await insertUser(deps, caller, b, !verify);
+  if (verify) await issueCode(deps, u, 'verify');
+  return userView(u);
 }
 
-async function insertUser(deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'users'>, caller: Caller, b: Body): Promise<User> {
+async function insertUser(deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'users'>, caller: Caller, b: Body, verified = true): Promise<UserRow> {
   if (await deps.store.users.getByEmail(b.projectId, b.email)) throw new AppError('ALREADY_EXISTS', { fields: ['email'] });
   const u = await deps.store.users.create({
     projectId: b.projectId,
@@ -56,9 +63,10 @@ async function insertUser(deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'users'>,
     name: b.name,
     passwordHash: await hashPassword(b.password),
     canCreateDevices: b.canCreateDevices ?? false,
+    verified,
     creationTime: deps.clock.now().toISOString(),
   });
   const how = caller.type === 'nobody' ? ' by self-signup' : '';
   await writeLog({ deps, input: { projectId: u.projectId, caller, level: 'info', source: 'api', text: `user ${u.id} created${how}` } });
-  return userView(u);
+  return u;
 }

@@ -5,3 +5,4 @@ export { createUser } from './create.js';
 export { getUser, listUsers } from './read.js';
 export { updateUser } from './update.js';
 export { deleteUser } from './delete.js';
+export { startEmailVerification, confirmEmailVerification, startPasswordReset, confirmPasswordReset } from './account.js';

@@ -41,6 +41,8 @@ export const UserSchema = v.object({
   email: v.string(),
   name: v.string(),
   canCreateDevices: v.boolean(),
+  /** docs/concepts.md#accounts: the email address is verified (true from the start where the project does not verify) */
+  verified: v.boolean(),
   creationTime: Time,
 });
 export type User = v.InferOutput<typeof UserSchema>;
@@ -71,3 +73,20 @@ export const UserListQuerySchema = v.object({
   skip: v.optional(v.string()),
   limit: v.optional(v.string()),
 });
+
+/** docs/concepts.md#accounts: a mailed code as typed (case and dashes do not matter) */
+const CodeSchema = v.pipe(
+  FormTextSchema('token must be a string'),
+  v.trim(),
+  v.minLength(1, 'token is required'),
+  v.maxLength(64, 'token must be at most 64 characters'),
+);
+
+/** POST /auth/user/emailVerification/start and /auth/user/passwordReset/start */
+export const AccountMailBodySchema = v.object({ projectId: IdSchema, email: EmailSchema });
+
+/** POST /auth/user/emailVerification */
+export const VerifyEmailBodySchema = v.object({ projectId: IdSchema, email: EmailSchema, token: CodeSchema });
+
+/** POST /auth/user/passwordReset */
+export const ResetPasswordBodySchema = v.object({ projectId: IdSchema, email: EmailSchema, token: CodeSchema, password: PasswordSchema });

@@ -8,5 +8,6 @@ export const userView = (u: UserRow): User => ({
   email: u.email,
   name: u.name,
   canCreateDevices: u.canCreateDevices,
+  verified: u.verified,
   creationTime: u.creationTime,
 });

@@ -8,13 +8,15 @@ import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { MODULE_ID_PATTERN } from '../module/schemas.js';
+import { ActionSchema, checkProjectAction } from '../command/schemas.js';
 import { commandWebhookBody } from './payload.js';
 import { newDeliveryId } from './ids.js';
 import { WEBHOOK_QUEUE } from './fan-out.js';
 
-// docs/concepts.md#commands: action pattern; parameters an object, `{}` when absent (docs/webhooks.md)
+// docs/concepts.md#commands: the action's pattern is the project's (checkProjectAction); parameters an object,
+// `{}` when absent (docs/webhooks.md)
 export const CommandTriggerSchema = v.object({
-  action: v.pipe(v.string('action must be a string'), v.regex(/^[0-9a-z][0-9a-z_-]+[0-9a-z]$/, 'action must match ^[0-9a-z][0-9a-z_\\-]+[0-9a-z]$')),
+  action: ActionSchema,
   parameters: v.optional(
     v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'parameters must be an object'),
     {},
@@ -26,7 +28,7 @@ export async function triggerCommand({
   caller,
   input: { homeIdRaw, moduleId, body },
 }: {
-  deps: Pick<Deps, 'bus' | 'clock' | 'limits'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules'>;
+  deps: Pick<Deps, 'bus' | 'clock' | 'limits'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules' | 'projects'>;
   caller: Caller;
   input: { homeIdRaw: string; moduleId: string; body: unknown };
 }): Promise<string> {
@@ -36,6 +38,7 @@ export async function triggerCommand({
   const module = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
   if (!module?.commandWebhook) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   const input = parseWith(CommandTriggerSchema, body);
+  await checkProjectAction(deps, home.projectId, input.action);
   const size = Buffer.byteLength(JSON.stringify(input.parameters));
   if (size > deps.limits.eventDataBytes) {
     throw new AppError('INVALID_PARAMETERS', {

@@ -6,6 +6,15 @@ import { readBody } from '../body.js';
 import { clientIp } from '../client-ip.js';
 import { AuthInfoSchema, whoAmI } from '../../domain/auth/whoami.js';
 import { LoginBodySchema, LoginResponseSchema, SessionSchema, getSession, login, logout } from '../../domain/auth/session.js';
+import {
+  AccountMailBodySchema,
+  ResetPasswordBodySchema,
+  VerifyEmailBodySchema,
+  confirmEmailVerification,
+  confirmPasswordReset,
+  startEmailVerification,
+  startPasswordReset,
+} from '../../domain/user/index.js';
 
 const tag = 'auth';
 
@@ -71,6 +80,50 @@ export function authRoutes(): Hono<HttpEnv> {
       return c.body(null, 204);
     },
   );
+
+  // docs/concepts.md#accounts: email verification and password reset by mailed code; asking answers 204
+  // whatever the address, a wrong, expired or used code is 403 INVALID_TOKEN, both are throttled
+  const mailStatuses = [403, 429, 500, 503];
+  const accountOps = [
+    {
+      path: '/auth/user/emailVerification/start',
+      operationId: 'startEmailVerification',
+      summary: 'Mail a new email-verification code (204 whatever the address: accounts cannot be probed)',
+      body: AccountMailBodySchema,
+      run: startEmailVerification,
+    },
+    {
+      path: '/auth/user/emailVerification',
+      operationId: 'verifyEmail',
+      summary: "Verify the user's email address with the mailed code: the user becomes `verified`",
+      body: VerifyEmailBodySchema,
+      run: confirmEmailVerification,
+    },
+    {
+      path: '/auth/user/passwordReset/start',
+      operationId: 'startPasswordReset',
+      summary: 'Mail a password-reset code, single use, valid one hour (204 whatever the address: accounts cannot be probed)',
+      body: AccountMailBodySchema,
+      run: startPasswordReset,
+    },
+    {
+      path: '/auth/user/passwordReset',
+      operationId: 'resetPassword',
+      summary: 'Set a new password with the mailed code; every session of the user ends',
+      body: ResetPasswordBodySchema,
+      run: confirmPasswordReset,
+    },
+  ] as const;
+  for (const o of accountOps) {
+    r.post(
+      o.path,
+      op({ operationId: o.operationId, summary: o.summary, tag, success: 204, statuses: mailStatuses, body: o.body, auth: 'anyone (no credential needed)' }),
+      async (c) => {
+        await o.run({ deps: c.get('deps'), input: await readBody(c), ip: clientIp(c) });
+        return c.body(null, 204);
+      },
+    );
+  }
 
   return r;
 }

@@ -79,15 +79,18 @@ export function usersRoutes(): Hono<HttpEnv> {
     '/:userId',
     op({
       operationId: 'updateUser',
-      summary: 'Update a user (a user changing its own password also sends currentPassword)',
+      summary:
+        'Update a user; answers 204 as MODE does. A user changing its own password also sends currentPassword unless its session is under 10 minutes old; a password change ends every other session of the user',
       tag,
-      success: 200,
+      success: 204,
       statuses: STATUSES.read,
       body: PatchUserBodySchema,
-      response: UserSchema,
       auth: `${KEY}, or the user itself (not canCreateDevices)`,
     }),
-    async (c) => c.json(await updateUser({ ...actor(c), input: { userId: uid(c), body: await readBody(c) } })),
+    async (c) => {
+      await updateUser({ ...actor(c), input: { userId: uid(c), body: await readBody(c) } });
+      return c.body(null, 204);
+    },
   );
 
   r.delete(

@@ -5,8 +5,15 @@ export interface ProjectRow {
   name: string;
   /** docs/concepts.md: POST /users without a credential (self-signup) is allowed */
   allowUserSignup: boolean;
+  /** docs/concepts.md#accounts: self-signups verify their email address (needs a mail server) */
+  verifyEmails: boolean;
+  /** docs/concepts.md#commands: which command actions the project accepts */
+  commandActions: CommandActions;
   creationTime: string;
 }
+
+/** docs/concepts.md#commands: `spec` lowercase actions only; `mode` also MODE's camelCase ones */
+export type CommandActions = 'spec' | 'mode';
 
 export interface ApiKeyRow {
   id: string;
@@ -21,7 +28,7 @@ export interface ProjectRepo {
   create(p: { name: string; creationTime: string }): Promise<ProjectRow>;
   get(id: number): Promise<ProjectRow | undefined>;
   list(): Promise<ProjectRow[]>;
-  update(id: number, patch: { name?: string; allowUserSignup?: boolean }): Promise<void>;
+  update(id: number, patch: { name?: string; allowUserSignup?: boolean; verifyEmails?: boolean; commandActions?: CommandActions }): Promise<void>;
   count(): Promise<number>;
   /**
    * inside a transaction: waits until no other node is bootstrapping, so nodes that start

@@ -31,6 +31,7 @@ export function userInput(projectId: number, over: Partial<Omit<UserRow, 'id'>> 
     name: 'User',
     passwordHash: 'scrypt$hash',
     canCreateDevices: false,
+    verified: true,
     creationTime: at(0),
     ...over,
   };

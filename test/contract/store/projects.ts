@@ -18,7 +18,7 @@ export function projectsContract(make: MakeStore): void {
     it('creates a project with a new id and reads it back', async () => {
       const store = await freshStore(make);
       const p = await store.projects.create({ name: 'Acme', creationTime: at(1) });
-      expect(p).toEqual({ id: expect.any(Number), name: 'Acme', allowUserSignup: true, creationTime: at(1) });
+      expect(p).toEqual({ id: expect.any(Number), name: 'Acme', allowUserSignup: true, verifyEmails: false, commandActions: 'spec', creationTime: at(1) });
       expect(await store.projects.get(p.id)).toEqual(p);
     });
 
@@ -34,6 +34,15 @@ export function projectsContract(make: MakeStore): void {
       await store.projects.update(p.id, {});
       expect(await store.projects.get(p.id)).toEqual({ ...p, name: 'Renamed' });
       expect(await store.projects.get(other.id)).toEqual(other);
+    });
+
+    it('keeps verifyEmails and commandActions (docs/concepts.md#accounts, docs/concepts.md#commands)', async () => {
+      const store = await freshStore(make);
+      const p = await store.projects.create({ name: 'Acme', creationTime: at(1) });
+      await store.projects.update(p.id, { verifyEmails: true, commandActions: 'mode' });
+      expect(await store.projects.get(p.id)).toEqual({ ...p, verifyEmails: true, commandActions: 'mode' });
+      await store.projects.update(p.id, { commandActions: 'spec' });
+      expect(await store.projects.get(p.id)).toEqual({ ...p, verifyEmails: true });
     });
 
     it('returns undefined for an unknown project', async () => {

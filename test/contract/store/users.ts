@@ -100,6 +100,41 @@ export function usersContract(make: MakeStore): void {
     });
   });
 
+  describe('user codes (docs/concepts.md#accounts)', () => {
+    it('a user is verified unless created otherwise, and update changes it', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const { verified: _, ...input } = userInput(p.id);
+      expect((await store.users.create(input)).verified).toBe(true);
+      const u = await store.users.create(userInput(p.id, { verified: false }));
+      expect((await store.users.get(u.id))?.verified).toBe(false);
+      await store.users.update(u.id, { verified: true });
+      expect((await store.users.get(u.id))?.verified).toBe(true);
+    });
+
+    it('takes a code once, only with its hash, its purpose and before it expires', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const u = await store.users.create(userInput(p.id));
+      await store.users.setCode(u.id, 'reset', { hash: 'h1', expirationTime: at(3600) });
+      expect(await store.users.takeCode(u.id, 'reset', 'wrong', at(0))).toBe(false);
+      expect(await store.users.takeCode(u.id, 'verify', 'h1', at(0))).toBe(false);
+      expect(await store.users.takeCode(u.id, 'reset', 'h1', at(3600))).toBe(false);
+      expect(await store.users.takeCode(u.id, 'reset', 'h1', at(10))).toBe(true);
+      expect(await store.users.takeCode(u.id, 'reset', 'h1', at(10))).toBe(false);
+      // a new code replaces the one before; null drops it
+      await store.users.setCode(u.id, 'verify', { hash: 'a', expirationTime: at(3600) });
+      await store.users.setCode(u.id, 'verify', { hash: 'b', expirationTime: at(3600) });
+      expect(await store.users.takeCode(u.id, 'verify', 'a', at(0))).toBe(false);
+      await store.users.setCode(u.id, 'verify', null);
+      expect(await store.users.takeCode(u.id, 'verify', 'b', at(0))).toBe(false);
+      // the row as read never shows a code
+      expect(Object.keys((await store.users.get(u.id))!).sort()).toEqual(
+        ['canCreateDevices', 'creationTime', 'email', 'id', 'name', 'passwordHash', 'projectId', 'verified'].sort(),
+      );
+    });
+  });
+
   describe('sessions', () => {
     it('stores a session and finds it by token hash', async () => {
       const store = await freshStore(make);

@@ -56,7 +56,7 @@ describe('read cache: the next request sees every change', () => {
       token: u.token,
       body: { ...me, password: 'a brand new password', currentPassword: u.password },
     });
-    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(204);
     expect((await t.req('GET', '/userSession', { token: other })).status).toBe(401);
     expect((await t.req('GET', '/userSession', { token: u.token })).status).toBe(200);
   });
@@ -67,7 +67,7 @@ describe('read cache: the next request sees every change', () => {
     expect((await create()).status).toBe(403);
     expect((await create()).status).toBe(403);
     const me = (await t.req('GET', `/users/${u.userId}`, { token: t.adminKey })).body;
-    expect((await t.req('PATCH', `/users/${u.userId}`, { token: t.adminKey, body: { ...me, canCreateDevices: true } })).status).toBe(200);
+    expect((await t.req('PATCH', `/users/${u.userId}`, { token: t.adminKey, body: { ...me, canCreateDevices: true } })).status).toBe(204);
     expect((await create()).status).toBe(201);
   });
 

@@ -17,7 +17,7 @@ describe('homes: happy paths', () => {
     expect(r.body).toEqual({ id: expect.any(Number), projectId: 1, name: 'Cabin', creationTime: expect.any(String) });
     const members = await t.req('GET', `/homes/${r.body.id}/members`, { token: u.token });
     expect(members.body).toEqual([
-      { homeId: r.body.id, userId: u.userId, name: 'Test User', email: u.email, verified: false, role: 'owner', creationTime: expect.any(String) },
+      { homeId: r.body.id, userId: u.userId, name: 'Test User', email: u.email, verified: true, role: 'owner', creationTime: expect.any(String) },
     ]);
   });
 
@@ -57,7 +57,7 @@ describe('homes: happy paths', () => {
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ homeId, userId: m.userId, role: 'member' });
     expect((await t.req('GET', `/homes/${homeId}`, { token: m.token })).status).toBe(200);
-    const promoted = await t.req('POST', `/homes/${homeId}/members`, { token: t.adminKey, body: { userId: m.userId, role: 'owner' } });
+    const promoted = await t.req('PATCH', `/homes/${homeId}/members/${m.userId}`, { token: t.adminKey, body: { role: 'owner' } });
     expect(promoted.body).toEqual({ ...added.body, role: 'owner' });
     const list = await t.req('GET', `/homes/${homeId}/members`, { token: m.token });
     expect(list.body.map((x: any) => [x.userId, x.role])).toEqual([

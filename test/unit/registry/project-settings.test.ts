@@ -25,7 +25,14 @@ describe('project settings and self-signup', () => {
     const { key } = await seedKey(t, 1, ['devices']);
     const r = await t.req('GET', '/projects/1', { token: key });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ id: 1, name: expect.any(String), allowUserSignup: true, creationTime: expect.any(String) });
+    expect(r.body).toEqual({
+      id: 1,
+      name: expect.any(String),
+      allowUserSignup: true,
+      verifyEmails: false,
+      commandActions: 'spec',
+      creationTime: expect.any(String),
+    });
   });
 
   it('turns self-signup off and on with an admin key; other keys and users are refused', async () => {

@@ -23,6 +23,7 @@ describe('users: happy paths', () => {
       email: 'ada@example.com',
       name: 'Ada',
       canCreateDevices: true,
+      verified: true,
       creationTime: expect.any(String),
     });
     const login = await t.req('POST', '/auth/user', { body: { projectId: 1, email: 'ADA@example.com', password: 'difference engine' } });
@@ -52,10 +53,13 @@ describe('users: happy paths', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ id: u.userId, email: u.email, canCreateDevices: false });
     const renamed = await t.req('PATCH', `/users/${u.userId}`, { token: u.token, body: { ...me.body, name: 'Renamed' } });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body.name).toBe('Renamed');
+    // docs/concepts.md#accounts: PATCH answers 204 as MODE's does; the change reads back
+    expect(renamed.status).toBe(204);
+    expect(renamed.body).toBeUndefined();
+    expect((await t.req('GET', `/users/${u.userId}`, { token: u.token })).body.name).toBe('Renamed');
     const granted = await t.req('PATCH', `/users/${u.userId}`, { token: t.adminKey, body: { canCreateDevices: true } });
-    expect(granted.body.canCreateDevices).toBe(true);
+    expect(granted.status).toBe(204);
+    expect((await t.req('GET', `/users/${u.userId}`, { token: u.token })).body.canCreateDevices).toBe(true);
     expect((await t.req('GET', '/auth', { token: u.token })).status).toBe(200);
   });
 
@@ -65,7 +69,7 @@ describe('users: happy paths', () => {
     const revokes: unknown[] = [];
     onTestFinished(t.deps.bus.subscribe('revoke', (m) => revokes.push(m)));
     const r = await t.req('PATCH', `/users/${u.userId}`, { token: u.token, body: { password: 'brand new secret', currentPassword: u.password } });
-    expect(r.status).toBe(200);
+    expect(r.status).toBe(204);
     expect((await t.req('POST', '/auth/user', { body: { projectId: 1, email: u.email, password: u.password } })).status).toBe(401);
     expect((await t.req('POST', '/auth/user', { body: { projectId: 1, email: u.email, password: 'brand new secret' } })).status).toBe(200);
     expect((await t.req('GET', '/auth', { token: u.token })).status).toBe(200);

@@ -67,13 +67,14 @@ describe('users: security', () => {
     expect((await t.req('GET', `/users/${u.userId}`, { token: t.adminKey })).body.canCreateDevices).toBe(false);
   });
 
-  it("needs the current password to change a user's own password", async () => {
+  it('refuses a wrong currentPassword when a user changes its own password (docs/concepts.md#accounts)', async () => {
     const u = await seedUser(t);
-    for (const body of [{ password: 'hijacked password' }, { password: 'hijacked password', currentPassword: 'guess guess' }]) {
-      const r = await t.req('PATCH', `/users/${u.userId}`, { token: u.token, body });
-      expect(r.status).toBe(403);
-      expect(r.body.reason).toBe('PERMISSION_DENIED');
-    }
+    const r = await t.req('PATCH', `/users/${u.userId}`, { token: u.token, body: { password: 'hijacked password', currentPassword: 'guess guess' } });
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({
+      reason: 'INVALID_PARAMETERS',
+      data: { issues: [{ path: 'currentPassword', message: expect.stringContaining('currentPassword') }] },
+    });
     expect((await t.req('POST', '/auth/user', { body: { projectId: 1, email: u.email, password: u.password } })).status).toBe(200);
   });
 
