@@ -18,6 +18,7 @@ import { realtimeRoutes as realtime } from './realtime.js';
 import { modulesRoutes as modules } from './modules.js';
 import { homeModulesRoutes as homeModules } from './home-modules.js';
 import { logRequestsRoutes as logRequests } from './log-requests.js';
+import { deviceCommandsRoutes as deviceCommands } from './device-commands.js';
 import { deviceLoggerRoutes as deviceLogger } from './device-logger.js';
 import { deviceDataRoutes as deviceData } from './device-data.js';
 import { dataSourcesRoutes as dataSources } from './data-sources.js';
@@ -42,6 +43,7 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/projects', modules],
   ['/homes', homeModules],
   ['/devices', logRequests],
+  ['/devices', deviceCommands],
   ['/deviceLogger', deviceLogger],
   ['/devices', deviceData],
   ['/projects', dataSources],
