@@ -54,19 +54,23 @@ export const CommandListQuerySchema = v.object({
   state: v.optional(v.picklist(COMMAND_STATES, `state must be one of ${COMMAND_STATES.join(', ')}`)),
 });
 
+const text = (d: string) => v.pipe(v.string(), v.description(d));
 export const CommandSchema = v.object({
-  id: v.string(),
+  id: text('Id of the command: the `id` field of what the device receives, and of its answer'),
   deviceId: v.number(),
   action: v.string(),
   parameters: v.record(v.string(), v.unknown()),
-  ackRequired: v.boolean(),
-  state: v.picklist(COMMAND_STATES),
+  ackRequired: v.pipe(v.boolean(), v.description("Whether the command waits for the device's own answer")),
+  state: v.pipe(
+    v.picklist(COMMAND_STATES),
+    v.description('queued, sent (written to a live connection), delivered (the transport confirmed it), acked, failed, expired or cancelled'),
+  ),
   creationTime: v.string(),
-  expirationTime: v.string(),
-  sentTime: v.optional(v.string()),
-  deliveredTime: v.optional(v.string()),
-  ackTime: v.optional(v.string()),
+  expirationTime: text('When the command expires if it is not finished by then'),
+  sentTime: v.optional(text('When it was last written to a connection of the device')),
+  deliveredTime: v.optional(text('When the transport confirmed it (MQTT PUBACK, or the frame flushed)')),
+  ackTime: v.optional(text('When the device answered')),
   result: v.optional(v.record(v.string(), v.unknown())),
-  key: v.optional(v.string()),
+  key: v.optional(text('The idempotency key it was created with')),
 });
 export type Command = v.InferOutput<typeof CommandSchema>;
