@@ -31,7 +31,10 @@ describe('creating', () => {
   it('the same idempotency key twice queues one command and answers it with 200', async () => {
     const d = await t.seedDevice();
     const first = await enqueue(t, d, { action: 'set-level', parameters: { level: 1 }, key: 'level:1' });
-    const again = await t.http('POST', `/devices/${d.id}/commands`, { token: t.adminKey, body: { action: 'set-level', parameters: { level: 2 }, key: 'level:1' } });
+    const again = await t.http('POST', `/devices/${d.id}/commands`, {
+      token: t.adminKey,
+      body: { action: 'set-level', parameters: { level: 2 }, key: 'level:1' },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first);
     const list = await t.http('GET', `/devices/${d.id}/commands`, { token: t.adminKey });

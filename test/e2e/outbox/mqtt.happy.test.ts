@@ -40,7 +40,8 @@ describe('outbox over MQTT', () => {
     expect(list.body[0].result).toEqual({ why: 'busy' });
     for (const c of list.body) expect(c).toMatchObject({ sentTime: expect.any(String), deliveredTime: expect.any(String), ackTime: expect.any(String) });
     const events = await commandEvents(t, d);
-    for (const c of made) expect(events.filter(([id]) => id === c.id).map(([, s]) => s)).toEqual(['queued', 'sent', 'delivered', expect.stringMatching(/acked|failed/)]);
+    for (const c of made)
+      expect(events.filter(([id]) => id === c.id).map(([, s]) => s)).toEqual(['queued', 'sent', 'delivered', expect.stringMatching(/acked|failed/)]);
   });
 
   it('sends a delivered command without ackRequired only once; one with it again on the next connection until answered', async () => {
