@@ -8,3 +8,4 @@ export { cancelCommand } from './cancel.js';
 export { ackCommand } from './ack.js';
 export { sweepOutbox, type SweepResult } from './sweep.js';
 export { claimCommands, commandDelivered, commandMessage, type OutboxDeliveryDeps } from './outbox-deliver.js';
+export { removeDeviceCommands } from './device-cleanup.js';

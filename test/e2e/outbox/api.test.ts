@@ -187,3 +187,29 @@ describe('who may', () => {
     expect((await t.http('GET', `/devices/${inHome.id}/commands/${c.id}`, { token: t.adminKey })).status).toBe(404);
   });
 });
+
+describe('device deletion', () => {
+  it("removes the device's outbox with it", async () => {
+    const d = await t.seedDevice();
+    const c = await enqueue(t, d, { action: 'orphan' });
+    expect((await t.http('DELETE', `/devices/${d.id}`, { token: t.adminKey })).status).toBe(204);
+    await eventually(async () => (await t.deps.store.commands.get(c.id)) === undefined);
+  });
+});
+
+describe('metrics', () => {
+  it('exposes the outbox depth, commands by final state and the time to an answer', async () => {
+    const read = async () => (await fetch(`${t.httpUrl}/metrics`)).text();
+    const value = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await read();
+    const d = await t.seedDevice();
+    const a = await enqueue(t, d, { action: 'measured', ackRequired: true });
+    await enqueue(t, d, { action: 'waiting' });
+    const mid = await read();
+    expect(value(mid, 'hearth_outbox_depth')).toBeGreaterThanOrEqual(value(before, 'hearth_outbox_depth') + 2);
+    await t.http('POST', `/devices/${d.id}/commands/${a.id}/ack`, { token: d.key, body: {} });
+    const after = await read();
+    expect(value(after, 'hearth_outbox_commands_total{state="acked"}')).toBe(value(before, 'hearth_outbox_commands_total{state="acked"}') + 1);
+    expect(value(after, 'hearth_outbox_ack_seconds_count')).toBe(value(before, 'hearth_outbox_ack_seconds_count') + 1);
+  });
+});
