@@ -19,8 +19,18 @@ interface AedesPersistenceLike {
   outgoingEnqueue(sub: { clientId: string }, packet: unknown): Promise<void>;
   outgoingEnqueueCombi(subs: { clientId: string }[], packet: unknown): Promise<void>;
   outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }): Promise<unknown>;
+  outgoingUpdate(client: { id: string }, packet: { messageId?: number }): Promise<void>;
   outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }>;
   cleanIncoming?(client: { id: string }): Promise<void>;
+}
+
+/**
+ * QoS 1 publishes the command outbox writes itself (outbox.ts): never stored here, and their
+ * PUBACK goes to the outbox instead of Aedes's queue
+ */
+export interface OutboxAcks {
+  owns(client: { id: string }, messageId: number | undefined): boolean;
+  acked(client: { id: string }, messageId: number | undefined): void;
 }
 
 /** the filters granted to a live client (authorize-subscribe.ts keeps them) */
@@ -31,12 +41,15 @@ export class BoundedPersistence {
   private readonly queued = new Map<string, number>();
   /** what Aedes gets as its `persistence` */
   readonly aedes: unknown;
+  /** the command outbox of this broker (set by createBroker) */
+  outbox?: OutboxAcks;
 
   constructor(
     private readonly inner: AedesPersistenceLike,
     grantedOf: GrantedOf,
   ) {
     const queued = this.queued;
+    const self = this;
     /** client id → the tail of its subscription writes */
     const chains = new Map<string, Promise<unknown>>();
     /** a SUBSCRIBE's filter list → the filters of it already written */
@@ -81,7 +94,12 @@ export class BoundedPersistence {
         for (const s of subs) count(s.clientId, 1);
         return inner.outgoingEnqueueCombi(subs, packet);
       },
+      async outgoingUpdate(client: { id: string }, packet: { messageId?: number }) {
+        if (self.outbox?.owns(client, packet.messageId)) return;
+        return inner.outgoingUpdate(client, packet);
+      },
       async outgoingClearMessageId(client, packet) {
+        if (self.outbox?.owns(client, packet.messageId)) return self.outbox.acked(client, packet.messageId);
         const r = await inner.outgoingClearMessageId(client, packet);
         count(client.id, -1);
         return r;

@@ -28,6 +28,8 @@ export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer
       const s = new DeviceSession(device, 'websocket', u.ip, ws, ctx.connectionPrefix);
       ws.once('close', () => void ctx.connections.detach(s));
       void ctx.connections.attach(s);
+      // docs/concepts.md#command-outbox: the device's waiting commands go out on it now
+      ctx.outbox.opened(s);
     });
   } catch (err) {
     ctx.metrics.refused('websocket', err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE');

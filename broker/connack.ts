@@ -23,6 +23,7 @@ export const connackCodeOf: Record<Reason, ConnackCode> = {
   BLOCKING_LOG_REQUEST: 3,
   // too many connections of one device: transient, the device should retry later
   LIMIT_EXCEEDED: 3,
+  INVALID_STATE: 5,
   ALREADY_EXISTS: 2,
   LAST_OWNER: 5,
   NOT_FOUND: 5,

@@ -6,12 +6,15 @@ import type { KvSockets } from './kv-sockets.js';
 import type { UserStreams } from './user-streams.js';
 import { LogThrottle } from './log-throttle.js';
 import type { PersistentSessions } from './persistent-sessions.js';
+import type { OutboxSender } from './outbox.js';
 
 export interface BrokerContext extends BrokerCore {
   kvSockets: KvSockets;
   streams: UserStreams;
   /** persistent sessions per device and their expiry (set with aedes) */
   sessions: PersistentSessions;
+  /** the command outbox on this node's connections (docs/concepts.md#command-outbox) */
+  outbox: OutboxSender;
 }
 
 export { LogThrottle };

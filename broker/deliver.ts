@@ -105,6 +105,8 @@ export function startDelivery(ctx: BrokerContext): () => void {
   const { bus } = ctx.deps;
   const offs = [
     bus.subscribe('command', (m) => deliverCommand(ctx, m)),
+    // docs/concepts.md#command-outbox: new commands in a device's outbox
+    bus.subscribe('outbox', (m) => ctx.outbox.notify(m.deviceId)),
     bus.subscribe('kv', (m) => deliverKv(ctx, m)),
     bus.subscribe('revoke', (m) => revoke(ctx, m)),
   ];

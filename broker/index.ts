@@ -21,6 +21,7 @@ import { KvSockets } from './kv-sockets.js';
 import { UserStreams } from './user-streams.js';
 import { createAedes } from './aedes.js';
 import { startDelivery } from './deliver.js';
+import { OutboxSender } from './outbox.js';
 import { tcpHandler } from './transports/tcp.js';
 import { createWebSockets, upgradeRouter } from './transports/ws.js';
 
@@ -54,6 +55,8 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
     authBackoff: new AuthBackoff({ baseMs: deps.options.authFailureDelayMs, maxMs: deps.options.authFailureMaxDelayMs }),
   } as BrokerContext;
   ctx.aedes = await createAedes(ctx);
+  ctx.outbox = new OutboxSender(ctx);
+  ctx.persistence.outbox = ctx.outbox;
   ctx.sessions.start();
   const sockets = createWebSockets(ctx);
   const stopDelivery = startDelivery(ctx);
@@ -76,6 +79,7 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
         // sockets report their end asynchronously; let them, then wait for presence writes
         await new Promise((r) => setImmediate(r));
         await ctx.connections.settled();
+        await ctx.outbox.settled();
       })();
       return closing;
     },

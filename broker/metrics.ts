@@ -8,7 +8,7 @@ import type { Transport } from '../src/domain/presence/index.js';
 import type { PublishKind } from './topics.js';
 
 type Kind = PublishKind['kind'];
-const KINDS: readonly Kind[] = ['event', 'kv', 'data', 'bulkData'];
+const KINDS: readonly Kind[] = ['event', 'kv', 'data', 'commandAck', 'bulkData'];
 const TRANSPORTS: readonly Transport[] = ['mqtt', 'websocket'];
 
 /** per transport, one plain number each */
@@ -21,7 +21,7 @@ export class BrokerMetrics {
   /** device connections accepted */
   readonly connects = byTransport();
   /** device publishes received, by topic kind (before they are handled or dropped) */
-  readonly publishes: Record<Kind, number> = { event: 0, kv: 0, data: 0, bulkData: 0 };
+  readonly publishes: Record<Kind, number> = { event: 0, kv: 0, data: 0, commandAck: 0, bulkData: 0 };
   /** commands written to a device connection */
   readonly commands = byTransport();
   /** KV sync messages (set, delete, reload) written to device connections and KV watchers */

@@ -1,13 +1,13 @@
 // The MQTT topic ACL (docs/devices.md#mqtt-topics), read from the one topic table
 // (src/domain/device-topics.ts) that the AsyncAPI document is generated from. A device publishes
-// only to its own event, kv, data and bulkData/{label} topics and subscribes only to its own
+// only to its own event, kv, data, commandAck and bulkData/{label} topics and subscribes only to its own
 // command, kv and bulkData responses.
 import { DEVICE_TOPICS, deviceTopic, topicTail, type DeviceTopicName } from '../src/domain/device-topics.js';
 
 export const commandTopic = (deviceId: number): string => deviceTopic('command', deviceId);
 export const kvTopic = (deviceId: number): string => deviceTopic('kv', deviceId);
 
-export type PublishKind = { kind: 'event' } | { kind: 'kv' } | { kind: 'data' } | { kind: 'bulkData'; label: string };
+export type PublishKind = { kind: 'event' } | { kind: 'kv' } | { kind: 'data' } | { kind: 'commandAck' } | { kind: 'bulkData'; label: string };
 
 const WILDCARD = /[+#]/;
 const names = Object.keys(DEVICE_TOPICS) as DeviceTopicName[];
@@ -18,7 +18,7 @@ const plain = (way: 'publish' | 'subscribe') =>
       .map(topicTail)
       .filter((t) => !t.includes('{')),
   );
-/** `event`, `kv`, `data`: topics a device publishes to, without a label */
+/** `event`, `kv`, `data`, `commandAck`: topics a device publishes to, without a label */
 const PUBLISH = plain('publish');
 /** `command`, `kv` */
 const SUBSCRIBE = plain('subscribe');
@@ -30,7 +30,7 @@ export function publishKindOf(deviceId: number, topic: string): PublishKind | un
   const own = `/devices/${deviceId}/`;
   if (!topic.startsWith(own)) return undefined;
   const rest = topic.slice(own.length);
-  if (PUBLISH.has(rest)) return { kind: rest as 'event' | 'kv' | 'data' };
+  if (PUBLISH.has(rest)) return { kind: rest as 'event' | 'kv' | 'data' | 'commandAck' };
   if (rest.startsWith(BULK)) {
     const label = rest.slice(BULK.length);
     // one topic level: `bulkData/x/response` is the service's answer, never the device's to send

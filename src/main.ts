@@ -18,6 +18,7 @@ import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { createSmtpMailer } from './adapters/mail/smtp.js';
 import type { Mailer } from './ports/mailer.js';
 import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import { createOutboxMetrics } from './adapters/outbox-metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
 import { systemResolver } from './adapters/dns-resolver.js';
@@ -235,6 +236,7 @@ function buildDeps(
     blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
     logUploads: config.logRequests,
     pipelineMetrics: createPipelineMetrics(metricsRegistry),
+    outboxMetrics: createOutboxMetrics(metricsRegistry, store.commands),
     authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
     // once per device per hour, per process (cluster: per node)
     homelessEvents: new LogThrottle(3_600_000),

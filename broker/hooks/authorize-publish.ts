@@ -19,6 +19,7 @@ import { eventPublished } from '../published/event.js';
 import { kvPublished } from '../published/kv.js';
 import { dataPublished } from '../published/data.js';
 import { bulkDataPublished } from '../published/bulk-data.js';
+import { commandAckPublished } from '../published/command-ack.js';
 
 /** `$` topics are not matched by wildcards [MQTT-4.7.2-1] and no device may subscribe here */
 export const CONSUMED_TOPIC = '$hearth/consumed';
@@ -28,6 +29,7 @@ const HANDLERS: Record<PublishKind['kind'], Handler> = {
   event: eventPublished,
   kv: kvPublished,
   data: dataPublished,
+  commandAck: commandAckPublished,
   bulkData: bulkDataPublished,
 };
 

@@ -4,11 +4,12 @@
 // - `connackSent` with sessionPresent, for a persistent session (clean = false) whose kv
 //   subscription Aedes restored without any SUBSCRIBE. (Not `clientReady`: a SUBSCRIBE sent right
 //   behind the CONNECT may already be in place by then, and would get its reload twice.)
+// The command topic works the same way for the command outbox (docs/concepts.md#command-outbox).
 import type { Client, Subscription } from 'aedes';
 import type { BrokerContext } from '../context.js';
 import { sendReload } from '../kv-reload.js';
 import { sessionOf } from '../session.js';
-import { kvTopic } from '../topics.js';
+import { commandTopic, kvTopic } from '../topics.js';
 
 function reload(ctx: BrokerContext, client: Client): void {
   const s = sessionOf(client);
@@ -19,8 +20,12 @@ function reload(ctx: BrokerContext, client: Client): void {
 export function onSubscribed(ctx: BrokerContext) {
   return (subs: Subscription[], client: Client): void => {
     const s = sessionOf(client);
+    if (!s) return;
     // refused filters come back with qos 128
-    if (s && subs.some((sub) => sub.topic === kvTopic(s.device.id) && (sub.qos as number) !== 128)) reload(ctx, client);
+    const granted = (topic: string) => subs.some((sub) => sub.topic === topic && (sub.qos as number) !== 128);
+    if (granted(kvTopic(s.device.id))) reload(ctx, client);
+    // docs/concepts.md#command-outbox: the device's waiting commands, once it listens for commands
+    if (granted(commandTopic(s.device.id))) ctx.outbox.opened(s);
   };
 }
 
@@ -30,5 +35,6 @@ export function onConnackSent(ctx: BrokerContext) {
     const s = sessionOf(client);
     const restored = (client as Client & { subscriptions: Record<string, unknown> }).subscriptions;
     if (s && restored[kvTopic(s.device.id)]) reload(ctx, client);
+    if (s && restored[commandTopic(s.device.id)]) ctx.outbox.opened(s);
   };
 }

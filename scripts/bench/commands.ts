@@ -5,12 +5,19 @@
 // Reference in the same run: a bare node:http endpoint that parses the body and hands it to bare
 // Aedes (aedes.publish), i.e. the same path without anything of Hearth's. No floor: the figures
 // are reported (p50 / p99 / mean).
+// The command outbox (docs/concepts.md#command-outbox) beside them: a command queued while the
+// device is offline (POST /devices/{id}/commands), then the device connects; measured from the
+// start of its connection (CONNECT, or the WebSocket upgrade) until it has the command, in this
+// process (both ends on one clock), one at a time. Its own reference is the same connection and
+// subscription with no command waiting (until the SUBACK, or the open WebSocket).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import mqtt from 'mqtt';
+import { WebSocket } from 'ws';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth } from '../../src/main.js';
 import { forkChild, seedDevices, startBareAedes } from './baselines/brokers.js';
@@ -19,6 +26,7 @@ import type { BenchOptions, BenchResult } from './lib/types.js';
 
 const COUNT = Number(process.env.BENCH_COMMANDS ?? 2000);
 const WARMUP = 200;
+const OUTBOX_COUNT = Number(process.env.BENCH_OUTBOX ?? 200);
 
 interface Row {
   target: string;
@@ -78,11 +86,68 @@ async function hearthRows(): Promise<Row[]> {
         device: { kind: 'ws', url: `ws://127.0.0.1:${hearth.httpPort}/devices/${d.id}/command`, headers: { authorization: `ModeCloud ${d.key}` } },
       }),
     );
-    return [mqttRow, wsRow];
+    const outbox = await outboxRows(`http://127.0.0.1:${hearth.httpPort}`, hearth.mqttPort, headers, d);
+    return [mqttRow, wsRow, ...outbox];
   } finally {
     await hearth.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** one device connection: resolves with the first command it gets (or at once, `empty`: when it is ready) */
+async function connectOnce(kind: 'mqtt' | 'ws', url: string, d: { id: number; key: string }, empty: boolean): Promise<void> {
+  if (kind === 'mqtt') {
+    const client = mqtt.connect(url, { username: String(d.id), password: d.key, reconnectPeriod: 0, clean: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.once('error', reject);
+        client.once('message', () => resolve());
+        client.once('connect', () => client.subscribe(`/devices/${d.id}/command`, { qos: 1 }, (err) => (err ? reject(err) : empty ? resolve() : undefined)));
+      });
+    } finally {
+      await client.endAsync(true);
+    }
+    return;
+  }
+  const ws = new WebSocket(url, { headers: { authorization: `ModeCloud ${d.key}` } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.once('error', reject);
+      ws.once('message', () => resolve());
+      if (empty) ws.once('open', () => resolve());
+    });
+  } finally {
+    ws.terminate();
+  }
+}
+
+/** the outbox path: queued while offline, then connect → delivery; and the bare connect for reference */
+async function outboxRows(baseUrl: string, mqttPort: number, headers: Record<string, string>, d: { id: number; key: string }): Promise<Row[]> {
+  const rows: Row[] = [];
+  const targets: ['mqtt' | 'ws', string, string][] = [
+    ['mqtt', `mqtt://127.0.0.1:${mqttPort}`, 'MQTT'],
+    ['ws', `${baseUrl.replace('http', 'ws')}/devices/${d.id}/command`, 'WebSocket'],
+  ];
+  for (const [kind, url, name] of targets) {
+    const connectOnly: number[] = [];
+    const delivered: number[] = [];
+    for (let i = 0; i < OUTBOX_COUNT + 20; i++) {
+      let t0 = performance.now();
+      await connectOnce(kind, url, d, true);
+      if (i >= 20) connectOnly.push(performance.now() - t0);
+      const r = await fetch(`${baseUrl}/devices/${d.id}/commands`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'bench', parameters: { i } }),
+      });
+      if (r.status !== 201) throw new Error(`outbox command refused: ${r.status} ${await r.text()}`);
+      t0 = performance.now();
+      await connectOnce(kind, url, d, false);
+      if (i >= 20) delivered.push(performance.now() - t0);
+    }
+    rows.push(summarize(`outbox, ${name}`, delivered), summarize(`connect only, ${name}`, connectOnly));
+  }
+  return rows;
 }
 
 /** the same path with nothing of Hearth's: node:http → JSON.parse → aedes.publish → subscriber */
@@ -116,15 +181,18 @@ const ms = (n: number) => n.toFixed(2);
 
 export async function run(_opts: BenchOptions): Promise<BenchResult> {
   console.log(`  ${COUNT} commands one at a time (after ${WARMUP} warm-up), PUT until the device has it`);
+  console.log(`  outbox: ${OUTBOX_COUNT} commands queued while offline, from the device's connect until it has the command`);
   const rows = [...(await hearthRows()), await baselineRow()];
-  console.log(`  ${'target'.padEnd(20)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'commands'.padStart(9)}`);
+  console.log(`  ${'target'.padEnd(24)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'commands'.padStart(9)}`);
   for (const r of rows)
-    console.log(`  ${r.target.padEnd(20)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${ms(r.mean).padStart(8)} ${String(r.count).padStart(9)}`);
-  const [m, w, b] = rows;
+    console.log(`  ${r.target.padEnd(24)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${ms(r.mean).padStart(8)} ${String(r.count).padStart(9)}`);
+  const [m, w, om, , ow, , b] = rows;
   console.log(`  hearth MQTT p50 / bare ${(m.p50 / b.p50).toFixed(2)}x, p99 / bare ${(m.p99 / b.p99).toFixed(2)}x (no floor: reported)`);
-  const pass = rows.every((r) => r.count === COUNT);
+  const pass = rows.every((r) => r.count === (r.target.startsWith('outbox') || r.target.startsWith('connect') ? OUTBOX_COUNT : COUNT));
   return {
     pass,
-    summary: `MQTT p50 ${ms(m.p50)} ms p99 ${ms(m.p99)} ms; WebSocket p50 ${ms(w.p50)} ms p99 ${ms(w.p99)} ms; bare http→aedes p50 ${ms(b.p50)} ms`,
+    summary:
+      `MQTT p50 ${ms(m.p50)} ms p99 ${ms(m.p99)} ms; WebSocket p50 ${ms(w.p50)} ms p99 ${ms(w.p99)} ms; bare http→aedes p50 ${ms(b.p50)} ms; ` +
+      `outbox connect→delivery MQTT p50 ${ms(om.p50)} ms p99 ${ms(om.p99)} ms, WebSocket p50 ${ms(ow.p50)} ms p99 ${ms(ow.p99)} ms`,
   };
 }

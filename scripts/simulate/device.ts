@@ -1,5 +1,7 @@
 // One simulated device: an MQTT.js client with the device's credentials, its KV store kept in sync
-// with the server (docs: reload / set / delete, docs/devices.md#kv-sync), and an answer to every command.
+// with the server (docs: reload / set / delete, docs/devices.md#kv-sync), and an answer to every command:
+// an outbox command (one with an `id`) is also acked on commandAck (docs/devices.md#command-outbox),
+// with status error when its parameters ask for it (`fail: true`), for demos.
 import type { MqttClient } from 'mqtt';
 import type { Counters } from './counters.js';
 import type { SimDevice } from './api.js';
@@ -75,12 +77,21 @@ export function simulateDevice(connect: Connect, brokerUrl: string, device: SimD
     if (typeof msg.rev === 'number') rev = msg.rev;
   }
 
-  function answerCommand(msg: { action?: unknown; parameters?: unknown }) {
+  function answerCommand(msg: { action?: unknown; parameters?: unknown; id?: unknown }) {
     c.commandsReceived++;
     const eventData = { action: msg.action, parameters: msg.parameters ?? {}, kvRev: rev, kv: Object.fromEntries(kv) };
+    if (typeof msg.id === 'string') ackCommand(msg.id, msg.parameters);
     client.publish(`${base}/event`, JSON.stringify({ eventType: 'commandAnswered', eventData }), { qos: 1 }, (err) => {
       if (err) c.error(`device ${device.id}: answer not acknowledged: ${err.message}`);
       else c.commandsAnswered++;
+    });
+  }
+
+  function ackCommand(id: string, parameters: unknown) {
+    const fail = typeof parameters === 'object' && parameters !== null && (parameters as { fail?: unknown }).fail === true;
+    const ack = fail ? { id, status: 'error', result: { error: 'failed on request (parameters.fail)' } } : { id, status: 'ok', result: { kvRev: rev } };
+    client.publish(`${base}/commandAck`, JSON.stringify(ack), { qos: 1 }, (err) => {
+      if (err) c.error(`device ${device.id}: command ack not acknowledged: ${err.message}`);
     });
   }
 

@@ -57,7 +57,9 @@ and keeps their KV stores in sync. Progress every second; a summary on Ctrl-C or
 
 Each device publishes events {eventType: "simTick", eventData: {seq}} and data posts
 {data: [{temperature, humidity}]}. On a command it publishes the event "commandAnswered"
-{action, parameters, kvRev, kv} (its KV store as it holds it). It sets the KV key
+{action, parameters, kvRev, kv} (its KV store as it holds it); a command of the outbox (it
+carries an id) is also acked on /devices/{id}/commandAck, with status "error" when its
+parameters say {"fail": true}. It sets the KV key
 "sim:lastSeen" now and then.`;
 
 const num = (raw: string | undefined, name: string, dflt: number, check: (n: number) => boolean, expect: string) => {

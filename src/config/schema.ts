@@ -105,6 +105,8 @@ export const ConfigSchema = v.object({
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,
+    // docs/concepts.md#command-outbox: unfinished commands one device may hold
+    outboxPerDevice: positive,
     // docs/api.md#conventions: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
     jsonDepth: positive,
   }),
@@ -163,6 +165,9 @@ export const ConfigSchema = v.object({
     maxRows: positive,
     webhookMaxBytes: positive,
   }),
+  // docs/concepts.md#command-outbox: how often the worker expires overdue commands, and how many days
+  // finished commands are kept
+  outbox: v.object({ sweepIntervalMs: positive, retentionDays: days }),
   // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
   sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
 });

@@ -24,7 +24,7 @@ import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { Presence } from '../ports/presence.js';
-import type { PipelineMetrics } from '../ports/metrics.js';
+import type { OutboxMetrics, PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from './event/pipeline.js';
 import type { AuthThrottle } from './auth/throttle.js';
 import type { LogThrottle } from './log/throttle.js';
@@ -40,6 +40,8 @@ export interface DomainLimits {
   listMax: number;
   /** docs/api.md#conventions: JSON nesting allowed in bodies and payloads (json-depth.ts); absent: 32 */
   jsonDepth?: number;
+  /** docs/concepts.md#command-outbox: unfinished commands one device may hold; absent: 100 */
+  outboxPerDevice?: number;
 }
 
 export interface Deps {
@@ -65,6 +67,8 @@ export interface Deps {
   webhooks?: { allowPrivateTargets: boolean };
   /** the event pipeline's figures for /metrics; set by main.ts */
   pipelineMetrics?: PipelineMetrics;
+  /** the command outbox's figures for /metrics (docs/concepts.md#command-outbox); set by main.ts */
+  outboxMetrics?: OutboxMetrics;
   /** docs/concepts.md: failed logins, signups and claim/provisioning guesses back off; absent: not throttled */
   authThrottle?: AuthThrottle;
   /** docs/concepts.md#accounts: account mail (verification, password reset); absent: no mail server, those are off */

@@ -15,6 +15,11 @@ export const DEVICE_TOPICS = {
   kv: { address: '/devices/{deviceId}/kv', device: 'both', summary: "Sync messages of the device's key-value store (reload, set, delete)" },
   event: { address: '/devices/{deviceId}/event', device: 'publish', summary: 'Events from the device, `{eventType, eventData}`' },
   data: { address: '/devices/{deviceId}/data', device: 'publish', summary: 'Data records from the device, `{data: [...]}`, routed to data sources' },
+  commandAck: {
+    address: '/devices/{deviceId}/commandAck',
+    device: 'publish',
+    summary: 'Answers to outbox commands, `{id, status?: "ok" | "error", result?}` (docs/devices.md#command-outbox)',
+  },
   bulkData: { address: '/devices/{deviceId}/bulkData/{label}', device: 'publish', summary: 'Bulk data under a label (accepted and logged; not stored yet)' },
   bulkDataResponse: {
     address: '/devices/{deviceId}/bulkData/{label}/response',

@@ -21,6 +21,7 @@ export const statusOf: Record<Reason, ErrorStatus> = {
   DEVICE_ALREADY_IN_HOME: 403,
   BLOCKING_LOG_REQUEST: 403,
   LIMIT_EXCEEDED: 403,
+  INVALID_STATE: 403,
   ALREADY_EXISTS: 403,
   // a home keeps at least one owner (docs/concepts.md)
   LAST_OWNER: 403,

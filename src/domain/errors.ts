@@ -17,6 +17,8 @@ export const REASONS = [
   'DEVICE_ALREADY_IN_HOME',
   'BLOCKING_LOG_REQUEST',
   'LIMIT_EXCEEDED',
+  // docs/api.md#errors: the thing is not in a state that allows it (a finished outbox command)
+  'INVALID_STATE',
   'ALREADY_EXISTS',
   'LAST_OWNER',
   'NOT_FOUND',

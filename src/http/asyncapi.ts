@@ -9,6 +9,7 @@ import { DEVICE_TOPICS, type DeviceTopicName } from '../domain/device-topics.js'
 import { EventBodySchema } from '../domain/event/schemas.js';
 import { EventSchema } from '../domain/event/list.js';
 import { CommandBodySchema } from '../domain/command/schemas.js';
+import { CommandAckSchema } from '../domain/command/outbox-schemas.js';
 import { DataPostSchema } from '../domain/data/schemas.js';
 import { KvItemSchema, KvKeySchema, KvValueSchema } from '../domain/kv/schemas.js';
 import { describeField, exampleOf, type JsonSchema } from './openapi-fields.js';
@@ -46,6 +47,19 @@ export const MESSAGES: Record<string, MessageDef> = {
     example: { eventType: 'button-pressed', eventData: { button: 1 } },
   },
   Command: { schema: CommandBodySchema, summary: 'A command for the device', example: { action: 'light-on', parameters: { level: 80 } } },
+  OutboxCommand: {
+    schema: v.object({
+      ...CommandBodySchema.entries,
+      id: v.pipe(v.string(), v.description('The command id, to answer on commandAck (MODE clients ignore it)')),
+    }),
+    summary: "A command from the device's outbox (docs/devices.md#command-outbox): a command with its id",
+    example: { action: 'light-on', parameters: { level: 80 }, id: '0mhx2k7a3-ab12cd000001' },
+  },
+  CommandAck: {
+    schema: CommandAckSchema,
+    summary: 'The device answers an outbox command: status ok (default) or error, with an optional result object',
+    example: { id: '0mhx2k7a3-ab12cd000001', status: 'ok', result: { level: 80 } },
+  },
   DataPost: { schema: DataPostSchema, summary: 'Data records, routed to the data sources of the project', example: { data: [{ temperature: 21.5 }] } },
   KvReload: {
     schema: KV_MESSAGES.KvReload,
@@ -79,7 +93,8 @@ export const MESSAGES: Record<string, MessageDef> = {
 
 /** which messages travel on each topic, in each direction (Hearth's view) */
 const TOPIC_MESSAGES: Record<DeviceTopicName, { receive?: string[]; send?: string[] }> = {
-  command: { send: ['Command'] },
+  command: { send: ['Command', 'OutboxCommand'] },
+  commandAck: { receive: ['CommandAck'] },
   kv: { receive: ['KvSetRequest', 'KvDeleteRequest', 'KvReloadRequest'], send: ['KvReload', 'KvSet', 'KvDelete'] },
   event: { receive: ['DeviceEvent'] },
   data: { receive: ['DataPost'] },

@@ -35,6 +35,9 @@ export const COMPONENT_NAMES: Record<string, string> = {
   createDeviceProvisioningToken: 'ProvisioningToken',
   updateDeviceClaimableState: 'ClaimableState',
   'sendCommandDevice:body': 'Command',
+  getDeviceCommand: 'OutboxCommand',
+  'enqueueDeviceCommand:body': 'NewOutboxCommand',
+  'ackDeviceCommand:body': 'CommandAck',
   'sendDeviceEventCloud:body': 'DeviceEvent',
   'createUpdateKeyValuePair:body': 'KeyValueWrite',
   'postData:body': 'DataPost',
@@ -44,6 +47,7 @@ export const COMPONENT_NAMES: Record<string, string> = {
 export const TAGS: Record<string, { description: string; page?: string }> = {
   devices: { description: 'The device registry: create, claim, provision, read, update, delete.', page: 'docs/concepts.md#devices' },
   'device realtime': { description: 'Commands to devices, events from devices, the command WebSocket.', page: 'docs/devices.md' },
+  'device command outbox': { description: 'Commands that wait for a sleeping device, their states, and its answers.', page: 'docs/concepts.md#command-outbox' },
   'device key-value': { description: "A device's key-value store; live sync over MQTT or WebSocket.", page: 'docs/devices.md#kv-sync' },
   homes: { description: 'Homes, their members, and provisioning tokens for new devices.', page: 'docs/concepts.md#homes' },
   'home key-value': { description: "A home's key-value store.", page: 'docs/concepts.md#key-value-stores' },
@@ -177,6 +181,9 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   // data
   data: { d: 'Records, 1 to 1000 JSON objects', e: [{ temperature: 21.5 }] },
   result: { d: '`success` when every data source accepted, else `partial`', e: 'success' },
+  'CommandAck.result': { d: "The device's answer: any JSON object up to 64 KiB", e: { level: 80 } },
+  'CommandAck.id': { d: 'Id of the command answered (MQTT; over HTTP the path names it)', e: '0mhx2k7a3-ab12cd000001' },
+  'OutboxCommand.result': { d: "The device's answer, once it answered with one", e: { level: 80 } },
   failedDataSources: { d: 'The data sources that failed: `[dataSourceId, reason]` pairs', e: [] },
   retentionDays: { d: 'Days a store data source keeps records', e: 30 },
   'DataRecord.data': { d: 'The record as posted', e: { temperature: 21.5 } },

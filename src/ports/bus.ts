@@ -19,6 +19,8 @@ export type KvSyncMessage =
 export interface BusMessages {
   /** deliver to every live connection of the device, on any node */
   command: { deviceId: number; command: DeviceCommand };
+  /** the device's command outbox has new commands: the node holding its connection sends them (docs/concepts.md#command-outbox) */
+  outbox: { deviceId: number };
   /** a change to a KV store: device stores go to the device's live subscribers */
   kv: { scope: KvScope; ownerId: number; message: KvSyncMessage };
   /** an accepted event, for live watchers (browser stream) */

@@ -24,6 +24,7 @@ import type { ReportRunRepo } from './store/report-runs.js';
 import type { ReportDataRepo } from './store/report-data.js';
 import type { RetentionRepo } from './store/retention.js';
 import type { TsdbRepo } from './store/tsdb.js';
+import type { CommandRepo } from './store/commands.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -43,6 +44,7 @@ export * from './store/report-runs.js';
 export * from './store/report-data.js';
 export * from './store/retention.js';
 export * from './store/tsdb.js';
+export * from './store/commands.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -79,6 +81,8 @@ export interface Repositories {
   retention: RetentionRepo;
   /** home time series of tsdb modules (docs/timeseries.md) */
   tsdb: TsdbRepo;
+  /** the device command outbox (docs/concepts.md#command-outbox) */
+  commands: CommandRepo;
 }
 
 export interface Store extends Repositories {

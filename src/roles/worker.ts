@@ -7,10 +7,11 @@ import type { Deps } from '../domain/deps.js';
 import { createWorker } from '../worker/index.js';
 import { startReportWorker } from '../worker/reports/index.js';
 import { startRetention } from '../worker/retention.js';
+import { startOutboxSweep } from '../worker/outbox-sweep.js';
 import { startThread } from '../adapters/thread-port.js';
 
 export interface WorkerRoleOptions {
-  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl' | 'tsdb'>;
+  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl' | 'tsdb' | 'outbox'>;
   logger: Logger;
   /** the worker's metrics share the API's /metrics registry */
   registry: Registry;
@@ -37,7 +38,10 @@ export async function startWorkerRole(deps: Deps, { config, logger, registry }: 
   // docs/concepts.md#reports, docs/concepts.md#data-sources: the report tick and runs, and retention
   const reports = startReportWorker({ store: deps.store, bus: deps.bus, clock: deps.clock, blobs: deps.blobs, logger }, config.reports);
   const retention = startRetention({ ...deps, logger }, { ...config.retention, tsdbDays: config.tsdb.retentionDays });
+  // docs/concepts.md#command-outbox: expiry on time, and retention of finished commands
+  const outbox = startOutboxSweep({ ...deps, logger }, { ...config.outbox, batchSize: config.retention.batchSize });
   return async () => {
+    await outbox.stop();
     await retention.stop();
     await reports.stop();
     await worker.close();

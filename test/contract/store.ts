@@ -18,6 +18,7 @@ import { accessLogsContract } from './store/access-logs.js';
 import { logsContract } from './store/logs.js';
 import { transactionContract } from './store/transaction.js';
 import { tsdbContract } from './store/tsdb.js';
+import { commandsContract } from './store/commands.js';
 
 export type { MakeStore } from './store/fixtures.js';
 
@@ -36,5 +37,6 @@ export function storeContract(name: string, make: MakeStore): void {
     logsContract(make);
     transactionContract(make);
     tsdbContract(make);
+    commandsContract(make);
   });
 }

@@ -1,6 +1,6 @@
 // The device simulator (`npm run simulate`) as a child process against a real server on loopback:
 // its devices connect, a command sent through the API is answered with the device's KV view (so a
-// KV value set through the API is seen to reach it), its summary agrees with the events stored,
+// KV value set through the API is seen to reach it), outbox commands are acked (or failed on request), its summary agrees with the events stored,
 // and a second run reuses the devices. Runs end on Ctrl-C (SIGINT) or at --duration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -85,6 +85,17 @@ describe('device simulator', () => {
         seen = (await answers()).find((e) => e.eventData.kv?.greeting === 'hello');
       }
       expect(seen?.eventData).toMatchObject({ action: 'report', parameters: { attempt: expect.any(Number) }, kvRev: expect.any(Number) });
+
+      // outbox commands (docs/devices.md#command-outbox): acked, or failed when the parameters ask
+      const queue = (parameters: object) =>
+        th
+          .http('POST', `/devices/${dev.id}/commands`, { token: th.adminKey, body: { action: 'report', parameters, ackRequired: true } })
+          .then((r) => r.body.id as string);
+      const ok = await queue({ attempt: 'outbox' });
+      const bad = await queue({ fail: true });
+      const stateOf = async (id: string) => (await th.http('GET', `/devices/${dev.id}/commands/${id}`, { token: th.adminKey })).body.state;
+      await expect.poll(() => stateOf(ok), { timeout: 60_000, interval: 200 }).toBe('acked');
+      await expect.poll(() => stateOf(bad), { timeout: 60_000, interval: 200 }).toBe('failed');
       // the traffic flows: events stored from the simulated devices
       await expect.poll(() => events('simTick'), { timeout: 60_000, interval: 500 }).toBeGreaterThan(50);
     } finally {

@@ -467,6 +467,40 @@ function accounts(): Migration {
   };
 }
 
+/**
+ * docs/concepts.md#command-outbox: the device's command outbox. `finish_time` is null while a
+ * command holds a place in the outbox (the bound counts those, retention removes the others).
+ */
+function commandOutbox(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('commands')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('device_id', 'integer', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('parameters', 'text', (c) => c.notNull())
+        .addColumn('ack_required', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('idem_key', 'text')
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('expiration_time', 'text', (c) => c.notNull())
+        .addColumn('sent_time', 'text')
+        .addColumn('delivered_time', 'text')
+        .addColumn('ack_time', 'text')
+        .addColumn('finish_time', 'text')
+        .addColumn('result', 'text')
+        .addColumn('connection_id', 'text')
+        .addColumn('sends', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('commands_device').on('commands').columns(['device_id', 'creation_time']).execute();
+      await db.schema.createIndex('commands_open').on('commands').columns(['finish_time', 'expiration_time']).execute();
+      await db.schema.createIndex('commands_key').on('commands').columns(['device_id', 'idem_key']).execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -477,6 +511,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004_read_cache_notify': readCacheNotify(dialect),
         '0005_access_log_file': accessLogFile(dialect),
         '0006_signup_session_app': signupAndSessionApp(),
+        '0009_command_outbox': commandOutbox(),
         '0010_tsdb': tsdb(dialect),
         '0011_accounts': accounts(),
       };

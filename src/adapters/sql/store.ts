@@ -10,6 +10,7 @@ import { logRepos } from './logs.js';
 import { moduleRepo } from './modules.js';
 import { deliveryRepo } from './deliveries.js';
 import { logRequestRepo } from './log-requests.js';
+import { commandRepo } from './commands.js';
 import { dataRecordRepo, dataSourceRepo } from './data-sources.js';
 import { reportRepo } from './reports.js';
 import { reportRunRepo } from './report-runs.js';
@@ -42,6 +43,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     modules: moduleRepo(db),
     deliveries: deliveryRepo(db, handle.dialect, raw),
     logRequests: logRequestRepo(db),
+    commands: commandRepo(db, handle.dialect, within),
     dataSources: dataSourceRepo(db),
     dataRecords: dataRecordRepo(db),
     reports: reportRepo(db),

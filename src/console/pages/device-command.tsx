@@ -1,64 +1,173 @@
 // Send a command: the action checked against the service's pattern as you type (lowercase
 // letters, digits, `-` and `_`, at least 3 characters, starting and ending with a letter or
-// digit), parameters as JSON. A device with no live connection cannot take it: DEVICE_OFFLINE.
-import { useState } from 'preact/hooks';
-import { send } from '../api';
-import { ErrorBox, Field, JsonField, parseJson, Section, useAction } from '../ui';
+// digit), parameters as JSON. "If offline": refuse (PUT .../command: DEVICE_OFFLINE without a live
+// connection) or wait up to a time in the device's outbox (POST .../commands with that ttl,
+// docs/concepts.md#command-outbox). The outbox below follows each command's state live, from the
+// `_deviceCommandUpdated_` events of the stream, and cancels unfinished ones.
+import { useEffect, useState } from 'preact/hooks';
+import { list, send } from '../api';
+import { onEvent } from '../stream';
+import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, useAction, useLoad, when } from '../ui';
+
+interface Command {
+  id: string;
+  action: string;
+  parameters: Record<string, unknown>;
+  ackRequired: boolean;
+  state: string;
+  creationTime: string;
+  expirationTime: string;
+  result?: Record<string, unknown>;
+}
+
+/** "if the device is offline": 0 refuses (the direct command), else the outbox ttl in seconds */
+const WAITS: [number, string][] = [
+  [0, 'refuse (deliver only to a live connection)'],
+  [3600, 'wait up to 1 hour'],
+  [86_400, 'wait up to 1 day'],
+  [604_800, 'wait up to 7 days'],
+  [2_592_000, 'wait up to 30 days'],
+];
+const FINISHED = new Set(['acked', 'failed', 'expired', 'cancelled']);
 
 export const ACTION_PATTERN = /^[0-9a-z][0-9a-z_-]+[0-9a-z]$/;
 
 export function SendCommand({ id, online }: { id: number; online?: boolean }) {
   const [action, setAction] = useState('');
   const [params, setParams] = useState('{}');
+  const [wait, setWait] = useState(0);
+  const [ackRequired, setAckRequired] = useState(false);
   const [sent, setSent] = useState<string>();
+  const [queued, setQueued] = useState(0);
   const run = useAction();
   const actionOk = ACTION_PATTERN.test(action);
   const paramsParsed = params.trim() === '' ? { ok: true as const, value: undefined } : parseJson(params);
   return (
-    <Section title="Send a command">
-      {online === false ? <p class="muted">The device is offline now: a command is delivered only to a live connection.</p> : null}
-      <form
-        aria-label="send a command"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setSent(undefined);
-          run.run(async () => {
-            await send('PUT', `/devices/${id}/command`, { action, parameters: paramsParsed.ok ? paramsParsed.value : undefined });
-            setSent(action);
-          });
-        }}
-      >
-        <Field
-          label="Action"
-          hint={
-            action === '' || actionOk ? (
-              'lowercase letters, digits, - and _; 3 or more characters'
-            ) : (
-              <span class="bad" data-hint="action">
-                must match ^[0-9a-z][0-9a-z_-]+[0-9a-z]$ (lowercase letters, digits, - and _, starting and ending with a letter or digit)
-              </span>
-            )
-          }
+    <>
+      <Section title="Send a command">
+        {online === false ? <p class="muted">The device is offline now: choose to wait for it, or a command is delivered only to a live connection.</p> : null}
+        <form
+          aria-label="send a command"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSent(undefined);
+            run.run(async () => {
+              const parameters = paramsParsed.ok ? paramsParsed.value : undefined;
+              if (wait > 0) {
+                await send('POST', `/devices/${id}/commands`, { action, parameters, ttl: wait, ackRequired });
+                setSent(`Queued “${action}” in the device's outbox.`);
+                setQueued((n) => n + 1);
+              } else {
+                await send('PUT', `/devices/${id}/command`, { action, parameters });
+                setSent(`Delivered “${action}” to the device's live connections.`);
+              }
+            });
+          }}
         >
-          <input
-            name="action"
-            required
-            aria-invalid={action !== '' && !actionOk}
-            value={action}
-            onInput={(e) => setAction((e.target as HTMLInputElement).value)}
-          />
-        </Field>
-        <JsonField label="Parameters (JSON object)" value={params} onInput={setParams} rows={4} />
-        <button type="submit" class="primary" disabled={run.busy || !actionOk || !paramsParsed.ok}>
-          Send
-        </button>
-      </form>
-      {sent ? (
-        <p class="ok" role="status">
-          Delivered “{sent}” to the device's live connections.
-        </p>
+          <Field
+            label="Action"
+            hint={
+              action === '' || actionOk ? (
+                'lowercase letters, digits, - and _; 3 or more characters'
+              ) : (
+                <span class="bad" data-hint="action">
+                  must match ^[0-9a-z][0-9a-z_-]+[0-9a-z]$ (lowercase letters, digits, - and _, starting and ending with a letter or digit)
+                </span>
+              )
+            }
+          >
+            <input
+              name="action"
+              required
+              aria-invalid={action !== '' && !actionOk}
+              value={action}
+              onInput={(e) => setAction((e.target as HTMLInputElement).value)}
+            />
+          </Field>
+          <JsonField label="Parameters (JSON object)" value={params} onInput={setParams} rows={4} />
+          <Field label="If the device is offline">
+            <select name="wait" value={String(wait)} onChange={(e) => setWait(Number((e.target as HTMLSelectElement).value))}>
+              {WAITS.map(([s, text]) => (
+                <option value={String(s)}>{text}</option>
+              ))}
+            </select>
+          </Field>
+          {wait > 0 ? (
+            <label class="check">
+              <input type="checkbox" name="ackRequired" checked={ackRequired} onChange={(e) => setAckRequired((e.target as HTMLInputElement).checked)} /> wait
+              for the device's answer (ackRequired)
+            </label>
+          ) : null}
+          <button type="submit" class="primary" disabled={run.busy || !actionOk || !paramsParsed.ok}>
+            Send
+          </button>
+        </form>
+        {sent ? (
+          <p class="ok" role="status">
+            {sent}
+          </p>
+        ) : null}
+        <ErrorBox error={run.error} />
+      </Section>
+      <Outbox id={id} changed={queued} />
+    </>
+  );
+}
+
+/** the device's outbox, newest first; states change live from the stream's events */
+function Outbox({ id, changed }: { id: number; changed: number }) {
+  const page = useLoad(() => list<Command>(`/devices/${id}/commands`, 0, 20), [id, changed]);
+  const cancel = useAction();
+  const { set, data } = page;
+  useEffect(
+    () =>
+      onEvent((e) => {
+        if (e.originDeviceId !== id || e.eventType !== '_deviceCommandUpdated_' || !data) return;
+        const { id: cid, state, result } = e.eventData as { id: string; state: string; result?: Record<string, unknown> };
+        if (data.items.some((c) => c.id === cid))
+          set({ ...data, items: data.items.map((c) => (c.id === cid ? { ...c, state, result: result ?? c.result } : c)) });
+        else page.reload();
+      }),
+    [id, data],
+  );
+  return (
+    <Section title="Outbox">
+      {page.data && page.data.items.length === 0 ? <p class="muted">No commands waiting or sent through the outbox.</p> : null}
+      {page.data && page.data.items.length > 0 ? (
+        <table aria-label="outbox">
+          <thead>
+            <tr>
+              <th>Action</th>
+              <th>State</th>
+              <th>Created</th>
+              <th>Expires</th>
+              <th>Result</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.items.map((c) => (
+              <tr data-command={c.id}>
+                <td>{c.action}</td>
+                <td data-field="state">{c.state}</td>
+                <td>{when(c.creationTime)}</td>
+                <td>{when(c.expirationTime)}</td>
+                <td>{c.result ? <code>{JSON.stringify(c.result)}</code> : '—'}</td>
+                <td>
+                  {FINISHED.has(c.state) || (c.state === 'delivered' && !c.ackRequired) ? null : (
+                    <ConfirmButton
+                      label="Cancel command"
+                      confirm={`Cancel “${c.action}”?`}
+                      onConfirm={() => void cancel.run(() => send('DELETE', `/devices/${id}/commands/${c.id}`))}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       ) : null}
-      <ErrorBox error={run.error} />
+      <ErrorBox error={page.error ?? cancel.error} />
     </Section>
   );
 }

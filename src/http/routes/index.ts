@@ -19,6 +19,7 @@ import { modulesRoutes as modules } from './modules.js';
 import { homeModulesRoutes as homeModules } from './home-modules.js';
 import { homeTsdbRoutes as homeTsdb } from './home-tsdb.js';
 import { logRequestsRoutes as logRequests } from './log-requests.js';
+import { deviceCommandsRoutes as deviceCommands } from './device-commands.js';
 import { deviceLoggerRoutes as deviceLogger } from './device-logger.js';
 import { deviceDataRoutes as deviceData } from './device-data.js';
 import { dataSourcesRoutes as dataSources } from './data-sources.js';
@@ -44,6 +45,7 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/homes', homeModules],
   ['/homes', homeTsdb],
   ['/devices', logRequests],
+  ['/devices', deviceCommands],
   ['/deviceLogger', deviceLogger],
   ['/devices', deviceData],
   ['/projects', dataSources],

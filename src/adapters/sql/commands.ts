@@ -1,0 +1,189 @@
+// The command outbox (docs/concepts.md#command-outbox). Each state change is one conditional
+// UPDATE ... RETURNING, so it happens once however many nodes race for it. "Unfinished" is
+// `finish_time is null`: queued, sent, and delivered commands that wait for the device's answer.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from './schema.js';
+import type { Dialect } from './migrations.js';
+import type { CommandRepo, CommandRow, CommandState } from '../../ports/store.js';
+import { ANSWERABLE_COMMAND } from '../../ports/store.js';
+import { countOf } from './util.js';
+
+export interface CommandsTable {
+  id: string;
+  projectId: number;
+  deviceId: number;
+  action: string;
+  parameters: string;
+  ackRequired: number;
+  state: string;
+  idemKey: string | null;
+  creationTime: string;
+  expirationTime: string;
+  sentTime: string | null;
+  deliveredTime: string | null;
+  ackTime: string | null;
+  finishTime: string | null;
+  result: string | null;
+  connectionId: string | null;
+  sends: number;
+}
+type Db = Kysely<Database & { commands: CommandsTable }>;
+
+function toRow(r: Selectable<CommandsTable>): CommandRow {
+  return {
+    id: r.id,
+    projectId: r.projectId,
+    deviceId: r.deviceId,
+    action: r.action,
+    parameters: JSON.parse(r.parameters) as Record<string, unknown>,
+    ackRequired: Number(r.ackRequired) === 1,
+    state: r.state as CommandState,
+    key: r.idemKey,
+    creationTime: r.creationTime,
+    expirationTime: r.expirationTime,
+    sentTime: r.sentTime,
+    deliveredTime: r.deliveredTime,
+    ackTime: r.ackTime,
+    finishTime: r.finishTime,
+    result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+    connectionId: r.connectionId,
+    sends: Number(r.sends),
+  };
+}
+
+/** creation order: the time, then the id (time-ordered within a process, domain/event/emit.ts newEventId) */
+const inCreationOrder = (a: CommandRow, b: CommandRow) =>
+  a.creationTime < b.creationTime ? -1 : a.creationTime > b.creationTime ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T>(fn: (d: Kysely<Database>) => Promise<T>) => Promise<T>): CommandRepo {
+  const db = base as unknown as Db;
+  const one = async (q: Promise<Selectable<CommandsTable> | undefined>) => {
+    const r = await q;
+    return r && toRow(r);
+  };
+  return {
+    create: (c, limit) =>
+      within(async (b) => {
+        const t = b as unknown as Db;
+        // PostgreSQL: the device row's lock orders two creates for one device (count and key
+        // are then read after the other's insert); SQLite has a single writer anyway
+        if (dialect === 'postgres') await sql`select id from devices where id = ${c.deviceId} for update`.execute(t);
+        if (c.key !== null) {
+          const held = await t
+            .selectFrom('commands')
+            .selectAll()
+            .where('deviceId', '=', c.deviceId)
+            .where('idemKey', '=', c.key)
+            .where('state', '<>', 'expired')
+            .where('expirationTime', '>', c.creationTime)
+            .orderBy('creationTime', 'desc')
+            .executeTakeFirst();
+          if (held) return { row: toRow(held), existing: true };
+        }
+        const open = countOf(
+          await t
+            .selectFrom('commands')
+            .select((e) => e.fn.countAll().as('n'))
+            .where('deviceId', '=', c.deviceId)
+            .where('finishTime', 'is', null)
+            .where('expirationTime', '>', c.creationTime)
+            .executeTakeFirst(),
+        );
+        if (open >= limit) return { full: true as const };
+        const row = await t
+          .insertInto('commands')
+          .values({
+            id: c.id,
+            projectId: c.projectId,
+            deviceId: c.deviceId,
+            action: c.action,
+            parameters: JSON.stringify(c.parameters),
+            ackRequired: c.ackRequired ? 1 : 0,
+            state: 'queued',
+            idemKey: c.key,
+            creationTime: c.creationTime,
+            expirationTime: c.expirationTime,
+            sends: 0,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { row: toRow(row) };
+      }),
+    get: (id) => one(db.selectFrom('commands').selectAll().where('id', '=', id).executeTakeFirst()),
+    async list(deviceId, states, page) {
+      let q = db.selectFrom('commands').where('deviceId', '=', deviceId);
+      if (states?.length) q = q.where('state', 'in', [...states]);
+      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
+      return { total, items: rows.map(toRow) };
+    },
+    async claim(deviceId, connectionId, now, fresh) {
+      const rows = await db
+        .updateTable('commands')
+        .set({
+          state: sql<string>`case when state = 'queued' then 'sent' else state end`,
+          sentTime: now,
+          connectionId,
+          sends: sql<number>`sends + 1`,
+        })
+        .where('deviceId', '=', deviceId)
+        .where('finishTime', 'is', null)
+        .where('expirationTime', '>', now)
+        .where((e) => e.or([e('state', 'in', ['queued', 'sent']), e.and([e('state', '=', 'delivered'), e('ackRequired', '=', 1)])]))
+        .where((e) => (fresh ? e.or([e('connectionId', 'is', null), e('connectionId', '<>', connectionId)]) : e('connectionId', 'is', null)))
+        .returningAll()
+        .execute();
+      return rows.map(toRow).sort(inCreationOrder);
+    },
+    delivered: (id, connectionId, now, final) =>
+      one(
+        db
+          .updateTable('commands')
+          .set({ state: 'delivered', deliveredTime: now, finishTime: final ? now : null })
+          .where('id', '=', id)
+          .where('state', '=', 'sent')
+          .where('connectionId', '=', connectionId)
+          .returningAll()
+          .executeTakeFirst(),
+      ),
+    finish(id, deviceId, when, patch) {
+      const values: Partial<CommandsTable> = { state: patch.state, finishTime: patch.finishTime };
+      if (patch.ackTime !== undefined) values.ackTime = patch.ackTime;
+      if (patch.result !== undefined) values.result = patch.result === null ? null : JSON.stringify(patch.result);
+      let q = db.updateTable('commands').set(values).where('id', '=', id).where('deviceId', '=', deviceId);
+      q = when === 'answer' ? q.where('state', 'in', [...ANSWERABLE_COMMAND]) : q.where('finishTime', 'is', null);
+      return one(q.returningAll().executeTakeFirst());
+    },
+    async expire(now, limit, deviceId) {
+      let ids = db.selectFrom('commands').select('id').where('finishTime', 'is', null).where('expirationTime', '<=', now);
+      if (deviceId !== undefined) ids = ids.where('deviceId', '=', deviceId);
+      const rows = await db
+        .updateTable('commands')
+        .set({ state: 'expired', finishTime: now })
+        .where('id', 'in', ids.orderBy('expirationTime').limit(limit))
+        // a command answered or cancelled meanwhile keeps its state
+        .where('finishTime', 'is', null)
+        .returningAll()
+        .execute();
+      return rows.map(toRow).sort(inCreationOrder);
+    },
+    async depth() {
+      return countOf(
+        await db
+          .selectFrom('commands')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('finishTime', 'is', null)
+          .executeTakeFirst(),
+      );
+    },
+    async prune(before, limit) {
+      const ids = db.selectFrom('commands').select('id').where('finishTime', '<', before).orderBy('finishTime').limit(limit);
+      const res = await db.deleteFrom('commands').where('id', 'in', ids).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+    async deleteForDevice(deviceId) {
+      const res = await db.deleteFrom('commands').where('deviceId', '=', deviceId).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+}

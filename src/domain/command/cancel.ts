@@ -1,0 +1,29 @@
+// cancelCommand (docs/concepts.md#command-outbox): an unfinished command becomes `cancelled` and
+// is never sent again; a finished one (answered, expired, cancelled, or delivered without
+// ackRequired) answers INVALID_STATE.
+import type { StoreOf } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { CommandRow } from '../../ports/store.js';
+import { deviceFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { commandOf } from './outbox-read.js';
+import { commandUpdated, type CommandUpdatedDeps } from './outbox-view.js';
+
+export async function cancelCommand({
+  deps,
+  caller,
+  input: { deviceId, commandId },
+}: {
+  deps: CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>;
+  /** absent: the system cancels on its own behalf (a rollout) */
+  caller?: Caller;
+  input: { deviceId: number; commandId: string };
+}): Promise<CommandRow> {
+  if (caller) await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
+  const row = await commandOf(deps, deviceId, commandId);
+  const now = deps.clock.now().toISOString();
+  const done = await deps.store.commands.finish(row.id, deviceId, 'cancel', { state: 'cancelled', finishTime: now });
+  if (!done) throw new AppError('INVALID_STATE', { commandId, state: (await deps.store.commands.get(row.id))?.state ?? row.state });
+  await commandUpdated(deps, done);
+  return done;
+}

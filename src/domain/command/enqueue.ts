@@ -1,0 +1,60 @@
+// enqueueCommand (docs/concepts.md#command-outbox): a command that waits for the device. It is
+// stored first (durable), then announced on the bus so that whichever broker holds the device's
+// connection sends it at once; a device offline gets it when it next subscribes or opens its
+// command WebSocket. Without a caller it is the system's own (a rollout): no access check.
+import type { Deps, StoreOf } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import type { CommandRow, DeviceRow } from '../../ports/store.js';
+import { deviceFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { parseInput, parseWith } from '../validate.js';
+import { newEventId } from '../event/emit.js';
+import { CommandBodySchema } from './schemas.js';
+import { OutboxFieldsSchema, TTL_DEFAULT_SECONDS } from './outbox-schemas.js';
+import { commandUpdated, type CommandUpdatedDeps } from './outbox-view.js';
+
+export const OUTBOX_PER_DEVICE_DEFAULT = 100;
+
+export type EnqueueCommandDeps = Pick<Deps, 'bus' | 'clock' | 'limits'> & CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>;
+
+export async function enqueueCommand({
+  deps,
+  caller,
+  input: { deviceId, body },
+}: {
+  deps: EnqueueCommandDeps;
+  /** absent: the system enqueues on its own behalf */
+  caller?: Caller;
+  input: { deviceId: number; body: unknown };
+}): Promise<{ command: CommandRow; created: boolean }> {
+  // docs/concepts.md#command-outbox: the same credentials as PUT /devices/{id}/command
+  const device: DeviceRow | undefined = caller
+    ? await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands')
+    : await deps.store.devices.get(deviceId);
+  if (!device) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
+  const fields = parseInput(OutboxFieldsSchema, body);
+  // the action and parameters exactly as the direct command takes them (send.ts)
+  const { action, parameters } = parseWith(CommandBodySchema, body);
+  const now = deps.clock.now();
+  const ttl = fields.ttl ?? TTL_DEFAULT_SECONDS;
+  const limit = deps.limits.outboxPerDevice ?? OUTBOX_PER_DEVICE_DEFAULT;
+  const r = await deps.store.commands.create(
+    {
+      id: newEventId(now),
+      projectId: device.projectId,
+      deviceId: device.id,
+      action,
+      parameters: parameters ?? {},
+      ackRequired: fields.ackRequired ?? false,
+      key: fields.key ?? null,
+      creationTime: now.toISOString(),
+      expirationTime: new Date(now.getTime() + ttl * 1000).toISOString(),
+    },
+    limit,
+  );
+  if ('full' in r) throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, outboxPerDevice: limit });
+  if (r.existing) return { command: r.row, created: false };
+  await commandUpdated(deps, r.row);
+  await deps.bus.publish('outbox', { deviceId: device.id });
+  return { command: r.row, created: true };
+}

@@ -1,0 +1,215 @@
+// The command outbox's HTTP API (docs/api.md#command-outbox, docs/concepts.md#command-outbox):
+// idempotency, the bound, expiry by the worker's sweep, cancellation, the device's answer over
+// HTTP, validation and who may do what. Real server, real requests.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
+import { eventually, inbox, mqttConnect } from '../broker/clients.js';
+import { commandEvents, enqueue, stateOf } from './helpers.js';
+
+let t: TestHearth;
+beforeAll(async () => {
+  // the sweep every 100 ms, so a 1 s ttl expires within the test
+  t = await startTestHearth({ outbox: { sweepIntervalMs: 100, retentionDays: 7 } });
+});
+afterAll(() => t?.close());
+
+describe('creating', () => {
+  it('answers a Command with its defaults; PUT .../command still refuses an offline device', async () => {
+    const d = await t.seedDevice();
+    const before = Date.now();
+    const c = await enqueue(t, d, { action: 'reboot' });
+    expect(c).toMatchObject({ id: expect.any(String), deviceId: d.id, action: 'reboot', parameters: {}, ackRequired: false, state: 'queued' });
+    const ttl = Date.parse(c.expirationTime) - Date.parse(c.creationTime);
+    expect(ttl).toBe(86_400_000);
+    expect(Date.parse(c.creationTime)).toBeGreaterThanOrEqual(before - 1000);
+    expect(c).not.toHaveProperty('key');
+    const direct = await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'reboot' } });
+    expect(direct.status).toBe(403);
+    expect(direct.body.reason).toBe('DEVICE_OFFLINE');
+  });
+
+  it('the same idempotency key twice queues one command and answers it with 200', async () => {
+    const d = await t.seedDevice();
+    const first = await enqueue(t, d, { action: 'set-level', parameters: { level: 1 }, key: 'level:1' });
+    const again = await t.http('POST', `/devices/${d.id}/commands`, {
+      token: t.adminKey,
+      body: { action: 'set-level', parameters: { level: 2 }, key: 'level:1' },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first);
+    const list = await t.http('GET', `/devices/${d.id}/commands`, { token: t.adminKey });
+    expect(list.body).toHaveLength(1);
+  });
+
+  it('refuses the 101st unfinished command with 403 LIMIT_EXCEEDED; a cancel makes room', async () => {
+    const d = await t.seedDevice();
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) ids.push((await enqueue(t, d, { action: 'fill', parameters: { i } })).id);
+    const over = await t.http('POST', `/devices/${d.id}/commands`, { token: t.adminKey, body: { action: 'fill' } });
+    expect(over.status).toBe(403);
+    expect(over.body).toEqual({ reason: 'LIMIT_EXCEEDED', data: { deviceId: d.id, outboxPerDevice: 100 } });
+    expect((await t.http('DELETE', `/devices/${d.id}/commands/${ids[0]}`, { token: t.adminKey })).status).toBe(204);
+    await enqueue(t, d, { action: 'fill' });
+  });
+
+  it('refuses invalid bodies with 403 INVALID_PARAMETERS naming the field', async () => {
+    const d = await t.seedDevice();
+    const cases: [unknown, string][] = [
+      [{ action: 'Bad Action' }, 'action'],
+      [{}, 'action'],
+      [{ action: 'ok-action', parameters: [1] }, 'parameters'],
+      [{ action: 'ok-action', ttl: 0 }, 'ttl'],
+      [{ action: 'ok-action', ttl: 2_592_001 }, 'ttl'],
+      [{ action: 'ok-action', ttl: 1.5 }, 'ttl'],
+      [{ action: 'ok-action', key: '' }, 'key'],
+      [{ action: 'ok-action', key: 'x'.repeat(65) }, 'key'],
+      [{ action: 'ok-action', key: 'bad key' }, 'key'],
+      [{ action: 'ok-action', ackRequired: 'yes' }, 'ackRequired'],
+      [[{ action: 'ok-action' }], ''],
+    ];
+    for (const [body, path] of cases) {
+      const r = await t.http('POST', `/devices/${d.id}/commands`, { token: t.adminKey, body });
+      expect(r.status, JSON.stringify(body)).toBe(403);
+      expect(r.body.reason).toBe('INVALID_PARAMETERS');
+      expect(r.body.data.issues.map((i: any) => i.path)).toContain(path);
+    }
+    expect((await t.http('GET', `/devices/${d.id}/commands`, { token: t.adminKey })).body).toEqual([]);
+    const badState = await t.http('GET', `/devices/${d.id}/commands?state=lost`, { token: t.adminKey });
+    expect(badState.status).toBe(403);
+  });
+});
+
+describe('expiry and cancellation', () => {
+  it('expires a command on time while the device stays offline, and never sends it', async () => {
+    const d = await t.seedDevice();
+    const c = await enqueue(t, d, { action: 'short-lived', ttl: 1 });
+    await eventually(async () => (await stateOf(t, d, c.id)) === 'expired', 10_000);
+    expect((await commandEvents(t, d)).map(([, s]) => s)).toEqual(['queued', 'expired']);
+    const client = await mqttConnect(t, d);
+    const box = inbox(client);
+    await client.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
+    const control = await enqueue(t, d, { action: 'control' });
+    expect((await box.next()).id).toBe(control.id);
+    expect(box.messages).toEqual([]);
+  });
+
+  it('cancels an unfinished command (204, never sent); a finished one is 403 INVALID_STATE', async () => {
+    const d = await t.seedDevice();
+    const c = await enqueue(t, d, { action: 'cancel-me' });
+    expect((await t.http('DELETE', `/devices/${d.id}/commands/${c.id}`, { token: t.adminKey })).status).toBe(204);
+    expect(await stateOf(t, d, c.id)).toBe('cancelled');
+    const again = await t.http('DELETE', `/devices/${d.id}/commands/${c.id}`, { token: t.adminKey });
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ reason: 'INVALID_STATE', data: { commandId: c.id, state: 'cancelled' } });
+    expect((await t.http('DELETE', `/devices/${d.id}/commands/nope`, { token: t.adminKey })).status).toBe(404);
+    expect((await commandEvents(t, d)).map(([, s]) => s)).toEqual(['queued', 'cancelled']);
+    const client = await mqttConnect(t, d);
+    const box = inbox(client);
+    await client.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
+    const control = await enqueue(t, d, { action: 'control' });
+    expect((await box.next()).id).toBe(control.id);
+    expect(box.messages).toEqual([]);
+  });
+});
+
+describe('answers over HTTP', () => {
+  it('the device acks with its key; an error answer fails the command; answers to finished ones are 403 INVALID_STATE', async () => {
+    const d = await t.seedDevice();
+    const a = await enqueue(t, d, { action: 'answer-ok', ackRequired: true });
+    const b = await enqueue(t, d, { action: 'answer-error', ackRequired: true });
+    const ok = await t.http('POST', `/devices/${d.id}/commands/${a.id}/ack`, { token: d.key, body: { result: { v: 1 } } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ id: a.id, state: 'acked', result: { v: 1 }, ackTime: expect.any(String) });
+    const bad = await t.http('POST', `/devices/${d.id}/commands/${b.id}/ack`, { token: d.key, body: { status: 'error' } });
+    expect(bad.body).toMatchObject({ id: b.id, state: 'failed' });
+    const late = await t.http('POST', `/devices/${d.id}/commands/${a.id}/ack`, { token: d.key, body: { status: 'error' } });
+    expect(late.status).toBe(403);
+    expect(late.body.reason).toBe('INVALID_STATE');
+    expect(await stateOf(t, d, a.id)).toBe('acked');
+    const events = await commandEvents(t, d);
+    expect(events).toEqual([
+      [a.id, 'queued'],
+      [b.id, 'queued'],
+      [a.id, 'acked'],
+      [b.id, 'failed'],
+    ]);
+  });
+
+  it("another device's answer changes nothing: its own path is 404, the other device's path refuses its key", async () => {
+    const d = await t.seedDevice();
+    const other = await t.seedDevice();
+    const c = await enqueue(t, d, { action: 'mine', ackRequired: true });
+    const viaOwn = await t.http('POST', `/devices/${other.id}/commands/${c.id}/ack`, { token: other.key, body: {} });
+    expect(viaOwn.status).toBe(404);
+    expect(viaOwn.body.reason).toBe('NOT_FOUND');
+    const viaTheirs = await t.http('POST', `/devices/${d.id}/commands/${c.id}/ack`, { token: other.key, body: {} });
+    expect([403, 404]).toContain(viaTheirs.status);
+    // a project key is not the device
+    expect((await t.http('POST', `/devices/${d.id}/commands/${c.id}/ack`, { token: t.adminKey, body: {} })).status).toBe(403);
+    expect(await stateOf(t, d, c.id)).toBe('queued');
+  });
+
+  it('refuses a result that is not an object or is over 64 KiB, and a bad status', async () => {
+    const d = await t.seedDevice();
+    const c = await enqueue(t, d, { action: 'big-answer', ackRequired: true });
+    for (const body of [{ result: 'text' }, { result: { s: 'x'.repeat(65_536) } }, { status: 'maybe' }]) {
+      const r = await t.http('POST', `/devices/${d.id}/commands/${c.id}/ack`, { token: d.key, body });
+      expect(r.status).toBe(403);
+      expect(r.body.reason).toBe('INVALID_PARAMETERS');
+    }
+    expect(await stateOf(t, d, c.id)).toBe('queued');
+  });
+});
+
+describe('who may', () => {
+  it('no credential 401; another project 404; a key without the commands scope 403; a member of the home may', async () => {
+    const d = await t.seedDevice();
+    expect((await t.http('POST', `/devices/${d.id}/commands`, { body: { action: 'x-y-z' } })).status).toBe(401);
+    expect((await t.http('GET', `/devices/${d.id}/commands`, {})).status).toBe(401);
+    const foreign = await t.seedDevice({ projectId: 2 });
+    const r = await t.http('GET', `/devices/${foreign.id}/commands`, { token: t.adminKey });
+    expect(r.status).toBe(404);
+    expect(r.body.reason).toBe('DEVICE_NOT_FOUND');
+    const { key: kvOnly } = await t.seedProjectKey(['kv']);
+    expect((await t.http('POST', `/devices/${d.id}/commands`, { token: kvOnly, body: { action: 'x-y-z' } })).status).toBe(403);
+    const { key: commands } = await t.seedProjectKey(['commands']);
+    await enqueue(t, d, { action: 'x-y-z' }, commands);
+    const homeId = await t.seedHome();
+    const inHome = await t.seedDevice({ homeId });
+    const member = await t.seedUser({ homeIds: [homeId] });
+    const outsider = await t.seedUser();
+    await enqueue(t, inHome, { action: 'from-member' }, member.token);
+    expect((await t.http('GET', `/devices/${inHome.id}/commands`, { token: outsider.token })).status).toBe(404);
+    // the device itself may not read or fill its outbox
+    expect((await t.http('GET', `/devices/${d.id}/commands`, { token: d.key })).status).toBe(403);
+    // a command is found only through its own device's path
+    const c = await enqueue(t, d, { action: 'hidden' });
+    expect((await t.http('GET', `/devices/${inHome.id}/commands/${c.id}`, { token: t.adminKey })).status).toBe(404);
+  });
+});
+
+describe('device deletion', () => {
+  it("removes the device's outbox with it", async () => {
+    const d = await t.seedDevice();
+    const c = await enqueue(t, d, { action: 'orphan' });
+    expect((await t.http('DELETE', `/devices/${d.id}`, { token: t.adminKey })).status).toBe(204);
+    await eventually(async () => (await t.deps.store.commands.get(c.id)) === undefined);
+  });
+});
+
+describe('metrics', () => {
+  it('exposes the outbox depth, commands by final state and the time to an answer', async () => {
+    const read = async () => (await fetch(`${t.httpUrl}/metrics`)).text();
+    const value = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await read();
+    const d = await t.seedDevice();
+    const a = await enqueue(t, d, { action: 'measured', ackRequired: true });
+    await enqueue(t, d, { action: 'waiting' });
+    const mid = await read();
+    expect(value(mid, 'hearth_outbox_depth')).toBeGreaterThanOrEqual(value(before, 'hearth_outbox_depth') + 2);
+    await t.http('POST', `/devices/${d.id}/commands/${a.id}/ack`, { token: d.key, body: {} });
+    const after = await read();
+    expect(value(after, 'hearth_outbox_commands_total{state="acked"}')).toBe(value(before, 'hearth_outbox_commands_total{state="acked"}') + 1);
+    expect(value(after, 'hearth_outbox_ack_seconds_count')).toBe(value(before, 'hearth_outbox_ack_seconds_count') + 1);
+  });
+});
