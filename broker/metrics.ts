@@ -6,6 +6,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Transport } from '../src/domain/presence/index.js';
 import type { PublishKind } from './topics.js';
+import { OUTPUT_TRANSPORTS, type OutputTransport } from './output-bound.js';
 
 type Kind = PublishKind['kind'];
 const KINDS: readonly Kind[] = ['event', 'kv', 'data', 'bulkData'];
@@ -26,6 +27,8 @@ export class BrokerMetrics {
   readonly commands = byTransport();
   /** KV sync messages (set, delete, reload) written to device connections and KV watchers */
   readonly kvSyncs = byTransport();
+  /** docs/devices.md#limits: connections closed because their unsent output passed the bound (output-bound.ts) */
+  readonly slowConsumersClosed = Object.fromEntries(OUTPUT_TRANSPORTS.map((t) => [t, 0])) as Record<OutputTransport, number>;
   /** `${transport} ${reason}` → refusals; bounded by the reasons catalogue */
   private readonly refusals = new Map<string, number>();
   /** drop reason → publishes dropped; bounded (authorize-publish.ts names them) */
@@ -61,6 +64,16 @@ export class BrokerMetrics {
       () => self.kvSyncs,
       'counter',
     );
+    new Counter({
+      name: 'hearth_broker_slow_consumers_closed_total',
+      help: 'Connections closed because their unsent output passed limits.connectionOutputBytes (the client stopped reading), by transport',
+      labelNames: ['transport'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const t of OUTPUT_TRANSPORTS) this.inc({ transport: t }, self.slowConsumersClosed[t]);
+      },
+    });
     new Counter({
       name: 'hearth_broker_connect_refusals_total',
       help: 'Device connections refused, by transport and reason (the error reason of docs/api.md)',

@@ -6,21 +6,15 @@
 //   behind the CONNECT may already be in place by then, and would get its reload twice.)
 import type { Client, Subscription } from 'aedes';
 import type { BrokerContext } from '../context.js';
-import { sendReload } from '../kv-reload.js';
+import { requestReload } from '../kv-reload.js';
 import { sessionOf } from '../session.js';
 import { kvTopic } from '../topics.js';
-
-function reload(ctx: BrokerContext, client: Client): void {
-  const s = sessionOf(client);
-  if (!s) return;
-  sendReload(ctx, client, s.device).catch((err) => ctx.deps.logger.warn({ err, deviceId: s.device.id }, 'kv reload failed'));
-}
 
 export function onSubscribed(ctx: BrokerContext) {
   return (subs: Subscription[], client: Client): void => {
     const s = sessionOf(client);
     // refused filters come back with qos 128
-    if (s && subs.some((sub) => sub.topic === kvTopic(s.device.id) && (sub.qos as number) !== 128)) reload(ctx, client);
+    if (s && subs.some((sub) => sub.topic === kvTopic(s.device.id) && (sub.qos as number) !== 128)) requestReload(ctx, client);
   };
 }
 
@@ -29,6 +23,6 @@ export function onConnackSent(ctx: BrokerContext) {
     if (!packet.sessionPresent) return;
     const s = sessionOf(client);
     const restored = (client as Client & { subscriptions: Record<string, unknown> }).subscriptions;
-    if (s && restored[kvTopic(s.device.id)]) reload(ctx, client);
+    if (s && restored[kvTopic(s.device.id)]) requestReload(ctx, client);
   };
 }
