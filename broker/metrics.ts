@@ -6,11 +6,14 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Transport } from '../src/domain/presence/index.js';
 import type { PublishKind } from './topics.js';
-import { OUTPUT_TRANSPORTS, type OutputTransport } from './output-bound.js';
 
 type Kind = PublishKind['kind'];
 const KINDS: readonly Kind[] = ['event', 'kv', 'data', 'bulkData'];
 const TRANSPORTS: readonly Transport[] = ['mqtt', 'websocket'];
+
+/** the label of hearth_broker_slow_consumers_closed_total (output-bound.ts) */
+export type OutputTransport = 'mqtt_tcp' | 'mqtt_ws' | 'command_ws' | 'kv_ws' | 'user_stream';
+const OUTPUT_TRANSPORTS: readonly OutputTransport[] = ['mqtt_tcp', 'mqtt_ws', 'command_ws', 'kv_ws', 'user_stream'];
 
 /** per transport, one plain number each */
 type ByTransport = Record<Transport, number>;

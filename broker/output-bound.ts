@@ -14,10 +14,7 @@ import type { Caller } from '../src/domain/auth/caller.js';
 import type { BrokerCore } from './core.js';
 import { brokerLog } from './general-log.js';
 import { sessionOf } from './session.js';
-
-/** the label of hearth_broker_slow_consumers_closed_total */
-export type OutputTransport = 'mqtt_tcp' | 'mqtt_ws' | 'command_ws' | 'kv_ws' | 'user_stream';
-export const OUTPUT_TRANSPORTS: readonly OutputTransport[] = ['mqtt_tcp', 'mqtt_ws', 'command_ws', 'kv_ws', 'user_stream'];
+import type { OutputTransport } from './metrics.js';
 
 /** who is on the other end, for the log line (set when the socket opens) */
 export interface OutputOwner {
