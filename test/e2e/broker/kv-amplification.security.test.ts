@@ -218,6 +218,32 @@ describe('reload requests merge (one reload per connection at a time)', { timeou
   });
 });
 
+describe('a persistent session that reads but never acknowledges', { timeout: 120_000 }, () => {
+  it('gets QoS 1 sets until their payloads pass limits.connectionOutputBytes, then QoS 0, not stored, logged', async () => {
+    const d = await t.seedDevice();
+    const s = await rawMqtt(t);
+    s.on('error', () => undefined);
+    const rx = packetsOf(s);
+    s.write(connectPacket({ clientId: 'noack-kv', username: String(d.id), password: d.key, clean: false }));
+    expect((await rx.next())[0]).toBe(0x20); // CONNACK
+    s.write(subscribePacket(1, kv(d), 1));
+    expect((await rx.next())[0]).toBe(0x90); // SUBACK
+    expect((await rx.next())[0] & 0xf0).toBe(0x30); // the reload (QoS 0 for a persistent session)
+    // 1 MiB of 64 KiB sets is 16; the count bound (1000) is far away
+    const qos: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      expect((await put(d, 'v', `${i}${BIG.slice(10)}`)).status).toBe(204);
+      const [first] = await rx.next(10_000);
+      expect(first & 0xf0).toBe(0x30);
+      qos.push((first >> 1) & 3);
+    }
+    expect(qos.slice(0, 16)).toEqual(Array(16).fill(1));
+    expect(qos.slice(17)).toEqual(Array(7).fill(0));
+    await logged(`MQTT session of device ${d.id} has`);
+    await logged('bytes of unacknowledged messages queued (limits.connectionOutputBytes)');
+  });
+});
+
 describe('a connection that does not read is closed at limits.connectionOutputBytes, logged and counted', { timeout: 180_000 }, () => {
   it('MQTT over TCP', async () => {
     const d = await t.seedDevice();
