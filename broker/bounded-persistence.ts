@@ -55,6 +55,8 @@ export class BoundedPersistence {
     const count = (id: string, n: number, packet: unknown) => {
       add(queued, id, n);
       add(queuedBytes, id, n * sizeOf(packet));
+      // a cleared packet the persistence no longer knew (no size): bytes go with the last packet
+      if (!queued.has(id)) queuedBytes.delete(id);
     };
     const overrides: Partial<AedesPersistenceLike> = {
       // aedes checks that setup is an async function
