@@ -148,10 +148,28 @@ describe('the whole store is bounded by its reload message (limits.kvStoreBytes)
 });
 
 describe('reload requests merge (one reload per connection at a time)', { timeout: 60_000 }, () => {
+  // a store of 12 MiB: one reload is more than the kernel's socket buffers hold, so a client that
+  // does not read has it in flight for certain and every later request must merge
+  let main: TestHearth;
+  beforeAll(async () => {
+    main = t;
+    t = await startTestHearth({
+      broker: { drainTimeoutMs: 3_600_000 },
+      limits: { kvValueBytes: 4 * 2 ** 20, kvStoreBytes: 16 * 2 ** 20, httpBodyBytes: 8 * 2 ** 20, connectionOutputBytes: 64 * 2 ** 20 },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    t = main;
+  });
+  const fillLarge = async (d: SeededDevice) => {
+    for (let i = 0; i < 3; i++) expect((await put(d, `large${i}`, 'x'.repeat(4 * 2 ** 20 - 2))).status).toBe(204);
+  };
+
   it('50 reload publishes from a connection that does not read yield at most 3 reloads, the last one current', async () => {
     const d = await t.seedDevice();
-    await fill(d);
-    const { s, packets } = await rawSubscriber(d, 'merge');
+    await fillLarge(d);
+    const { s } = await rawSubscriber(d, 'merge');
     // stop reading: the first reload and what follows stay in the kernel and the server
     s.pause();
     const kvBefore = await metric('hearth_broker_publishes_total', 'kind="kv"');
@@ -159,17 +177,22 @@ describe('reload requests merge (one reload per connection at a time)', { timeou
     s.write(publishPacket(kv(d), JSON.stringify({ action: 'set', key: 'marker', value: 1 })));
     await eventually(async () => (await t.deps.store.kv.get('device', d.id, 'marker')) !== undefined, 10_000, 'the marker stored');
     await eventually(async () => (await metric('hearth_broker_publishes_total', 'kind="kv"')) >= kvBefore + 51, 5000, 'all 51 publishes received');
+    // count on the stream as it comes (a reload is 12 MiB): reload starts, and the marker inside a reload
+    const seen = { reloads: 0, markerInReload: 0 };
+    const patterns: [keyof typeof seen, Buffer][] = [
+      ['reloads', Buffer.from('{"action":"reload"')],
+      ['markerInReload', Buffer.from('{"key":"marker","value":1,"modificationTime"')],
+    ];
+    let tail = Buffer.alloc(0);
+    s.removeAllListeners('data');
+    s.on('data', (chunk: Buffer) => {
+      const buf = Buffer.concat([tail, chunk]);
+      for (const [k, p] of patterns) for (let i = buf.indexOf(p); i >= 0; i = buf.indexOf(p, i + 1)) if (i + p.length > tail.length) seen[k]++;
+      tail = buf.subarray(Math.max(0, buf.length - 64));
+    });
     s.resume();
-    // read until a reload that holds the marker: the device got a current store
-    const reloads: any[] = [];
-    for (;;) {
-      const [first, body] = await packets.next(10_000);
-      if (first >> 4 !== 3) continue;
-      const m = payloadOf(body);
-      if (m.action !== 'reload') continue;
-      reloads.push(m);
-      if (m.items.some((i: any) => i.key === 'marker')) break;
-    }
+    await eventually(async () => seen.markerInReload > 0, 30_000, 'a current reload');
+    const reloads = Array(seen.reloads);
     expect(reloads.length).toBeGreaterThanOrEqual(2);
     expect(reloads.length).toBeLessThanOrEqual(3);
     expect(s.destroyed).toBe(false);
@@ -177,7 +200,7 @@ describe('reload requests merge (one reload per connection at a time)', { timeou
 
   it('reload requests on the KV WebSocket merge too', async () => {
     const d = await t.seedDevice();
-    await fill(d);
+    await fillLarge(d);
     const peer = await wsConnect(t, kv(d), { token: d.key });
     await eventually(async () => peer.frames.length >= 1, 5000, 'the first reload');
     const socket = (peer.ws as unknown as { _socket: Socket })._socket;
@@ -186,7 +209,7 @@ describe('reload requests merge (one reload per connection at a time)', { timeou
     peer.ws.send(JSON.stringify({ action: 'set', key: 'marker', value: 1 }));
     await eventually(async () => (await t.deps.store.kv.get('device', d.id, 'marker')) !== undefined, 10_000, 'the marker stored');
     socket.resume();
-    await eventually(async () => peer.frames.some((f) => f.action === 'reload' && f.items.some((i: any) => i.key === 'marker')), 10_000, 'a current reload');
+    await eventually(async () => peer.frames.some((f) => f.action === 'reload' && f.items.some((i: any) => i.key === 'marker')), 30_000, 'a current reload');
     // the first reload, at most one being written, one merged
     expect(peer.frames.filter((f) => f.action === 'reload').length).toBeLessThanOrEqual(3);
   });
