@@ -5,9 +5,11 @@
 //   that asked for 5,000 filters kept 5,000 whatever SUBACK said (issue 13 F3), and wrote the
 //   list 5,000 times (quadratic). Only the filters authorizeSubscribe granted to that
 //   connection are stored, once.
-// - Queued QoS 1 packets of a persistent session are counted per client id, so deliver.ts can stop
-//   queueing past `maxQueuedPerSession` (counted per broker node: in cluster mode a session
-//   that moves to another node starts a fresh count there).
+// - Queued QoS 1 packets of a persistent session are counted per client id, with their payload
+//   bytes, so deliver.ts can stop queueing past `maxQueuedPerSession` or
+//   limits.connectionOutputBytes (docs/devices.md#limits: a client that reads but never acknowledges
+//   holds no more than that; counted per broker node: in cluster mode a session that moves to
+//   another node starts a fresh count there).
 // - dropSession removes one session's subscriptions, queue and QoS 2 state (eviction, expiry).
 import type { Client } from 'aedes';
 
@@ -39,6 +41,8 @@ export type GrantedOf = (client: Client) => ReadonlySet<string> | undefined;
 export class BoundedPersistence {
   /** client id → QoS 1 packets queued for it and not yet acknowledged (this node's count) */
   private readonly queued = new Map<string, number>();
+  /** client id → payload bytes of those packets */
+  private readonly queuedBytes = new Map<string, number>();
   /** what Aedes gets as its `persistence` */
   readonly aedes: unknown;
   /** the command outbox of this broker (set by createBroker) */
@@ -50,14 +54,22 @@ export class BoundedPersistence {
   ) {
     const queued = this.queued;
     const self = this;
+    const queuedBytes = this.queuedBytes;
     /** client id → the tail of its subscription writes */
     const chains = new Map<string, Promise<unknown>>();
     /** a SUBSCRIBE's filter list → the filters of it already written */
     const storedOf = new WeakMap<object, Set<string>>();
-    const count = (id: string, n: number) => {
-      const v = (queued.get(id) ?? 0) + n;
-      if (v > 0) queued.set(id, v);
-      else queued.delete(id);
+    const add = (map: Map<string, number>, id: string, n: number) => {
+      const v = (map.get(id) ?? 0) + n;
+      if (v > 0) map.set(id, v);
+      else map.delete(id);
+    };
+    const sizeOf = (packet: unknown) => (packet as { payload?: { length?: number } } | undefined)?.payload?.length ?? 0;
+    const count = (id: string, n: number, packet: unknown) => {
+      add(queued, id, n);
+      add(queuedBytes, id, n * sizeOf(packet));
+      // a cleared packet the persistence no longer knew (no size): bytes go with the last packet
+      if (!queued.has(id)) queuedBytes.delete(id);
     };
     const overrides: Partial<AedesPersistenceLike> = {
       // aedes checks that setup is an async function
@@ -87,11 +99,11 @@ export class BoundedPersistence {
         return next;
       },
       outgoingEnqueue(sub, packet) {
-        count(sub.clientId, 1);
+        count(sub.clientId, 1, packet);
         return inner.outgoingEnqueue(sub, packet);
       },
       outgoingEnqueueCombi(subs, packet) {
-        for (const s of subs) count(s.clientId, 1);
+        for (const s of subs) count(s.clientId, 1, packet);
         return inner.outgoingEnqueueCombi(subs, packet);
       },
       async outgoingUpdate(client: { id: string }, packet: { messageId?: number }) {
@@ -101,7 +113,8 @@ export class BoundedPersistence {
       async outgoingClearMessageId(client, packet) {
         if (self.outbox?.owns(client, packet.messageId)) return self.outbox.acked(client, packet.messageId);
         const r = await inner.outgoingClearMessageId(client, packet);
-        count(client.id, -1);
+        // the stored packet it cleared (aedes-persistence's contract), for its size
+        count(client.id, -1, r ?? packet);
         return r;
       },
     };
@@ -119,6 +132,11 @@ export class BoundedPersistence {
     return this.queued.get(clientId) ?? 0;
   }
 
+  /** payload bytes of those packets */
+  queuedBytesOf(clientId: string): number {
+    return this.queuedBytes.get(clientId) ?? 0;
+  }
+
   /** removes everything Aedes keeps of one (offline) session */
   async dropSession(clientId: string): Promise<void> {
     const client = { id: clientId };
@@ -131,5 +149,6 @@ export class BoundedPersistence {
     for (const p of left) await this.inner.outgoingClearMessageId(client, p);
     await this.inner.cleanIncoming?.(client);
     this.queued.delete(clientId);
+    this.queuedBytes.delete(clientId);
   }
 }

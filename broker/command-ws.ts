@@ -10,6 +10,7 @@ import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';
 import type { BrokerContext } from './context.js';
 import { DeviceSession } from './session.js';
 import { watch } from './transports/ws-liveness.js';
+import { tagOutput } from './ws-send.js';
 import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 
 export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
@@ -25,6 +26,7 @@ export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer
     wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
       recordAccess(ctx, u, 101, by);
       watch(ws);
+      tagOutput(ws, { transport: 'command_ws', projectId: device.projectId, caller: by, name: `command WebSocket of device ${device.id}` });
       const s = new DeviceSession(device, 'websocket', u.ip, ws, ctx.connectionPrefix);
       ws.once('close', () => void ctx.connections.detach(s));
       void ctx.connections.attach(s);

@@ -20,8 +20,9 @@ type Subscribed = Client & { subscriptions: Record<string, { qos: number } | und
 
 /**
  * to every local MQTT connection of the device subscribed to the topic. A persistent session
- * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (docs/devices.md#mqtt) they
- * go at QoS 0, not stored, and the general log says so once per window. Returns how many
+ * queues QoS 1 packets until they are acknowledged; past `maxQueuedPerSession` (docs/devices.md#mqtt) or
+ * limits.connectionOutputBytes of payload (docs/devices.md#limits) they go at QoS 0, not stored, and the
+ * general log says so once per window. Returns how many
  * connections it wrote to.
  */
 function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], topic: string, text: string): number {
@@ -34,7 +35,12 @@ function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], top
     if (!sub || client.closed) continue;
     payload ??= Buffer.from(text);
     let qos: 0 | 1 = sub.qos === 0 ? 0 : 1;
-    if (qos === 1 && s.persistentId && ctx.persistence.queuedOf(client.id) >= ctx.deps.options.maxQueuedPerSession) {
+    const { maxQueuedPerSession, connectionOutputBytes } = ctx.deps.options;
+    if (
+      qos === 1 &&
+      s.persistentId &&
+      (ctx.persistence.queuedOf(client.id) >= maxQueuedPerSession || ctx.persistence.queuedBytesOf(client.id) >= connectionOutputBytes)
+    ) {
       qos = 0;
       if (ctx.throttle.allow(`queue:${s.device.id}`)) {
         brokerLog(
@@ -42,7 +48,9 @@ function mqttPublish(ctx: BrokerContext, sessions: readonly DeviceSession[], top
           s.device.projectId,
           s.caller(),
           'warn',
-          `MQTT session of device ${s.device.id} has ${ctx.deps.options.maxQueuedPerSession} unacknowledged messages queued (the limit): ${topic} sent at QoS 0, not stored`,
+          ctx.persistence.queuedOf(client.id) >= maxQueuedPerSession
+            ? `MQTT session of device ${s.device.id} has ${maxQueuedPerSession} unacknowledged messages queued (the limit): ${topic} sent at QoS 0, not stored`
+            : `MQTT session of device ${s.device.id} has ${ctx.persistence.queuedBytesOf(client.id)} bytes of unacknowledged messages queued (limits.connectionOutputBytes): ${topic} sent at QoS 0, not stored`,
         );
       }
     }

@@ -22,8 +22,8 @@ export interface BrokerOptions {
   connectionsPerDevice: number;
   /** how often WebSocket peers are pinged; one that missed the previous ping is dropped */
   wsPingIntervalMs: number;
-  /** a WebSocket peer with more than this many bytes unsent is dropped (it stopped reading) */
-  wsBufferedBytes: number;
+  /** docs/devices.md#limits: a connection (MQTT over TCP or WebSocket, any WebSocket) with more unsent output is closed */
+  connectionOutputBytes: number;
   /** docs/api.md#conventions: JSON nesting allowed in a payload (MQTT, KV WebSocket) */
   jsonDepth: number;
   /** docs/devices.md#mqtt bounds: SUBACK 0x80 past this many filters on one connection */

@@ -17,6 +17,8 @@ export interface KvSocket {
   caller: Caller;
   /** changes that arrived before the first `reload` went out; null once it has */
   pending: KvSyncMessage[] | null;
+  /** a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): kv-ws.ts */
+  reload?: 'busy' | 'again';
 }
 
 export class KvSockets {

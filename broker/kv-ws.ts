@@ -2,8 +2,10 @@
 // answers 101, sends `reload` first, then every `set` / `delete` as it happens. The peer (the
 // device, a project key, a member of its home) may send `set` / `delete` / `reload` on the same
 // socket; a message that is not valid is dropped and logged, the socket stays. Watchers are
-// not device connections: they do not count for presence.
-import type { WebSocketServer } from 'ws';
+// not device connections: they do not count for presence. A socket has at most one `reload` being
+// built or written (until ws has written it to the socket); requests meanwhile merge into one
+// more (docs/devices.md#kv-sync).
+import { WebSocket, type WebSocketServer } from 'ws';
 import type { Caller } from '../src/domain/auth/caller.js';
 import { deviceFor } from '../src/domain/auth/access.js';
 import { isAppError } from '../src/domain/errors.js';
@@ -15,7 +17,7 @@ import { jsonObjectOf, PayloadError } from './published/payload.js';
 import { watch } from './transports/ws-liveness.js';
 import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 import type { KvSocket } from './kv-sockets.js';
-import { sendText } from './ws-send.js';
+import { sendText, tagOutput } from './ws-send.js';
 
 export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;
@@ -26,23 +28,41 @@ export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: 
     wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
       recordAccess(ctx, u, 101, by);
       watch(ws);
+      tagOutput(ws, { transport: 'kv_ws', projectId: d.projectId, caller: by, name: `KV WebSocket of device ${d.id}` });
       const device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
       const k: KvSocket = { ws, deviceId: d.id, projectId: d.projectId, device, caller: by, pending: [] };
       // watch first, then read: no change can fall between the reload and the live stream
       ctx.kvSockets.add(k);
       ws.once('close', () => ctx.kvSockets.remove(k));
       ws.on('message', (data) => void onMessage(ctx, k, data.toString()));
-      void sendReload(ctx, k);
+      requestReload(ctx, k);
     });
   } catch (err) {
     await refuseGuess(ctx, u, err, SPEC_STATUSES.getKeyValuePairsReceiveUpdates, caller);
   }
 }
 
+/** a reload for this socket, merged into the one in progress if any */
+function requestReload(ctx: BrokerContext, k: KvSocket): void {
+  if (k.reload) {
+    k.reload = 'again';
+    return;
+  }
+  k.reload = 'busy';
+  void (async () => {
+    do {
+      k.reload = 'busy';
+      await sendReload(ctx, k);
+    } while ((k.reload as KvSocket['reload']) === 'again' && k.ws.readyState === WebSocket.OPEN);
+    k.reload = undefined;
+  })();
+}
+
 async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
   try {
     const reload = await reloadMessage({ deps: ctx.deps, input: { target: deviceStore(k.device) } });
-    sendText(ctx, k.ws, JSON.stringify(reload));
+    // resolved once ws wrote it to the socket, or the socket is gone
+    const written = new Promise<void>((resolve) => sendText(ctx, k.ws, JSON.stringify(reload), () => resolve()));
     ctx.metrics.kvSyncs.websocket++;
     const queued = k.pending ?? [];
     k.pending = null;
@@ -52,6 +72,7 @@ async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
       sendText(ctx, k.ws, JSON.stringify(m));
       ctx.metrics.kvSyncs.websocket++;
     }
+    await written;
   } catch (err) {
     ctx.deps.logger.warn({ err, deviceId: k.deviceId }, 'kv reload failed');
     k.ws.terminate();
@@ -61,7 +82,7 @@ async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
 async function onMessage(ctx: BrokerContext, k: KvSocket, text: string): Promise<void> {
   try {
     const msg = jsonObjectOf(text, ctx.deps.options.jsonDepth);
-    if (msg.action === 'reload') return await sendReload(ctx, k);
+    if (msg.action === 'reload') return requestReload(ctx, k);
     if (msg.action !== 'set' && msg.action !== 'delete') throw new PayloadError('action must be "set", "delete" or "reload"');
     // access is checked again: a member removed from the home since may no longer write
     const target = deviceStore(await deviceFor(ctx.deps, k.caller, k.deviceId, ['project key', 'member', 'self'], 'kv'));

@@ -11,6 +11,10 @@ type Kind = PublishKind['kind'];
 const KINDS: readonly Kind[] = ['event', 'kv', 'data', 'commandAck', 'bulkData'];
 const TRANSPORTS: readonly Transport[] = ['mqtt', 'websocket'];
 
+/** the label of hearth_broker_slow_consumers_closed_total (output-bound.ts) */
+export type OutputTransport = 'mqtt_tcp' | 'mqtt_ws' | 'command_ws' | 'kv_ws' | 'user_stream';
+const OUTPUT_TRANSPORTS: readonly OutputTransport[] = ['mqtt_tcp', 'mqtt_ws', 'command_ws', 'kv_ws', 'user_stream'];
+
 /** per transport, one plain number each */
 type ByTransport = Record<Transport, number>;
 const byTransport = (): ByTransport => ({ mqtt: 0, websocket: 0 });
@@ -26,6 +30,8 @@ export class BrokerMetrics {
   readonly commands = byTransport();
   /** KV sync messages (set, delete, reload) written to device connections and KV watchers */
   readonly kvSyncs = byTransport();
+  /** docs/devices.md#limits: connections closed because their unsent output passed the bound (output-bound.ts) */
+  readonly slowConsumersClosed = Object.fromEntries(OUTPUT_TRANSPORTS.map((t) => [t, 0])) as Record<OutputTransport, number>;
   /** `${transport} ${reason}` → refusals; bounded by the reasons catalogue */
   private readonly refusals = new Map<string, number>();
   /** drop reason → publishes dropped; bounded (authorize-publish.ts names them) */
@@ -61,6 +67,16 @@ export class BrokerMetrics {
       () => self.kvSyncs,
       'counter',
     );
+    new Counter({
+      name: 'hearth_broker_slow_consumers_closed_total',
+      help: 'Connections closed because their unsent output passed limits.connectionOutputBytes (the client stopped reading), by transport',
+      labelNames: ['transport'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const t of OUTPUT_TRANSPORTS) this.inc({ transport: t }, self.slowConsumersClosed[t]);
+      },
+    });
     new Counter({
       name: 'hearth_broker_connect_refusals_total',
       help: 'Device connections refused, by transport and reason (the error reason of docs/api.md)',

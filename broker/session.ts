@@ -24,6 +24,8 @@ export class DeviceSession {
   granted?: Set<string>;
   /** MQTT with clean session 0: the session's client id, marked offline when this connection ends */
   persistentId?: string;
+  /** MQTT: a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): kv-reload.ts */
+  reload?: 'busy' | 'again';
 
   constructor(
     /** the device as last read: its home may change while it is connected */

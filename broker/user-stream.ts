@@ -11,6 +11,7 @@ import { parseId } from '../src/domain/id.js';
 import type { BrokerContext } from './context.js';
 import { closeWebSocket } from './presence.js';
 import { watch } from './transports/ws-liveness.js';
+import { tagOutput } from './ws-send.js';
 import { callerOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
 import type { Stream } from './user-streams.js';
 
@@ -76,6 +77,12 @@ export async function openUserStream(ctx: BrokerContext, wss: WebSocketServer, u
     wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
       recordAccess(ctx, u, 101, by);
       watch(ws);
+      tagOutput(ws, {
+        transport: 'user_stream',
+        projectId: by.projectId,
+        caller: by,
+        name: `event stream of ${by.type} ${by.type === 'user' ? by.userId : by.keyId}`,
+      });
       const stream: Stream = { ...s, ws };
       ctx.streams.add(stream);
       const stopTimer = s.expiresAt ? closeAtExpiry(ws, s.expiresAt) : undefined;

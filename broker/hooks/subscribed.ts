@@ -7,15 +7,9 @@
 // The command topic works the same way for the command outbox (docs/concepts.md#command-outbox).
 import type { Client, Subscription } from 'aedes';
 import type { BrokerContext } from '../context.js';
-import { sendReload } from '../kv-reload.js';
+import { requestReload } from '../kv-reload.js';
 import { sessionOf } from '../session.js';
 import { commandTopic, kvTopic } from '../topics.js';
-
-function reload(ctx: BrokerContext, client: Client): void {
-  const s = sessionOf(client);
-  if (!s) return;
-  sendReload(ctx, client, s.device).catch((err) => ctx.deps.logger.warn({ err, deviceId: s.device.id }, 'kv reload failed'));
-}
 
 export function onSubscribed(ctx: BrokerContext) {
   return (subs: Subscription[], client: Client): void => {
@@ -23,7 +17,7 @@ export function onSubscribed(ctx: BrokerContext) {
     if (!s) return;
     // refused filters come back with qos 128
     const granted = (topic: string) => subs.some((sub) => sub.topic === topic && (sub.qos as number) !== 128);
-    if (granted(kvTopic(s.device.id))) reload(ctx, client);
+    if (granted(kvTopic(s.device.id))) requestReload(ctx, client);
     // docs/concepts.md#command-outbox: the device's waiting commands, once it listens for commands
     if (granted(commandTopic(s.device.id))) ctx.outbox.opened(s);
   };
@@ -34,7 +28,7 @@ export function onConnackSent(ctx: BrokerContext) {
     if (!packet.sessionPresent) return;
     const s = sessionOf(client);
     const restored = (client as Client & { subscriptions: Record<string, unknown> }).subscriptions;
-    if (s && restored[kvTopic(s.device.id)]) reload(ctx, client);
+    if (s && restored[kvTopic(s.device.id)]) requestReload(ctx, client);
     if (s && restored[commandTopic(s.device.id)]) ctx.outbox.opened(s);
   };
 }

@@ -2,6 +2,7 @@
 import type { Socket } from 'node:net';
 import type { BrokerContext } from '../context.js';
 import { guardClient } from '../packet-guard.js';
+import { boundMqttOutput } from '../output-bound.js';
 
 export function tcpHandler(ctx: BrokerContext): (socket: Socket) => void {
   return (socket) => {
@@ -9,5 +10,6 @@ export function tcpHandler(ctx: BrokerContext): (socket: Socket) => void {
     socket.setNoDelay(true);
     const client = ctx.aedes.handle(socket);
     guardClient(client, ctx.deps.options.mqttPacketBytes);
+    boundMqttOutput(ctx, client);
   };
 }

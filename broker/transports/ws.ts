@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import type { BrokerContext } from '../context.js';
 import { guardClient } from '../packet-guard.js';
+import { boundMqttOutput } from '../output-bound.js';
 import { openCommandSocket } from '../command-ws.js';
 import { openKvSocket } from '../kv-ws.js';
 import { openUserStream } from '../user-stream.js';
@@ -66,6 +67,7 @@ export function upgradeRouter(ctx: BrokerContext, sockets: WebSockets) {
         watch(ws);
         const client = ctx.aedes.handle(createWebSocketStream(ws), req);
         guardClient(client, ctx.deps.options.mqttPacketBytes);
+        boundMqttOutput(ctx, client, ws);
       });
       return true;
     }

@@ -99,6 +99,8 @@ export const ConfigSchema = v.object({
     eventDataBytes: positive,
     kvValueBytes: positive,
     kvKeysPerStore: positive,
+    // docs/devices.md#limits: a store's `reload` message serialises to at most this many bytes
+    kvStoreBytes: positive,
     mqttPacketBytes: positive,
     wsFrameBytes: positive,
     connectTimeoutMs: positive,
@@ -109,6 +111,9 @@ export const ConfigSchema = v.object({
     outboxPerDevice: positive,
     // docs/api.md#conventions: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
     jsonDepth: positive,
+    // docs/devices.md#limits: a connection (MQTT, any WebSocket) with more output unsent is closed
+    // (it stopped reading); replaces the undocumented broker.wsBufferedBytes
+    connectionOutputBytes: positive,
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
@@ -125,9 +130,9 @@ export const ConfigSchema = v.object({
     windowSeconds: positive,
   }),
   // drainTimeoutMs: a subscriber whose socket does not drain in time is dropped (Aedes);
-  // wsPingIntervalMs: WebSocket peers are pinged this often, dropped after one missed answer;
-  // wsBufferedBytes: a WebSocket peer with more unsent is dropped (it stopped reading)
-  broker: v.object({ drainTimeoutMs: positive, wsPingIntervalMs: positive, wsBufferedBytes: positive }),
+  // wsPingIntervalMs: WebSocket peers are pinged this often, dropped after one missed answer
+  // (the bound on unsent output is limits.connectionOutputBytes)
+  broker: v.object({ drainTimeoutMs: positive, wsPingIntervalMs: positive }),
   sessions: v.object({ ttlSeconds: positive }),
   provisioning: v.object({ ttlSeconds: positive }),
   accessLog: v.object({ flushMs: positive, batchSize: positive }),

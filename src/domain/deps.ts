@@ -36,6 +36,8 @@ export interface DomainLimits {
   eventDataBytes: number;
   kvValueBytes: number;
   kvKeysPerStore: number;
+  /** docs/devices.md#limits: a store's `reload` message may serialise to at most this many bytes */
+  kvStoreBytes: number;
   listDefault: number;
   listMax: number;
   /** docs/api.md#conventions: JSON nesting allowed in bodies and payloads (json-depth.ts); absent: 32 */

@@ -56,7 +56,7 @@ export async function createBrokerRole(deps: Deps, { config, realtime, logger, a
       connectionsPerDevice: config.limits.connectionsPerDevice,
       drainTimeoutMs: config.broker.drainTimeoutMs,
       wsPingIntervalMs: config.broker.wsPingIntervalMs,
-      wsBufferedBytes: config.broker.wsBufferedBytes,
+      connectionOutputBytes: config.limits.connectionOutputBytes,
       jsonDepth: config.limits.jsonDepth,
       maxSubscriptionsPerConnection: config.mqtt.maxSubscriptionsPerConnection,
       maxSessionsPerDevice: config.mqtt.maxSessionsPerDevice,

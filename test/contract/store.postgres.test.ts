@@ -7,6 +7,8 @@ import { makePostgresStore, freshSchemaName, testDatabaseUrl } from '../helpers/
 import { createSqlStore } from '../../src/adapters/sql/store.js';
 import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
 import { systemClock } from '../../src/ports/clock.js';
+import { KvStoreBytesError } from '../../src/ports/store.js';
+import { reloadSize } from './store/kv.limits.js';
 
 const url = testDatabaseUrl ?? '';
 
@@ -37,5 +39,22 @@ describe.skipIf(!testDatabaseUrl)('postgres', () => {
     const results = await Promise.all(nodes.map((n) => bootstrapIfEmpty({ deps: { store: n, clock: systemClock } })));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await store.projects.count()).toBe(1);
+  });
+
+  it('two nodes writing one KV store at once keep its byte bound (docs/devices.md#limits)', async () => {
+    const schema = freshSchemaName();
+    const { store, cleanup } = await makePostgresStore(url, schema);
+    onTestFinished(cleanup);
+    const other = await createSqlStore({ url, schema });
+    onTestFinished(() => other.close());
+    const writes = [store, other].flatMap((node, n) =>
+      Array.from({ length: 15 }, (_, i) => node.kv.set('device', 1, `n${n}k${i}`, 'v'.repeat(1000), new Date().toISOString(), 1000, 8192)),
+    );
+    const results = await Promise.allSettled(writes);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(KvStoreBytesError);
+    const won = results.filter((r) => r.status === 'fulfilled').length;
+    expect(won).toBeGreaterThan(0);
+    expect(await reloadSize(store, 1)).toBeLessThanOrEqual(8192);
+    expect((await other.kv.list('device', 1)).items).toHaveLength(won);
   });
 });

@@ -58,7 +58,7 @@ export async function makeTestApi(
     presence: createLocalPresence(),
     clock: systemClock,
     secret: 'test-secret-test-secret',
-    limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, listDefault: 1000, listMax: 10000, ...opts.limits },
+    limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, kvStoreBytes: 262144, listDefault: 1000, listMax: 10000, ...opts.limits },
     sessionTtlSeconds: 3600,
     provisioningTtlSeconds: 600,
     logger,

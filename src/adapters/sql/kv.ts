@@ -1,10 +1,11 @@
 // Key-value stores of devices and homes, each with a revision that grows by one per change.
 // The revision row is bumped first inside the transaction: on PostgreSQL its row lock serialises
-// concurrent writers of one store, so the key-count check and the rev order cannot race.
+// concurrent writers of one store, so the key-count and store-size checks and the rev order cannot
+// race (on SQLite one writer at a time; in cluster mode every node writes through that row lock).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import { KvKeyLimitError, type KvRepo, type KvScope } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { KvKeyLimitError, KvStoreBytesError, type KvRepo, type KvScope } from '../../ports/store.js';
+import { reloadBytes } from '../../domain/kv/reload-size.js';
 
 type Db = Kysely<Database>;
 
@@ -43,19 +44,32 @@ export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) =>
       return r && { key: r.key, value: JSON.parse(r.value), modificationTime: r.modificationTime };
     },
 
-    set: (scope, ownerId, key, value, time, maxKeys) =>
+    set: (scope, ownerId, key, value, time, maxKeys, maxBytes) =>
       inTransaction(async (t) => {
         const rev = await bumpRev(t, scope, ownerId);
-        const exists = await store(t, scope, ownerId).select('key').where('key', '=', key).executeTakeFirst();
-        if (!exists) {
-          const n = countOf(
-            await store(t, scope, ownerId)
-              .select((e) => e.fn.countAll().as('n'))
-              .executeTakeFirst(),
-          );
-          if (n >= maxKeys) throw new KvKeyLimitError(maxKeys);
-        }
         const json = JSON.stringify(value);
+        // the other pairs of the store (how many, the UTF-8 bytes of their key, value and time),
+        // and the bytes of this key's pair as stored now (null: a new key)
+        const bytesOf = sql`octet_length(${sql.ref('key')}) + octet_length(${sql.ref('value')}) + octet_length(${sql.ref('modificationTime')})`;
+        const other = sql`${sql.ref('key')} <> ${key}`;
+        const row = await store(t, scope, ownerId)
+          .select([
+            sql<string | number | null>`sum(case when ${other} then 1 else 0 end)`.as('n'),
+            sql<string | number | null>`sum(case when ${other} then ${bytesOf} else 0 end)`.as('bytes'),
+            sql<string | number | null>`sum(case when ${other} then null else ${bytesOf} end)`.as('own'),
+          ])
+          .executeTakeFirst();
+        const n = Number(row?.n ?? 0);
+        const own = row?.own == null ? undefined : Number(row.own);
+        if (own === undefined && n >= maxKeys) throw new KvKeyLimitError(maxKeys);
+        if (maxBytes !== undefined) {
+          // docs/devices.md#limits: the store as its `reload` message serialises after this write;
+          // a write that does not grow it passes (a store over a lowered bound can shrink)
+          const others = Number(row?.bytes ?? 0);
+          const after = reloadBytes(rev, n + 1, others + Buffer.byteLength(key) + Buffer.byteLength(json) + Buffer.byteLength(time));
+          const before = own === undefined ? reloadBytes(rev - 1, n, others) : reloadBytes(rev - 1, n + 1, others + own);
+          if (after > maxBytes && after > before) throw new KvStoreBytesError(maxBytes, after);
+        }
         await t
           .insertInto('kv')
           .values({ scope, ownerId, key, value: json, modificationTime: time })

@@ -40,7 +40,9 @@ export async function setKv({
   }
   if (isServiceKey(key) && !input.asService) throw new AppError('PERMISSION_DENIED', { key, message: 'sys: keys are held by the service' });
   const now = deps.clock.now().toISOString();
-  const { rev } = await deps.store.kv.set(target.scope, target.ownerId, key, input.value, now, deps.limits.kvKeysPerStore).catch(asLimitExceeded);
+  const { rev } = await deps.store.kv
+    .set(target.scope, target.ownerId, key, input.value, now, deps.limits.kvKeysPerStore, deps.limits.kvStoreBytes)
+    .catch(asLimitExceeded);
   await announceKvChange(deps, target, { action: 'set', rev, key, value: input.value });
   return { rev };
 }

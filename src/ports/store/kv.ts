@@ -22,11 +22,28 @@ export class KvKeyLimitError extends Error {
   }
 }
 
+/**
+ * A write was refused: the store's `reload` message would exceed `maxBytes` (docs/devices.md#limits).
+ * Thrown by the adapter inside the write's transaction, like KvKeyLimitError.
+ */
+export class KvStoreBytesError extends Error {
+  override name = 'KvStoreBytesError';
+  constructor(
+    readonly maxBytes: number,
+    readonly bytes: number,
+  ) {
+    super(`the store would serialise to ${bytes} bytes; the limit is ${maxBytes}`);
+  }
+}
+
 export interface KvRepo {
   list(scope: KvScope, ownerId: number, keyPrefix?: string): Promise<{ rev: number; items: KvItem[] }>;
   get(scope: KvScope, ownerId: number, key: string): Promise<KvItem | undefined>;
-  /** insert or replace; refuses a new key beyond maxKeys with KvKeyLimitError */
-  set(scope: KvScope, ownerId: number, key: string, value: unknown, time: string, maxKeys: number): Promise<KvChange>;
+  /**
+   * insert or replace; refuses a new key beyond maxKeys with KvKeyLimitError and, when maxBytes
+   * is given, a write after which the store's `reload` message would pass it with KvStoreBytesError
+   */
+  set(scope: KvScope, ownerId: number, key: string, value: unknown, time: string, maxKeys: number, maxBytes?: number): Promise<KvChange>;
   /** undefined when the key did not exist */
   delete(scope: KvScope, ownerId: number, key: string): Promise<KvChange | undefined>;
   /** everything of one store, when its owner is deleted */

@@ -1,7 +1,13 @@
 // Store contract: key-value limits and concurrent writers of one store.
 import { describe, expect, it } from 'vitest';
-import { KvKeyLimitError } from '../../../src/ports/store.js';
+import { KvKeyLimitError, KvStoreBytesError, type Store } from '../../../src/ports/store.js';
 import { at, freshStore, type MakeStore } from './fixtures.js';
+
+/** the bytes of the store's `reload` message as a device receives it (docs/devices.md#kv-sync) */
+export async function reloadSize(store: Pick<Store, 'kv'>, ownerId: number): Promise<number> {
+  const { rev, items } = await store.kv.list('device', ownerId);
+  return Buffer.byteLength(JSON.stringify({ action: 'reload', rev, numItems: items.length, items }));
+}
 
 export function kvLimitsContract(make: MakeStore): void {
   describe('kv limits and concurrency', () => {
@@ -57,6 +63,59 @@ export function kvLimitsContract(make: MakeStore): void {
       for (const r of lost) expect(r.reason).toBeInstanceOf(KvKeyLimitError);
       expect(await store.kv.list('device', 1)).toMatchObject({ rev: 5, items: expect.any(Array) });
       expect((await store.kv.list('device', 1)).items).toHaveLength(5);
+    });
+
+    it('bounds the store by its reload message: exactly maxBytes passes, one byte less refuses with KvStoreBytesError', async () => {
+      // the same writes on two stores: the first measures the reload the last write makes
+      const writes = async (store: Store, maxBytes?: number) => {
+        await store.kv.set('device', 1, 'name', 'kitchén 🌍', at(1), 100);
+        await store.kv.set('device', 1, 'a:b-c_d', { nested: [1, 'x"y', true] }, at(2), 100);
+        return store.kv.set('device', 1, 'z', 12.5, at(3), 100, maxBytes);
+      };
+      const measured = await freshStore(make);
+      await writes(measured);
+      const size = await reloadSize(measured, 1);
+      const exact = await freshStore(make);
+      await expect(writes(exact, size)).resolves.toEqual({ rev: 3 });
+      expect(await reloadSize(exact, 1)).toBe(size);
+      const under = await freshStore(make);
+      const refused = writes(under, size - 1);
+      await expect(refused).rejects.toBeInstanceOf(KvStoreBytesError);
+      await expect(refused).rejects.toMatchObject({ maxBytes: size - 1, bytes: size });
+      expect(await under.kv.get('device', 1, 'z')).toBeUndefined();
+      expect((await under.kv.list('device', 1)).rev).toBe(2);
+    });
+
+    it('refuses an overwrite that grows a full store, accepts one that shrinks it even over the bound', async () => {
+      const store = await freshStore(make);
+      await store.kv.set('device', 1, 'big', 'x'.repeat(1000), at(1), 100);
+      const full = await reloadSize(store, 1);
+      await expect(store.kv.set('device', 1, 'big', 'x'.repeat(1001), at(2), 100, full)).rejects.toBeInstanceOf(KvStoreBytesError);
+      // a bound lowered below what the store holds: shrinking is still allowed, growing is not
+      await expect(store.kv.set('device', 1, 'big', 'x'.repeat(500), at(3), 100, 200)).resolves.toEqual({ rev: 2 });
+      await expect(store.kv.set('device', 1, 'small', 1, at(4), 100, 200)).rejects.toBeInstanceOf(KvStoreBytesError);
+      expect(await reloadSize(store, 1)).toBeLessThan(full);
+    });
+
+    it('counts the byte bound per store, and a delete makes room', async () => {
+      const store = await freshStore(make);
+      await store.kv.set('device', 1, 'a', 'x'.repeat(400), at(1), 100, 600);
+      await expect(store.kv.set('device', 1, 'b', 'y'.repeat(400), at(1), 100, 600)).rejects.toBeInstanceOf(KvStoreBytesError);
+      await expect(store.kv.set('device', 2, 'b', 'y'.repeat(400), at(1), 100, 600)).resolves.toEqual({ rev: 1 });
+      await expect(store.kv.set('home', 1, 'b', 'y'.repeat(400), at(1), 100, 600)).resolves.toEqual({ rev: 1 });
+      await store.kv.delete('device', 1, 'a');
+      await expect(store.kv.set('device', 1, 'b', 'y'.repeat(400), at(2), 100, 600)).resolves.toEqual({ rev: 3 });
+    });
+
+    it('keeps the byte bound under many concurrent writers of one store', async () => {
+      const store = await freshStore(make);
+      const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => store.kv.set('device', 1, `k${i}`, 'v'.repeat(1000), at(1), 1000, 8192)));
+      const won = results.filter((r) => r.status === 'fulfilled').length;
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(KvStoreBytesError);
+      expect(won).toBeGreaterThan(0);
+      expect(won).toBeLessThan(30);
+      expect(await reloadSize(store, 1)).toBeLessThanOrEqual(8192);
+      expect((await store.kv.list('device', 1)).items).toHaveLength(won);
     });
   });
 }
