@@ -93,6 +93,8 @@ export const ConfigSchema = v.object({
     mqttPacketBytes: positive,
     wsFrameBytes: positive,
     connectTimeoutMs: positive,
+    // docs/operations.md#connection-limits: sockets one address may hold before their first request or CONNACK
+    unauthenticatedSocketsPerAddress: positive,
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,

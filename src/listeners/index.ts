@@ -22,9 +22,11 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { answerClientError } from '../http/client-error.js';
+import type { TrustedProxies } from '../http/client-ip.js';
 import { EdgeResponse } from '../http/edge/response.js';
 import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
 import { listen, serveAsRequest } from './net.js';
+import { createGate } from './gate.js';
 
 export { listen } from './net.js';
 
@@ -53,6 +55,8 @@ export interface Listeners {
   tls?: TlsReloader;
   /** the addresses served, one line each, for the start-up log */
   describe(apiRole: boolean): string[];
+  /** an MQTT connection got its CONNACK: its socket is no longer under the connect deadline (src/listeners/gate.ts) */
+  admit(socket: Duplex): void;
   /** stops accepting MQTT connections (before the broker drains its own) */
   stopMqtt(): void;
   /** stops everything and drops the HTTP connections still open */
@@ -80,7 +84,10 @@ const starting: RequestListener = (_req, res) => {
  * Binds every listener the configuration asks for, or none: when one port fails the others are
  * closed again and the error (a ConfigError naming the variable) is thrown.
  */
-export async function bindListeners(config: Config, opts: { broker: boolean; logger: Logger }): Promise<Listeners> {
+export async function bindListeners(
+  config: Config,
+  opts: { broker: boolean; logger: Logger; trustedProxies?: Pick<TrustedProxies, 'trusts'> },
+): Promise<Listeners> {
   checkListeners(config);
   const { logger } = opts;
   const files = tlsFilesOf(config);
@@ -110,8 +117,19 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
     socket.on('error', ignore);
     held!.push(socket);
   };
-  const onTlsError = (err: Error, socket: { remoteAddress?: string }) =>
+  // a handshake that failed or timed out: Node leaves the socket open when the server listens
+  // for 'tlsClientError', so close it here (issue: stalled MQTTS handshakes were kept forever)
+  const onTlsError = (err: Error, socket: Duplex & { remoteAddress?: string }) => {
     logger.debug(`TLS handshake with ${socket.remoteAddress ?? 'a client'} failed: ${err.message}`);
+    socket.destroy();
+  };
+  // docs/operations.md#connection-limits: the connect deadline and the per-address cap of sockets not signed in yet
+  const gate = createGate({
+    connectTimeoutMs: limits.connectTimeoutMs,
+    unauthenticatedSocketsPerAddress: limits.unauthenticatedSocketsPerAddress,
+    uncapped: opts.trustedProxies && ((address) => opts.trustedProxies!.trusts(address)),
+    logger,
+  });
 
   const closeAll = async () => {
     for (const s of [...httpServers, ...mqttServers]) {
@@ -123,6 +141,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
     if (config.http.enabled) {
       const s = createHttpServer(httpOptions, starting);
       httpServers.push(s);
+      gate.watch(s, 'HTTP');
       ports.http = await listen(s, config.http.port, config.host, 'HEARTH_HTTP_PORT');
     }
     if (tlsServerOptions) {
@@ -130,11 +149,13 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
       s.on('tlsClientError', onTlsError);
       httpServers.push(s);
       tlsServers.push(s);
+      gate.watch(s, 'HTTPS');
       ports.https = await listen(s, config.https.port, config.host, 'HEARTH_HTTPS_PORT');
     }
     if (opts.broker && config.mqtt.enabled) {
       const s = createTcpServer(onMqtt);
       mqttServers.push(s);
+      gate.watch(s, 'MQTT');
       ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
     }
     if (opts.broker && tlsServerOptions) {
@@ -142,6 +163,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
       s.on('tlsClientError', onTlsError);
       mqttServers.push(s);
       tlsServers.push(s);
+      gate.watch(s, 'MQTTS');
       ports.mqtts = await listen(s, config.mqtts.port, config.host, 'HEARTH_MQTTS_PORT');
     }
   } catch (e) {
@@ -151,6 +173,8 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
   // parser errors (431 for an oversized head, 400 for a broken request line) answer the API's
   // error body rather than Node's empty one
   for (const s of httpServers) s.on('clientError', answerClientError);
+  // a request head that arrived ends the connect deadline (the API's own timeouts take over)
+  for (const s of httpServers) s.prependListener('request', (req: IncomingMessage) => gate.admit(req.socket));
 
   const stopMqtt = () => {
     for (const s of mqttServers) if (s.listening) s.close();
@@ -167,6 +191,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
         const upgrade = roles.upgrade;
         if (upgrade) {
           s.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+            gate.admit(socket);
             if (!upgrade(req, socket, head)) serveAsRequest(s, req, socket);
           });
         }
@@ -192,6 +217,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
       if (material) lines.push(`TLS certificate: ${material.subject}, valid until ${material.validTo.toISOString()} (SIGHUP reloads ${files!.certFile})`);
       return lines;
     },
+    admit: (socket) => gate.admit(socket),
     stopMqtt,
     async close() {
       stopMqtt();
