@@ -24,6 +24,8 @@ export class DeviceSession {
   granted?: Set<string>;
   /** MQTT with clean session 0: the session's client id, marked offline when this connection ends */
   persistentId?: string;
+  /** signed in with a registered client certificate: its fingerprint (revoking it closes this connection) */
+  certificate?: string;
 
   constructor(
     /** the device as last read: its home may change while it is connected */

@@ -66,6 +66,11 @@ export interface Listeners {
 /** checks that the settings leave something to serve; throws ConfigError */
 export function checkListeners(config: Config): void {
   const tls = tlsFilesOf(config);
+  if (config.tls.clientCertificates !== 'off' && !tls) {
+    throw new ConfigError(
+      'HEARTH_TLS_CLIENT_CERTIFICATES: client certificates need TLS; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE too, or leave it off',
+    );
+  }
   if (!config.http.enabled && !tls) {
     throw new ConfigError(
       'HEARTH_HTTP_ENABLED: false turns off the only HTTP listener; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE to serve HTTPS instead, or leave HTTP on',
@@ -103,7 +108,10 @@ export async function bindListeners(
     headersTimeout: limits.connectTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, limits.connectTimeoutMs),
   };
-  const tlsServerOptions = material ? { ...material.options, handshakeTimeout: limits.connectTimeoutMs } : undefined;
+  // docs/tls.md#client-certificates: `optional` asks every TLS client for a certificate and lets it in without
+  // one (a key still works); the broker decides what a certificate presented is worth
+  const clientCerts = config.tls.clientCertificates === 'optional' ? { requestCert: true, rejectUnauthorized: false } : {};
+  const tlsServerOptions = material ? { ...material.options, ...clientCerts, handshakeTimeout: limits.connectTimeoutMs } : undefined;
 
   const httpServers: HttpServer[] = [];
   const mqttServers: NetServer[] = [];

@@ -23,6 +23,7 @@ import type { ReportRepo } from './store/reports.js';
 import type { ReportRunRepo } from './store/report-runs.js';
 import type { ReportDataRepo } from './store/report-data.js';
 import type { RetentionRepo } from './store/retention.js';
+import type { DeviceCertificateRepo } from './store/device-certificates.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -41,6 +42,7 @@ export * from './store/reports.js';
 export * from './store/report-runs.js';
 export * from './store/report-data.js';
 export * from './store/retention.js';
+export * from './store/device-certificates.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -75,6 +77,8 @@ export interface Repositories {
   reportData: ReportDataRepo;
   /** batched deletes of bounded histories (retention) */
   retention: RetentionRepo;
+  /** client certificates registered on devices (docs/tls.md#client-certificates) */
+  deviceCertificates: DeviceCertificateRepo;
 }
 
 export interface Store extends Repositories {

@@ -17,6 +17,7 @@ import { kvLimitsContract } from './store/kv.limits.js';
 import { accessLogsContract } from './store/access-logs.js';
 import { logsContract } from './store/logs.js';
 import { transactionContract } from './store/transaction.js';
+import { deviceCertificatesContract } from './store/device-certificates.js';
 
 export type { MakeStore } from './store/fixtures.js';
 
@@ -34,5 +35,6 @@ export function storeContract(name: string, make: MakeStore): void {
     accessLogsContract(make);
     logsContract(make);
     transactionContract(make);
+    deviceCertificatesContract(make);
   });
 }

@@ -47,6 +47,8 @@ export const DeviceClassSchema = v.object({
   projectId: v.number(),
   name: v.optional(v.string()),
   description: v.optional(v.string()),
+  /** docs/tls.md#client-certificates: shown when true */
+  certificateRequired: v.optional(v.boolean()),
   creationTime: Time,
 });
 export type DeviceClass = v.InferOutput<typeof DeviceClassSchema>;
@@ -55,4 +57,10 @@ export const CreateDeviceClassBodySchema = v.object({
   id: SlugSchema('id'),
   name: v.optional(TextSchema('name', 128)),
   description: v.optional(TextSchema('description', 1024)),
+  certificateRequired: v.optional(v.boolean('certificateRequired must be true or false')),
+});
+
+/** docs/tls.md#client-certificates: the one class setting that changes after creation */
+export const UpdateDeviceClassBodySchema = v.object({
+  certificateRequired: v.boolean('certificateRequired must be true or false'),
 });
