@@ -222,7 +222,11 @@ export async function bindListeners(
       if (ports.https) lines.push(`${what} over TLS on https://${host}:${ports.https}`);
       if (ports.mqtt) lines.push(`MQTT on mqtt://${host}:${ports.mqtt}`);
       if (ports.mqtts) lines.push(`MQTT over TLS on mqtts://${host}:${ports.mqtts}`);
-      if (material) lines.push(`TLS certificate: ${material.subject}, valid until ${material.validTo.toISOString()} (SIGHUP reloads ${files!.certFile})`);
+      // docs/tls.md#reloading-certificates: the pid to signal (npm start does not hand SIGHUP on)
+      if (material)
+        lines.push(`TLS certificate: ${material.subject}, valid until ${material.validTo.toISOString()} (kill -HUP ${process.pid} reloads ${files!.certFile})`);
+      if (material && config.tls.clientCertificates === 'optional')
+        lines.push(`TLS client certificates: optional (devices may sign in with one on MQTTS and WSS${files!.caFile ? `; CA ${files!.caFile}` : ''})`);
       return lines;
     },
     admit: (socket) => gate.admit(socket),

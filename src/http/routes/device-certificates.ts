@@ -43,7 +43,7 @@ export function deviceCertificatesRoutes(): Hono<HttpEnv> {
       summary: 'Register a client certificate (PEM; self-signed allowed) the device may sign in with on MQTTS and WSS',
       tag,
       success: 201,
-      statuses: [400, 401, 403, 404, 409, 413, 429, 500, 503],
+      statuses: [401, 403, 404, 413, 429, 500, 503],
       body: AddCertificateBodySchema,
       response: CertificateSchema,
       auth,

@@ -126,7 +126,7 @@ export function projectsRoutes(): Hono<HttpEnv> {
       summary: 'Change a device class: certificateRequired (docs/tls.md#client-certificates)',
       tag,
       success: 200,
-      statuses: [400, 401, 403, 404, 429, 500, 503],
+      statuses: STATUSES.read,
       body: UpdateDeviceClassBodySchema,
       response: DeviceClassSchema,
       auth: 'project key with scope devices',
