@@ -27,11 +27,20 @@ export async function addDeviceCertificate({
   if (!(await deps.store.deviceCertificates.add(row))) {
     const other = await deps.store.deviceCertificates.get(cert.fingerprint);
     // the same certificate on another device would make sign-in ambiguous
-    throw new AppError('ALREADY_EXISTS', other?.deviceId === d.id ? { fingerprint: cert.fingerprint } : { fingerprint: cert.fingerprint, onAnotherDevice: true });
+    throw new AppError(
+      'ALREADY_EXISTS',
+      other?.deviceId === d.id ? { fingerprint: cert.fingerprint } : { fingerprint: cert.fingerprint, onAnotherDevice: true },
+    );
   }
   await writeLog({
     deps,
-    input: { projectId: d.projectId, caller, level: 'info', source: 'api', text: `certificate ${cert.fingerprint} (${cert.subject}) registered on device ${d.id}` },
+    input: {
+      projectId: d.projectId,
+      caller,
+      level: 'info',
+      source: 'api',
+      text: `certificate ${cert.fingerprint} (${cert.subject}) registered on device ${d.id}`,
+    },
   });
   return certificateView(row);
 }
