@@ -12,6 +12,7 @@ import { commandTopic, kvTopic } from './topics.js';
 import { sendText } from './ws-send.js';
 import { brokerLog } from './general-log.js';
 import type { DeviceSession } from './session.js';
+import { closeSession } from './presence.js';
 import type { WebSocket } from 'ws';
 
 function noop(): void {}
@@ -104,6 +105,10 @@ function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
     case 'session':
       ctx.kvSockets.closeWhere((k) => k.caller.type === 'user' && k.caller.tokenHash === m.tokenHash);
       ctx.streams.closeWhere((c) => c.type === 'user' && c.tokenHash === m.tokenHash);
+      return;
+    case 'deviceCertificate':
+      // docs/tls.md#client-certificates: only the connections signed in with that certificate
+      for (const s of [...ctx.connections.sessionsOf(m.deviceId)]) if (s.certificate === m.fingerprint) closeSession(s);
       return;
   }
 }

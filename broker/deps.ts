@@ -38,6 +38,11 @@ export interface BrokerOptions {
   authFailureDelayMs: number;
   /** ... up to this */
   authFailureMaxDelayMs: number;
+  /**
+   * docs/tls.md#client-certificates: `optional`: a device on MQTTS or MQTT over WSS may sign in with a client
+   * certificate; `caFile`: HEARTH_TLS_CA_FILE is set, so a chain the TLS layer verified was issued by it
+   */
+  clientCertificates?: { mode: 'off' | 'optional'; caFile: boolean };
 }
 
 export interface BrokerDeps extends Deps {

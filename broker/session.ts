@@ -26,6 +26,8 @@ export class DeviceSession {
   persistentId?: string;
   /** MQTT: a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): kv-reload.ts */
   reload?: 'busy' | 'again';
+  /** signed in with a registered client certificate: its fingerprint (revoking it closes this connection) */
+  certificate?: string;
 
   constructor(
     /** the device as last read: its home may change while it is connected */

@@ -105,7 +105,12 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
   const mailer = mailerOf(config);
   // every port first: one that is taken stops start-up before anything is written (issue: a
   // first start used to create project 1 and print its key, then fail on the MQTT port)
-  const listeners = await bindListeners(config, { broker: config.roles.includes('broker'), logger });
+  const listeners = await bindListeners(config, {
+    broker: config.roles.includes('broker'),
+    logger,
+    // a proxy's address carries many clients: not capped as one (src/listeners/gate.ts)
+    trustedProxies: createTrustedProxies(config.trustedProxies),
+  });
   try {
     return await startRoles(config, logger, listeners, mailer);
   } catch (e) {
@@ -173,6 +178,8 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   // from here they serve the API and the broker
   const app = createApiRole(deps, { config, realtime, logger, accessLog, registry: metricsRegistry, trustedProxies });
   listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
+  // an accepted CONNECT ends the socket's connect deadline (src/listeners/gate.ts); Aedes emits this only for CONNACK 0
+  broker?.aedes.on('connackSent', (_packet, client) => listeners.admit(client.conn));
   closers.push(
     () => listeners.close(),
     () => accessLog.close(),

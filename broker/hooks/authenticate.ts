@@ -1,4 +1,6 @@
-// Aedes authenticate (docs/devices.md#mqtt): username = device id in decimal, password = the device API key.
+// Aedes authenticate (docs/devices.md#mqtt): username = device id in decimal, password = the device API key;
+// or, over TLS with client certificates on, a client certificate (docs/tls.md#client-certificates: the user name is
+// then the device id or empty, the password may be empty; a certificate presented decides alone).
 // Bad credentials → CONNACK 4; a device that no longer exists → CONNACK 5; a device already at
 // its connection cap → CONNACK 3 (try later). Repeated bad credentials from one address wait
 // longer and longer for their CONNACK (auth-backoff.ts). A clean-session-0 connection is a
@@ -10,13 +12,14 @@ import type { Socket } from 'node:net';
 import { AppError } from '../../src/domain/errors.js';
 import { parseId } from '../../src/domain/id.js';
 import { hashToken } from '../../src/domain/auth/tokens.js';
-import type { DeviceRow } from '../../src/ports/store.js';
 import type { BrokerContext } from '../context.js';
 import { connackError } from '../connack.js';
 import { brokerLog } from '../general-log.js';
 import { DeviceSession, sessionOf, type WithSession } from '../session.js';
 import type { WithIdRejected } from './pre-connect.js';
 import { delay } from '../auth-backoff.js';
+import { deviceForCertificate, refuseKeyIfCertificateRequired, type CertificateSignIn } from '../../src/domain/certificate/index.js';
+import { presentedCertificate } from '../client-certificate.js';
 
 type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
 
@@ -35,8 +38,8 @@ export function authenticate(ctx: BrokerContext) {
       refused(ctx, client, username, new AppError('INVALID_PARAMETERS', { message: 'an empty client id needs clean session 1' }));
       return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
     }
-    checkCredentials(ctx, username, password)
-      .then((device) => admit(ctx, client, device, onSocketClose))
+    checkCredentials(ctx, client, username, password)
+      .then((signIn) => admit(ctx, client, signIn, onSocketClose))
       .then(
         () => done(null, true),
         (err) => {
@@ -48,20 +51,29 @@ export function authenticate(ctx: BrokerContext) {
   };
 }
 
-async function checkCredentials(ctx: BrokerContext, username: string | undefined, password: Buffer | undefined): Promise<DeviceRow> {
+async function checkCredentials(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
+  const cert = presentedCertificate(ctx, client.req?.socket ?? client.conn);
+  if (cert) {
+    const named = username ? parseId(username) : undefined;
+    if (username && named === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
+    return deviceForCertificate({ deps: ctx.deps, input: { cert, deviceId: named } });
+  }
   if (!username || !password?.length) throw new AppError('AUTHORIZATION_REQUIRED');
   const deviceId = parseId(username);
   if (deviceId === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
   const { store } = ctx.deps;
   const device = await store.devices.getByKeyHash(hashToken(password.toString('utf8')));
-  if (device && device.id === deviceId) return device;
+  if (device && device.id === deviceId) {
+    await refuseKeyIfCertificateRequired(ctx.deps, device);
+    return { device };
+  }
   // a key of another device, or a wrong key, are bad credentials; a device that is gone is not
   // authorized at all (deleted, or removed from its project)
   if (!device && !(await store.devices.get(deviceId))) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
   throw new AppError('INVALID_TOKEN');
 }
 
-async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSocketClose: () => void): Promise<void> {
+async function admit(ctx: BrokerContext, client: Client, { device, fingerprint }: CertificateSignIn, onSocketClose: () => void): Promise<void> {
   const { presence, options } = ctx.deps;
   // [MQTT-3.1.4-2] a connection with the same client id replaces the old one: it does not count
   const old = (ctx.aedes as unknown as { clients: Record<string, Client | undefined> }).clients[client.id];
@@ -79,6 +91,7 @@ async function admit(ctx: BrokerContext, client: Client, device: DeviceRow, onSo
     ctx.connectionPrefix,
   );
   session.granted = new Set();
+  session.certificate = fingerprint;
   // docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go)
   if (client.clean === false) {
     await ctx.sessions.admit(session, client.id);

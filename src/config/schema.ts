@@ -53,7 +53,13 @@ export const ConfigSchema = v.object({
   // docs/operations.md#configuration: the TLS listeners start when certFile and keyFile are both set (reloaded on SIGHUP)
   https: v.object({ port }),
   mqtts: v.object({ port }),
-  tls: v.object({ certFile: nullableString, keyFile: nullableString, caFile: nullableString }),
+  // clientCertificates (docs/tls.md#client-certificates): `optional` asks TLS clients for a certificate a device may sign in with
+  tls: v.object({
+    certFile: nullableString,
+    keyFile: nullableString,
+    caFile: nullableString,
+    clientCertificates: v.picklist(['off', 'optional'], 'expected off or optional'),
+  }),
   // addresses/CIDRs whose X-Forwarded-For is believed (src/http/client-ip.ts)
   trustedProxies: v.array(
     v.pipe(
@@ -104,6 +110,8 @@ export const ConfigSchema = v.object({
     mqttPacketBytes: positive,
     wsFrameBytes: positive,
     connectTimeoutMs: positive,
+    // docs/operations.md#connection-limits: sockets one address may hold before their first request or CONNACK
+    unauthenticatedSocketsPerAddress: positive,
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,

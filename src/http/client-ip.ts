@@ -12,6 +12,8 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export interface TrustedProxies {
   /** the client behind `peer` given the X-Forwarded-For header(s) of the request */
   clientOf(peer: string, forwardedFor: string | string[] | undefined): string;
+  /** true when `peer` is one of the trusted proxies */
+  trusts(peer: string): boolean;
 }
 
 /** IPv4-mapped IPv6 (`::ffff:10.0.0.1`, how a dual-stack socket reports IPv4) as IPv4 */
@@ -40,6 +42,10 @@ export function createTrustedProxies(list: readonly string[]): TrustedProxies | 
   });
   const trusted = (a: ipaddr.IPv4 | ipaddr.IPv6) => ranges.some(([net, bits]) => net.kind() === a.kind() && a.match(net as never, bits));
   return {
+    trusts(peer) {
+      const a = parse(peer);
+      return a !== undefined && trusted(a);
+    },
     clientOf(peer, forwardedFor) {
       const peerAddr = parse(peer);
       if (!peerAddr || !trusted(peerAddr) || forwardedFor === undefined) return peer;

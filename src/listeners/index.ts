@@ -22,9 +22,11 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { answerClientError } from '../http/client-error.js';
+import type { TrustedProxies } from '../http/client-ip.js';
 import { EdgeResponse } from '../http/edge/response.js';
 import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
 import { listen, serveAsRequest } from './net.js';
+import { createGate } from './gate.js';
 
 export { listen } from './net.js';
 
@@ -53,6 +55,8 @@ export interface Listeners {
   tls?: TlsReloader;
   /** the addresses served, one line each, for the start-up log */
   describe(apiRole: boolean): string[];
+  /** an MQTT connection got its CONNACK: its socket is no longer under the connect deadline (src/listeners/gate.ts) */
+  admit(socket: Duplex): void;
   /** stops accepting MQTT connections (before the broker drains its own) */
   stopMqtt(): void;
   /** stops everything and drops the HTTP connections still open */
@@ -62,6 +66,11 @@ export interface Listeners {
 /** checks that the settings leave something to serve; throws ConfigError */
 export function checkListeners(config: Config): void {
   const tls = tlsFilesOf(config);
+  if (config.tls.clientCertificates !== 'off' && !tls) {
+    throw new ConfigError(
+      'HEARTH_TLS_CLIENT_CERTIFICATES: client certificates need TLS; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE too, or leave it off',
+    );
+  }
   if (!config.http.enabled && !tls) {
     throw new ConfigError(
       'HEARTH_HTTP_ENABLED: false turns off the only HTTP listener; set HEARTH_TLS_CERT_FILE and HEARTH_TLS_KEY_FILE to serve HTTPS instead, or leave HTTP on',
@@ -80,7 +89,10 @@ const starting: RequestListener = (_req, res) => {
  * Binds every listener the configuration asks for, or none: when one port fails the others are
  * closed again and the error (a ConfigError naming the variable) is thrown.
  */
-export async function bindListeners(config: Config, opts: { broker: boolean; logger: Logger }): Promise<Listeners> {
+export async function bindListeners(
+  config: Config,
+  opts: { broker: boolean; logger: Logger; trustedProxies?: Pick<TrustedProxies, 'trusts'> },
+): Promise<Listeners> {
   checkListeners(config);
   const { logger } = opts;
   const files = tlsFilesOf(config);
@@ -96,7 +108,10 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
     headersTimeout: limits.connectTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, limits.connectTimeoutMs),
   };
-  const tlsServerOptions = material ? { ...material.options, handshakeTimeout: limits.connectTimeoutMs } : undefined;
+  // docs/tls.md#client-certificates: `optional` asks every TLS client for a certificate and lets it in without
+  // one (a key still works); the broker decides what a certificate presented is worth
+  const clientCerts = config.tls.clientCertificates === 'optional' ? { requestCert: true, rejectUnauthorized: false } : {};
+  const tlsServerOptions = material ? { ...material.options, ...clientCerts, handshakeTimeout: limits.connectTimeoutMs } : undefined;
 
   const httpServers: HttpServer[] = [];
   const mqttServers: NetServer[] = [];
@@ -110,8 +125,19 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
     socket.on('error', ignore);
     held!.push(socket);
   };
-  const onTlsError = (err: Error, socket: { remoteAddress?: string }) =>
+  // a handshake that failed or timed out: Node leaves the socket open when the server listens
+  // for 'tlsClientError', so close it here (issue: stalled MQTTS handshakes were kept forever)
+  const onTlsError = (err: Error, socket: Duplex & { remoteAddress?: string }) => {
     logger.debug(`TLS handshake with ${socket.remoteAddress ?? 'a client'} failed: ${err.message}`);
+    socket.destroy();
+  };
+  // docs/operations.md#connection-limits: the connect deadline and the per-address cap of sockets not signed in yet
+  const gate = createGate({
+    connectTimeoutMs: limits.connectTimeoutMs,
+    unauthenticatedSocketsPerAddress: limits.unauthenticatedSocketsPerAddress,
+    uncapped: opts.trustedProxies && ((address) => opts.trustedProxies!.trusts(address)),
+    logger,
+  });
 
   const closeAll = async () => {
     for (const s of [...httpServers, ...mqttServers]) {
@@ -123,6 +149,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
     if (config.http.enabled) {
       const s = createHttpServer(httpOptions, starting);
       httpServers.push(s);
+      gate.watch(s, 'HTTP');
       ports.http = await listen(s, config.http.port, config.host, 'HEARTH_HTTP_PORT');
     }
     if (tlsServerOptions) {
@@ -130,11 +157,13 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
       s.on('tlsClientError', onTlsError);
       httpServers.push(s);
       tlsServers.push(s);
+      gate.watch(s, 'HTTPS');
       ports.https = await listen(s, config.https.port, config.host, 'HEARTH_HTTPS_PORT');
     }
     if (opts.broker && config.mqtt.enabled) {
       const s = createTcpServer(onMqtt);
       mqttServers.push(s);
+      gate.watch(s, 'MQTT');
       ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
     }
     if (opts.broker && tlsServerOptions) {
@@ -142,6 +171,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
       s.on('tlsClientError', onTlsError);
       mqttServers.push(s);
       tlsServers.push(s);
+      gate.watch(s, 'MQTTS');
       ports.mqtts = await listen(s, config.mqtts.port, config.host, 'HEARTH_MQTTS_PORT');
     }
   } catch (e) {
@@ -151,6 +181,8 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
   // parser errors (431 for an oversized head, 400 for a broken request line) answer the API's
   // error body rather than Node's empty one
   for (const s of httpServers) s.on('clientError', answerClientError);
+  // a request head that arrived ends the connect deadline (the API's own timeouts take over)
+  for (const s of httpServers) s.prependListener('request', (req: IncomingMessage) => gate.admit(req.socket));
 
   const stopMqtt = () => {
     for (const s of mqttServers) if (s.listening) s.close();
@@ -167,6 +199,7 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
         const upgrade = roles.upgrade;
         if (upgrade) {
           s.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+            gate.admit(socket);
             if (!upgrade(req, socket, head)) serveAsRequest(s, req, socket);
           });
         }
@@ -189,9 +222,14 @@ export async function bindListeners(config: Config, opts: { broker: boolean; log
       if (ports.https) lines.push(`${what} over TLS on https://${host}:${ports.https}`);
       if (ports.mqtt) lines.push(`MQTT on mqtt://${host}:${ports.mqtt}`);
       if (ports.mqtts) lines.push(`MQTT over TLS on mqtts://${host}:${ports.mqtts}`);
-      if (material) lines.push(`TLS certificate: ${material.subject}, valid until ${material.validTo.toISOString()} (SIGHUP reloads ${files!.certFile})`);
+      // docs/tls.md#reloading-certificates: the pid to signal (npm start does not hand SIGHUP on)
+      if (material)
+        lines.push(`TLS certificate: ${material.subject}, valid until ${material.validTo.toISOString()} (kill -HUP ${process.pid} reloads ${files!.certFile})`);
+      if (material && config.tls.clientCertificates === 'optional')
+        lines.push(`TLS client certificates: optional (devices may sign in with one on MQTTS and WSS${files!.caFile ? `; CA ${files!.caFile}` : ''})`);
       return lines;
     },
+    admit: (socket) => gate.admit(socket),
     stopMqtt,
     async close() {
       stopMqtt();

@@ -26,7 +26,12 @@ export interface BusMessages {
   /** an accepted event, for live watchers (browser stream) */
   event: { projectId: number; deviceId?: number; event: EventRecord };
   /** close live connections authenticated by this credential */
-  revoke: { kind: 'device'; deviceId: number } | { kind: 'projectKey'; keyId: string } | { kind: 'session'; tokenHash: string };
+  revoke:
+    | { kind: 'device'; deviceId: number }
+    | { kind: 'projectKey'; keyId: string }
+    | { kind: 'session'; tokenHash: string }
+    // docs/tls.md#client-certificates: connections signed in with that certificate close
+    | { kind: 'deviceCertificate'; deviceId: number; fingerprint: string };
   /** durable work was queued: wake workers now instead of at their next poll */
   work: { queue: string };
   /** a project's smart modules changed: every node drops its cached webhook targets */

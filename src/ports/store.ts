@@ -25,6 +25,7 @@ import type { ReportDataRepo } from './store/report-data.js';
 import type { RetentionRepo } from './store/retention.js';
 import type { TsdbRepo } from './store/tsdb.js';
 import type { CommandRepo } from './store/commands.js';
+import type { DeviceCertificateRepo } from './store/device-certificates.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -45,6 +46,7 @@ export * from './store/report-data.js';
 export * from './store/retention.js';
 export * from './store/tsdb.js';
 export * from './store/commands.js';
+export * from './store/device-certificates.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -83,6 +85,8 @@ export interface Repositories {
   tsdb: TsdbRepo;
   /** the device command outbox (docs/concepts.md#command-outbox) */
   commands: CommandRepo;
+  /** client certificates registered on devices (docs/tls.md#client-certificates) */
+  deviceCertificates: DeviceCertificateRepo;
 }
 
 export interface Store extends Repositories {

@@ -18,7 +18,7 @@ export interface BrokerRole {
 }
 
 export interface BrokerRoleOptions {
-  config: Pick<Config, 'limits' | 'mqttRateLimit' | 'broker' | 'mqtt'>;
+  config: Pick<Config, 'limits' | 'mqttRateLimit' | 'broker' | 'mqtt' | 'tls'>;
   realtime: Pick<Realtime, 'presence' | 'mqttSessions' | 'redis'>;
   logger: Logger;
   /** WebSocket upgrades are logged with the HTTP requests */
@@ -64,6 +64,7 @@ export async function createBrokerRole(deps: Deps, { config, realtime, logger, a
       sessionExpirySeconds: config.mqtt.sessionExpirySeconds,
       authFailureDelayMs: config.mqtt.authFailureDelayMs,
       authFailureMaxDelayMs: config.mqtt.authFailureMaxDelayMs,
+      clientCertificates: { mode: config.tls.clientCertificates, caFile: !!config.tls.caFile },
     },
   }).catch(async (e) => {
     await shared?.close();

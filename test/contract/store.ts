@@ -19,6 +19,7 @@ import { logsContract } from './store/logs.js';
 import { transactionContract } from './store/transaction.js';
 import { tsdbContract } from './store/tsdb.js';
 import { commandsContract } from './store/commands.js';
+import { deviceCertificatesContract } from './store/device-certificates.js';
 
 export type { MakeStore } from './store/fixtures.js';
 
@@ -38,5 +39,6 @@ export function storeContract(name: string, make: MakeStore): void {
     transactionContract(make);
     tsdbContract(make);
     commandsContract(make);
+    deviceCertificatesContract(make);
   });
 }

@@ -501,6 +501,33 @@ function commandOutbox(): Migration {
   };
 }
 
+/**
+ * docs/tls.md#client-certificates: client certificates registered per device (by sha256 fingerprint, one
+ * device each), and the device-class setting that makes a certificate the only way in.
+ */
+function deviceCertificates(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('device_certificates')
+        .addColumn('fingerprint', 'text', (c) => c.primaryKey())
+        .addColumn('device_id', 'integer', (c) => c.notNull())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('not_before', 'text', (c) => c.notNull())
+        .addColumn('not_after', 'text', (c) => c.notNull())
+        .addColumn('pem', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('device_certificates_device').on('device_certificates').columns(['device_id', 'creation_time']).execute();
+      await db.schema
+        .alterTable('device_classes')
+        .addColumn('certificate_required', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -511,6 +538,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004_read_cache_notify': readCacheNotify(dialect),
         '0005_access_log_file': accessLogFile(dialect),
         '0006_signup_session_app': signupAndSessionApp(),
+        '0007_device_certificates': deviceCertificates(),
         '0009_command_outbox': commandOutbox(),
         '0010_tsdb': tsdb(dialect),
         '0011_accounts': accounts(),

@@ -1,8 +1,8 @@
 // Projects, API keys, users, sessions, homes, members, device classes, provisioning tokens and
 // bundles: plain rows, one query each.
-import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import type { BundleRow, HomeRole, ProjectRow, Store, UserRow } from '../../ports/store.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, DeviceClassesTable } from './schema.js';
+import type { BundleRow, DeviceClassRow, HomeRole, ProjectRow, Store, UserRow } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
 import { precompiled } from './statements.js';
 
@@ -232,11 +232,27 @@ export function registryRepos(
     },
 
     deviceClasses: {
-      async create(c) {
-        await db.insertInto('deviceClasses').values(c).execute();
+      async create({ certificateRequired, ...c }) {
+        await db
+          .insertInto('deviceClasses')
+          .values({ ...c, certificateRequired: certificateRequired ? 1 : 0 })
+          .execute();
       },
-      get: (projectId, id) => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst(),
-      list: (projectId) => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute(),
+      async get(projectId, id) {
+        const r = await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+        return r && toDeviceClass(r);
+      },
+      list: async (projectId) =>
+        (await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute()).map(toDeviceClass),
+      async setCertificateRequired(projectId, id, required) {
+        const r = await db
+          .updateTable('deviceClasses')
+          .set({ certificateRequired: required ? 1 : 0 })
+          .where('projectId', '=', projectId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return Number(r.numUpdatedRows) > 0;
+      },
       async delete(projectId, id) {
         const r = await db.deleteFrom('deviceClasses').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
         return Number(r.numDeletedRows) > 0;
@@ -295,4 +311,9 @@ export function registryRepos(
       },
     },
   };
+}
+
+/** the 0/1 column as the boolean of the port */
+function toDeviceClass({ certificateRequired, ...r }: Selectable<DeviceClassesTable>): DeviceClassRow {
+  return { ...r, certificateRequired: certificateRequired === 1 };
 }

@@ -58,6 +58,8 @@ export interface DeviceClassesTable {
   id: string;
   name: string | null;
   description: string | null;
+  /** 0/1: docs/tls.md#client-certificates */
+  certificateRequired: Generated<number>;
   creationTime: string;
 }
 export interface DevicesTable {

@@ -17,6 +17,7 @@ import { reportRunRepo } from './report-runs.js';
 import { reportDataRepo } from './report-data.js';
 import { retentionRepo } from './retention.js';
 import { tsdbRepo } from './tsdb.js';
+import { deviceCertificateRepo } from './device-certificates.js';
 import { rawSqlite } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
@@ -51,6 +52,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     reportData: reportDataRepo(db),
     retention: retentionRepo(db),
     tsdb: tsdbRepo(db, handle.dialect, raw),
+    deviceCertificates: deviceCertificateRepo(db),
   };
   return store;
 }

@@ -21,7 +21,14 @@ export async function createDeviceClass({
   await projectKeyFor(deps, caller, projectId, 'devices');
   const b = parseInput(CreateDeviceClassBodySchema, body);
   if (await deps.store.deviceClasses.get(projectId, b.id)) throw new AppError('ALREADY_EXISTS', { deviceClass: b.id });
-  const row = { projectId, id: b.id, name: b.name ?? null, description: b.description ?? null, creationTime: deps.clock.now().toISOString() };
+  const row = {
+    projectId,
+    id: b.id,
+    name: b.name ?? null,
+    description: b.description ?? null,
+    certificateRequired: b.certificateRequired ?? false,
+    creationTime: deps.clock.now().toISOString(),
+  };
   await deps.store.deviceClasses.create(row);
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text: `device class ${b.id} created` } });
   return deviceClassView(row);

@@ -7,6 +7,7 @@ export { listApiKeys } from './key-list.js';
 export { revokeApiKey } from './key-revoke.js';
 export { listDeviceClasses, getDeviceClass } from './class-read.js';
 export { createDeviceClass } from './class-create.js';
+export { updateDeviceClass } from './class-update.js';
 export { deleteDeviceClass } from './class-delete.js';
 export { bootstrapIfEmpty } from './bootstrap.js';
 export { getProject, updateProject } from './settings.js';

@@ -64,6 +64,9 @@ export const DeviceClassSchema = v.object({
   projectId: v.number(),
   name: v.optional(v.string()),
   description: v.optional(v.string()),
+  certificateRequired: v.optional(
+    v.pipe(v.boolean(), v.description('devices of the class sign in with a client certificate only (docs/tls.md#client-certificates); shown when true')),
+  ),
   creationTime: Time,
 });
 export type DeviceClass = v.InferOutput<typeof DeviceClassSchema>;
@@ -72,4 +75,15 @@ export const CreateDeviceClassBodySchema = v.object({
   id: SlugSchema('id'),
   name: v.optional(TextSchema('name', 128)),
   description: v.optional(TextSchema('description', 1024)),
+  certificateRequired: v.optional(
+    v.pipe(v.boolean('certificateRequired must be true or false'), v.description('devices of the class sign in with a client certificate only')),
+  ),
+});
+
+/** docs/tls.md#client-certificates: the one class setting that changes after creation */
+export const UpdateDeviceClassBodySchema = v.object({
+  certificateRequired: v.pipe(
+    v.boolean('certificateRequired must be true or false'),
+    v.description('true: devices of the class sign in with a client certificate only (a key alone is refused)'),
+  ),
 });

@@ -14,5 +14,6 @@ export function deviceClassView(c: DeviceClassRow): DeviceClass {
   const out: DeviceClass = { id: c.id, projectId: c.projectId, creationTime: c.creationTime };
   if (c.name !== null) out.name = c.name;
   if (c.description !== null) out.description = c.description;
+  if (c.certificateRequired) out.certificateRequired = true;
   return out;
 }

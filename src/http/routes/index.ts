@@ -26,6 +26,7 @@ import { dataSourcesRoutes as dataSources } from './data-sources.js';
 import { reportsRoutes as reports } from './reports.js';
 import { consoleRoutes as console_ } from './console.js';
 import { projectSettingsRoutes as projectSettings } from './project-settings.js';
+import { deviceCertificatesRoutes as deviceCertificates } from './device-certificates.js';
 
 export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/', auth],
@@ -52,4 +53,5 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/scheduledReports', reports],
   ['/console', console_],
   ['/projects', projectSettings],
+  ['/devices', deviceCertificates],
 ];

@@ -14,6 +14,8 @@ import {
   DeviceClassSchema,
   createApiKey,
   createDeviceClass,
+  updateDeviceClass,
+  UpdateDeviceClassBodySchema,
   deleteDeviceClass,
   getDeviceClass,
   listApiKeys,
@@ -115,6 +117,21 @@ export function projectsRoutes(): Hono<HttpEnv> {
       auth: CLASS_READERS,
     }),
     async (c) => c.json(await getDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId') } })),
+  );
+
+  r.patch(
+    '/:projectId/deviceClasses/:classId',
+    op({
+      operationId: 'updateDeviceClass',
+      summary: 'Change a device class: certificateRequired (docs/tls.md#client-certificates)',
+      tag,
+      success: 200,
+      statuses: STATUSES.read,
+      body: UpdateDeviceClassBodySchema,
+      response: DeviceClassSchema,
+      auth: 'project key with scope devices',
+    }),
+    async (c) => c.json(await updateDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId'), body: await readBody(c) } })),
   );
 
   r.delete(

@@ -7,6 +7,8 @@ export interface DeviceClassRow {
   id: string;
   name: string | null;
   description: string | null;
+  /** docs/tls.md#client-certificates: devices of the class sign in with a certificate only (a key alone is refused) */
+  certificateRequired?: boolean;
   creationTime: string;
 }
 
@@ -72,6 +74,8 @@ export interface DeviceClassRepo {
   get(projectId: number, id: string): Promise<DeviceClassRow | undefined>;
   list(projectId: number): Promise<DeviceClassRow[]>;
   delete(projectId: number, id: string): Promise<boolean>;
+  /** sets the class's certificateRequired; false when there is no such class */
+  setCertificateRequired(projectId: number, id: string, required: boolean): Promise<boolean>;
   /** number of devices of that class, to refuse deleting a class in use */
   deviceCount(projectId: number, id: string): Promise<number>;
 }

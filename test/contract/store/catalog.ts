@@ -8,6 +8,7 @@ const deviceClass = (projectId: number, id: string, over: Partial<DeviceClassRow
   id,
   name: null,
   description: null,
+  certificateRequired: false,
   creationTime: at(0),
   ...over,
 });

@@ -27,7 +27,8 @@ describe('listener, TLS, proxy and CORS settings', () => {
     expect(c.mqtt.enabled).toBe(true);
     expect(c.https.port).toBe(8443);
     expect(c.mqtts.port).toBe(8883);
-    expect(c.tls).toEqual({ certFile: null, keyFile: null, caFile: null });
+    expect(c.tls).toEqual({ certFile: null, keyFile: null, caFile: null, clientCertificates: 'off' });
+    expect(c.limits.unauthenticatedSocketsPerAddress).toBe(100);
     expect(tlsFilesOf(c)).toBeUndefined();
     expect(c.trustedProxies).toEqual([]);
     expect(c.corsOrigins).toEqual(['*']);
@@ -58,6 +59,8 @@ describe('listener, TLS, proxy and CORS settings', () => {
     ['HEARTH_HTTP_ENABLED', 'maybe'],
     ['HEARTH_MQTT_ENABLED', 'off'],
     ['HEARTH_TLS_CERT_FILE', ''],
+    ['HEARTH_TLS_CLIENT_CERTIFICATES', 'required'],
+    ['HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS', '0'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.0/33'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.1,proxy.example.com'],
     ['HEARTH_TRUSTED_PROXIES', '127.1'],
@@ -68,6 +71,13 @@ describe('listener, TLS, proxy and CORS settings', () => {
   ])('%s=%j is one line naming the variable', (name, value) => {
     const message = oneLineNaming(() => loadConfig({ [name]: value }), name);
     expect(message).toContain(JSON.stringify(value));
+  });
+
+  it('client certificates: optional is read, and needs TLS (one line naming the variable)', () => {
+    const files = { HEARTH_TLS_CERT_FILE: '/c.pem', HEARTH_TLS_KEY_FILE: '/k.pem' };
+    expect(loadConfig({ ...files, HEARTH_TLS_CLIENT_CERTIFICATES: 'optional' }).tls.clientCertificates).toBe('optional');
+    expect(() => checkListeners(loadConfig({ ...files, HEARTH_TLS_CLIENT_CERTIFICATES: 'optional' }))).not.toThrow();
+    oneLineNaming(() => checkListeners(loadConfig({ HEARTH_TLS_CLIENT_CERTIFICATES: 'optional' })), 'HEARTH_TLS_CLIENT_CERTIFICATES');
   });
 
   it('an empty HEARTH_TRUSTED_PROXIES is no proxy; an empty HEARTH_CORS_ORIGINS is an error', () => {

@@ -1,0 +1,26 @@
+// Device certificates on the wire (docs/tls.md#client-certificates).
+import * as v from 'valibot';
+
+const Time = v.pipe(v.string(), v.isoTimestamp());
+
+/** a PEM certificate is a few KiB; a chain or a bundle pasted by mistake is refused long before this */
+export const PEM_MAX_CHARS = 16_384;
+
+export const AddCertificateBodySchema = v.object({
+  pem: v.pipe(
+    v.string('pem must be a string holding a PEM certificate'),
+    v.description('the device certificate, PEM (-----BEGIN CERTIFICATE-----); self-signed allowed; never a private key'),
+    v.minLength(1, 'pem is required'),
+    v.maxLength(PEM_MAX_CHARS, `pem must be at most ${PEM_MAX_CHARS} characters (one certificate)`),
+  ),
+});
+
+export const CertificateSchema = v.object({
+  fingerprint: v.pipe(v.string(), v.description('sha256 of the certificate (DER), lowercase hex: what DELETE takes')),
+  deviceId: v.number(),
+  subject: v.pipe(v.string(), v.description('the subject, one line (CN=desk-lamp, O=Acme)')),
+  notBefore: v.pipe(Time, v.description('start of the validity period')),
+  notAfter: v.pipe(Time, v.description('end of the validity period: the certificate is refused after it')),
+  creationTime: Time,
+});
+export type Certificate = v.InferOutput<typeof CertificateSchema>;
