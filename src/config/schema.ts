@@ -119,6 +119,8 @@ export const ConfigSchema = v.object({
   broker: v.object({ drainTimeoutMs: positive, wsPingIntervalMs: positive, wsBufferedBytes: positive }),
   sessions: v.object({ ttlSeconds: positive }),
   provisioning: v.object({ ttlSeconds: positive }),
+  // docs/api.md#stream-tickets: how long a single-use WebSocket ticket may wait to be redeemed
+  streamTickets: v.object({ ttlSeconds: positive }),
   accessLog: v.object({ flushMs: positive, batchSize: positive }),
   webhooks: v.object({
     allowPrivateTargets: v.boolean('expected true or false'),

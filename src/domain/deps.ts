@@ -66,6 +66,8 @@ export interface Deps {
   pipelineMetrics?: PipelineMetrics;
   /** docs/concepts.md: failed logins, signups and claim/provisioning guesses back off; absent: not throttled */
   authThrottle?: AuthThrottle;
+  /** docs/api.md#stream-tickets: how long a WebSocket ticket may wait to be redeemed; absent: 10 s */
+  streamTicketTtlSeconds?: number;
   /**
    * docs/devices.md#mqtt: events of a device in no home reach no module; the general log says so once per
    * device per window (one hour; per process). Absent: not said.

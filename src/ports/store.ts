@@ -23,6 +23,7 @@ import type { ReportRepo } from './store/reports.js';
 import type { ReportRunRepo } from './store/report-runs.js';
 import type { ReportDataRepo } from './store/report-data.js';
 import type { RetentionRepo } from './store/retention.js';
+import type { StreamTicketRepo } from './store/stream-tickets.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -41,6 +42,7 @@ export * from './store/reports.js';
 export * from './store/report-runs.js';
 export * from './store/report-data.js';
 export * from './store/retention.js';
+export * from './store/stream-tickets.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -75,6 +77,8 @@ export interface Repositories {
   reportData: ReportDataRepo;
   /** batched deletes of bounded histories (retention) */
   retention: RetentionRepo;
+  /** single-use WebSocket tickets (docs/api.md#stream-tickets) */
+  streamTickets: StreamTicketRepo;
 }
 
 export interface Store extends Repositories {

@@ -392,6 +392,22 @@ function signupAndSessionApp(): Migration {
   };
 }
 
+/** docs/api.md#stream-tickets: single-use WebSocket tickets, a few seconds each, named by their hash */
+function streamTickets(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('stream_tickets')
+        .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
+        .addColumn('credential_kind', 'text', (c) => c.notNull())
+        .addColumn('credential_hash', 'text', (c) => c.notNull())
+        .addColumn('expiration_time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('stream_tickets_expiration').on('stream_tickets').column('expiration_time').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -402,6 +418,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004_read_cache_notify': readCacheNotify(dialect),
         '0005_access_log_file': accessLogFile(dialect),
         '0006_signup_session_app': signupAndSessionApp(),
+        '0008_stream_tickets': streamTickets(),
       };
     },
   };

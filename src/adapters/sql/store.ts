@@ -15,6 +15,7 @@ import { reportRepo } from './reports.js';
 import { reportRunRepo } from './report-runs.js';
 import { reportDataRepo } from './report-data.js';
 import { retentionRepo } from './retention.js';
+import { streamTicketRepo } from './stream-tickets.js';
 import { rawSqlite } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
@@ -47,6 +48,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     reportRuns: reportRunRepo(db),
     reportData: reportDataRepo(db),
     retention: retentionRepo(db),
+    streamTickets: streamTicketRepo(db),
   };
   return store;
 }
