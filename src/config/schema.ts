@@ -101,7 +101,8 @@ export const ConfigSchema = v.object({
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
-  // docs/concepts.md: failed logins (per account and per client IP), self-signups (per client IP) and
+  // docs/api.md#sign-in-throttling: failed logins (per account and client IP, per client IP, and per account
+  // from everywhere: accountGlobalFreeFailures), self-signups (per client IP) and
   // claim-code / provisioning-token guesses (per client IP and credential) back off: free
   // failures, then a wait of baseDelaySeconds doubling up to maxDelaySeconds; counts are
   // forgotten windowSeconds after the last failure
@@ -109,6 +110,7 @@ export const ConfigSchema = v.object({
     enabled: v.boolean('expected true or false'),
     accountFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
     clientFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
+    accountGlobalFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
     baseDelaySeconds: positive,
     maxDelaySeconds: positive,
     windowSeconds: positive,
