@@ -130,6 +130,8 @@ export const ConfigSchema = v.object({
     retryScheduleSeconds: v.pipe(v.array(positive), v.minLength(1, 'expected at least one delay')),
     pollMs: positive,
     concurrency: positive,
+    // docs/webhooks.md#retries: a claimed delivery's lease, renewed while its worker lives
+    leaseSeconds: positive,
   }),
   presence: v.object({ heartbeatMs: positive, nodeTimeoutMs: positive }),
   // docs/concepts.md#log-requests/docs/api.md#limits: a log file of at most maxFileBytes, sent in parts of partBytes; an upload with
