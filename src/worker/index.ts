@@ -84,8 +84,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   // docs/webhooks.md#retries: a short lease, renewed while the row is held (runner.ts), so a killed
   // worker's rows are taken again within it and a live worker's never
   const leaseMs = (deps.webhooks.leaseSeconds ?? LEASE_SECONDS) * 1000;
-  // a job waiting this long for its lane goes back to the queue
-  const senderOptions = { concurrency: deps.webhooks.concurrency, staleMs: leaseMs / 4 };
+  // a job waiting this long for its lane goes back to the queue (as before the lease was a setting:
+  // a quarter of the timeout and the margin; the lease is renewed meanwhile)
+  const senderOptions = { concurrency: deps.webhooks.concurrency, staleMs: (deps.webhooks.timeoutMs + LEASE_MARGIN_MS) / 4 };
   const holdMs = senderOptions.staleMs + deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
   // the exchanges on another core than the event loop that ingests events and writes the queue
   const makeSender: MakeSender = (deliver) =>
