@@ -232,6 +232,7 @@ function buildDeps(
     limits: config.limits,
     sessionTtlSeconds: config.sessions.ttlSeconds,
     provisioningTtlSeconds: config.provisioning.ttlSeconds,
+    streamTicketTtlSeconds: config.streamTickets.ttlSeconds,
     resolver: systemResolver,
     // the outbox, webhook target cache and local hand-off of this store (domain/event/pipeline.ts)
     pipeline: createEventPipeline({ store }),

@@ -1,11 +1,12 @@
 // The HTTP side of WebSocket upgrades that are not MQTT: the credential (header, or `authToken`
-// in the query for browsers, docs/api.md#credentials), refusals answered as the REST API would (same reasons
+// in the query for browsers, docs/api.md#credentials, or a single-use `ticket`, docs/api.md#stream-tickets), refusals answered as the REST API would (same reasons
 // and the statuses of the operation, src/domain/error-status.ts), and the access log line (docs/operations.md#logs:
 // the path without its query, so the token is never recorded).
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
+import { redeemStreamTicket } from '../../src/domain/auth/ticket.js';
 import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
 import { idOrNotFound } from '../../src/domain/id.js';
@@ -28,8 +29,11 @@ export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffe
   return { req, socket, head, url: new URL(req.url ?? '/', 'http://localhost'), ip, started: process.hrtime.bigint() };
 }
 
+/** the header's credential, else `authToken`, else a `ticket` (used up here, whatever the upgrade's outcome) */
 export async function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
   const token = tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
+  const ticket = token ? undefined : u.url.searchParams.get('ticket') || undefined;
+  if (ticket) return redeemStreamTicket({ deps: ctx.deps, input: { ticket, ip: u.ip } });
   return resolveCaller({ deps: ctx.deps, input: { token, ip: u.ip } });
 }
 

@@ -125,7 +125,8 @@ export const ConfigSchema = v.object({
   }),
   rateLimit: v.object({ enabled: v.boolean('expected true or false'), perSecond: positive, burst: positive }),
   mqttRateLimit: v.object({ publishesPerSecond: positive, burst: positive }),
-  // docs/concepts.md: failed logins (per account and per client IP), self-signups (per client IP) and
+  // docs/api.md#sign-in-throttling: failed logins (per account and client IP, per client IP, and per account
+  // from everywhere: accountGlobalFreeFailures), self-signups (per client IP) and
   // claim-code / provisioning-token guesses (per client IP and credential) back off: free
   // failures, then a wait of baseDelaySeconds doubling up to maxDelaySeconds; counts are
   // forgotten windowSeconds after the last failure
@@ -133,6 +134,7 @@ export const ConfigSchema = v.object({
     enabled: v.boolean('expected true or false'),
     accountFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
     clientFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
+    accountGlobalFreeFailures: v.pipe(v.number('expected an integer'), v.integer('expected an integer'), v.minValue(0, 'expected 0 or more')),
     baseDelaySeconds: positive,
     maxDelaySeconds: positive,
     windowSeconds: positive,
@@ -143,6 +145,8 @@ export const ConfigSchema = v.object({
   broker: v.object({ drainTimeoutMs: positive, wsPingIntervalMs: positive }),
   sessions: v.object({ ttlSeconds: positive }),
   provisioning: v.object({ ttlSeconds: positive }),
+  // docs/api.md#stream-tickets: how long a single-use WebSocket ticket may wait to be redeemed
+  streamTickets: v.object({ ttlSeconds: positive }),
   accessLog: v.object({ flushMs: positive, batchSize: positive }),
   webhooks: v.object({
     allowPrivateTargets: v.boolean('expected true or false'),
@@ -150,6 +154,8 @@ export const ConfigSchema = v.object({
     retryScheduleSeconds: v.pipe(v.array(positive), v.minLength(1, 'expected at least one delay')),
     pollMs: positive,
     concurrency: positive,
+    // docs/webhooks.md#retries: a claimed delivery's lease, renewed while its worker lives
+    leaseSeconds: positive,
   }),
   presence: v.object({ heartbeatMs: positive, nodeTimeoutMs: positive }),
   // docs/concepts.md#log-requests/docs/api.md#limits: a log file of at most maxFileBytes, sent in parts of partBytes; an upload with

@@ -129,6 +129,9 @@ export async function request<T = unknown>(
 }
 
 export const get = async <T>(path: string) => (await request<T>('GET', path)).body;
+
+/** a single-use ticket, valid seconds, to open a WebSocket as the session without its token in the URL (docs/api.md#stream-tickets) */
+export const streamTicket = async () => (await request<{ ticket: string }>('POST', '/auth/ticket')).body.ticket;
 export const send = async <T = unknown>(method: string, path: string, body?: unknown) => (await request<T>(method, path, body)).body;
 
 /** a list with its total, from the range header `vnd.tinkermode.range: first-last/total` (total 0 when empty) */

@@ -1,7 +1,8 @@
 // The live event stream (GET /userSession/websocket): one socket per signed-in tab, shared by
 // every page that listens. It reconnects by itself (1 s, doubling to 30 s); a close for a
-// credential that ended (1008) is not retried: the console returns to sign-in.
-import { session } from './api';
+// credential that ended (1008) is not retried: the console returns to sign-in. Every socket is
+// opened with a fresh single-use ticket, never with the credential in its URL (docs/api.md#stream-tickets).
+import { ApiError, session, streamTicket } from './api';
 
 export interface HearthEvent {
   eventType: string;
@@ -23,13 +24,38 @@ let retryMs = 1000;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let wanted = false;
 let onEnded: (() => void) | undefined;
+/** bumped by every connect and stop: a ticket that arrives for an older attempt opens nothing */
+let attempt = 0;
 
 export const wsUrl = (path: string) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 
-function connect(): void {
-  const s = session();
-  if (!s || !wanted) return;
-  const ws = new WebSocket(wsUrl(`/userSession/websocket?authToken=${encodeURIComponent(s.token)}`));
+/** a WebSocket on `path` opened with a fresh ticket (docs/api.md#stream-tickets): the session's token stays out of the URL */
+export async function ticketSocket(path: string): Promise<WebSocket> {
+  const ticket = await streamTicket();
+  return new WebSocket(wsUrl(`${path}${path.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}`));
+}
+
+async function connect(): Promise<void> {
+  if (!session() || !wanted) return;
+  const mine = ++attempt;
+  let ws: WebSocket;
+  try {
+    ws = await ticketSocket('/userSession/websocket');
+  } catch (err) {
+    if (mine !== attempt || !wanted) return;
+    // the credential itself was refused: the session ended, as a 1008 close says below
+    if (err instanceof ApiError && err.status === 401) {
+      wanted = false;
+      onEnded?.();
+      return;
+    }
+    timer = setTimeout(connect, (retryMs = Math.min(retryMs * 2, 30_000)));
+    return;
+  }
+  if (mine !== attempt || !wanted) {
+    ws.close();
+    return;
+  }
   socket = ws;
   ws.onopen = () => {
     retryMs = 1000;
@@ -62,11 +88,12 @@ export function startStream(ended: () => void): void {
   onEnded = ended;
   if (wanted) return;
   wanted = true;
-  connect();
+  void connect();
 }
 
 export function stopStream(): void {
   wanted = false;
+  attempt++;
   clearTimeout(timer);
   const s = socket;
   socket = undefined;

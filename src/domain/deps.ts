@@ -77,6 +77,8 @@ export interface Deps {
   mailer?: Mailer;
   /** docs/concepts.md#accounts: the server's public base URL (`http.publicUrl`) for links in mail; absent: mail carries the code only */
   publicUrl?: string;
+  /** docs/api.md#stream-tickets: how long a WebSocket ticket may wait to be redeemed; absent: 10 s */
+  streamTicketTtlSeconds?: number;
   /**
    * docs/devices.md#mqtt: events of a device in no home reach no module; the general log says so once per
    * device per window (one hour; per process). Absent: not said.

@@ -195,7 +195,7 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
       address: '/userSession/websocket',
       title: 'Browser event stream',
       description:
-        'One text frame per event of every home the caller can see. `?authToken=<user token or project key>`; optional `homeId` and `eventTypes` (comma-separated) filters.',
+        'One text frame per event of every home the caller can see. `?ticket=<single-use ticket from POST /auth/ticket>` (or `?authToken=<user token or project key>`); optional `homeId` and `eventTypes` (comma-separated) filters.',
       send: ['Event'],
     },
   } as const;
@@ -216,6 +216,7 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
                 query: {
                   type: 'object',
                   properties: {
+                    ticket: { type: 'string', description: 'A single-use ticket from POST /auth/ticket (keeps the credential out of the URL)' },
                     authToken: { type: 'string', description: 'A user token or project key' },
                     homeId: { type: 'string', description: 'Only events of this home' },
                     eventTypes: { type: 'string', description: 'Only these event types, comma-separated' },
@@ -268,7 +269,11 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
         host: `${host}:${info.httpPort ?? 8080}`,
         protocol: 'ws',
         description: 'WebSocket channels on the HTTP port',
-        security: [{ $ref: '#/components/securitySchemes/modeCloud' }, { $ref: '#/components/securitySchemes/authToken' }],
+        security: [
+          { $ref: '#/components/securitySchemes/modeCloud' },
+          { $ref: '#/components/securitySchemes/ticket' },
+          { $ref: '#/components/securitySchemes/authToken' },
+        ],
       },
     },
     channels,
@@ -279,6 +284,13 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
       securitySchemes: {
         deviceKey: { type: 'userPassword', description: 'MQTT CONNECT: username = device id in decimal, password = the device API key (`dk.…`)' },
         modeCloud: { type: 'httpApiKey', name: 'Authorization', in: 'header', description: '`Authorization: ModeCloud <token>`' },
+        ticket: {
+          type: 'httpApiKey',
+          name: 'ticket',
+          in: 'query',
+          description:
+            'For browsers: `?ticket=<ticket>`, a single-use ticket valid seconds from `POST /auth/ticket`, standing for the credential that asked for it',
+        },
         authToken: { type: 'httpApiKey', name: 'authToken', in: 'query', description: 'For browsers: `?authToken=<user token or project key>`' },
       },
     },

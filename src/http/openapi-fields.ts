@@ -295,6 +295,12 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   skip: { d: 'Items to skip (default 0)', e: '0' },
   limit: { d: 'Items to answer (default 1000, at most 10000)', e: '100' },
   authToken: { d: 'Credential for a browser WebSocket that cannot set headers (a user token or project key)', e: 'ut.Xb3kQ9mZ2vY1' },
+  ticket: {
+    d: 'Single-use ticket (from POST /auth/ticket, valid seconds) opening a WebSocket as the credential that asked for it, which then stays out of the URL',
+    e: 'wt.Q2x7vNc4PzR8',
+  },
+  'StreamTicket.ticket': { d: 'Pass as `?ticket=` when opening the WebSocket; single use', e: 'wt.Q2x7vNc4PzR8' },
+  'StreamTicket.expirationTime': { d: 'Unused after this, the ticket opens nothing', e: '2026-11-22T12:00:10.000Z' },
 };
 
 /** the description of a field: `Owner.path`, then the field name */

@@ -154,7 +154,7 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
     const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => param(m[1], 'path', { type: 'string' }, true));
     const qjs = meta.query ? jsonSchema(meta.query, `${meta.operationId}?`) : undefined;
     const queryParams = Object.entries((qjs?.properties ?? {}) as Record<string, JsonSchema>).map(([n, s]) => param(n, 'query', s, false));
-    if (meta.queryToken) queryParams.push(param('authToken', 'query', { type: 'string' }, false));
+    if (meta.queryToken) queryParams.push(param('ticket', 'query', { type: 'string' }, false), param('authToken', 'query', { type: 'string' }, false));
 
     const responses: Record<string, unknown> = {};
     const rjs = meta.response ? jsonSchema(meta.response, meta.operationId) : undefined;

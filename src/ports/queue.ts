@@ -112,6 +112,11 @@ export interface Deliveries {
   completeMany(workerId: string, items: { id: string; outcome: DeliveryOutcome }[]): Promise<Set<string>>;
   /** gives claimed rows back untouched (no attempt made), due at `now` */
   release(ids: string[], workerId: string, now: string): Promise<void>;
+  /**
+   * a live worker keeps the rows it still holds (docs/webhooks.md#retries): their lease now ends at
+   * `leaseUntil`; rows no longer leased by it are left alone. Returns how many were renewed.
+   */
+  renew(ids: string[], workerId: string, leaseUntil: string): Promise<number>;
   /** start-up of embedded mode: no other worker can hold a lease, give every one back */
   releaseAll(now: string): Promise<number>;
   /** a new round of retries for a finished or waiting delivery; undefined when it does not exist */

@@ -23,6 +23,8 @@ export interface FailurePolicy {
 export interface FailureCounter {
   /** milliseconds the key must still wait because of its failures (0: it may try now) */
   waitOf(key: string): Promise<number>;
+  /** the failures the key has on record (0: none, or forgotten) */
+  countOf(key: string): Promise<number>;
   /** counts one failure of the key; answers the wait it starts now (0 while failures are free) */
   fail(key: string, policy: FailurePolicy): Promise<number>;
   /** a success: the key's failures are forgotten */

@@ -26,6 +26,7 @@ import type { RetentionRepo } from './store/retention.js';
 import type { TsdbRepo } from './store/tsdb.js';
 import type { CommandRepo } from './store/commands.js';
 import type { DeviceCertificateRepo } from './store/device-certificates.js';
+import type { StreamTicketRepo } from './store/stream-tickets.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -47,6 +48,7 @@ export * from './store/retention.js';
 export * from './store/tsdb.js';
 export * from './store/commands.js';
 export * from './store/device-certificates.js';
+export * from './store/stream-tickets.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -87,6 +89,8 @@ export interface Repositories {
   commands: CommandRepo;
   /** client certificates registered on devices (docs/tls.md#client-certificates) */
   deviceCertificates: DeviceCertificateRepo;
+  /** single-use WebSocket tickets (docs/api.md#stream-tickets) */
+  streamTickets: StreamTicketRepo;
 }
 
 export interface Store extends Repositories {

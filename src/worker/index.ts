@@ -26,6 +26,8 @@ export interface WebhookWorkerConfig {
   retryScheduleSeconds: number[];
   pollMs: number;
   concurrency: number;
+  /** docs/webhooks.md#retries: how long a claimed delivery stays this worker's unless renewed; absent: 12 */
+  leaseSeconds?: number;
 }
 
 export interface WorkerDeps {
@@ -66,6 +68,8 @@ export interface Worker {
 }
 
 const LEASE_MARGIN_MS = 30_000;
+/** docs/webhooks.md#retries: the default lease of a claimed delivery */
+const LEASE_SECONDS = 12;
 const PRUNE_EVERY_MS = 3600_000;
 const PRUNE_BATCH = 500;
 const CLOSE_GRACE_MS = 5_000;
@@ -77,9 +81,13 @@ export function createWorker(deps: WorkerDeps): Worker {
   // the worker reads no response header but Retry-After
   const clientOptions = { allowPrivateTargets: deps.webhooks.allowPrivateTargets, timeoutMs: deps.webhooks.timeoutMs, responseHeaders: false };
   checkClientOptions(clientOptions);
-  const leaseMs = deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
-  // a job waiting this long for its lane goes back to the queue, well before its lease ends
-  const senderOptions = { concurrency: deps.webhooks.concurrency, staleMs: leaseMs / 4 };
+  // docs/webhooks.md#retries: a short lease, renewed while the row is held (runner.ts), so a killed
+  // worker's rows are taken again within it and a live worker's never
+  const leaseMs = (deps.webhooks.leaseSeconds ?? LEASE_SECONDS) * 1000;
+  // a job waiting this long for its lane goes back to the queue (as before the lease was a setting:
+  // a quarter of the timeout and the margin; the lease is renewed meanwhile)
+  const senderOptions = { concurrency: deps.webhooks.concurrency, staleMs: (deps.webhooks.timeoutMs + LEASE_MARGIN_MS) / 4 };
+  const holdMs = senderOptions.staleMs + deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
   // the exchanges on another core than the event loop that ingests events and writes the queue
   const makeSender: MakeSender = (deliver) =>
     deps.threads === undefined
@@ -132,7 +140,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           retryScheduleSeconds: deps.webhooks.retryScheduleSeconds,
           random: deps.random ?? Math.random,
         },
-        { concurrency: deps.webhooks.concurrency, pollMs: deps.webhooks.pollMs, leaseMs },
+        { concurrency: deps.webhooks.concurrency, pollMs: deps.webhooks.pollMs, leaseMs, holdMs },
         makeSender,
       );
       const unsubscribeBus = deps.bus.subscribe('work', (msg) => {

@@ -77,8 +77,10 @@ export function rateLimiterContract(name: string, make: LimiterFactory): void {
           expect(await f.waitOf('a')).toBeGreaterThan(0);
           expect(await f.waitOf('b')).toBe(0);
           expect(await f.fail('b', policy)).toBe(0);
+          expect([await f.countOf('a'), await f.countOf('b'), await f.countOf('never')]).toEqual([3, 1, 0]);
           await f.reset('a');
           expect(await f.waitOf('a')).toBe(0);
+          expect(await f.countOf('a')).toBe(0);
           // counting starts again from the first free failure
           expect(await f.fail('a', policy)).toBe(0);
         } finally {

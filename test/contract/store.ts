@@ -12,6 +12,7 @@ import { catalogContract } from './store/catalog.js';
 import { devicesContract } from './store/devices.js';
 import { devicesListContract } from './store/devices.list.js';
 import { provisioningContract } from './store/provisioning.js';
+import { streamTicketsContract } from './store/stream-tickets.js';
 import { kvContract } from './store/kv.js';
 import { kvLimitsContract } from './store/kv.limits.js';
 import { accessLogsContract } from './store/access-logs.js';
@@ -32,6 +33,7 @@ export function storeContract(name: string, make: MakeStore): void {
     devicesContract(make);
     devicesListContract(make);
     provisioningContract(make);
+    streamTicketsContract(make);
     kvContract(make);
     kvLimitsContract(make);
     accessLogsContract(make);

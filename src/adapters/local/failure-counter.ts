@@ -39,6 +39,9 @@ export function createMemoryFailureCounter(opts: { now?: () => number; maxKeys?:
       const e = live(key, t);
       return e ? Math.max(0, e.until - t) : 0;
     },
+    async countOf(key) {
+      return live(key, now())?.n ?? 0;
+    },
     async fail(key, policy) {
       const t = now();
       let e = live(key, t);

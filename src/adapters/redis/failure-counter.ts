@@ -44,6 +44,11 @@ export function createRedisFailureCounter(opts: { client: RedisClient; keys: Red
         async () => Number(await opts.client.eval(WAIT, 1, key(k))),
         () => insurance.waitOf(k),
       ),
+    countOf: (k) =>
+      guarded(
+        async () => Number((await opts.client.hget(key(k), 'n')) ?? 0),
+        () => insurance.countOf(k),
+      ),
     fail: (k, p) =>
       guarded(
         async () => Number(await opts.client.eval(FAIL, 1, key(k), p.free, p.baseMs, p.maxMs, p.windowMs)),

@@ -32,7 +32,7 @@ const RELEASE_SQLITE = `update deliveries set status = 'pending', claimed_by = n
 // RETURNING order is unspecified: oldest due first
 const oldestFirst = (a: DeliveryRow, b: DeliveryRow) => a.creationTime.localeCompare(b.creationTime) || a.id.localeCompare(b.id);
 
-type LeaseOps = Pick<Deliveries, 'claim' | 'complete' | 'completeMany' | 'release' | 'releaseAll'>;
+type LeaseOps = Pick<Deliveries, 'claim' | 'complete' | 'completeMany' | 'release' | 'renew' | 'releaseAll'>;
 
 export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): LeaseOps {
   return {
@@ -141,6 +141,21 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         .execute();
     },
 
+    async renew(ids, workerId, leaseUntil) {
+      let n = 0;
+      // in chunks: one bound parameter per id
+      for (let i = 0; i < ids.length; i += COMPLETE_CHUNK) {
+        const r = await db
+          .updateTable('deliveries')
+          .set({ nextAttemptTime: leaseUntil })
+          .where('id', 'in', ids.slice(i, i + COMPLETE_CHUNK))
+          .where('claimedBy', '=', workerId)
+          .where('status', '=', 'delivering')
+          .executeTakeFirst();
+        n += Number(r.numUpdatedRows);
+      }
+      return n;
+    },
     async releaseAll(now) {
       const r = await db
         .updateTable('deliveries')

@@ -528,6 +528,22 @@ function deviceCertificates(): Migration {
   };
 }
 
+/** docs/api.md#stream-tickets: single-use WebSocket tickets, a few seconds each, named by their hash */
+function streamTickets(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('stream_tickets')
+        .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
+        .addColumn('credential_kind', 'text', (c) => c.notNull())
+        .addColumn('credential_hash', 'text', (c) => c.notNull())
+        .addColumn('expiration_time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('stream_tickets_expiration').on('stream_tickets').column('expiration_time').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -539,6 +555,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0005_access_log_file': accessLogFile(dialect),
         '0006_signup_session_app': signupAndSessionApp(),
         '0007_device_certificates': deviceCertificates(),
+        '0008_stream_tickets': streamTickets(),
         '0009_command_outbox': commandOutbox(),
         '0010_tsdb': tsdb(dialect),
         '0011_accounts': accounts(),

@@ -107,6 +107,17 @@ export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
+    async settleDelivery(id, o) {
+      // a run that wrote its output and holds no lease: waiting for its delivery, or settled (a redelivery)
+      const res = await db
+        .updateTable('reportRuns')
+        .set(o)
+        .where('id', '=', id)
+        .where('leaseUntil', 'is', null)
+        .where('outputKey', 'is not', null)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
     async deleteForReport(reportId) {
       const keys = await db.selectFrom('reportRuns').select('outputKey').where('reportId', '=', reportId).execute();
       await db.deleteFrom('reportRuns').where('reportId', '=', reportId).execute();

@@ -18,6 +18,7 @@ import { reportDataRepo } from './report-data.js';
 import { retentionRepo } from './retention.js';
 import { tsdbRepo } from './tsdb.js';
 import { deviceCertificateRepo } from './device-certificates.js';
+import { streamTicketRepo } from './stream-tickets.js';
 import { rawSqlite } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
@@ -53,6 +54,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     retention: retentionRepo(db),
     tsdb: tsdbRepo(db, handle.dialect, raw),
     deviceCertificates: deviceCertificateRepo(db),
+    streamTickets: streamTicketRepo(db),
   };
   return store;
 }

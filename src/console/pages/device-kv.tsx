@@ -3,8 +3,8 @@
 // revision. Editing a key whose value changes underneath shows the conflict instead of writing
 // over it unseen.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { send, session } from '../api';
-import { wsUrl } from '../stream';
+import { send } from '../api';
+import { ticketSocket } from '../stream';
 import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, useAction } from '../ui';
 
 interface Item {
@@ -32,8 +32,17 @@ export function DeviceKv({ id }: { id: number }) {
     let closed = false;
     let ws: WebSocket | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const open = () => {
-      ws = new WebSocket(wsUrl(`/devices/${id}/kv?authToken=${encodeURIComponent(session()!.token)}`));
+    const open = async () => {
+      let next: WebSocket;
+      try {
+        // a fresh single-use ticket per socket: the token stays out of the URL (docs/api.md#stream-tickets)
+        next = await ticketSocket(`/devices/${id}/kv`);
+      } catch {
+        if (!closed) retry = setTimeout(open, 2000);
+        return;
+      }
+      if (closed) return next.close();
+      ws = next;
       ws.onopen = () => setState('live');
       ws.onclose = () => {
         setState('closed');
@@ -62,7 +71,7 @@ export function DeviceKv({ id }: { id: number }) {
         }
       };
     };
-    open();
+    void open();
     return () => {
       closed = true;
       clearTimeout(retry);

@@ -40,18 +40,26 @@ const live = (deps: D, s: SessionRow | undefined): s is SessionRow => s !== unde
  */
 export function resolveCaller({ deps, input: { token, ip } }: { deps: D; input: { token: string | undefined; ip?: string } }): Maybe<Caller> {
   if (!token) return { type: 'nobody', ip };
-  const hash = hashToken(token);
+  return callerOfCredential({ deps, input: { kind: token.slice(0, 3), hash: hashToken(token), ip } });
+}
+
+/**
+ * The caller of a credential known by its kind (the token's prefix) and hash: what a stream ticket
+ * stands for (ticket.ts), looked up as the token itself would be, so a revoked key or an ended
+ * session is refused the same way.
+ */
+export function callerOfCredential({ deps, input: { kind, hash, ip } }: { deps: D; input: { kind: string; hash: string; ip?: string } }): Maybe<Caller> {
   const { store } = deps;
-  if (token.startsWith('pk.')) {
+  if (kind === 'pk.') {
     const k = store.apiKeys.peekByHash?.(hash);
     return k ? keyCaller(k, ip) : store.apiKeys.getByHash(hash).then((k) => (k ? keyCaller(k, ip) : invalid()));
   }
-  if (token.startsWith('ut.')) {
+  if (kind === 'ut.') {
     const s = store.sessions.peekByHash?.(hash);
     const u = live(deps, s) ? store.users.peek?.(s.userId) : undefined;
     return u ? userCaller(u, hash, ip) : userLater(deps, hash, ip);
   }
-  if (token.startsWith('dk.')) {
+  if (kind === 'dk.') {
     const d = store.devices.peekByKeyHash?.(hash);
     return d ? deviceCaller(d, ip) : store.devices.getByKeyHash(hash).then((d) => (d ? deviceCaller(d, ip) : invalid()));
   }

@@ -1,7 +1,8 @@
 // User sessions (docs/concepts.md): sign in with project, email and password for a `ut.` token; read
 // and end the caller's own session. A failed sign-in never says which part was wrong, and takes
 // as long for an unknown email as for a wrong password. Failed sign-ins back off per account and
-// per client IP (throttle.ts); the `appId` given at sign-in is kept with the session.
+// address, per address, and far later per account from everywhere (throttle.ts throttledSignIn,
+// docs/api.md#sign-in-throttling); the `appId` given at sign-in is kept with the session.
 import * as v from 'valibot';
 import type { Deps, StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
@@ -10,7 +11,7 @@ import type { Caller } from './caller.js';
 import { requireCaller } from './access.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { generateToken, hashToken } from './tokens.js';
-import { throttled, type Lane } from './throttle.js';
+import { throttledSignIn, type SignInLanes } from './throttle.js';
 import { FormTextSchema } from '../user/schemas.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
@@ -29,7 +30,7 @@ export type Session = v.InferOutput<typeof SessionSchema>;
 // a real hash to compare against when the email is unknown, so both failures cost one scrypt
 let decoy: Promise<string> | undefined;
 
-/** `ip`: the client's address, one of the two throttle lanes (the account is the other) */
+/** `ip`: the client's address, which the throttle's lanes are mostly per */
 export async function login({
   deps,
   input,
@@ -40,11 +41,13 @@ export async function login({
   ip?: string;
 }): Promise<v.InferOutput<typeof LoginResponseSchema>> {
   const b = parseInput(LoginBodySchema, input);
-  const account: Lane = { key: `login:${b.projectId}:${b.email}`, policy: 'account' };
-  const lanes: Lane[] = [account, { key: `login-ip:${ip ?? 'unknown'}`, policy: 'client' }];
-  // a success forgets the account's failures, not the address's: one good account must not
-  // let its holder keep guessing others from the same address
-  const user = await throttled(deps.authThrottle, lanes, ['AUTHORIZATION_REQUIRED'], () => checkPassword(deps, b), [account]);
+  const address = ip ?? 'unknown';
+  const lanes: SignInLanes = {
+    pair: { key: `login:${b.projectId}:${b.email}@${address}`, policy: 'account' },
+    client: { key: `login-ip:${address}`, policy: 'client' },
+    account: { key: `login:${b.projectId}:${b.email}`, policy: 'accountGlobal' },
+  };
+  const user = await throttledSignIn(deps.authThrottle, lanes, ['AUTHORIZATION_REQUIRED'], () => checkPassword(deps, b));
   const token = generateToken('ut.');
   const now = deps.clock.now();
   const expirationTime = new Date(now.getTime() + deps.sessionTtlSeconds * 1000).toISOString();

@@ -4,20 +4,24 @@
 // secret is even looked at; the failure that starts a wait is answered the same way. Counts live
 // in the RateLimiter port's failure counter (Redis in cluster mode: every api node sees them) and
 // are forgotten after the window, so a real user is never kept out longer than that.
+// Sign-in is bounded per (account, address) and per address, with a much higher bound per account
+// from everywhere that holds back only addresses that failed on it (signIn, docs/api.md#sign-in-throttling).
 import type { FailureCounter, FailurePolicy } from '../../ports/rate-limiter.js';
 import { AppError, isAppError, type Reason } from '../errors.js';
 
 export interface AuthThrottle {
   failures: FailureCounter;
-  /** one account (project + email): few free failures */
+  /** one account (project + email) from one address: few free failures */
   account: FailurePolicy;
   /** one client IP, or one credential: more (a household or an office shares an address) */
   client: FailurePolicy;
+  /** one account from every address together: many more (a distributed guess) */
+  accountGlobal: FailurePolicy;
 }
 
 export interface Lane {
   key: string;
-  policy: 'account' | 'client';
+  policy: 'account' | 'client' | 'accountGlobal';
 }
 
 export const rateLimited = (waitMs: number) => new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) });
@@ -63,11 +67,62 @@ export async function throttled<T>(
   return out;
 }
 
+/** the lanes of one sign-in: the account from this address (`pair`), this address, the account from everywhere */
+export interface SignInLanes {
+  pair: Lane;
+  client: Lane;
+  account: Lane;
+}
+
+/**
+ * A sign-in under its lanes (docs/api.md#sign-in-throttling). The address's own lanes bound it always;
+ * the account's global lane only for an address that has failed on this account, so wrong guesses
+ * from elsewhere never keep the real user, on a clean address, out. Every failure counts on all
+ * three; a success forgets the pair only (the address's and the account's counts stay, so one good
+ * password neither lets its holder spray others nor resets a distributed guess against it).
+ */
+export async function throttledSignIn<T>(t: AuthThrottle | undefined, lanes: SignInLanes, failures: readonly Reason[], attempt: () => Promise<T>): Promise<T> {
+  if (!t) return attempt();
+  const f = t.failures;
+  const [pairWait, clientWait, accountWait, pairFailures] = await Promise.all([
+    f.waitOf(lanes.pair.key),
+    f.waitOf(lanes.client.key),
+    f.waitOf(lanes.account.key),
+    f.countOf(lanes.pair.key),
+  ]);
+  const wait = Math.max(pairWait, clientWait, pairFailures > 0 ? accountWait : 0);
+  if (wait > 0) throw rateLimited(wait);
+  let out: T;
+  try {
+    out = await attempt();
+  } catch (err) {
+    if (isAppError(err) && failures.includes(err.reason)) {
+      const started = await countFailure(t, [lanes.pair, lanes.client, lanes.account]);
+      if (started > 0) throw rateLimited(started);
+    }
+    throw err;
+  }
+  await f.reset(lanes.pair.key);
+  return out;
+}
+
 /** the throttle from its settings (config `authThrottle`, in seconds) */
 export function authThrottleOf(
   failures: FailureCounter,
-  s: { accountFreeFailures: number; clientFreeFailures: number; baseDelaySeconds: number; maxDelaySeconds: number; windowSeconds: number },
+  s: {
+    accountFreeFailures: number;
+    clientFreeFailures: number;
+    accountGlobalFreeFailures: number;
+    baseDelaySeconds: number;
+    maxDelaySeconds: number;
+    windowSeconds: number;
+  },
 ): AuthThrottle {
   const common = { baseMs: s.baseDelaySeconds * 1000, maxMs: s.maxDelaySeconds * 1000, windowMs: s.windowSeconds * 1000 };
-  return { failures, account: { free: s.accountFreeFailures, ...common }, client: { free: s.clientFreeFailures, ...common } };
+  return {
+    failures,
+    account: { free: s.accountFreeFailures, ...common },
+    client: { free: s.clientFreeFailures, ...common },
+    accountGlobal: { free: s.accountGlobalFreeFailures, ...common },
+  };
 }

@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.';
+export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.' | 'wt.';
 
 export function generateToken(prefix: TokenPrefix): string {
   return prefix + randomBytes(32).toString('base64url');

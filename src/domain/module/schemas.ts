@@ -35,8 +35,13 @@ export const WebhookUrlSchema = v.pipe(
   v.url('url must be an absolute http or https URL'),
 );
 
+// docs/webhooks.md#templates: a header name is sent as written, so it is bounded like a value (receivers
+// refuse header lines of a few KiB)
 export const HeaderTemplates = v.pipe(
-  v.record(v.string(), v.pipe(v.string('header values must be strings'), v.maxLength(8192, 'a header value template is at most 8192 characters'))),
+  v.record(
+    v.pipe(v.string(), v.maxLength(256, 'a header name is at most 256 characters')),
+    v.pipe(v.string('header values must be strings'), v.maxLength(8192, 'a header value template is at most 8192 characters')),
+  ),
   v.maxEntries(32, 'at most 32 headers'),
 );
 export const BodyTemplate = v.pipe(v.string('body must be a string'), v.maxLength(65536, 'body template is at most 65536 characters'));

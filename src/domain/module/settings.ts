@@ -33,13 +33,26 @@ export interface EventWebhookSettings {
   body?: string | null;
 }
 
-export async function checkEventWebhook(checks: WebhookChecks, ev: EventWebhookSettings, path = 'eventWebhook'): Promise<void> {
-  for (const name of Object.keys(ev.headers ?? {})) {
+/**
+ * The templates of an event webhook: no header the service sets, then the template language
+ * (docs/webhooks.md#templates). Saving a module and the template preview both check with this, so the
+ * preview accepts exactly what a module may hold.
+ */
+export function checkEventTemplates(
+  checkTemplates: WebhookChecks['checkTemplates'],
+  t: { headers?: Record<string, string> | null; body?: string | null },
+  path = 'eventWebhook',
+): void {
+  for (const name of Object.keys(t.headers ?? {})) {
     if (RESERVED_HEADERS.includes(name.toLowerCase())) {
       throw new AppError('INVALID_PARAMETERS', { issues: [{ path: `${path}.headers.${name}`, message: `header ${name} is set by the service` }] });
     }
   }
-  checks.checkTemplates({ headers: ev.headers ?? null, body: ev.body ?? null }, path);
+  checkTemplates({ headers: t.headers ?? null, body: t.body ?? null }, path);
+}
+
+export async function checkEventWebhook(checks: WebhookChecks, ev: EventWebhookSettings, path = 'eventWebhook'): Promise<void> {
+  checkEventTemplates(checks.checkTemplates, ev, path);
   await checks.checkUrl(ev.url, `${path}.url`);
 }
 

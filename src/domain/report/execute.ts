@@ -85,9 +85,10 @@ export async function executeRun({
         ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: options.webhookMaxBytes }, now)
         : undefined;
     const done = await store.transaction(async (tx) => {
+      // a webhook destination's run ends with its delivery (webhook.ts settleReportDelivery): running until then
       const ok = await tx.reportRuns.finish(run.id, options.workerId, {
-        status: 'success',
-        endTime: now.toISOString(),
+        status: delivery ? 'running' : 'success',
+        endTime: delivery ? null : now.toISOString(),
         rows,
         error: null,
         outputKey: key,

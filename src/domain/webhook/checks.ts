@@ -16,6 +16,18 @@ export function fieldOf(where: string | undefined, path: string): string {
   return `${path}.${where === undefined ? 'body' : where}`;
 }
 
+/** the docs/webhooks.md#templates language over header names and values and the body; INVALID_PARAMETERS naming the field */
+export function checkTemplates(t: { headers?: Record<string, string> | null; body?: string | null }, path: string): void {
+  try {
+    validateTemplates({ headers: t.headers ?? undefined, body: t.body ?? undefined });
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    throw new AppError('INVALID_PARAMETERS', {
+      issues: [{ path: fieldOf(err.where, path), message: err.message, reason: err.reason, position: err.position }],
+    });
+  }
+}
+
 export function webhookChecks(opts: { allowPrivateTargets: boolean; resolver: Resolver }): WebhookChecks {
   return {
     async checkUrl(url, path) {
@@ -26,16 +38,7 @@ export function webhookChecks(opts: { allowPrivateTargets: boolean; resolver: Re
         throw new AppError('INVALID_PARAMETERS', { issues: [{ path, message: err.message, code: err.code }] });
       }
     },
-    checkTemplates(t, path) {
-      try {
-        validateTemplates({ headers: t.headers ?? undefined, body: t.body ?? undefined });
-      } catch (err) {
-        if (!(err instanceof TemplateError)) throw err;
-        throw new AppError('INVALID_PARAMETERS', {
-          issues: [{ path: fieldOf(err.where, path), message: err.message, reason: err.reason, position: err.position }],
-        });
-      }
-    },
+    checkTemplates,
   };
 }
 

@@ -1,14 +1,16 @@
 // What an event webhook with these templates would send for a sample event (docs/webhooks.md#templates), without
 // sending anything: the console's template editor shows it as you write. The sample is shaped
 // into the docs/webhooks.md#event-webhook body a receiver gets, then rendered exactly as a delivery renders it; an
-// error names the template and its position.
+// error names the template and its position. The templates are checked as saving a module checks them
+// (module/settings.ts checkEventTemplates): what the preview accepts, a module may hold.
 import * as v from 'valibot';
 import type { Caller } from '../auth/caller.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { requireModuleManager } from '../module/access.js';
 import { BodyTemplate, HeaderTemplates } from '../module/schemas.js';
-import { fieldOf } from './checks.js';
+import { checkEventTemplates } from '../module/settings.js';
+import { checkTemplates, fieldOf } from './checks.js';
 import { eventWebhookBody } from './payload.js';
 import { buildWebhookRequest, TemplateError } from './template.js';
 
@@ -40,6 +42,7 @@ export type TemplatePreview = v.InferOutput<typeof TemplatePreviewResultSchema>;
 export function previewTemplates({ caller, input }: { caller: Caller; input: { projectId: number; body: unknown } }): TemplatePreview {
   requireModuleManager(caller, input.projectId);
   const { headers, body, event } = parseWith(TemplatePreviewSchema, input.body);
+  checkEventTemplates(checkTemplates, { headers, body });
   const payload = eventWebhookBody({ ...event, timestamp: event.timestamp ?? new Date(0).toISOString() } as Parameters<typeof eventWebhookBody>[0]);
   try {
     return buildWebhookRequest({ headers: headers ?? undefined, body: body ?? undefined }, payload);

@@ -1,11 +1,14 @@
 // The browser event stream (docs/devices.md#mqtt), documented here; the stream itself is the broker's (a
 // WebSocket upgrade of this path never reaches Hono). A plain GET is told to upgrade. Mounted at /.
+// Also the stream tickets browsers open their WebSockets with (docs/api.md#stream-tickets).
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { AppError } from '../../domain/errors.js';
 import { requireCaller } from '../../domain/auth/access.js';
+import { tokenFromHeader } from '../../domain/auth/resolve.js';
+import { StreamTicketSchema, issueStreamTicket } from '../../domain/auth/ticket.js';
 
 const StreamQuery = v.object({
   homeId: v.optional(v.pipe(v.string(), v.description('only events of this home'))),
@@ -33,6 +36,22 @@ export function realtimeRoutes(): Hono<HttpEnv> {
         issues: [{ path: 'upgrade', message: 'GET /userSession/websocket is a WebSocket: send Connection: Upgrade and Upgrade: websocket' }],
       });
     },
+  );
+
+  r.post(
+    '/auth/ticket',
+    op({
+      operationId: 'createStreamTicket',
+      summary:
+        'A single-use ticket, valid a few seconds, for opening a WebSocket as the presented credential without putting the credential in the URL: `?ticket=` on /userSession/websocket, /devices/{deviceId}/kv or /devices/{deviceId}/command',
+      tag: 'realtime',
+      success: 201,
+      statuses: [401, 403, 429, 500, 503],
+      response: StreamTicketSchema,
+      auth: 'a project key, a user token or a device key, in the Authorization header',
+    }),
+    async (c) =>
+      c.json(await issueStreamTicket({ deps: c.get('deps'), caller: c.get('caller'), input: { token: tokenFromHeader(c.req.header('authorization')) } }), 201),
   );
 
   return r;

@@ -35,6 +35,11 @@ export interface ReportRunRepo {
   progress(id: string, workerId: string, rows: number, leaseUntil: string): Promise<boolean>;
   /** final outcome; false when the lease was lost */
   finish(id: string, workerId: string, outcome: ReportRunOutcome): Promise<boolean>;
+  /**
+   * the outcome of the webhook delivery of a run whose output was written (docs/concepts.md#reports): the
+   * run's status follows its delivery; false when there is no such run (deleted, or no output)
+   */
+  settleDelivery(id: string, outcome: Pick<ReportRunRow, 'status' | 'endTime' | 'error'>): Promise<boolean>;
   /** output keys of the runs removed */
   deleteForReport(reportId: string): Promise<string[]>;
   /** up to `limit` finished runs created before `before`: removed, with their output keys */

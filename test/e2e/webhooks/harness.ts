@@ -58,6 +58,7 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
       retryScheduleSeconds: o.retryScheduleSeconds ?? [0.1, 0.1, 0.1],
       pollMs: o.pollMs ?? 100,
       concurrency: o.concurrency ?? 8,
+      leaseSeconds: o.leaseSeconds,
     },
     registry: t.deps.metrics.registry,
     random: () => 0.5,

@@ -1,6 +1,8 @@
 // F5 (issue 13): failed authentication is throttled (docs/concepts.md). Before, 400 wrong passwords in
-// 13 s were all plain 401. Now failed logins back off per account (project + email) and per client
-// IP, and claim-code and provisioning-token guesses on POST /devices per client IP (and credential):
+// 13 s were all plain 401. Now failed logins back off per account (project + email) and client IP,
+// per client IP, and, much later, per account from every address (issue 23 defect 4,
+// docs/api.md#sign-in-throttling: before, a few failures from one address locked the account out
+// from every address), and claim-code and provisioning-token guesses on POST /devices per client IP (and credential):
 // a few free failures, then 429 RATE_LIMITED with Retry-After that doubles with each failure, up to
 // the cap; while the wait runs the secret is not even checked. A success forgets the account's
 // count, and every count is forgotten after the window. The clock of the failure counter is the
@@ -12,7 +14,14 @@ import { seedDevice, seedHome, seedUser, type SeededUser } from '../../helpers/s
 import { createMemoryFailureCounter } from '../../../src/adapters/local/failure-counter.js';
 import { authThrottleOf } from '../../../src/domain/auth/throttle.js';
 
-const SETTINGS = { accountFreeFailures: 5, clientFreeFailures: 20, baseDelaySeconds: 1, maxDelaySeconds: 900, windowSeconds: 3600 };
+const SETTINGS = {
+  accountFreeFailures: 5,
+  clientFreeFailures: 20,
+  accountGlobalFreeFailures: 30,
+  baseDelaySeconds: 1,
+  maxDelaySeconds: 900,
+  windowSeconds: 3600,
+};
 
 describe('authentication throttling (F5)', () => {
   let t: TestApi;
@@ -64,8 +73,10 @@ describe('authentication throttling (F5)', () => {
     expect(Number(waiting.retryAfter)).toBeGreaterThanOrEqual(1);
     // a refused attempt is not a failure: the wait does not grow with attempts made during it
     for (let i = 0; i < 5; i++) expect(Number((await login(ip, u, 'wrong password')).retryAfter)).toBe(1);
-    // the same account from another address waits too (the account's lane)
-    expect((await login(freshIp(), u, u.password)).status).toBe(429);
+    // the real user, from an address with no failures, signs in (issue 23 defect 4)
+    expect((await login(freshIp(), u, u.password)).status).toBe(200);
+    // and the guessing address still waits
+    expect((await login(ip, u, u.password)).status).toBe(429);
   });
 
   it('lets the real user in once the wait is over, and a success forgets the count', async () => {
@@ -89,13 +100,13 @@ describe('authentication throttling (F5)', () => {
       const r = await login(ip, u, 'wrong password');
       if (r.status === 429 && i < 19) step(Number(r.retryAfter));
     }
-    const capped = await login(freshIp(), u, u.password);
+    const capped = await login(ip, u, u.password);
     expect(capped.status).toBe(429);
     expect(Number(capped.retryAfter)).toBe(900);
-    // the attack stops: once the window has passed, a typo of the real user is free again
+    // the attack stops: once the window has passed, a typo from that address is free again
     step(3600);
-    expect((await login(freshIp(), u, 'typo')).status).toBe(401);
-    expect((await login(freshIp(), u, u.password)).status).toBe(200);
+    expect((await login(ip, u, 'typo')).status).toBe(401);
+    expect((await login(ip, u, u.password)).status).toBe(200);
   });
 
   it('lets the real user in as soon as the capped wait ends, even while the count is kept', async () => {
@@ -107,7 +118,7 @@ describe('authentication throttling (F5)', () => {
       if (r.status === 429) step((last = Number(r.retryAfter)));
     }
     expect(last).toBe(900);
-    expect((await login(freshIp(), u, u.password)).status).toBe(200);
+    expect((await login(ip, u, u.password)).status).toBe(200);
   });
 
   it('leaves another account from another address alone, and slows one address guessing many accounts', async () => {
@@ -126,6 +137,38 @@ describe('authentication throttling (F5)', () => {
     // that address is refused for every account now; the account itself is fine elsewhere
     expect((await login(sprayer, bystander, bystander.password)).status).toBe(429);
     expect((await login(freshIp(), bystander, bystander.password)).status).toBe(200);
+  });
+
+  it('issue 23 defect 4: failures from address A never keep the right password from address B out; A stays throttled', async () => {
+    const u = await seedUser(t);
+    const a = freshIp();
+    for (let i = 0; i < 6; i++) await login(a, u, 'wrong password');
+    // positive control: A waits, even with the right password
+    expect((await login(a, u, u.password)).status).toBe(429);
+    expect((await login(freshIp(), u, u.password)).status).toBe(200);
+    // signing in from B forgets nothing of A's
+    expect((await login(a, u, u.password)).status).toBe(429);
+    // a wrong guess from A whenever its wait ends keeps A waiting, never the account
+    step(Number((await login(a, u, 'wrong password')).retryAfter));
+    expect((await login(a, u, 'wrong password')).status).toBe(429);
+    expect((await login(freshIp(), u, u.password)).status).toBe(200);
+  });
+
+  it('the per-account bound stops a distributed guess: addresses that failed wait, a clean one with the right password signs in', async () => {
+    const u = await seedUser(t);
+    const guessers = Array.from({ length: 10 }, freshIp);
+    // 10 addresses, 3 guesses each: under every per-address bound, at the account's (30 free)
+    for (const ip of guessers) for (let i = 0; i < 3; i++) expect((await login(ip, u, 'guess')).status).toBe(401);
+    const over = await login(guessers[0], u, 'guess');
+    expect(over.status).toBe(429);
+    // from now on every address that failed on this account waits, the right password included
+    for (const ip of guessers) expect((await login(ip, u, u.password)).status).toBe(429);
+    // a new address's wrong guess is counted and answered 429 like the others
+    expect((await login(freshIp(), u, 'guess')).status).toBe(429);
+    // the real user, on an address with no failures, is let through
+    expect((await login(freshIp(), u, u.password)).status).toBe(200);
+    // and the guessers still wait: a success resets only its own address's count
+    expect((await login(guessers[1], u, u.password)).status).toBe(429);
   });
 
   it('slows claim-code guessing on POST /devices per client IP and per credential', async () => {

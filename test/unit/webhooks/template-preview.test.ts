@@ -60,4 +60,38 @@ describe('template preview', () => {
     expect(bad.status).toBe(403);
     expect(bad.body.data.issues[0].path).toBe('event.eventData');
   });
+
+  // issue 23 defect 6: the preview accepted headers that saving a module refuses, and a 100 KB header name
+  describe('checks the templates exactly as saving a module does', () => {
+    const modulePath = '/projects/1/smartModules';
+    let seq = 0;
+    const create = (headers: Record<string, string>) =>
+      api.req('POST', modulePath, {
+        token: api.adminKey,
+        body: { id: `preview-${++seq}`, moduleType: 'webhooks', eventWebhook: { url: 'https://8.8.8.8/hook', headers } },
+      });
+    const preview = (headers: Record<string, string>) => api.req('POST', path, { token: api.adminKey, body: { headers, event } });
+
+    it.each([
+      ['a header the service sets', { 'X-Service-Signature': 'forged' }],
+      ['a reserved header in other case', { 'x-mode-signature': '{{eventType}}' }],
+      ['a 100 KB header name', { ['X-' + 'a'.repeat(100_000)]: 'v' }],
+      ['a header name that is not an HTTP token', { 'X Bad': 'v' }],
+      ['a malformed value template', { 'X-Room': '{{eventData.room' }],
+    ])('refuses %s in both, with the same reason and field', async (_what, headers) => {
+      const [p, m] = [await preview(headers), await create(headers)];
+      expect(m.status).toBe(403);
+      expect(p.status).toBe(403);
+      expect(p.body.reason).toBe(m.body.reason);
+      // the same header named (the preview's body holds `headers` at its top, a module's under eventWebhook)
+      const field = (r: typeof p) => String(r.body.data.issues[0].path).replace(/^eventWebhook\./, '');
+      expect(field(p)).toBe(field(m));
+    });
+
+    it('accepts in both what a module may hold (positive control)', async () => {
+      const headers = { 'X-Room': '{{eventData.room}}', Authorization: 'Bearer x' };
+      expect((await preview(headers)).status).toBe(200);
+      expect((await create(headers)).status).toBe(201);
+    });
+  });
 });

@@ -7,6 +7,7 @@ import type { Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { laneOf, type DeliveryAttempt, type DeliveryOutcome, type DeliveryRow } from '../../../ports/queue.js';
 import { writeLog } from '../../../domain/log/write.js';
+import { settleReportDelivery } from '../../../domain/report/webhook.js';
 import type { WebhookResult } from '../client/http-client.js';
 import { decide, type Decision } from './policy.js';
 import type { WorkerMetrics } from '../../metrics.js';
@@ -94,6 +95,13 @@ async function finish(deps: DispatchDeps, row: DeliveryRow, d: Decision, attempt
     // the lease ran out and another worker owns the row now: its outcome counts (at least once)
     deps.logger.warn({ deliveryId: row.id }, 'webhook delivery lease lost before its outcome was recorded');
     return;
+  }
+  // docs/concepts.md#reports: a report run ends with its delivery's outcome
+  if (row.kind === 'report' && status !== 'pending') {
+    const reason = d.status === 'failed' ? d.reason : undefined;
+    await settleReportDelivery({ deps, input: { deliveryId: row.id, payload: row.payload, status, reason, time: outcome.updateTime } }).catch((err) =>
+      deps.logger.warn({ err, deliveryId: row.id }, 'report run not settled with its delivery'),
+    );
   }
   if (d.status === 'failed' && failedAs !== 'dropped quietly') {
     const { write, held } = deps.failureLog.note(laneOf(row));

@@ -3,7 +3,8 @@
 // message, a report freeing room, a retry coming due, or the poll timer (the bus may drop
 // messages; the queue is the truth) — or are handed over as they are written (handoff.ts). Rows
 // are leased; a worker that dies leaves them to be claimed again when the lease ends (at least
-// once).
+// once). The lease is short (webhooks.leaseSeconds, docs/webhooks.md#retries), so a live worker renews
+// the leases of the rows it holds every third of it, for as long as the sender may hold a row.
 import type { Logger } from 'pino';
 import type { Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
@@ -21,8 +22,14 @@ import type { Sender } from '../sender/sender.js';
 export interface RunnerOptions {
   concurrency: number;
   pollMs: number;
-  /** how long a claimed row stays ours: the exchange timeout plus a margin for the store write */
+  /** how long a claimed row stays ours unless renewed (docs/webhooks.md#retries) */
   leaseMs: number;
+  /**
+   * the longest the sender may hold a row before reporting on it (queue wait, exchange timeout, a
+   * margin): leases are renewed for that long, no longer, so a row a broken sender never reports
+   * on still goes back to the queue
+   */
+  holdMs: number;
 }
 
 export interface Runner extends LocalClaimer {
@@ -47,7 +54,7 @@ export function createRunner(
   makeSender: MakeSender,
 ): Runner {
   // rows with the sender, until it reports on them
-  const outstanding = new Map<string, { row: DeliveryRow; target: Target; lane: string }>();
+  const outstanding = new Map<string, { row: DeliveryRow; target: Target; lane: string; since: number }>();
   // outcomes (and releases) being written
   const finishing = new Set<Promise<void>>();
   // lanes left out of the last claim: room freeing in one of them is a reason to claim again
@@ -77,6 +84,15 @@ export function createRunner(
   let wakeAt = Infinity;
   const poll = setInterval(() => runner.pump(), opts.pollMs);
   poll.unref();
+  // docs/webhooks.md#retries: the rows with the sender keep their lease while this worker lives
+  const renewal = setInterval(() => {
+    const now = Date.now();
+    const ids = [...outstanding].filter(([, o]) => now - o.since < opts.holdMs).map(([id]) => id);
+    if (ids.length === 0) return;
+    const leaseUntil = new Date(deps.clock.now().getTime() + opts.leaseMs).toISOString();
+    track(deps.store.deliveries.renew(ids, deps.workerId, leaseUntil), 'webhook delivery leases could not be renewed; they may be claimed again');
+  }, opts.leaseMs / 3);
+  renewal.unref();
   const maxHeld = opts.concurrency * (1 + BUFFER_PER_SLOT);
   const sender = makeSender(onReports);
   const reservations = new Reservations({
@@ -144,7 +160,7 @@ export function createRunner(
             record(row, undefined, resolution);
             return;
           }
-          outstanding.set(row.id, { row, target: resolution.target, lane });
+          outstanding.set(row.id, { row, target: resolution.target, lane, since: Date.now() });
           jobs.push(jobOf(row, lane, resolution.target, deps.secret));
         } catch (err) {
           // the store failed: the lease runs out and the row is tried again
@@ -255,6 +271,7 @@ export function createRunner(
       stopped = true;
       handoff = false;
       clearInterval(poll);
+      clearInterval(renewal);
       clearTimeout(wakeTimer);
       const deadline = Date.now() + graceMs;
       const left = () => Math.max(0, deadline - Date.now());
