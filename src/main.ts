@@ -9,6 +9,7 @@ import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig, ConfigError, unknownVariables } from './config/load.js';
 import { serverSecret } from './config/secret.js';
+import { openFilesReport, readOpenFileLimit } from './config/open-files.js';
 import type { Config } from './config/schema.js';
 import type { Store } from './ports/store.js';
 import { systemClock } from './ports/clock.js';
@@ -174,6 +175,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
     ? await createBrokerRole(deps, { config, realtime, logger, accessLog, clientIpOf, brokerMetrics: new BrokerMetrics(metricsRegistry) })
     : undefined;
   const broker = brokerRole?.broker;
+  if (brokerRole) logOpenFileLimit(logger);
   // every node listens on HTTP (src/roles/api.ts); the ports were bound first (src/listeners):
   // from here they serve the API and the broker
   const app = createApiRole(deps, { config, realtime, logger, accessLog, registry: metricsRegistry, trustedProxies });
@@ -275,6 +277,15 @@ function logStoreOpened(config: Config, sql: { dialect: string; migrated: string
       { migrations: sql.migrated },
       `applied ${sql.migrated.length} database migration${sql.migrated.length === 1 ? '' : 's'}: ${sql.migrated.join(', ')}`,
     );
+}
+
+/** docs/operations.md#open-files: each device connection holds a descriptor; say how many fit, warn when few do */
+function logOpenFileLimit(logger: Logger): void {
+  const limit = readOpenFileLimit();
+  if (!limit) return;
+  const report = openFilesReport(limit);
+  logger.info({ openFiles: limit }, report.info);
+  if (report.warn) logger.warn({ openFiles: limit }, report.warn);
 }
 
 /** a URL without its password, for the log */

@@ -121,6 +121,27 @@ export const devices: Record<string, Command> = {
       return (await device()).addDeviceHome({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input });
     },
   },
+  import: {
+    usage: 'devices import <projectId> <file> --out <file>',
+    summary:
+      'create devices from a CSV file (header row: name,class[,tag,homeId,description]) or JSON lines, in batches; the whole file is checked first and a bad line imports nothing; each new id, apiKey and claimCode is written once to --out (mode 0600, never overwritten)',
+    maxPositionals: 2,
+    options: { out: { type: 'string' } },
+    run: async (ctx, a) => {
+      const projectId = intArg(a.positionals[0], '<projectId>');
+      const file = stringArg(a.positionals[1], '<file>');
+      const out = str(a, 'out');
+      if (!out) throw new UsageError("missing --out <file>: where the new devices' keys are written (once)");
+      return (await import('./bulk-devices.js')).importDevices(ctx, projectId, file, out);
+    },
+  },
+  export: {
+    usage: 'devices export <projectId> [--format jsonl|csv]',
+    summary: "print a project's devices (id, name, class, tag, homeId, description, creationTime) as JSON lines or CSV, without keys",
+    maxPositionals: 1,
+    options: { format: { type: 'string' } },
+    run: async (ctx, a) => (await import('./bulk-devices.js')).exportDevices(ctx, intArg(a.positionals[0], '<projectId>'), str(a, 'format') ?? 'jsonl'),
+  },
   delete: {
     usage: 'devices delete <deviceId>',
     summary: 'delete a device: its record, KV store and log requests (refused while it uploads a log); in cluster mode its live connections close at once',

@@ -55,31 +55,41 @@ export async function checkKey(api: Api): Promise<number> {
 /** devices <prefix>1..<prefix>n of the class and tag: those found, and the rest created */
 export async function ensureDevices(
   api: Api,
-  o: { projectId: number; deviceClass: string; prefix: string; tag: string; count: number },
+  o: { projectId: number; deviceClass: string; prefix: string; tag: string; count: number; homeId?: number },
   onCreated: (n: number) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<SimDevice[]> {
-  const byName = new Map<string, SimDevice>();
-  for (let skip = 0; ; skip += 10_000) {
+  const byName = new Map<string, SimDevice & { homeId?: number }>();
+  for (let skip = 0; !signal?.aborted; skip += 10_000) {
     const q = new URLSearchParams({ projectId: String(o.projectId), deviceClass: o.deviceClass, tag: o.tag, skip: String(skip), limit: '10000' });
     const r = await call(api, 'GET', `/devices?${q}`);
     if (r.status !== 200) throw new OptionsError(`listing the devices failed: ${reasonOf(r)}`);
-    for (const d of r.body as { id: number; name?: string; apiKey?: string }[]) {
+    for (const d of r.body as { id: number; name?: string; apiKey?: string; homeId?: number }[]) {
       if (!d.name?.startsWith(o.prefix) || byName.has(d.name)) continue;
       if (!d.apiKey) throw new OptionsError(`the key cannot read device keys (device ${d.id}): use a project key with scope admin`);
-      byName.set(d.name, { id: d.id, name: d.name, apiKey: d.apiKey });
+      byName.set(d.name, { id: d.id, name: d.name, apiKey: d.apiKey, homeId: d.homeId });
     }
     if ((r.body as unknown[]).length < 10_000) break;
   }
   const out: SimDevice[] = [];
   let created = 0;
-  for (let i = 1; i <= o.count; i++) {
+  // Ctrl-C stops between devices: those ready so far are returned (the summary counts them)
+  for (let i = 1; i <= o.count && !signal?.aborted; i++) {
     const name = `${o.prefix}${i}`;
-    let d = byName.get(name);
-    if (!d) {
-      const r = await call(api, 'POST', '/devices', { projectId: o.projectId, deviceClass: o.deviceClass, name, tag: o.tag });
+    const found = byName.get(name);
+    let d: SimDevice;
+    if (!found) {
+      const r = await call(api, 'POST', '/devices', { projectId: o.projectId, deviceClass: o.deviceClass, name, tag: o.tag, homeId: o.homeId });
       if (r.status !== 200 && r.status !== 201) throw new OptionsError(`creating device ${name} failed: ${reasonOf(r)}`);
       d = { id: r.body.id, name, apiKey: r.body.apiKey };
       onCreated(++created);
+    } else {
+      // --home: a reused device elsewhere moves into the home (PATCH homeId, a project key's right)
+      if (o.homeId !== undefined && found.homeId !== o.homeId) {
+        const r = await call(api, 'PATCH', `/devices/${found.id}`, { homeId: o.homeId });
+        if (r.status !== 200 && r.status !== 204) throw new OptionsError(`moving device ${name} into home ${o.homeId} failed: ${reasonOf(r)}`);
+      }
+      d = { id: found.id, name: found.name, apiKey: found.apiKey };
     }
     out.push(d);
   }

@@ -2,11 +2,33 @@
 // with the server (docs: reload / set / delete, docs/devices.md#kv-sync), and an answer to every command:
 // an outbox command (one with an `id`) is also acked on commandAck (docs/devices.md#command-outbox),
 // with status error when its parameters ask for it (`fail: true`), for demos.
-import type { MqttClient } from 'mqtt';
+import { createConnection } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Counters } from './counters.js';
 import type { SimDevice } from './api.js';
 
-type Connect = typeof import('mqtt').connect;
+/** how long a connected device waits for its last acknowledgements at the end */
+const END_GRACE_MS = 5_000;
+
+type Mqtt = Pick<typeof import('mqtt'), 'connect' | 'MqttClient'>;
+
+/**
+ * A client from a given local address (--source-addresses): over WebSocket ws takes it as a
+ * request option; over TCP MQTT.js has no such option, so the client gets a stream builder that
+ * opens the socket itself (each reconnect opens a new one, from the same address).
+ */
+function connectFrom(mqtt: Mqtt, brokerUrl: string, opts: IClientOptions, localAddress: string): MqttClient {
+  const url = new URL(brokerUrl);
+  if (url.protocol === 'ws:' || url.protocol === 'wss:') return mqtt.connect(brokerUrl, { ...opts, wsOptions: { localAddress } });
+  const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
+  const tls = url.protocol === 'mqtts:';
+  const port = Number(url.port || (tls ? 8883 : 1883));
+  return new mqtt.MqttClient(() => {
+    const socket = createConnection({ host, port, localAddress });
+    return tls ? tlsConnect({ socket, servername: url.hostname }) : socket;
+  }, opts);
+}
 
 export interface SimulatedDevice {
   readonly device: SimDevice;
@@ -18,13 +40,13 @@ export interface SimulatedDevice {
   end(): Promise<void>;
 }
 
-export function simulateDevice(connect: Connect, brokerUrl: string, device: SimDevice, c: Counters): SimulatedDevice {
+export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice, c: Counters, localAddress?: string): SimulatedDevice {
   const base = `/devices/${device.id}`;
   const kv = new Map<string, unknown>();
   let rev = 0;
   let everConnected = false;
   let refused = false;
-  const client: MqttClient = connect(brokerUrl, {
+  const opts: IClientOptions = {
     username: String(device.id),
     password: device.apiKey,
     clientId: `sim-${device.id}`,
@@ -33,7 +55,8 @@ export function simulateDevice(connect: Connect, brokerUrl: string, device: SimD
     reconnectPeriod: 2000,
     connectTimeout: 15_000,
     protocolVersion: 4,
-  });
+  };
+  const client: MqttClient = localAddress ? connectFrom(mqtt, brokerUrl, opts, localAddress) : mqtt.connect(brokerUrl, opts);
 
   client.on('connect', () => {
     if (everConnected) c.reconnects++;
@@ -117,6 +140,15 @@ export function simulateDevice(connect: Connect, brokerUrl: string, device: SimD
         else c.kvSet++;
       });
     },
-    end: () => client.endAsync(),
+    // connected: what was published gets its PUBACK first, within END_GRACE_MS; a broker that is
+    // gone (or stops answering) would hold that wait forever, so the client is then ended by force
+    end: async () => {
+      if (!client.connected) return void client.end(true);
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((r) => (timer = setTimeout(r, END_GRACE_MS)));
+      await Promise.race([client.endAsync(), grace]);
+      clearTimeout(timer);
+      if (!client.disconnected) client.end(true);
+    },
   };
 }

@@ -1,7 +1,7 @@
 // The fleet: connects the devices at --ramp per second, spreads --rate messages per second over
 // the connected ones (a tick every 50 ms carries the fractional remainder forward), sets a KV key
 // now and then, reports progress, and ends on --duration or Ctrl-C with a summary.
-import type { SimOptions } from './options.js';
+import { sourceAddress, type SimOptions } from './options.js';
 import type { SimDevice } from './api.js';
 import { Counters, progressLine, summaryOf, summaryText } from './counters.js';
 import { simulateDevice, type SimulatedDevice } from './device.js';
@@ -36,7 +36,8 @@ export async function runFleet(o: SimOptions, devices: SimDevice[], out: { write
   const tick = setInterval(() => {
     rampCredit += (o.ramp * TICK_MS) / 1000;
     while (rampCredit >= 1 && next < devices.length) {
-      sims.push(simulateDevice(mqtt.connect, o.mqtt, devices[next++], c));
+      const local = o.sourceAddresses === undefined ? undefined : sourceAddress(next, o.sourceAddresses);
+      sims.push(simulateDevice(mqtt, o.mqtt, devices[next++], c, local));
       rampCredit--;
     }
     if (next >= devices.length) rampCredit = 0;

@@ -16,6 +16,10 @@ export interface SimOptions {
   projectId?: number;
   prefix: string;
   tag: string;
+  /** the home the devices join (created in it, or moved into it) */
+  home?: number;
+  /** spread connections over 127.0.0.1..127.0.0.N as local addresses (one process's port range per address) */
+  sourceAddresses?: number;
   /** seconds; undefined: until Ctrl-C */
   duration?: number;
   /** new connections per second */
@@ -48,6 +52,11 @@ and keeps their KV stores in sync. Progress every second; a summary on Ctrl-C or
   --project <id>       project (default: the key's project)
   --prefix <text>      device name prefix; devices <prefix>1..<prefix>n are reused (default sim-)
   --tag <text>         tag set on the simulator's devices, to find them again (default simulator)
+  --home <id>          the devices join this home: created in it, or moved into it when reused
+  --source-addresses <n>
+                       spread the connections over the local addresses 127.0.0.1..127.0.0.<n>
+                       (1 to 254), for fleets above what one address's ports allow; the broker
+                       must then be on loopback (127.x.x.x or localhost)
   --duration <s>       stop after this many seconds (default: run until Ctrl-C)
   --ramp <n>           new connections per second (default 50)
   --kv-rate <n>        KV sets per second over the fleet (default 0.2)
@@ -88,6 +97,8 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
         project: { type: 'string' },
         prefix: { type: 'string' },
         tag: { type: 'string' },
+        home: { type: 'string' },
+        'source-addresses': { type: 'string' },
         duration: { type: 'string' },
         ramp: { type: 'string' },
         'kv-rate': { type: 'string' },
@@ -125,12 +136,18 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
     projectId: v.project === undefined ? undefined : num(v.project, 'project', 0, int, 'a project id'),
     prefix: v.prefix ?? 'sim-',
     tag: v.tag ?? 'simulator',
+    home: v.home === undefined ? undefined : num(v.home, 'home', 0, int, 'a home id'),
+    sourceAddresses:
+      v['source-addresses'] === undefined
+        ? undefined
+        : num(v['source-addresses'], 'source-addresses', 1, (n) => int(n) && n <= 254, 'a whole number from 1 to 254'),
     duration: v.duration === undefined ? undefined : num(v.duration, 'duration', 0, pos, 'a number of seconds'),
     ramp: num(v.ramp, 'ramp', 50, pos, 'a number of connections per second'),
     kvRate: num(v['kv-rate'], 'kv-rate', 0.2, (n) => n >= 0, 'a number of KV sets per second (0 or more)'),
     interval: num(v.interval, 'interval', 5, pos, 'a number of seconds'),
     json: v.json === true,
   };
+  if (o.sourceAddresses !== undefined) checkLoopback(o.mqtt);
   // last: a bad number is reported before a missing key file
   o.key = v.key ?? readKeyFile(cwd);
   return o;
@@ -144,6 +161,26 @@ function readKeyFile(cwd: string): string {
     // explained below
   }
   throw new OptionsError('no --key given and no ./data/admin.key here: pass a project API key with --key (the first start of the server prints one)');
+}
+
+/** local addresses 127.0.0.x only reach a broker on loopback */
+function checkLoopback(broker: string): void {
+  let host: string;
+  try {
+    host = new URL(broker).hostname;
+  } catch {
+    throw new OptionsError(`--mqtt must be a URL, got ${JSON.stringify(broker)}`);
+  }
+  if (host !== 'localhost' && !/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) {
+    throw new OptionsError(
+      `--source-addresses uses the local addresses 127.0.0.x, which only reach a broker on this machine's loopback; the broker is ${host} (run the simulator beside the broker, or drop --source-addresses)`,
+    );
+  }
+}
+
+/** the n-th connection's local address: 127.0.0.1..127.0.0.<count>, round robin */
+export function sourceAddress(n: number, count: number): string {
+  return `127.0.0.${1 + (n % count)}`;
 }
 
 /** the broker beside the API: port 1883 on the same host, or the API's own /mqtt path over WebSocket */

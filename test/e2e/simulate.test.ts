@@ -4,9 +4,10 @@
 // and a second run reuses the devices. Runs end on Ctrl-C (SIGINT) or at --duration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { startTestHearth, type TestHearth } from '../helpers/hearth.js';
+import { eventually } from '../helpers/wait.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SLOW = { timeout: 300_000 };
@@ -142,5 +143,85 @@ describe('device simulator', () => {
     const away = await simulate(['--url', `http://127.0.0.1:${port}`, '--key', th.adminKey, '--duration', '1']).done;
     expect(away.code).toBe(2);
     expect(away.stderr).toContain(`cannot reach Hearth at http://127.0.0.1:${port}: ECONNREFUSED`);
+  });
+  it('puts its devices in --home (created there, or moved there when reused) and connects from --source-addresses', SLOW, async () => {
+    const home = await th.seedHome();
+    // one reused device elsewhere first: a run without --home creates h-1 in no home
+    expect(summaryOf(await simulate([...base, '--prefix', 'h-', '--tag', 'homed', '--devices', '1', '--rate', '0', '--duration', '1']).done).devices).toBe(1);
+    // a relay on 127.0.0.1 to the broker, noting each connection's source address
+    const sources = new Set<string>();
+    const relay: Server = createServer((sock) => {
+      sources.add(sock.remoteAddress!.replace(/^::ffff:/, ''));
+      const up = connect(th.mqttPort, '127.0.0.1');
+      sock.pipe(up).pipe(sock);
+      sock.on('error', () => up.destroy());
+      up.on('error', () => sock.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const args = ['--url', th.httpUrl, '--key', th.adminKey, '--json', '--prefix', 'h-', '--tag', 'homed', '--devices', '4', '--rate', '0'];
+      const mqtt = `mqtt://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+      const sim = simulate([...args, '--home', String(home), '--source-addresses', '3', '--mqtt', mqtt]);
+      try {
+        await expect.poll(() => total(`/devices?projectId=1&tag=homed&homeId=${home}&isConnected=true&limit=1`), { timeout: 120_000, interval: 500 }).toBe(4);
+      } finally {
+        sim.child.kill('SIGINT');
+      }
+      expect(summaryOf(await sim.done)).toMatchObject({ devices: 4, errors: 0 });
+      expect([...sources].sort()).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
+      expect(await total('/devices?projectId=1&tag=homed&limit=1')).toBe(4);
+      expect(await total(`/devices?projectId=1&tag=homed&homeId=${home}&limit=1`)).toBe(4);
+    } finally {
+      await new Promise((r) => relay.close(r));
+    }
+    // an unknown home: the reason, exit 2
+    const bad = await simulate([...base, '--prefix', 'h-', '--tag', 'homed', '--devices', '1', '--home', '999999', '--duration', '1']).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/moving device h-1 into home 999999 failed: 404/);
+  });
+
+  it('prints its summary on Ctrl-C during setup', SLOW, async () => {
+    const sim = simulate(['--url', th.httpUrl, '--key', th.adminKey, '--prefix', 'setup-', '--tag', 'setup', '--devices', '5000', '--rate', '0']);
+    // Ctrl-C once it has created some devices (it prints a line every 50)
+    await eventually(() => (/devices: 50 created/.test(sim.output()) ? true : undefined), 120_000, 'devices being created');
+    sim.child.kill('SIGINT');
+    const r = await sim.done;
+    expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(/interrupted during setup: \d+ of 5000 devices ready/);
+    expect(r.stdout).toMatch(/simulated \d+ devices for [\d.]+ s \(0 connected at the end\)/);
+  });
+
+  it('prints its summary on Ctrl-C when the server is gone', SLOW, async () => {
+    const gone = await startTestHearth();
+    let closed = false;
+    try {
+      const sim = simulate([
+        '--url',
+        gone.httpUrl,
+        '--key',
+        gone.adminKey,
+        '--mqtt',
+        `mqtt://127.0.0.1:${gone.mqttPort}`,
+        '--json',
+        '--devices',
+        '3',
+        '--rate',
+        '30',
+      ]);
+      await expect
+        .poll(() => gone.http('GET', '/devices?projectId=1&tag=simulator&isConnected=true&limit=1', { token: gone.adminKey }).then((r) => r.body.length), {
+          timeout: 120_000,
+          interval: 500,
+        })
+        .toBe(1);
+      await gone.close();
+      closed = true;
+      sim.child.kill('SIGINT');
+      const sum = summaryOf(await sim.done);
+      expect(sum).toMatchObject({ devices: 3 });
+      expect(sum.connected).toBeLessThanOrEqual(3);
+    } finally {
+      if (!closed) await gone.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseOptions as parse, type SimOptions } from '../../scripts/simulate/options.js';
+import { parseOptions as parse, sourceAddress, type SimOptions } from '../../scripts/simulate/options.js';
 
 const parseOptions = (argv: string[], cwd?: string) => parse(argv, cwd) as SimOptions;
 
@@ -40,6 +40,14 @@ describe('simulator options', () => {
     expect(parseOptions([...k, '--devices', '500', '--rate', '200', '--duration', '2.5'])).toMatchObject({ devices: 500, rate: 200, duration: 2.5 });
   });
 
+  it('takes --home and --source-addresses (broker on loopback), and spreads connections round robin', () => {
+    const k = ['--key', 'pk.x'];
+    expect(parseOptions([...k, '--home', '7', '--source-addresses', '3'])).toMatchObject({ home: 7, sourceAddresses: 3, mqtt: 'mqtt://127.0.0.1:1883' });
+    expect(parseOptions([...k, '--source-addresses', '254', '--mqtt', 'ws://localhost:8080/mqtt']).sourceAddresses).toBe(254);
+    expect(parseOptions(k)).toMatchObject({ home: undefined, sourceAddresses: undefined });
+    expect([0, 1, 2, 3, 4].map((n) => sourceAddress(n, 3))).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.1', '127.0.0.2']);
+  });
+
   it('explains each bad value', () => {
     const k = ['--key', 'pk.x'];
     const cases: [string[], RegExp][] = [
@@ -49,6 +57,12 @@ describe('simulator options', () => {
       [['--data-share', '2'], /--data-share must be a number from 0 to 1/],
       [['--transport', 'tcp'], /--transport must be mqtt or ws, got "tcp"/],
       [['--url', 'ftp://x'], /--url must be an http\(s\) URL/],
+      [['--home', '0'], /--home must be a home id, got "0"/],
+      [['--source-addresses', '0'], /--source-addresses must be a whole number from 1 to 254, got "0"/],
+      [['--source-addresses', '255'], /--source-addresses must be a whole number from 1 to 254/],
+      [['--source-addresses', '2.5'], /--source-addresses must be a whole number/],
+      [['--source-addresses', '4', '--mqtt', 'mqtt://10.0.0.5:1883'], /--source-addresses uses the local addresses 127\.0\.0\.x.*the broker is 10\.0\.0\.5/],
+      [['--source-addresses', '4', '--url', 'http://hearth.example:8080'], /only reach a broker on this machine's loopback; the broker is hearth\.example/],
       [['--frob'], /Unknown option '--frob'/],
       [['extra'], /Unexpected argument 'extra'/],
     ];
