@@ -4,8 +4,9 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onExpired, request, session, setSession, type Session } from './api';
 import { onStreamState, startStream, stopStream } from './stream';
-import { href, useRoute } from './router';
+import { go, href, useRoute } from './router';
 import { SignIn } from './pages/sign-in';
+import { AccountLink, VerifyBanner } from './pages/account';
 import { Overview } from './pages/overview';
 import { Devices } from './pages/devices';
 import { DevicePage } from './pages/device';
@@ -35,6 +36,21 @@ function Live() {
       {open ? 'live' : 'connecting…'}
     </span>
   );
+}
+
+/** the signed-in user's `verified` (docs/concepts.md#accounts): a banner until the address is verified */
+function Unverified({ s }: { s: Session }) {
+  const [user, setUser] = useState<{ email: string; verified: boolean }>();
+  const load = () => {
+    request<{ email: string; verified: boolean }>('GET', `/users/${encodeURIComponent(s.who)}`)
+      .then((r) => setUser(r.body))
+      .catch(() => undefined);
+  };
+  useEffect(load, [s.token]);
+  if (!user) return null;
+  // a marker once known, so a test can tell "verified" from "not loaded yet"
+  if (user.verified !== false) return <span hidden data-verified="true" />;
+  return <VerifyBanner projectId={s.projectId} email={user.email} onVerified={load} />;
 }
 
 function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
@@ -96,7 +112,10 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
           ))}
         </ul>
       </nav>
-      <main id="main">{body}</main>
+      <main id="main">
+        {s.kind === 'user' ? <Unverified s={s} /> : null}
+        {body}
+      </main>
     </div>
   );
 }
@@ -104,6 +123,7 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
 function App() {
   const [s, setS] = useState<Session | undefined>(session());
   const [notice, setNotice] = useState<string>();
+  const route = useRoute();
   useEffect(
     () =>
       onExpired(() => {
@@ -123,6 +143,18 @@ function App() {
     });
     return () => stopStream();
   }, [s]);
+  // the links of the account mails work signed in or not (docs/concepts.md#accounts)
+  if (route[0] === 'verify' || route[0] === 'reset')
+    return (
+      <AccountLink
+        key={route[0]}
+        page={route[0]}
+        onBack={(t) => {
+          setNotice(t);
+          go('overview');
+        }}
+      />
+    );
   if (!s)
     return (
       <SignIn
