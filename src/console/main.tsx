@@ -11,7 +11,7 @@ import { Overview } from './pages/overview';
 import { Devices } from './pages/devices';
 import { DevicePage } from './pages/device';
 import { Homes } from './pages/homes';
-import { Classes, Keys, Users } from './pages/project';
+import { Classes, Keys, Settings, Users } from './pages/project';
 import { Modules, ModulePage } from './pages/modules';
 import { Reports } from './pages/reports';
 import { Logs } from './pages/logs';
@@ -23,6 +23,7 @@ const NAV: [string, string][] = [
   ['classes', 'Device classes'],
   ['keys', 'API keys'],
   ['users', 'Users'],
+  ['settings', 'Project settings'],
   ['modules', 'Smart modules'],
   ['reports', 'Reports'],
   ['logs', 'Logs'],
@@ -73,6 +74,9 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
       break;
     case 'users':
       body = <Users />;
+      break;
+    case 'settings':
+      body = <Settings />;
       break;
     case 'modules':
       body = route[1] ? <ModulePage id={route[1]} /> : <Modules />;

@@ -55,6 +55,9 @@ async function newPage(): Promise<Page> {
   return page;
 }
 
+/** the machine may be busy: what the page or the service shows is waited for, up to 15 s */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
 const nthMail = (address: string, i: number) => eventually(() => mail.to(address)[i], undefined, `mail ${i} to ${address}`);
 const subjectMail = async (address: string, subject: string): Promise<ReceivedMail> =>
   (await eventually(() => mail.to(address).find((m) => m.raw.includes(`Subject: ${subject}`)), undefined, `"${subject}" to ${address}`))!;
@@ -208,5 +211,48 @@ describe('email verification', () => {
     await page.getByRole('status').filter({ hasText: 'Your email address is verified' }).waitFor();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await t.http('GET', `/users/${u.id}`, { token: t.adminKey })).body.verified).toBe(true);
+  });
+});
+
+describe('project settings', () => {
+  it('shows and changes commandActions and verifyEmails; in a "mode" project the command form takes a camelCase action and the service accepts it', async () => {
+    const d = await t.seedDevice();
+    const page = await newPage();
+    await page.goto(`${t.httpUrl}/console`);
+    await page.getByRole('tab', { name: 'Project API key' }).click();
+    await page.getByLabel(/^API key/).fill(t.adminKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+
+    // in a "spec" project (the default) the form refuses doEcho as you type
+    await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
+    await page.getByLabel('Action').fill('doEcho');
+    await page.locator('[data-hint="action"]').waitFor();
+
+    await page.getByRole('link', { name: 'Project settings' }).click();
+    const form = page.getByRole('form', { name: 'project settings' });
+    expect(await form.getByRole('combobox', { name: /Command actions/ }).inputValue()).toBe('spec');
+    expect(await form.getByRole('checkbox', { name: /Verify emails/ }).isChecked()).toBe(true);
+    await form.getByRole('combobox', { name: /Command actions/ }).selectOption('mode');
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await t.http('GET', '/projects/1', { token: t.adminKey })).body.commandActions).toBe('mode');
+
+    await form.getByRole('checkbox', { name: /Verify emails/ }).uncheck();
+    await poll(async () => (await t.http('GET', '/projects/1', { token: t.adminKey })).body.verifyEmails).toBe(false);
+    await form.getByRole('checkbox', { name: /Verify emails/ }).check();
+    await poll(async () => (await t.http('GET', '/projects/1', { token: t.adminKey })).body.verifyEmails).toBe(true);
+
+    // the command form follows the setting: doEcho is sent, and the service gets past the action to the offline device
+    await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
+    await page.getByRole('heading', { name: 'Send a command' }).waitFor();
+    await page.getByLabel('Action').fill('doEcho');
+    const sendButton = page.getByRole('form', { name: 'send a command' }).getByRole('button', { name: 'Send' });
+    await poll(() => sendButton.isEnabled()).toBe(true);
+    expect(await page.locator('[data-hint="action"]').count()).toBe(0);
+    await sendButton.click();
+    await page.getByText(/offline: a command reaches only a device with a live/).waitFor();
+
+    const back = await t.http('PATCH', '/projects/1', { token: t.adminKey, body: { commandActions: 'spec' } });
+    expect(back.status).toBe(200);
   });
 });
