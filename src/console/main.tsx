@@ -6,7 +6,7 @@ import { onExpired, request, session, setSession, type Session } from './api';
 import { onStreamState, startStream, stopStream } from './stream';
 import { go, href, useRoute } from './router';
 import { SignIn } from './pages/sign-in';
-import { AccountLink, VerifyBanner } from './pages/account';
+import { AccountLink, VerifyBanner, accountPage } from './pages/account';
 import { Overview } from './pages/overview';
 import { Devices } from './pages/devices';
 import { DevicePage } from './pages/device';
@@ -127,7 +127,8 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
 function App() {
   const [s, setS] = useState<Session | undefined>(session());
   const [notice, setNotice] = useState<string>();
-  const route = useRoute();
+  useRoute(); // re-render on every hash change
+  const account = accountPage();
   useEffect(
     () =>
       onExpired(() => {
@@ -148,11 +149,11 @@ function App() {
     return () => stopStream();
   }, [s]);
   // the links of the account mails work signed in or not (docs/concepts.md#accounts)
-  if (route[0] === 'verify' || route[0] === 'reset')
+  if (account)
     return (
       <AccountLink
-        key={route[0]}
-        page={route[0]}
+        key={account}
+        page={account}
         onBack={(t) => {
           setNotice(t);
           go('overview');

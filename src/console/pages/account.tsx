@@ -7,6 +7,12 @@ import { useState } from 'preact/hooks';
 import { request, session } from '../api';
 import { ErrorBox, Field, useAction } from '../ui';
 
+/** the account page a location hash names (`#/verify?…`, `#/reset?…`), read apart from the sections' router */
+export function accountPage(): 'verify' | 'reset' | undefined {
+  const m = /^#\/?(verify|reset)\/?(\?|$)/.exec(location.hash);
+  return m ? (m[1] as 'verify' | 'reset') : undefined;
+}
+
 /** the `?a=b` part of the hash route, as the account mails write it */
 export function routeParams(): URLSearchParams {
   return new URLSearchParams(location.hash.split('?')[1] ?? '');
