@@ -68,6 +68,9 @@ const WORDS: Record<string, string> = {
 };
 
 function describe(reason: string, data: Record<string, unknown> | undefined, status: number): string {
+  // a mailed account code is not a credential: its own words say what to do (docs/concepts.md#accounts)
+  if (reason === 'INVALID_TOKEN' && data?.credential === 'code' && typeof data.message === 'string')
+    return `${data.message.charAt(0).toUpperCase()}${data.message.slice(1)}.`;
   const words = WORDS[reason] ?? `${reason.toLowerCase().replace(/_/g, ' ')} (${status})`;
   const issues = Array.isArray(data?.issues) ? (data!.issues as { path?: string; message?: string }[]) : [];
   if (issues.length) return `${words}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`;

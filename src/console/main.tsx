@@ -4,13 +4,14 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onExpired, request, session, setSession, type Session } from './api';
 import { onStreamState, startStream, stopStream } from './stream';
-import { href, routeKey, sectionOf, useRoute } from './router';
+import { go, href, routeKey, sectionOf, useRoute } from './router';
 import { SignIn } from './pages/sign-in';
+import { AccountLink, VerifyBanner, accountPage } from './pages/account';
 import { Overview } from './pages/overview';
 import { Devices } from './pages/devices';
 import { DevicePage } from './pages/device';
 import { Homes } from './pages/homes';
-import { Classes, Keys, Users } from './pages/project';
+import { Classes, Keys, Settings, Users } from './pages/project';
 import { Modules, ModulePage } from './pages/modules';
 import { Reports } from './pages/reports';
 import { Logs } from './pages/logs';
@@ -23,6 +24,7 @@ const NAV: [string, string][] = [
   ['classes', 'Device classes'],
   ['keys', 'API keys'],
   ['users', 'Users'],
+  ['settings', 'Project settings'],
   ['modules', 'Smart modules'],
   ['reports', 'Reports'],
   ['logs', 'Logs'],
@@ -36,6 +38,21 @@ function Live() {
       {open ? 'live' : 'connecting…'}
     </span>
   );
+}
+
+/** the signed-in user's `verified` (docs/concepts.md#accounts): a banner until the address is verified */
+function Unverified({ s }: { s: Session }) {
+  const [user, setUser] = useState<{ email: string; verified: boolean }>();
+  const load = () => {
+    request<{ email: string; verified: boolean }>('GET', `/users/${encodeURIComponent(s.who)}`)
+      .then((r) => setUser(r.body))
+      .catch(() => undefined);
+  };
+  useEffect(load, [s.token]);
+  if (!user) return null;
+  // a marker once known, so a test can tell "verified" from "not loaded yet"
+  if (user.verified !== false) return <span hidden data-verified="true" />;
+  return <VerifyBanner projectId={s.projectId} email={user.email} onVerified={load} />;
 }
 
 function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
@@ -64,6 +81,9 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
       break;
     case 'users':
       body = <Users />;
+      break;
+    case 'settings':
+      body = <Settings />;
       break;
     case 'modules':
       body = <Modules />;
@@ -111,6 +131,7 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
       </nav>
       {/* keyed on the place: moving to another device or module (link, Back/Forward, typed URL) starts its page afresh */}
       <main id="main" key={place}>
+        {s.kind === 'user' ? <Unverified s={s} /> : null}
         {body}
       </main>
     </div>
@@ -120,6 +141,8 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
 function App() {
   const [s, setS] = useState<Session | undefined>(session());
   const [notice, setNotice] = useState<string>();
+  useRoute(); // re-render on every hash change
+  const account = accountPage();
   useEffect(
     () =>
       onExpired(() => {
@@ -139,6 +162,18 @@ function App() {
     });
     return () => stopStream();
   }, [s]);
+  // the links of the account mails work signed in or not (docs/concepts.md#accounts)
+  if (account)
+    return (
+      <AccountLink
+        key={account}
+        page={account}
+        onBack={(t) => {
+          setNotice(t);
+          go('overview');
+        }}
+      />
+    );
   if (!s)
     return (
       <SignIn

@@ -5,7 +5,7 @@
 // unknown section) shows the not-found page; a page never asks the API with it.
 import { useEffect, useState } from 'preact/hooks';
 
-export const SECTIONS = ['overview', 'devices', 'homes', 'classes', 'keys', 'users', 'modules', 'reports', 'logs'] as const;
+export const SECTIONS = ['overview', 'devices', 'homes', 'classes', 'keys', 'users', 'modules', 'reports', 'logs', 'settings'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 export type Route =

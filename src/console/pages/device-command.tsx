@@ -1,13 +1,16 @@
-// Send a command: the action checked against the service's pattern as you type (lowercase
-// letters, digits, `-` and `_`, at least 3 characters, starting and ending with a letter or
-// digit), parameters as JSON. "If offline": refuse (PUT .../command: DEVICE_OFFLINE without a live
+// Send a command: the action checked as you type against the pattern of the project's
+// `commandActions` setting (docs/concepts.md#commands: "spec", lowercase letters, digits, `-` and
+// `_`, at least 3 characters, starting and ending with a letter or digit; "mode", uppercase too;
+// a credential that cannot read the setting, a user, gets the wider pattern and the service's
+// answer), parameters as JSON. "If offline": refuse (PUT .../command: DEVICE_OFFLINE without a live
 // connection) or wait up to a time in the device's outbox (POST .../commands with that ttl,
 // docs/concepts.md#command-outbox). The outbox below follows each command's state live, from the
 // `_deviceCommandUpdated_` events of the stream, and cancels unfinished ones.
 import { useEffect, useState } from 'preact/hooks';
-import { list, send } from '../api';
+import { list, send, session } from '../api';
 import { onEvent } from '../stream';
 import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, useAction, useLoad, when } from '../ui';
+import { loadProject } from './project';
 
 interface Command {
   id: string;
@@ -31,6 +34,12 @@ const WAITS: [number, string][] = [
 const FINISHED = new Set(['acked', 'failed', 'expired', 'cancelled']);
 
 export const ACTION_PATTERN = /^[0-9a-z][0-9a-z_-]+[0-9a-z]$/;
+export const MODE_ACTION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z_-]+[0-9A-Za-z]$/;
+
+const RULES = {
+  spec: { pattern: ACTION_PATTERN, words: 'lowercase letters, digits, - and _', source: '^[0-9a-z][0-9a-z_-]+[0-9a-z]$' },
+  mode: { pattern: MODE_ACTION_PATTERN, words: 'letters, digits, - and _', source: '^[0-9A-Za-z][0-9A-Za-z_-]+[0-9A-Za-z]$' },
+};
 
 export function SendCommand({ id, online }: { id: number; online?: boolean }) {
   const [action, setAction] = useState('');
@@ -40,7 +49,10 @@ export function SendCommand({ id, online }: { id: number; online?: boolean }) {
   const [sent, setSent] = useState<string>();
   const [queued, setQueued] = useState(0);
   const run = useAction();
-  const actionOk = ACTION_PATTERN.test(action);
+  const projectId = session()!.projectId;
+  const project = useLoad(() => loadProject(projectId), [projectId]);
+  const rule = RULES[project.loading || project.data?.commandActions === 'spec' ? 'spec' : 'mode'];
+  const actionOk = rule.pattern.test(action);
   const paramsParsed = params.trim() === '' ? { ok: true as const, value: undefined } : parseJson(params);
   return (
     <>
@@ -68,10 +80,10 @@ export function SendCommand({ id, online }: { id: number; online?: boolean }) {
             label="Action"
             hint={
               action === '' || actionOk ? (
-                'lowercase letters, digits, - and _; 3 or more characters'
+                `${rule.words}; 3 or more characters`
               ) : (
                 <span class="bad" data-hint="action">
-                  must match ^[0-9a-z][0-9a-z_-]+[0-9a-z]$ (lowercase letters, digits, - and _, starting and ending with a letter or digit)
+                  must match {rule.source} ({rule.words}, starting and ending with a letter or digit)
                 </span>
               )
             }

@@ -12,6 +12,7 @@ const LABELS: Record<SectionName, string> = {
   modules: 'Smart modules',
   reports: 'Reports',
   logs: 'Logs',
+  settings: 'Project settings',
 };
 
 export function NotFound({ why, back }: { why: string; back: SectionName }) {

@@ -190,3 +190,92 @@ export function Users() {
     </div>
   );
 }
+
+export interface ProjectSettings {
+  id: number;
+  name: string;
+  allowUserSignup: boolean;
+  verifyEmails: boolean;
+  commandActions: 'spec' | 'mode';
+}
+
+/** the project's settings (GET /projects/{id}), or undefined when the credential may not read them (a user) */
+export const loadProject = (projectId: number) => get<ProjectSettings>(`/projects/${projectId}`).catch(() => undefined);
+
+/**
+ * The project's settings (PATCH /projects/{id}, scope admin): self-signup, email verification
+ * (docs/concepts.md#accounts: needs a mail server, the service says so otherwise) and which
+ * command actions the project accepts (docs/concepts.md#commands: "spec" lowercase, "mode" camelCase too).
+ */
+export function Settings() {
+  const projectId = session()!.projectId;
+  const project = useLoad(() => get<ProjectSettings>(`/projects/${projectId}`), [projectId]);
+  const action = useAction();
+  const [saved, setSaved] = useState(false);
+  const change = (patch: Partial<ProjectSettings>) => {
+    setSaved(false);
+    action.run(async () => {
+      project.set(await send<ProjectSettings>('PATCH', `/projects/${projectId}`, patch));
+      setSaved(true);
+    });
+  };
+  const p = project.data;
+  return (
+    <div class="page">
+      <h1>Project settings</h1>
+      <ErrorBox error={project.error} />
+      {p ? (
+        <Section title={`Project ${p.id}: ${p.name}`}>
+          <form aria-label="project settings" onSubmit={(e) => e.preventDefault()}>
+            <label class="field">
+              <span>
+                <input
+                  type="checkbox"
+                  name="allowUserSignup"
+                  checked={p.allowUserSignup}
+                  disabled={action.busy}
+                  onChange={() => change({ allowUserSignup: !p.allowUserSignup })}
+                />{' '}
+                Allow self-signup
+              </span>
+              <small class="hint">POST /users without a credential</small>
+            </label>
+            <label class="field">
+              <span>
+                <input
+                  type="checkbox"
+                  name="verifyEmails"
+                  checked={p.verifyEmails}
+                  disabled={action.busy}
+                  onChange={() => change({ verifyEmails: !p.verifyEmails })}
+                />{' '}
+                Verify emails
+              </span>
+              <small class="hint">self-signups are mailed a code and stay unverified until they enter it; needs a mail server</small>
+            </label>
+            <Field
+              label="Command actions"
+              hint='"spec": lowercase actions only (SPEC §2.8); "mode": camelCase too, as MODE firmware sends (doEcho, startDiscovery)'
+            >
+              <select
+                name="commandActions"
+                value={p.commandActions}
+                disabled={action.busy}
+                onChange={(e) => change({ commandActions: (e.target as HTMLSelectElement).value as 'spec' | 'mode' })}
+              >
+                <option value="spec">spec</option>
+                <option value="mode">mode</option>
+              </select>
+            </Field>
+          </form>
+          {saved ? (
+            <p class="ok" role="status">
+              Saved.
+            </p>
+          ) : null}
+          <ErrorBox error={action.error} />
+        </Section>
+      ) : null}
+    </div>
+  );
+}

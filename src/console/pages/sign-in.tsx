@@ -1,8 +1,10 @@
 // Sign in as a user (project, email, password: POST /auth/user) or with a project API key
-// (checked with GET /auth). The credential is kept in sessionStorage only.
+// (checked with GET /auth). The credential is kept in sessionStorage only. A user who forgot the
+// password asks a mailed code from here (docs/concepts.md#accounts).
 import { useState } from 'preact/hooks';
 import { request, type Session } from '../api';
 import { ErrorBox, Field, useAction } from '../ui';
+import { ForgotPassword } from './account';
 
 interface AuthInfo {
   type: string;
@@ -17,6 +19,8 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [key, setKey] = useState('');
+  const [forgot, setForgot] = useState(false);
+  const [told, setTold] = useState<string>();
   const action = useAction();
 
   const submit = (e: Event) => {
@@ -35,12 +39,25 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
     });
   };
 
+  if (forgot)
+    return (
+      <ForgotPassword
+        projectId={projectId}
+        email={email}
+        onBack={(t) => {
+          setForgot(false);
+          setTold(t);
+          setPassword('');
+        }}
+      />
+    );
+  const shown = told ?? notice;
   return (
     <main class="signin">
       <h1>Hearth console</h1>
-      {notice ? (
+      {shown ? (
         <p class="notice" role="status">
-          {notice}
+          {shown}
         </p>
       ) : null}
       <div role="tablist" class="tabs">
@@ -81,6 +98,11 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
         </button>
         <ErrorBox error={action.error} />
       </form>
+      {mode === 'user' ? (
+        <button type="button" class="link" onClick={() => setForgot(true)}>
+          Forgot password?
+        </button>
+      ) : null}
     </main>
   );
 }
