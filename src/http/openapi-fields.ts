@@ -242,6 +242,14 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   // smart modules and deliveries
   moduleType: { d: 'Kind of module: `webhooks`, or `tsdb` for home time series (docs/timeseries.md)', e: 'webhooks' },
   eventWebhook: { d: "Webhook called for every subscribed event of the project's homes" },
+  tsdb: {
+    d: 'Settings of a `tsdb` module: the event types whose `eventData.timeSeriesData` points it stores (docs/timeseries.md)',
+    e: { eventTypes: ['timeSeriesData'] },
+  },
+  seriesId: { d: 'Id of the time series, as the device sent it (1 to 256 characters, `:` allowed)', e: '0101:28a183311676-temperature:0' },
+  begin: { d: 'Start of the range (RFC 3339, or epoch milliseconds in a query)', e: '2026-11-01T00:00:00.000Z' },
+  aggregation: { d: 'How the points of a bucket are combined: `avg`, `min`, `max`, `sum` or `count`', e: 'avg' },
+  resolution: { d: 'Width of a bucket (`5sec` to `1month`); chosen for about 1,000 buckets when absent', e: '1hour' },
   commandWebhook: { d: "Webhook called when the module's command trigger is used" },
   subscriptions: { d: 'Event types, one per line (or an array); `*` for all (the default)', e: '*' },
   headers: { d: 'Extra headers; values may use `{{ path }}` templates', e: { 'x-device': '{{ originDeviceId }}' } },

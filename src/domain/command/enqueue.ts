@@ -9,13 +9,13 @@ import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput, parseWith } from '../validate.js';
 import { newEventId } from '../event/emit.js';
-import { CommandBodySchema } from './schemas.js';
+import { CommandBodySchema, checkProjectAction } from './schemas.js';
 import { OutboxFieldsSchema, TTL_DEFAULT_SECONDS } from './outbox-schemas.js';
 import { commandUpdated, type CommandUpdatedDeps } from './outbox-view.js';
 
 export const OUTBOX_PER_DEVICE_DEFAULT = 100;
 
-export type EnqueueCommandDeps = Pick<Deps, 'bus' | 'clock' | 'limits'> & CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>;
+export type EnqueueCommandDeps = Pick<Deps, 'bus' | 'clock' | 'limits'> & CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands' | 'projects'>;
 
 export async function enqueueCommand({
   deps,
@@ -35,6 +35,7 @@ export async function enqueueCommand({
   const fields = parseInput(OutboxFieldsSchema, body);
   // the action and parameters exactly as the direct command takes them (send.ts)
   const { action, parameters } = parseWith(CommandBodySchema, body);
+  await checkProjectAction(deps, device.projectId, action);
   const now = deps.clock.now();
   const ttl = fields.ttl ?? TTL_DEFAULT_SECONDS;
   const limit = deps.limits.outboxPerDevice ?? OUTBOX_PER_DEVICE_DEFAULT;
