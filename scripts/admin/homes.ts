@@ -91,10 +91,11 @@ export const members: Record<string, Command> = {
       const caller = await homeAdmin(ctx, homeId);
       const userId = await userIdOf(ctx, homeId, stringArg(a.positionals[1], '<userId|email>'));
       const role = stringArg(a.positionals[2], '<owner|member>');
-      // set-role changes a member; it does not add one (that is `members add`)
+      // set-role changes a member; it does not add one (that is `members add`); adding again never
+      // changes a role (docs/api.md#homes-and-members), so this is PATCH's verb
       if (!(await ctx.deps.store.members.get(homeId, userId)))
         throw await ctx.appError('USER_NOT_FOUND', { userId, homeId, message: 'not a member of this home' });
-      return (await home()).addMember({ deps: ctx.deps, caller, input: { homeId, body: { userId, role } } });
+      return (await home()).updateMember({ deps: ctx.deps, caller, input: { homeId, userId, body: { role } } });
     },
   },
   remove: {

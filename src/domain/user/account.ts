@@ -14,8 +14,9 @@ type D = Pick<Deps, 'clock' | 'secret' | 'mailer' | 'publicUrl' | 'authThrottle'
 
 /** POST /auth/user/emailVerification/start: mails a new code to an unverified user of a project that verifies */
 export async function startEmailVerification({ deps, input, ip }: { deps: D; input: unknown; ip?: string }): Promise<void> {
-  requireMailer(deps, 'email verification');
+  // input parsed at the top (house rule 2): a malformed body is 403 whether or not mail is configured
   const b = parseInput(AccountMailBodySchema, input);
+  requireMailer(deps, 'email verification');
   await throttleMailRequest(deps, b.projectId, b.email, ip);
   const u = await deps.store.users.getByEmail(b.projectId, b.email);
   if (!u || u.verified) return;
@@ -36,8 +37,9 @@ export async function confirmEmailVerification({ deps, input, ip }: { deps: D; i
 
 /** POST /auth/user/passwordReset/start: mails a reset code (valid one hour) to a user of the project */
 export async function startPasswordReset({ deps, input, ip }: { deps: D; input: unknown; ip?: string }): Promise<void> {
-  requireMailer(deps, 'password reset');
+  // input parsed at the top (house rule 2): a malformed body is 403 whether or not mail is configured
   const b = parseInput(AccountMailBodySchema, input);
+  requireMailer(deps, 'password reset');
   await throttleMailRequest(deps, b.projectId, b.email, ip);
   const u = await deps.store.users.getByEmail(b.projectId, b.email);
   if (u) await issueCode(deps, u, 'reset');
