@@ -24,8 +24,12 @@ interface Pending {
 }
 
 export interface Gate {
-  /** watches every socket the server accepts (before TLS wraps it) */
-  watch(server: NetServer, listener: string): void;
+  /**
+   * watches every socket the server accepts (before TLS wraps it). `startedGraceMs`: a socket that
+   * has sent bytes when its deadline passes gets this much longer once, so that the server's own
+   * timeout can answer it (HTTP: Node's headersTimeout answers 408, docs/api.md#limits)
+   */
+  watch(server: NetServer, listener: string, opts?: { startedGraceMs?: number }): void;
   /** the socket (raw, or the TLS socket over it) is past its first request or CONNACK: no deadline, not counted */
   admit(socket: Duplex): void;
   /** sockets waiting now (tests, metrics) */
@@ -50,7 +54,8 @@ export function createGate(opts: GateOptions): Gate {
   };
 
   return {
-    watch(server, listener) {
+    watch(server, listener, watchOpts) {
+      const grace = watchOpts?.startedGraceMs ?? 0;
       // before TLS wraps the socket (tls.Server's own 'connection' listener): the deadline
       // covers the handshake too
       server.prependListener('connection', (raw: Socket) => {
@@ -70,14 +75,18 @@ export function createGate(opts: GateOptions): Gate {
           return;
         }
         const key = keyOf(raw);
-        const p: Pending = {
-          raw,
-          address,
-          timer: setTimeout(() => {
-            release(key, p);
-            raw.destroy();
-          }, opts.connectTimeoutMs),
+        let graced = grace === 0;
+        const expire = () => {
+          if (!graced && raw.bytesRead > 0) {
+            graced = true;
+            p.timer = setTimeout(expire, grace);
+            p.timer.unref();
+            return;
+          }
+          release(key, p);
+          raw.destroy();
         };
+        const p: Pending = { raw, address, timer: setTimeout(expire, opts.connectTimeoutMs) };
         p.timer.unref();
         pending.set(key, p);
         perAddress.set(address, count + 1);

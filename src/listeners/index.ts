@@ -139,6 +139,10 @@ export async function bindListeners(
     logger,
   });
 
+  // a request head that started but did not finish is Node's to answer (408, checked every
+  // connectionsCheckingInterval): the gate waits that long more before it closes such a socket
+  const httpGraceMs = (httpOptions.connectionsCheckingInterval ?? 1000) + 1000;
+
   const closeAll = async () => {
     for (const s of [...httpServers, ...mqttServers]) {
       if (!s.listening) continue;
@@ -149,7 +153,7 @@ export async function bindListeners(
     if (config.http.enabled) {
       const s = createHttpServer(httpOptions, starting);
       httpServers.push(s);
-      gate.watch(s, 'HTTP');
+      gate.watch(s, 'HTTP', { startedGraceMs: httpGraceMs });
       ports.http = await listen(s, config.http.port, config.host, 'HEARTH_HTTP_PORT');
     }
     if (tlsServerOptions) {
@@ -157,7 +161,7 @@ export async function bindListeners(
       s.on('tlsClientError', onTlsError);
       httpServers.push(s);
       tlsServers.push(s);
-      gate.watch(s, 'HTTPS');
+      gate.watch(s, 'HTTPS', { startedGraceMs: httpGraceMs });
       ports.https = await listen(s, config.https.port, config.host, 'HEARTH_HTTPS_PORT');
     }
     if (opts.broker && config.mqtt.enabled) {

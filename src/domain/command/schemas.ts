@@ -36,9 +36,16 @@ export async function checkProjectAction(deps: StoreOf<'projects'>, projectId: n
   checkAction(action, (await deps.store.projects.get(projectId))?.commandActions ?? 'spec');
 }
 
-/** the action as a string; its pattern is the project's (checkAction) */
+/**
+ * the action as a string matching the widest pattern (MODE's); a project's own setting narrows it
+ * (checkAction), so the schema, the OpenAPI and AsyncAPI documents name the pattern no project exceeds
+ */
 export const ActionSchema = v.pipe(
   v.string('action must be a string'),
+  v.regex(
+    MODE_ACTION_PATTERN,
+    (i) => `action ${JSON.stringify(i.input)} is not allowed: an action is ${ALLOWED.mode} (capitals only where the project's commandActions is "mode")`,
+  ),
   v.description(
     'Command name: lowercase letters, digits, `-` and `_`, at least 3 characters, starting and ending with a letter or digit; in a project whose `commandActions` is `mode`, capitals too (`doEcho`)',
   ),

@@ -32,6 +32,7 @@ export const moduleRow = (id: string, o: Partial<ModuleRow> = {}): ModuleRow => 
   id,
   moduleType: 'webhooks',
   description: null,
+  tsdb: null,
   eventWebhook: { url: 'https://example.com/h', subscriptions: ['*'], headers: null, body: null, keySealed: 'v1.x.y.z' },
   commandWebhook: null,
   eventDisabled: null,
