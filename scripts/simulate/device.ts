@@ -46,6 +46,8 @@ export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice,
   let rev = 0;
   let everConnected = false;
   let refused = false;
+  /** Ctrl-C: the device is ending, and what its end cuts short (a SUBSCRIBE in flight) is no error */
+  let ending = false;
   const opts: IClientOptions = {
     username: String(device.id),
     password: device.apiKey,
@@ -63,7 +65,7 @@ export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice,
     else c.everConnected++;
     everConnected = true;
     client.subscribe([`${base}/command`, `${base}/kv`], { qos: 1 }, (err) => {
-      if (err) c.error(`device ${device.id}: subscribe failed: ${err.message}`);
+      if (err && !ending) c.error(`device ${device.id}: subscribe failed: ${err.message}`);
     });
   });
   client.on('error', (err: Error & { code?: number }) => {
@@ -72,7 +74,7 @@ export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice,
       refused = true;
       c.error(`device ${device.id}: the broker refused its credentials (CONNACK ${err.code})`);
       client.end(true);
-    } else c.error(`device ${device.id}: ${err.message}`);
+    } else if (!ending) c.error(`device ${device.id}: ${err.message}`);
   });
   client.on('offline', () => {
     if (everConnected && !refused) c.drops++;
@@ -143,6 +145,7 @@ export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice,
     // connected: what was published gets its PUBACK first, within END_GRACE_MS; a broker that is
     // gone (or stops answering) would hold that wait forever, so the client is then ended by force
     end: async () => {
+      ending = true;
       if (!client.connected) return void client.end(true);
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((r) => (timer = setTimeout(r, END_GRACE_MS)));
