@@ -2,18 +2,10 @@
 // sha256 fingerprint (a certificate names one device), listed per device.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { DeviceCertificateRepo } from '../../ports/store.js';
+import type { DeviceCertificateRepo, DeviceCertificateRow } from '../../ports/store.js';
 
-export interface DeviceCertificatesTable {
-  fingerprint: string;
-  deviceId: number;
-  projectId: number;
-  subject: string;
-  notBefore: string;
-  notAfter: string;
-  pem: string;
-  creationTime: string;
-}
+/** the table's columns are the port's row (one source for both) */
+export type DeviceCertificatesTable = DeviceCertificateRow;
 type Db = Kysely<Database & { deviceCertificates: DeviceCertificatesTable }>;
 
 export function deviceCertificateRepo(base: Kysely<Database>): DeviceCertificateRepo {
