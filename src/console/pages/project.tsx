@@ -212,10 +212,19 @@ export function Settings() {
   const project = useLoad(() => get<ProjectSettings>(`/projects/${projectId}`), [projectId]);
   const action = useAction();
   const [saved, setSaved] = useState(false);
+  // the control shows the new value at once (a controlled checkbox would otherwise flip back until
+  // the PATCH answers) and returns to the stored one when the service refuses it
   const change = (patch: Partial<ProjectSettings>) => {
+    const before = project.data!;
     setSaved(false);
+    project.set({ ...before, ...patch });
     action.run(async () => {
-      project.set(await send<ProjectSettings>('PATCH', `/projects/${projectId}`, patch));
+      try {
+        project.set(await send<ProjectSettings>('PATCH', `/projects/${projectId}`, patch));
+      } catch (err) {
+        project.set(before);
+        throw err;
+      }
       setSaved(true);
     });
   };
