@@ -11,13 +11,15 @@ import type { BrokerContext } from './context.js';
 import { DeviceSession } from './session.js';
 import { watch } from './transports/ws-liveness.js';
 import { tagOutput } from './ws-send.js';
-import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
+import { deviceChannelCallerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 
 export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;
   try {
-    caller = await callerOf(ctx, u);
-    const d = await deviceFor(ctx.deps, caller, idOf(idText, 'DEVICE_NOT_FOUND'), ['self']);
+    const deviceId = idOf(idText, 'DEVICE_NOT_FOUND');
+    const signIn = await deviceChannelCallerOf(ctx, u, deviceId);
+    caller = signIn.caller;
+    const d = await deviceFor(ctx.deps, caller, deviceId, ['self']);
     if ((await ctx.deps.presence.count(d.id)) >= ctx.deps.options.connectionsPerDevice) {
       throw new AppError('LIMIT_EXCEEDED', { deviceId: d.id, connections: ctx.deps.options.connectionsPerDevice });
     }
@@ -28,6 +30,7 @@ export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer
       watch(ws);
       tagOutput(ws, { transport: 'command_ws', projectId: device.projectId, caller: by, name: `command WebSocket of device ${device.id}` });
       const s = new DeviceSession(device, 'websocket', u.ip, ws, ctx.connectionPrefix);
+      s.certificate = signIn.certificate;
       ws.once('close', () => void ctx.connections.detach(s));
       void ctx.connections.attach(s);
       // docs/concepts.md#command-outbox: the device's waiting commands go out on it now

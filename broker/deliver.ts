@@ -109,6 +109,7 @@ function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
     case 'deviceCertificate':
       // docs/tls.md#client-certificates: only the connections signed in with that certificate
       for (const s of [...ctx.connections.sessionsOf(m.deviceId)]) if (s.certificate === m.fingerprint) closeSession(s);
+      ctx.kvSockets.closeWhere((k) => k.deviceId === m.deviceId && k.certificate === m.fingerprint);
       return;
   }
 }

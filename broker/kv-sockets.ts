@@ -15,6 +15,8 @@ export interface KvSocket {
   projectId: number;
   device: PresenceDevice;
   caller: Caller;
+  /** signed in with a registered client certificate: its fingerprint (revoking it closes this socket) */
+  certificate?: string;
   /** changes that arrived before the first `reload` went out; null once it has */
   pending: KvSyncMessage[] | null;
   /** a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): kv-ws.ts */

@@ -15,22 +15,24 @@ import type { BrokerContext } from './context.js';
 import { brokerLog, clip } from './general-log.js';
 import { jsonObjectOf, PayloadError } from './published/payload.js';
 import { watch } from './transports/ws-liveness.js';
-import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
+import { deviceChannelCallerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
 import type { KvSocket } from './kv-sockets.js';
 import { sendText, tagOutput } from './ws-send.js';
 
 export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;
   try {
-    caller = await callerOf(ctx, u);
-    const d = await deviceFor(ctx.deps, caller, idOf(idText, 'DEVICE_NOT_FOUND'), ['project key', 'member', 'self'], 'kv');
+    const deviceId = idOf(idText, 'DEVICE_NOT_FOUND');
+    const signIn = await deviceChannelCallerOf(ctx, u, deviceId);
+    caller = signIn.caller;
+    const d = await deviceFor(ctx.deps, caller, deviceId, ['project key', 'member', 'self'], 'kv');
     const by = caller;
     wss.handleUpgrade(u.req, u.socket, u.head, (ws) => {
       recordAccess(ctx, u, 101, by);
       watch(ws);
       tagOutput(ws, { transport: 'kv_ws', projectId: d.projectId, caller: by, name: `KV WebSocket of device ${d.id}` });
       const device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
-      const k: KvSocket = { ws, deviceId: d.id, projectId: d.projectId, device, caller: by, pending: [] };
+      const k: KvSocket = { ws, deviceId: d.id, projectId: d.projectId, device, caller: by, certificate: signIn.certificate, pending: [] };
       // watch first, then read: no change can fall between the reload and the live stream
       ctx.kvSockets.add(k);
       ws.once('close', () => ctx.kvSockets.remove(k));

@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
+import { deviceCaller, resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
+import { deviceForCertificate, refuseKeyIfCertificateRequired } from '../../src/domain/certificate/index.js';
 import { redeemStreamTicket } from '../../src/domain/auth/ticket.js';
 import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
@@ -13,6 +14,7 @@ import { idOrNotFound } from '../../src/domain/id.js';
 import { fitStatus, statusOf } from '../../src/domain/error-status.js';
 import type { BrokerContext } from '../context.js';
 import { delay } from '../auth-backoff.js';
+import { presentedCertificate } from '../client-certificate.js';
 
 export interface UpgradeRequest {
   req: IncomingMessage;
@@ -31,10 +33,32 @@ export function upgradeRequest(req: IncomingMessage, socket: Duplex, head: Buffe
 
 /** the header's credential, else `authToken`, else a `ticket` (used up here, whatever the upgrade's outcome) */
 export async function callerOf(ctx: BrokerContext, u: UpgradeRequest): Promise<Caller> {
-  const token = tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
+  const token = tokenOf(u);
   const ticket = token ? undefined : u.url.searchParams.get('ticket') || undefined;
   if (ticket) return redeemStreamTicket({ deps: ctx.deps, input: { ticket, ip: u.ip } });
   return resolveCaller({ deps: ctx.deps, input: { token, ip: u.ip } });
+}
+
+const tokenOf = (u: UpgradeRequest) => tokenFromHeader(u.req.headers.authorization) ?? (u.url.searchParams.get('authToken') || undefined);
+
+/**
+ * The caller of a device channel (command and KV WebSockets, docs/tls.md#client-certificates): over WSS with
+ * client certificates on, a request without a token or ticket signs in with the certificate it
+ * presented, which must be the path's device's (`certificate`: its fingerprint when registered, so revoking it closes the socket); a
+ * device key is refused for a class that requires certificates. Refusals are 403.
+ */
+export async function deviceChannelCallerOf(ctx: BrokerContext, u: UpgradeRequest, deviceId: number): Promise<{ caller: Caller; certificate?: string }> {
+  const cert = !tokenOf(u) && !u.url.searchParams.get('ticket') ? presentedCertificate(ctx, u.req.socket) : undefined;
+  if (cert) {
+    const { device, fingerprint } = await deviceForCertificate({ deps: ctx.deps, input: { cert, deviceId } });
+    return { caller: deviceCaller(device, u.ip), certificate: fingerprint };
+  }
+  const caller = await callerOf(ctx, u);
+  if (caller.type === 'device') {
+    const device = await ctx.deps.store.devices.get(caller.deviceId);
+    if (device) await refuseKeyIfCertificateRequired(ctx.deps, device);
+  }
+  return { caller };
 }
 
 /** a path segment that must be a device id (src/domain/id.ts); anything else is that kind of "not found" */

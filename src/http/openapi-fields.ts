@@ -371,6 +371,7 @@ export function exampleOf(
 
 /** operations whose bodies have several forms, or whose generated example would mislead */
 export const OP_EXAMPLES: Record<string, { request?: unknown; requests?: Record<string, unknown>; response?: unknown; params?: Record<string, unknown> }> = {
+  revokeIssuedDeviceCertificate: { request: { fingerprint: '3f0c6e5a9b1d2c4e7f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e' } },
   addDeviceHome: {
     requests: {
       'create (project key)': { projectId: 1, deviceClass: 'default', name: 'desk lamp' },

@@ -2,11 +2,12 @@
 // sha256 fingerprint (a certificate names one device), listed per device.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { DeviceCertificateRepo, DeviceCertificateRow } from '../../ports/store.js';
+import type { CertificateRevocationRow, DeviceCertificateRepo, DeviceCertificateRow } from '../../ports/store.js';
 
-/** the table's columns are the port's row (one source for both) */
+/** the tables' columns are the port's rows (one source for both) */
 export type DeviceCertificatesTable = DeviceCertificateRow;
-type Db = Kysely<Database & { deviceCertificates: DeviceCertificatesTable }>;
+export type CertificateRevocationsTable = CertificateRevocationRow;
+type Db = Kysely<Database & { deviceCertificates: DeviceCertificatesTable; certificateRevocations: CertificateRevocationsTable }>;
 
 export function deviceCertificateRepo(base: Kysely<Database>): DeviceCertificateRepo {
   const db = base as unknown as Db;
@@ -27,8 +28,20 @@ export function deviceCertificateRepo(base: Kysely<Database>): DeviceCertificate
       return Number(r.numDeletedRows) > 0;
     },
     async deleteForDevice(deviceId) {
+      await db.deleteFrom('certificateRevocations').where('deviceId', '=', deviceId).execute();
       const r = await db.deleteFrom('deviceCertificates').where('deviceId', '=', deviceId).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
+    async revoke(row) {
+      const r = await db
+        .insertInto('certificateRevocations')
+        .values(row)
+        .onConflict((oc) => oc.column('fingerprint').doNothing())
+        .executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    revocation: (fingerprint) => db.selectFrom('certificateRevocations').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst(),
+    revocations: (deviceId) =>
+      db.selectFrom('certificateRevocations').selectAll().where('deviceId', '=', deviceId).orderBy('creationTime').orderBy('fingerprint').execute(),
   };
 }

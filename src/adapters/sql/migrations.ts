@@ -528,6 +528,22 @@ function deviceCertificates(): Migration {
   };
 }
 
+/** docs/tls.md#revoking-a-ca-issued-certificate: fingerprints of CA-issued certificates shut out before they expire */
+function certificateRevocations(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('certificate_revocations')
+        .addColumn('fingerprint', 'text', (c) => c.primaryKey())
+        .addColumn('device_id', 'integer', (c) => c.notNull())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('certificate_revocations_device').on('certificate_revocations').columns(['device_id', 'creation_time']).execute();
+    },
+  };
+}
+
 /** docs/api.md#stream-tickets: single-use WebSocket tickets, a few seconds each, named by their hash */
 function streamTickets(): Migration {
   return {
@@ -559,6 +575,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009_command_outbox': commandOutbox(),
         '0010_tsdb': tsdb(dialect),
         '0011_accounts': accounts(),
+        '0015_certificate_revocations': certificateRevocations(),
       };
     },
   };

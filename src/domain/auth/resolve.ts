@@ -24,7 +24,8 @@ const userCaller = (u: UserRow, hash: string, ip: string | undefined): Caller =>
   canCreateDevices: u.canCreateDevices,
   ip,
 });
-const deviceCaller = (d: DeviceRow, ip: string | undefined): Caller => ({
+/** the caller a device is once signed in (its key, or a client certificate: docs/tls.md#client-certificates) */
+export const deviceCaller = (d: DeviceRow, ip: string | undefined): Caller => ({
   type: 'device',
   projectId: d.projectId,
   deviceId: d.id,

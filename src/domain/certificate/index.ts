@@ -5,6 +5,7 @@ export * from './schemas.js';
 export { addDeviceCertificate } from './add.js';
 export { listDeviceCertificates } from './list.js';
 export { revokeDeviceCertificate } from './revoke.js';
+export { revokeIssuedCertificate, listCertificateRevocations } from './revoke-issued.js';
 export { deviceForCertificate, refuseKeyIfCertificateRequired, type PresentedCertificate, type CertificateSignIn } from './sign-in.js';
 export { normalizeFingerprint } from './parse.js';
 

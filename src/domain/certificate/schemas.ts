@@ -24,3 +24,18 @@ export const CertificateSchema = v.object({
   creationTime: Time,
 });
 export type Certificate = v.InferOutput<typeof CertificateSchema>;
+
+export const RevokeCertificateBodySchema = v.object({
+  fingerprint: v.pipe(
+    v.string('fingerprint must be a string: the sha256 of the certificate, hex'),
+    v.description('sha256 of the certificate (DER), hex with or without colons (openssl x509 -noout -fingerprint -sha256)'),
+    v.regex(/^(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){31})$/, 'fingerprint must be a sha256 fingerprint: 64 hex digits, with or without colons'),
+  ),
+});
+
+export const RevocationSchema = v.object({
+  fingerprint: v.pipe(v.string(), v.description('sha256 of the revoked certificate, lowercase hex')),
+  deviceId: v.number(),
+  creationTime: Time,
+});
+export type Revocation = v.InferOutput<typeof RevocationSchema>;

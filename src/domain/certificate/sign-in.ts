@@ -19,7 +19,7 @@ export interface PresentedCertificate {
 
 export interface CertificateSignIn {
   device: DeviceRow;
-  /** the registered fingerprint, when the certificate was found on the device (revocable) */
+  /** the certificate's fingerprint: revoking it closes the connections signed in with it */
   fingerprint?: string;
 }
 
@@ -39,6 +39,7 @@ export async function deviceForCertificate({
   const refuse = (why: string) => new AppError('PERMISSION_DENIED', { message: `client certificate ${fingerprint.slice(0, 16)}…: ${why}` });
   if (new Date(cert.validTo).getTime() <= now) throw refuse(`expired on ${new Date(cert.validTo).toISOString()}`);
   if (new Date(cert.validFrom).getTime() > now) throw refuse(`not valid before ${new Date(cert.validFrom).toISOString()}`);
+  if (await deps.store.deviceCertificates.revocation(fingerprint)) throw refuse('revoked');
   const registered = await deps.store.deviceCertificates.get(fingerprint);
   let id: number | undefined;
   if (registered) id = registered.deviceId;
@@ -47,7 +48,7 @@ export async function deviceForCertificate({
   if (deviceId !== undefined && deviceId !== id) throw refuse(`belongs to device ${id}, not ${deviceId}`);
   const device = await deps.store.devices.get(id);
   if (!device) throw new AppError('DEVICE_NOT_FOUND', { deviceId: id });
-  return registered ? { device, fingerprint } : { device };
+  return { device, fingerprint };
 }
 
 /** a device whose class requires a certificate may not sign in with its key alone */

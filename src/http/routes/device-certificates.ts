@@ -10,9 +10,13 @@ import { actor, pathId } from '../params.js';
 import {
   AddCertificateBodySchema,
   CertificateSchema,
+  RevocationSchema,
+  RevokeCertificateBodySchema,
   addDeviceCertificate,
+  listCertificateRevocations,
   listDeviceCertificates,
   revokeDeviceCertificate,
+  revokeIssuedCertificate,
 } from '../../domain/certificate/index.js';
 
 const tag = 'device certificates';
@@ -49,6 +53,36 @@ export function deviceCertificatesRoutes(): Hono<HttpEnv> {
       auth,
     }),
     async (c) => c.json(await addDeviceCertificate({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } }), 201),
+  );
+
+  r.get(
+    '/:deviceId/certificates/revocations',
+    op({
+      operationId: 'getDeviceCertificateRevocations',
+      summary: 'The CA-issued certificates of a device revoked by fingerprint, oldest first',
+      tag,
+      success: 200,
+      statuses: [401, 403, 404, 429, 500, 503],
+      response: v.array(RevocationSchema),
+      auth,
+    }),
+    async (c) => c.json(await listCertificateRevocations({ ...actor(c), input: { deviceId: did(c) } })),
+  );
+
+  r.post(
+    '/:deviceId/certificates/revocations',
+    op({
+      operationId: 'revokeIssuedDeviceCertificate',
+      summary:
+        'Revoke a certificate issued by HEARTH_TLS_CA_FILE by its sha256 fingerprint (a registered one is deleted instead): it is refused from now on and its live connections close',
+      tag,
+      success: 201,
+      statuses: [401, 403, 404, 413, 429, 500, 503],
+      body: RevokeCertificateBodySchema,
+      response: RevocationSchema,
+      auth,
+    }),
+    async (c) => c.json(await revokeIssuedCertificate({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } }), 201),
   );
 
   r.delete(

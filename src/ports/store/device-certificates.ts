@@ -14,6 +14,14 @@ export interface DeviceCertificateRow {
   creationTime: string;
 }
 
+/** a certificate shut out by fingerprint (docs/tls.md#revoking-a-ca-issued-certificate): one the CA issued, never registered */
+export interface CertificateRevocationRow {
+  fingerprint: string;
+  deviceId: number;
+  projectId: number;
+  creationTime: string;
+}
+
 export interface DeviceCertificateRepo {
   /** false when the fingerprint is already registered (on this device or another) */
   add(c: DeviceCertificateRow): Promise<boolean>;
@@ -22,6 +30,11 @@ export interface DeviceCertificateRepo {
   list(deviceId: number): Promise<DeviceCertificateRow[]>;
   /** false when the device has no such certificate */
   delete(deviceId: number, fingerprint: string): Promise<boolean>;
-  /** every certificate of a device (the device is deleted); answers how many */
+  /** every certificate of a device and its revocations (the device is deleted); answers how many certificates */
   deleteForDevice(deviceId: number): Promise<number>;
+  /** records a revocation; false when the fingerprint was already revoked */
+  revoke(r: CertificateRevocationRow): Promise<boolean>;
+  revocation(fingerprint: string): Promise<CertificateRevocationRow | undefined>;
+  /** the device's revocations, oldest first */
+  revocations(deviceId: number): Promise<CertificateRevocationRow[]>;
 }

@@ -45,6 +45,24 @@ export function deviceCertificatesContract(make: MakeStore): void {
       expect(await store.deviceCertificates.get(other.fingerprint)).toEqual(other);
     });
 
+    it('records a revocation once per fingerprint, finds it, lists per device oldest first; a deleted device takes its revocations', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const a = await store.devices.create(deviceInput(p.id));
+      const b = await store.devices.create(deviceInput(p.id));
+      const first = { fingerprint: unique('rv'), deviceId: a.id, projectId: p.id, creationTime: at(1) };
+      const second = { fingerprint: unique('rv'), deviceId: a.id, projectId: p.id, creationTime: at(2) };
+      const other = { fingerprint: unique('rv'), deviceId: b.id, projectId: p.id, creationTime: at(1) };
+      for (const r of [second, first, other]) expect(await store.deviceCertificates.revoke(r)).toBe(true);
+      expect(await store.deviceCertificates.revoke({ ...first, creationTime: at(3) })).toBe(false);
+      expect(await store.deviceCertificates.revocation(first.fingerprint)).toEqual(first);
+      expect(await store.deviceCertificates.revocation('nope')).toBeUndefined();
+      expect(await store.deviceCertificates.revocations(a.id)).toEqual([first, second]);
+      expect(await store.deviceCertificates.deleteForDevice(a.id)).toBe(0);
+      expect(await store.deviceCertificates.revocations(a.id)).toEqual([]);
+      expect(await store.deviceCertificates.revocation(other.fingerprint)).toEqual(other);
+    });
+
     it('a device class requires certificates once set, and not after it is unset', async () => {
       const store = await freshStore(make);
       const p = await newProject(store);

@@ -330,3 +330,117 @@ describe('revocation and class requirement', () => {
     expect((await t.http('PATCH', '/projects/1/deviceClasses/nope', { token: t.adminKey, body: { certificateRequired: true } })).status).toBe(404);
   });
 });
+
+describe('the command and KV WebSockets over WSS', () => {
+  /** a WebSocket to a device channel with a client certificate (and the headers given): opened, or the status it was refused with */
+  function channel(path: string, c: ClientCert | undefined, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; first: Promise<string> } | number> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`wss://127.0.0.1:${t.hearth.httpsPort}${path}`, { ca: pki.ca, cert: c?.cert, key: c?.key, headers });
+      onTestFinished(() => ws.terminate());
+      const first = new Promise<string>((r) => ws.once('message', (data) => r(data.toString())));
+      ws.once('open', () => resolve({ ws, first }));
+      ws.once('unexpected-response', (_req, res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      ws.once('error', reject);
+    });
+  }
+  const opened = async (p: ReturnType<typeof channel>) => {
+    const r = await p;
+    if (typeof r === 'number') throw new Error(`refused with ${r}`);
+    return r;
+  };
+
+  it('a registered certificate opens the device’s command socket (commands arrive) and its KV socket (reload first)', async () => {
+    const d = await t.seedDevice();
+    const c = selfSigned('lamp-ws-1');
+    expect((await register(d.id, c.cert)).status).toBe(201);
+    const cmd = await opened(channel(`/devices/${d.id}/command`, c));
+    await eventually(async () => (await t.http('GET', `/devices/${d.id}`, { token: t.adminKey })).body.isConnected === true);
+    const sent = await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'blink', parameters: { times: 2 } } });
+    expect(sent.status).toBe(204);
+    expect(JSON.parse(await cmd.first)).toMatchObject({ action: 'blink', parameters: { times: 2 } });
+    const kv = await opened(channel(`/devices/${d.id}/kv`, c));
+    expect(JSON.parse(await kv.first)).toMatchObject({ action: 'reload' });
+  });
+
+  it('an unknown certificate, an expired one and another device’s are 403; a device key still opens them', async () => {
+    const d = await t.seedDevice();
+    const other = await t.seedDevice();
+    const c = selfSigned('lamp-ws-2');
+    expect((await register(other.id, c.cert)).status).toBe(201);
+    expect(await channel(`/devices/${d.id}/command`, selfSigned('nobody-ws'))).toBe(403);
+    expect(await channel(`/devices/${d.id}/kv`, caIssued(`device:${d.id}`, { expired: true }))).toBe(403);
+    expect(await channel(`/devices/${d.id}/command`, c)).toBe(403);
+    expect(await channel(`/devices/${d.id}/kv`, c)).toBe(403);
+    const byKey = await opened(channel(`/devices/${d.id}/kv`, undefined, { authorization: `ModeCloud ${d.key}` }));
+    expect(JSON.parse(await byKey.first)).toMatchObject({ action: 'reload' });
+  });
+
+  it('revoking closes the command and KV sockets signed in with the certificate, not the one opened with the key', async () => {
+    const d = await t.seedDevice();
+    const c = selfSigned('lamp-ws-3');
+    expect((await register(d.id, c.cert)).status).toBe(201);
+    const cmd = await opened(channel(`/devices/${d.id}/command`, c));
+    const kv = await opened(channel(`/devices/${d.id}/kv`, c));
+    await kv.first;
+    const byKey = await opened(channel(`/devices/${d.id}/kv`, undefined, { authorization: `ModeCloud ${d.key}` }));
+    await byKey.first;
+    const closed = (ws: WebSocket) => new Promise<void>((r) => ws.once('close', () => r()));
+    const both = Promise.all([closed(cmd.ws), closed(kv.ws)]);
+    expect((await t.http('DELETE', `/devices/${d.id}/certificates/${c.fingerprint}`, { token: t.adminKey })).status).toBe(204);
+    await both;
+    expect(byKey.ws.readyState).toBe(WebSocket.OPEN);
+    expect(await channel(`/devices/${d.id}/command`, c)).toBe(403);
+  });
+
+  it('a class with certificateRequired refuses the key on the command socket (403) and takes the certificate', async () => {
+    const created = await t.http('POST', '/projects/1/deviceClasses', { token: t.adminKey, body: { id: 'secure-ws', certificateRequired: true } });
+    expect(created.status).toBe(201);
+    const d = await t.seedDevice({ deviceClass: 'secure-ws' });
+    const c = selfSigned('secure-ws-1');
+    expect((await register(d.id, c.cert)).status).toBe(201);
+    expect(await channel(`/devices/${d.id}/command`, undefined, { authorization: `ModeCloud ${d.key}` })).toBe(403);
+    await opened(channel(`/devices/${d.id}/command`, c));
+  });
+});
+
+describe('revoking a CA-issued certificate by fingerprint', () => {
+  it('closes its MQTTS connection and its command socket, refuses it after (CONNACK 5, 403), lists it, and leaves another certificate of the device alone', async () => {
+    const d = await t.seedDevice();
+    const issued = caIssued(`device:${d.id}`);
+    const spare = caIssued(`device:${d.id}`);
+    const byCert = mqtts(issued);
+    expect(await outcome(byCert)).toBe('connected');
+    const bySpare = mqtts(spare);
+    expect(await outcome(bySpare)).toBe('connected');
+    const ws = new WebSocket(`wss://127.0.0.1:${t.hearth.httpsPort}/devices/${d.id}/command`, { ca: pki.ca, cert: issued.cert, key: issued.key });
+    onTestFinished(() => ws.terminate());
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const closed = Promise.all([new Promise<void>((r) => byCert.once('close', () => r())), new Promise<void>((r) => ws.once('close', () => r()))]);
+    const colon = issued.fingerprint.toUpperCase().match(/../g)!.join(':');
+    const revoked = await t.http('POST', `/devices/${d.id}/certificates/revocations`, { token: t.adminKey, body: { fingerprint: colon } });
+    expect(revoked.status).toBe(201);
+    expect(revoked.body).toMatchObject({ fingerprint: issued.fingerprint, deviceId: d.id });
+    await closed;
+    expect(bySpare.connected).toBe(true);
+    expect(await outcome(mqtts(issued))).toBe(5);
+    expect((await t.http('GET', `/devices/${d.id}/certificates/revocations`, { token: t.adminKey })).body).toEqual([revoked.body]);
+    // twice, a bad fingerprint, a registered certificate: refused with a reason
+    const again = await t.http('POST', `/devices/${d.id}/certificates/revocations`, { token: t.adminKey, body: { fingerprint: issued.fingerprint } });
+    expect(again.status).toBe(403);
+    expect(again.body.reason).toBe('ALREADY_EXISTS');
+    const bad = await t.http('POST', `/devices/${d.id}/certificates/revocations`, { token: t.adminKey, body: { fingerprint: 'abc' } });
+    expect(bad.status).toBe(403);
+    expect(JSON.stringify(bad.body)).toContain('64 hex digits');
+    const own = selfSigned('lamp-rv');
+    expect((await register(d.id, own.cert)).status).toBe(201);
+    const registered = await t.http('POST', `/devices/${d.id}/certificates/revocations`, { token: t.adminKey, body: { fingerprint: own.fingerprint } });
+    expect(registered.status).toBe(403);
+    expect(JSON.stringify(registered.body)).toContain('DELETE');
+  });
+});

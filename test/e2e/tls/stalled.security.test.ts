@@ -30,6 +30,9 @@ function stall(port: number, opts: { bytes?: Buffer; from?: string } = {}): Prom
     onTestFinished(() => void socket.destroy());
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     socket.on('error', () => undefined);
+    // read (and drop) what the server says: HTTP may answer a silent socket 408 before the gate closes
+    // it, and a socket whose bytes are never read never reports the close that follows them
+    socket.resume();
     socket.once('connect', () => {
       if (opts.bytes) socket.write(opts.bytes);
       resolve({ socket, closed });

@@ -1,0 +1,61 @@
+// Revoke a certificate by fingerprint (docs/tls.md#revoking-a-ca-issued-certificate): for a certificate the CA in
+// HEARTH_TLS_CA_FILE issued, which was never registered and so cannot be deleted. The fingerprint
+// is refused from then on, and the device's live connections signed in with it close on every node.
+import type { Deps, StoreOf } from '../deps.js';
+import type { Caller } from '../auth/caller.js';
+import { deviceFor } from '../auth/access.js';
+import { AppError } from '../errors.js';
+import { parseInput } from '../validate.js';
+import { writeLog } from '../log/write.js';
+import { normalizeFingerprint } from './parse.js';
+import { RevokeCertificateBodySchema, type Revocation } from './schemas.js';
+
+type D = Pick<Deps, 'bus' | 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>;
+
+const view = (r: { fingerprint: string; deviceId: number; creationTime: string }): Revocation => ({
+  fingerprint: r.fingerprint,
+  deviceId: r.deviceId,
+  creationTime: r.creationTime,
+});
+
+export async function revokeIssuedCertificate({
+  deps,
+  caller,
+  input: { deviceId, body },
+}: {
+  deps: D;
+  caller: Caller;
+  input: { deviceId: number; body: unknown };
+}): Promise<Revocation> {
+  const d = await deviceFor(deps, caller, deviceId, ['project key']);
+  const fingerprint = normalizeFingerprint(parseInput(RevokeCertificateBodySchema, body).fingerprint);
+  const registered = await deps.store.deviceCertificates.get(fingerprint);
+  if (registered)
+    throw new AppError('INVALID_PARAMETERS', {
+      message: `certificate ${fingerprint} is registered on device ${registered.deviceId}: revoke it with DELETE /devices/${registered.deviceId}/certificates/${fingerprint}`,
+    });
+  const row = { fingerprint, deviceId: d.id, projectId: d.projectId, creationTime: deps.clock.now().toISOString() };
+  if (!(await deps.store.deviceCertificates.revoke(row))) {
+    const before = (await deps.store.deviceCertificates.revocation(fingerprint))!;
+    throw new AppError('ALREADY_EXISTS', { message: `certificate ${fingerprint} was revoked on ${before.creationTime}`, fingerprint });
+  }
+  await deps.bus.publish('revoke', { kind: 'deviceCertificate', deviceId: d.id, fingerprint });
+  await writeLog({
+    deps,
+    input: { projectId: d.projectId, caller, level: 'info', source: 'api', text: `certificate ${fingerprint} of device ${d.id} revoked (issued by the CA)` },
+  });
+  return view(row);
+}
+
+export async function listCertificateRevocations({
+  deps,
+  caller,
+  input: { deviceId },
+}: {
+  deps: StoreOf<'devices' | 'members' | 'deviceCertificates'>;
+  caller: Caller;
+  input: { deviceId: number };
+}): Promise<Revocation[]> {
+  const d = await deviceFor(deps, caller, deviceId, ['project key']);
+  return (await deps.store.deviceCertificates.revocations(d.id)).map(view);
+}
