@@ -12,34 +12,40 @@ import { brokerLog } from './general-log.js';
 import { PacketTooLargeError } from './packet-guard.js';
 import { sessionOf } from './session.js';
 import { BoundedPersistence } from './bounded-persistence.js';
-import { PersistentSessions } from './persistent-sessions.js';
+import type { BrokerDeps } from './deps.js';
 
-export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
-  const { options, logger } = ctx.deps;
-  // docs/devices.md#mqtt bounds where Aedes writes sessions (bounded-persistence.ts), on Aedes's own
-  // in-memory persistence (embedded) or the shared Redis one (cluster)
+/** Aedes's persistence with the docs/devices.md#mqtt bounds, on Aedes's in-memory one (embedded) or the shared Redis one (cluster) */
+export function boundedPersistence(deps: BrokerDeps): BoundedPersistence {
   // (a CommonJS module: its default import is the factory itself, whatever its types say)
-  const inner = ctx.deps.aedesShared?.persistence ?? (memoryPersistence as unknown as () => unknown)();
-  ctx.persistence = new BoundedPersistence(inner as ConstructorParameters<typeof BoundedPersistence>[0], (client) => sessionOf(client)?.granted);
-  ctx.sessions = new PersistentSessions(ctx, ctx.deps.mqttSessions, ctx.persistence, {
-    maxSessionsPerDevice: options.maxSessionsPerDevice,
-    sessionExpirySeconds: options.sessionExpirySeconds,
-  });
-  const aedes = await Aedes.createBroker({
-    id: ctx.nodeId,
-    mq: ctx.deps.aedesShared?.mq,
-    persistence: ctx.persistence.aedes as never,
+  const inner = deps.aedesShared?.persistence ?? (memoryPersistence as unknown as () => unknown)();
+  return new BoundedPersistence(inner as ConstructorParameters<typeof BoundedPersistence>[0], (client) => sessionOf(client)?.granted);
+}
+
+/** the Aedes instance with its limits, not yet listening and without hooks (startAedes adds them) */
+export function newAedes(deps: BrokerDeps, nodeId: string, persistence: BoundedPersistence): Aedes {
+  const { options } = deps;
+  return new Aedes({
+    id: nodeId,
+    mq: deps.aedesShared?.mq,
+    persistence: persistence.aedes as never,
     // docs/api.md#limits: a socket that never sends CONNECT is closed
     connectTimeout: options.connectTimeoutMs,
     // one subscriber that stops reading is dropped instead of holding delivery slots forever
     drainTimeout: options.drainTimeoutMs,
     // MQTT 3.1's 23 characters, plus the device prefix pre-connect.ts adds
     maxClientsIdLength: 23 + CLIENT_ID_PREFIX_MAX,
-    preConnect,
-    authenticate: authenticate(ctx),
-    authorizeSubscribe: authorizeSubscribe(ctx),
-    authorizePublish: authorizePublish(ctx),
   });
+}
+
+/** the hooks (one per file, hooks/) and event listeners on ctx.aedes, then it starts (its persistence set up) */
+export async function startAedes(ctx: BrokerContext): Promise<void> {
+  const { aedes } = ctx;
+  const { logger } = ctx.deps;
+  // Aedes reads its hooks from the instance on each use
+  aedes.preConnect = preConnect;
+  aedes.authenticate = authenticate(ctx);
+  aedes.authorizeSubscribe = authorizeSubscribe(ctx);
+  aedes.authorizePublish = authorizePublish(ctx);
   aedes.on('subscribe', onSubscribed(ctx));
   // a filter given back no longer counts against the connection's bound
   aedes.on('unsubscribe', (topics, client) => {
@@ -56,5 +62,5 @@ export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
     }
   });
   aedes.on('connectionError', (_client, err) => logger.debug({ err: err.message }, 'MQTT connection error'));
-  return aedes;
+  await aedes.listen();
 }

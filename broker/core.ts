@@ -24,7 +24,7 @@ export interface BrokerCore {
   /** the process log's sampled line about dropped publishes */
   drops: DropLog;
   aedes: Aedes;
-  /** Aedes's persistence with the docs/devices.md#mqtt bounds (set with aedes) */
+  /** Aedes's persistence with the docs/devices.md#mqtt bounds */
   persistence: BoundedPersistence;
   /** slows down repeated bad credentials from one address */
   authBackoff: AuthBackoff;

@@ -1,8 +1,10 @@
 // createBroker(deps): the broker role (ARCHITECTURE.md). It builds, it does not listen: main.ts
 // hands it TCP sockets (handleTcp) and HTTP upgrade requests (handleUpgrade), and closes it.
-//   const onConnect = [preConnect (namespace the client id), authenticate (device + presence),
-//                      authorizeSubscribe (ACL, QoS ≤ 1), subscribed (kv reload)]
-//   const onPublish = [rate limit, topic ACL, handler by topic kind, consume]
+// A CONNECT: Aedes's preConnect (namespace the client id), then authenticate runs CONNECT_STEPS
+// (hooks/authenticate.ts: credentials, connection cap, session, persistent session, presence);
+// each SUBSCRIBE: authorizeSubscribe (ACL, QoS ≤ 1), then subscribed (kv reload, command outbox).
+// A device publish: authorizePublish runs PUBLISH_STEPS (hooks/authorize-publish.ts: rate
+// limit, topic ACL, handler by topic kind), then consumes the packet.
 //   bus → deliver.ts → this node's MQTT, command, KV and event-stream sockets
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -11,6 +13,7 @@ import type { Duplex } from 'node:stream';
 import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
 import type { BrokerContext } from './context.js';
+import type { BrokerCore } from './core.js';
 import { Registry } from 'prom-client';
 import { LogThrottle } from './log-throttle.js';
 import { BrokerMetrics } from './metrics.js';
@@ -19,7 +22,8 @@ import { AuthBackoff } from './auth-backoff.js';
 import { LocalConnections } from './presence.js';
 import { KvSockets } from './kv-sockets.js';
 import { UserStreams } from './user-streams.js';
-import { createAedes } from './aedes.js';
+import { boundedPersistence, newAedes, startAedes } from './aedes.js';
+import { PersistentSessions } from './persistent-sessions.js';
 import { startDelivery } from './deliver.js';
 import { OutboxSender } from './outbox.js';
 import { tcpHandler } from './transports/tcp.js';
@@ -42,21 +46,33 @@ export interface Broker {
 
 export async function createBroker(deps: BrokerDeps): Promise<Broker> {
   const metrics = deps.brokerMetrics ?? new BrokerMetrics(new Registry());
-  const ctx = {
+  const nodeId = randomUUID();
+  const persistence = boundedPersistence(deps);
+  const core: BrokerCore = {
     deps,
-    nodeId: randomUUID(),
+    nodeId,
     connectionPrefix: randomBytes(6).toString('base64url'),
     connections: new LocalConnections(deps, metrics),
-    kvSockets: new KvSockets(),
-    streams: new UserStreams(),
     throttle: new LogThrottle(10_000),
     metrics,
     drops: new DropLog(deps.logger, 10_000),
+    aedes: newAedes(deps, nodeId, persistence),
+    persistence,
     authBackoff: new AuthBackoff({ baseMs: deps.options.authFailureDelayMs, maxMs: deps.options.authFailureMaxDelayMs }),
-  } as BrokerContext;
-  ctx.aedes = await createAedes(ctx);
-  ctx.outbox = new OutboxSender(ctx);
-  ctx.persistence.outbox = ctx.outbox;
+  };
+  const outbox = new OutboxSender(core);
+  persistence.outbox = outbox;
+  const ctx: BrokerContext = {
+    ...core,
+    kvSockets: new KvSockets(),
+    streams: new UserStreams(),
+    sessions: new PersistentSessions(core, deps.mqttSessions, persistence, {
+      maxSessionsPerDevice: deps.options.maxSessionsPerDevice,
+      sessionExpirySeconds: deps.options.sessionExpirySeconds,
+    }),
+    outbox,
+  };
+  await startAedes(ctx);
   ctx.sessions.start();
   const sockets = createWebSockets(ctx);
   const stopDelivery = startDelivery(ctx);

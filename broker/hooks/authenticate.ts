@@ -38,20 +38,46 @@ export function authenticate(ctx: BrokerContext) {
       refused(ctx, client, username, new AppError('INVALID_PARAMETERS', { message: 'an empty client id needs clean session 1' }));
       return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
     }
-    checkCredentials(ctx, client, username, password)
-      .then((signIn) => admit(ctx, client, signIn, onSocketClose))
-      .then(
-        () => done(null, true),
-        (err) => {
-          refused(ctx, client, username, err);
-          const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
-          void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
-        },
-      );
+    const c: Connecting = { client, username, password, onSocketClose };
+    runConnectSteps(ctx, c).then(
+      () => done(null, true),
+      (err) => {
+        refused(ctx, client, username, err);
+        const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
+        void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
+      },
+    );
   };
 }
 
-async function checkCredentials(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
+/** what one CONNECT carries through its steps */
+interface Connecting {
+  client: Client;
+  username: string | undefined;
+  password: Buffer | undefined;
+  onSocketClose: () => void;
+  /** set by checkCredentials */
+  signIn?: CertificateSignIn;
+  /** set by openSession */
+  session?: DeviceSession;
+}
+
+/** one step of a CONNECT; a throw refuses it with that error's CONNACK */
+type ConnectStep = (ctx: BrokerContext, c: Connecting) => Promise<void> | void;
+
+/** the CONNECT's steps after preConnect, in order (as Aedes runs its own connectActions) */
+export const CONNECT_STEPS: readonly ConnectStep[] = [checkCredentials, checkConnectionCap, openSession, admitPersistentSession, attachSession];
+
+async function runConnectSteps(ctx: BrokerContext, c: Connecting): Promise<void> {
+  for (const step of CONNECT_STEPS) await step(ctx, c);
+}
+
+/** a client certificate, or the device id and key: the device signing in */
+async function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
+  c.signIn = await credentialsOf(ctx, c.client, c.username, c.password);
+}
+
+async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
   const cert = presentedCertificate(ctx, client.req?.socket ?? client.conn);
   if (cert) {
     const named = username ? parseId(username) : undefined;
@@ -73,40 +99,54 @@ async function checkCredentials(ctx: BrokerContext, client: Client, username: st
   throw new AppError('INVALID_TOKEN');
 }
 
-async function admit(ctx: BrokerContext, client: Client, { device, fingerprint }: CertificateSignIn, onSocketClose: () => void): Promise<void> {
-  const { presence, options } = ctx.deps;
+/** the device's live connections stay under options.connectionsPerDevice */
+async function checkConnectionCap(ctx: BrokerContext, { client, signIn }: Connecting): Promise<void> {
+  const { device } = signIn!;
   // [MQTT-3.1.4-2] a connection with the same client id replaces the old one: it does not count
   const old = (ctx.aedes as unknown as { clients: Record<string, Client | undefined> }).clients[client.id];
   const replacing = old && sessionOf(old)?.device.id === device.id ? 1 : 0;
-  if ((await presence.count(device.id)) - replacing >= options.connectionsPerDevice) {
-    throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, connections: options.connectionsPerDevice });
+  if ((await ctx.deps.presence.count(device.id)) - replacing >= ctx.deps.options.connectionsPerDevice) {
+    throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, connections: ctx.deps.options.connectionsPerDevice });
   }
   if (client.closed) throw new AppError('SERVICE_UNAVAILABLE'); // gone while we looked
-  const ip = addressOf(ctx, client);
+}
+
+/** the connection's session: the device resolved once, here */
+function openSession(ctx: BrokerContext, c: Connecting): void {
+  const { device, fingerprint } = c.signIn!;
   const session = new DeviceSession(
     { id: device.id, projectId: device.projectId, deviceClass: device.deviceClass, homeId: device.homeId },
     'mqtt',
-    ip,
-    client,
+    addressOf(ctx, c.client),
+    c.client,
     ctx.connectionPrefix,
   );
   session.granted = new Set();
   session.certificate = fingerprint;
-  // docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go)
+  c.session = session;
+}
+
+/** docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go) */
+async function admitPersistentSession(ctx: BrokerContext, { client, session }: Connecting): Promise<void> {
+  const s = session!;
   if (client.clean === false) {
-    await ctx.sessions.admit(session, client.id);
-    session.persistentId = client.id;
+    await ctx.sessions.admit(s, client.id);
+    s.persistentId = client.id;
   } else {
-    ctx.sessions.forget(device.id, client.id);
+    ctx.sessions.forget(s.device.id, client.id);
   }
   if (client.closed) {
-    if (session.persistentId) ctx.sessions.closed(session, session.persistentId);
+    if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
     throw new AppError('SERVICE_UNAVAILABLE');
   }
+}
+
+/** the client carries its session and counts for presence until its socket closes, whatever closes it */
+async function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
   (client as Client & WithSession).hearth = session;
   // the socket closing is the one signal every kind of disconnect gives
   client.conn.on('close', onSocketClose);
-  await ctx.connections.attach(session);
+  await ctx.connections.attach(session!);
 }
 
 /** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */

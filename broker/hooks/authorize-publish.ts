@@ -49,31 +49,60 @@ export function authorizePublish(ctx: BrokerContext) {
   };
 }
 
+/** one device publish on its way through the steps */
+interface Publishing {
+  client: Client;
+  s: DeviceSession;
+  packet: PublishPacket;
+  /** what the topic is to this device; undefined: not a topic it may publish to */
+  kind: PublishKind | undefined;
+}
+
+/** one step of a publish: false drops it (the steps after it are skipped); a throw is our failure (no PUBACK) */
+type PublishStep = (ctx: BrokerContext, p: Publishing) => Promise<boolean> | boolean;
+
+/** a device publish's steps, in order; whatever they decide, the packet is then consumed (CONSUMED_TOPIC) */
+export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, handledByKind];
+
 async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
-  const topic = packet.topic;
-  const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
-  const kind = publishKindOf(s.device.id, topic);
+  const kind = publishKindOf(s.device.id, packet.topic);
   if (kind) ctx.metrics.publishes[kind.kind]++;
-  if (!rate.allowed) {
-    // docs/api.md#errors: excess is dropped and logged (once per window, not once per packet)
-    const why = 'the device publishes faster than its rate limit; excess publishes are dropped';
-    if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, topic, why);
-    return counted(ctx, s, topic, 'rate_limit', why);
-  }
-  if (!kind) {
-    const why = `not a topic device ${s.device.id} may publish to`;
-    dropped(ctx, s, topic, why);
-    return counted(ctx, s, topic, 'topic', why);
-  }
+  const p: Publishing = { client, s, packet, kind };
+  for (const step of PUBLISH_STEPS) if (!(await step(ctx, p))) return;
+}
+
+/** docs/api.md#errors: a per-device rate; excess is dropped and logged (once per window, not once per packet) */
+async function rateLimit(ctx: BrokerContext, { s, packet }: Publishing): Promise<boolean> {
+  const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
+  if (rate.allowed) return true;
+  const why = 'the device publishes faster than its rate limit; excess publishes are dropped';
+  if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, packet.topic, why);
+  counted(ctx, s, packet.topic, 'rate_limit', why);
+  return false;
+}
+
+/** a device publishes only to its own topics */
+function topicAllowed(ctx: BrokerContext, { s, packet, kind }: Publishing): boolean {
+  if (kind) return true;
+  const why = `not a topic device ${s.device.id} may publish to`;
+  dropped(ctx, s, packet.topic, why);
+  counted(ctx, s, packet.topic, 'topic', why);
+  return false;
+}
+
+/** the handler of the topic's kind (published/); the device's mistakes are dropped, not its connection */
+async function handledByKind(ctx: BrokerContext, { client, s, packet, kind }: Publishing): Promise<boolean> {
   try {
-    await HANDLERS[kind.kind](ctx, client, s, packet, kind);
+    await HANDLERS[kind!.kind](ctx, client, s, packet, kind!);
+    return true;
   } catch (err) {
     // a RangeError is the payload's doing too (a stack overflow in something recursive): the
     // device's mistake, never a reason to cut its connection
     if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) {
       const why = describe(err);
-      dropped(ctx, s, topic, why);
-      return counted(ctx, s, topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
+      dropped(ctx, s, packet.topic, why);
+      counted(ctx, s, packet.topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
+      return false;
     }
     throw err;
   }

@@ -1,6 +1,6 @@
 // `devices import` and `devices export` (issue #25): many devices from a CSV file (header row) or
 // JSON lines. The whole file is checked first (every bad line named, nothing imported); then the
-// devices are created in batches, one transaction each, through the domain's createDevice, so keys
+// devices are created in batches, one transaction each, through the domain's createDevices, so keys
 // are sealed and hashed as the API does. Each new device's id, key and claim code go once to the
 // --out file (mode 0600, never overwritten).
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -161,24 +161,23 @@ export async function importDevices(ctx: AdminContext, projectId: number, file: 
         : `cannot create ${out}: ${(e as Error).message}`,
     );
   }
-  const { createDevice } = await import('../../src/domain/device/index.js');
+  const { createDevices } = await import('../../src/domain/device/index.js');
   const show = progress(rows.length);
   let done = 0;
   try {
     for (let b = 0; b < rows.length; b += IMPORT_BATCH) {
       const batch = rows.slice(b, b + IMPORT_BATCH);
+      // one transaction, one statement per 500 rows and one general-log line per batch
       const created = await ctx.deps.store.transaction(async (tx) => {
-        const deps = { ...ctx.deps, store: tx };
-        const out = [];
-        for (const r of batch) {
-          const d = await createDevice({
-            deps,
-            caller,
-            input: { projectId, deviceClass: r.deviceClass, name: r.name, tag: r.tag, homeId: r.homeId, description: r.description },
-          });
-          out.push({ line: r.line, id: d.id, name: r.name, apiKey: d.apiKey, claimCode: d.claimCode });
-        }
-        return out;
+        const devices = await createDevices({
+          deps: { ...ctx.deps, store: tx },
+          caller,
+          input: {
+            projectId,
+            devices: batch.map((r) => ({ deviceClass: r.deviceClass, name: r.name, tag: r.tag, homeId: r.homeId, description: r.description })),
+          },
+        });
+        return devices.map((d, i) => ({ line: batch[i].line, id: d.id, name: batch[i].name, apiKey: d.apiKey, claimCode: d.claimCode }));
       });
       writeSync(fd, created.map((c) => JSON.stringify(c)).join('\n') + '\n');
       done += batch.length;

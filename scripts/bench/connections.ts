@@ -119,6 +119,11 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   if (h.heapPerConnection && a.heapPerConnection)
     console.log(`  hearth / bare aedes  ${(h.heapPerConnection / a.heapPerConnection).toFixed(2)}x live heap per connection (steadier than RSS)`);
   if (m) console.log(`  hearth / mosquitto   ${(h.perConnection / m.perConnection).toFixed(2)}x memory per connection`);
+  // issue 25's targets, printed (not part of the verdict): a connect storm at least 0.8x bare Aedes's rate, memory at most 1.0x
+  const rate = (r: Figures) => r.connections / r.seconds;
+  console.log(
+    `  connects/s: hearth ${rate(h).toFixed(0)}, bare aedes ${rate(a).toFixed(0)}${m ? `, mosquitto ${rate(m).toFixed(0)}` : ''}; hearth / bare aedes ${(rate(h) / rate(a)).toFixed(2)}x (target ≥ 0.8x), memory ${ratio.toFixed(2)}x (target ≤ 1.0x)`,
+  );
   if (!all) console.log('  FAIL: not every connection was established');
   return {
     pass,

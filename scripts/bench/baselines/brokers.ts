@@ -180,7 +180,8 @@ export async function forkChild(file: string, args: string[] = [], execArgv: str
       };
       proc.on('message', on);
     });
-  await wait('up', 30_000);
+  // tsx compiles the child first: on a busy machine that alone can take half a minute
+  await wait('up', 120_000);
   return {
     proc,
     wait,

@@ -7,6 +7,7 @@ import type { Dialect } from './migrations.js';
 import type { CommandRepo, CommandRow, CommandState } from '../../ports/store.js';
 import { ANSWERABLE_COMMAND } from '../../ports/store.js';
 import { countOf } from './util.js';
+import { precompiled } from './statements.js';
 
 export interface CommandsTable {
   id: string;
@@ -61,6 +62,8 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
     const r = await q;
     return r && toRow(r);
   };
+  // an unfinished command of the device (commands_device index), compiled once
+  const anyOpen = precompiled(db, () => db.selectFrom('commands').select('id').where('deviceId', '=', 0).where('finishTime', 'is', null).limit(1));
   return {
     create: (c, limit) =>
       within(async (b) => {
@@ -118,6 +121,8 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
       return { total, items: rows.map(toRow) };
     },
     async claim(deviceId, connectionId, now, fresh) {
+      // every connect claims; most devices have nothing open: one indexed read instead of a write
+      if (!(await anyOpen(deviceId, 1))) return [];
       const rows = await db
         .updateTable('commands')
         .set({

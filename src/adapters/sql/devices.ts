@@ -1,7 +1,7 @@
 // Device rows: registry fields, claim state, presence flags.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DevicesTable } from './schema.js';
-import type { DeviceFilter, DeviceRow, DeviceRepo } from '../../ports/store.js';
+import type { DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
 import { precompiled } from './statements.js';
 
@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
 
 const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
 
-export function deviceRepo(db: Db): DeviceRepo {
+export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
   const filtered = (f: DeviceFilter) => {
     let q = db.selectFrom('devices');
     if (f.projectId !== undefined) q = q.where('projectId', '=', f.projectId);
@@ -31,9 +31,26 @@ export function deviceRepo(db: Db): DeviceRepo {
   // looked up by every device-scoped request, compiled once (statements.ts)
   const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0));
   const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''));
+  // presence flips: one per connect and disconnect (parameters: time, id)
+  const online = precompiled(db, () => db.updateTable('devices').set({ isConnected: 1, lastConnectTime: '' }).where('id', '=', 0));
+  const offline = precompiled(db, () => db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: '' }).where('id', '=', 0));
+  const setOne = (c: PresenceWrite) => (c.connected ? online(1, c.time, c.id) : offline(0, c.time, c.id));
   return {
     async create(d) {
       return toDevice(await db.insertInto('devices').values(d).returningAll().executeTakeFirstOrThrow());
+    },
+    async createMany(ds) {
+      const out: DeviceRow[] = [];
+      // 17 columns a row: 500 rows stay far under either dialect's limit of bound parameters
+      for (let i = 0; i < ds.length; i += 500) {
+        const rows = await db
+          .insertInto('devices')
+          .values(ds.slice(i, i + 500))
+          .returningAll()
+          .execute();
+        for (const r of rows.sort((a, b) => a.id - b.id)) out.push(toDevice(r));
+      }
+      return out;
     },
     async get(id) {
       const r = await byId(id);
@@ -69,11 +86,22 @@ export function deviceRepo(db: Db): DeviceRepo {
       return Number(r.numUpdatedRows) === 1;
     },
     async setConnected(id, connected, time) {
-      await db
-        .updateTable('devices')
-        .set(connected ? { isConnected: 1, lastConnectTime: time } : { isConnected: 0, lastDisconnectTime: time })
-        .where('id', '=', id)
-        .execute();
+      await setOne({ id, connected, time });
+    },
+    async setConnectedMany(changes) {
+      if (changes.length === 1) return void (await setOne(changes[0]));
+      // PostgreSQL: one statement (a round trip per device would hold the group commit);
+      // SQLite: a prepared statement per device costs microseconds inside the caller's transaction
+      if (dialect === 'postgres' && changes.length) {
+        await sql`update devices as d set is_connected = v.c,
+            last_connect_time = case when v.c = 1 then v.t else d.last_connect_time end,
+            last_disconnect_time = case when v.c = 0 then v.t else d.last_disconnect_time end
+          from (select unnest(${changes.map((c) => c.id)}::integer[]) as id, unnest(${changes.map((c) => (c.connected ? 1 : 0))}::integer[]) as c,
+            unnest(${changes.map((c) => c.time)}::text[]) as t) as v
+          where d.id = v.id`.execute(db);
+        return;
+      }
+      for (const c of changes) await setOne(c);
     },
     async markAllOffline(time) {
       const r = await db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: time }).where('isConnected', '=', 1).executeTakeFirst();

@@ -4,6 +4,7 @@
 // race (on SQLite one writer at a time; in cluster mode every node writes through that row lock).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { precompiled } from './statements.js';
 import { KvKeyLimitError, KvStoreBytesError, type KvRepo, type KvScope } from '../../ports/store.js';
 import { reloadBytes } from '../../domain/kv/reload-size.js';
 
@@ -27,9 +28,13 @@ async function currentRev(db: Db, scope: KvScope, ownerId: number): Promise<numb
 export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) => Promise<T>): KvRepo {
   const store = (q: Db, scope: KvScope, ownerId: number) => q.selectFrom('kv').where('scope', '=', scope).where('ownerId', '=', ownerId);
 
+  // every device connect reloads its store, and most stores were never written: their revision
+  // row is missing (every write bumps it first, in its transaction), so no transaction is needed
+  const revOf = precompiled(db, () => db.selectFrom('kvRevs').select('rev').where('scope', '=', 'device').where('ownerId', '=', 0));
   return {
-    list: (scope, ownerId, keyPrefix) =>
-      inTransaction(async (t) => {
+    list: async (scope, ownerId, keyPrefix) => {
+      if (!(await revOf(scope, ownerId))) return { rev: 0, items: [] };
+      return inTransaction(async (t) => {
         let q = store(t, scope, ownerId).select(['key', 'value', 'modificationTime']);
         // exact, case-sensitive prefix on both dialects (LIKE is ASCII-insensitive on SQLite);
         // substr counts characters (code points), not UTF-16 units as String#length does
@@ -37,7 +42,8 @@ export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) =>
         const rows = await q.orderBy('key').execute();
         const rev = await currentRev(t, scope, ownerId);
         return { rev, items: rows.map((r) => ({ key: r.key, value: JSON.parse(r.value), modificationTime: r.modificationTime })) };
-      }),
+      });
+    },
 
     async get(scope, ownerId, key) {
       const r = await store(db, scope, ownerId).select(['key', 'value', 'modificationTime']).where('key', '=', key).executeTakeFirst();

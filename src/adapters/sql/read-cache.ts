@@ -183,6 +183,14 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
         update: (id, patch) => writing(s.devices.update(id, patch), { table: 'devices', id }),
         claim: (id, homeId, now) => writing(s.devices.claim(id, homeId, now), { table: 'devices', id }),
         setConnected: (id, connected, time) => writing(s.devices.setConnected(id, connected, time), { table: 'devices', id }),
+        setConnectedMany: async (changes) => {
+          try {
+            await s.devices.setConnectedMany(changes);
+          } finally {
+            writes++;
+            for (const c of changes) changed({ table: 'devices', id: c.id });
+          }
+        },
         markAllOffline: (time) => writing(s.devices.markAllOffline(time), { table: 'devices' }),
         delete: (id) => writing(s.devices.delete(id), { table: 'devices', id }),
       },

@@ -39,7 +39,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     },
     close: () => handle.close(),
     ...registryRepos(db, handle.dialect),
-    devices: deviceRepo(db),
+    devices: deviceRepo(db, handle.dialect),
     kv: kvRepo(db, within),
     ...logRepos(db, raw, inTx ? undefined : handle.accessLogWriter),
     modules: moduleRepo(db),

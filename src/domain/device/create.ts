@@ -26,46 +26,71 @@ export interface CreateDeviceInput {
   bundleInstalled?: string;
 }
 
-export async function createDevice({
+type CreateDeps = Pick<Deps, 'clock' | 'secret'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members'>;
+
+export async function createDevice({ deps, caller, input }: { deps: CreateDeps; caller: Caller; input: CreateDeviceInput }): Promise<Device> {
+  const [d] = await createDevices({ deps, caller, input: { projectId: input.projectId, devices: [input] } });
+  return d;
+}
+
+/**
+ * Many devices of one project at once (`devices import`): access, each class and each home are
+ * checked once, the rows go in with one statement per chunk and the general log gets one line
+ * for all of them. All or nothing only inside the caller's transaction.
+ */
+export async function createDevices({
   deps,
   caller,
   input,
 }: {
-  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members'>;
+  deps: CreateDeps;
   caller: Caller;
-  input: CreateDeviceInput;
-}): Promise<Device> {
+  input: { projectId: number; devices: readonly Omit<CreateDeviceInput, 'projectId'>[] };
+}): Promise<Device[]> {
   const projectId = listProjectId(caller, input.projectId);
   if (caller.type === 'project key') requireProjectKey(caller, projectId, 'devices');
   else if (caller.type !== 'user' || !caller.canCreateDevices) {
     throw new AppError('PERMISSION_DENIED', { required: 'project key with scope devices, or a user allowed to create devices' });
   }
-  if (!(await deps.store.deviceClasses.get(projectId, input.deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass: input.deviceClass });
-  if (input.homeId !== undefined) await homeFor(deps, caller, input.homeId, ['project key', 'member'], 'devices');
+  for (const deviceClass of new Set(input.devices.map((d) => d.deviceClass))) {
+    if (!(await deps.store.deviceClasses.get(projectId, deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass });
+  }
+  for (const homeId of new Set(input.devices.map((d) => d.homeId))) {
+    if (homeId !== undefined) await homeFor(deps, caller, homeId, ['project key', 'member'], 'devices');
+  }
 
   const now = deps.clock.now();
   const iso = now.toISOString();
-  const key = newDeviceKey(deps.secret);
-  const code = newClaimCode(deps.secret);
-  const inHome = input.homeId !== undefined;
-  const row = await deps.store.devices.create({
-    projectId,
-    deviceClass: input.deviceClass,
-    homeId: input.homeId ?? null,
-    name: input.name ?? null,
-    description: input.description ?? null,
-    tag: input.tag ?? null,
-    apiKeyHash: key.apiKeyHash,
-    apiKeySealed: key.apiKeySealed,
-    claimCodeHash: code.claimCodeHash,
-    claimCodeSealed: code.claimCodeSealed,
-    claimExpirationTime: inHome ? null : new Date(now.getTime() + CLAIM_WINDOW_SECONDS * 1000).toISOString(),
-    claimTime: inHome ? iso : null,
-    creationTime: iso,
-    bundleInstalled: input.bundleInstalled ?? null,
-    bundleInstallTime: input.bundleInstalled ? iso : null,
-    channel: input.channel ?? null,
-  });
+  const claimable = new Date(now.getTime() + CLAIM_WINDOW_SECONDS * 1000).toISOString();
+  // each row back to its input by its key's hash: the answer is in the order of the input
+  const secrets = new Map<string, { apiKey: string; claimCode: string; at: number }>();
+  const rows = await deps.store.devices.createMany(
+    input.devices.map((d, at) => {
+      const key = newDeviceKey(deps.secret);
+      const code = newClaimCode(deps.secret);
+      secrets.set(key.apiKeyHash, { apiKey: key.apiKey, claimCode: code.claimCode, at });
+      const inHome = d.homeId !== undefined;
+      return {
+        projectId,
+        deviceClass: d.deviceClass,
+        homeId: d.homeId ?? null,
+        name: d.name ?? null,
+        description: d.description ?? null,
+        tag: d.tag ?? null,
+        apiKeyHash: key.apiKeyHash,
+        apiKeySealed: key.apiKeySealed,
+        claimCodeHash: code.claimCodeHash,
+        claimCodeSealed: code.claimCodeSealed,
+        claimExpirationTime: inHome ? null : claimable,
+        claimTime: inHome ? iso : null,
+        creationTime: iso,
+        bundleInstalled: d.bundleInstalled ?? null,
+        bundleInstallTime: d.bundleInstalled ? iso : null,
+        channel: d.channel ?? null,
+      };
+    }),
+  );
+  const one = rows.length === 1 ? rows[0] : undefined;
   await writeLog({
     deps,
     input: {
@@ -73,9 +98,16 @@ export async function createDevice({
       caller,
       level: 'info',
       source: 'api',
-      text: `device ${row.id} created (class ${row.deviceClass}${inHome ? `, home ${row.homeId}` : ''})`,
+      text: one
+        ? `device ${one.id} created (class ${one.deviceClass}${one.homeId !== null ? `, home ${one.homeId}` : ''})`
+        : `${rows.length} devices created (ids ${rows[0]?.id} to ${rows.at(-1)?.id})`,
     },
   });
-  // the creator gets the credentials it has to flash into the device
-  return deviceView(deps.secret, row, true);
+  // the creator gets the credentials it has to flash into the device (known here: no unsealing)
+  const out: Device[] = new Array(rows.length);
+  for (const row of rows) {
+    const s = secrets.get(row.apiKeyHash)!;
+    out[s.at] = deviceView(deps.secret, row, s);
+  }
+  return out;
 }

@@ -2,7 +2,7 @@ export * from './schemas.js';
 export { deviceView, revealsSecrets } from './view.js';
 export { newDeviceKey, newClaimCode, claimCodeHash } from './credentials.js';
 export { addDeviceHome } from './add.js';
-export { createDevice, CLAIM_WINDOW_SECONDS, type CreateDeviceInput } from './create.js';
+export { createDevice, createDevices, CLAIM_WINDOW_SECONDS, type CreateDeviceInput } from './create.js';
 export { claimDevice } from './claim.js';
 export { provisionDevice, invalidProvisioningToken } from './provision.js';
 export { getDevice, listDevices } from './read.js';

@@ -9,13 +9,17 @@ import type { Device } from './schemas.js';
 
 export const revealsSecrets = (caller: Caller): boolean => hasScope(caller, 'devices');
 
-export function deviceView(secret: string, d: DeviceRow, reveal: boolean): Device {
+/** `reveal` may carry the plaintext credentials when the caller has them (a device just created): nothing to unseal */
+export function deviceView(secret: string, d: DeviceRow, reveal: boolean | { apiKey: string; claimCode: string }): Device {
   const out: Device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass };
   if (d.homeId !== null) out.homeId = d.homeId;
   if (d.name !== null) out.name = d.name;
   if (d.description !== null) out.description = d.description;
   if (d.tag !== null) out.tag = d.tag;
-  if (reveal) {
+  if (typeof reveal === 'object') {
+    out.apiKey = reveal.apiKey;
+    out.claimCode = reveal.claimCode;
+  } else if (reveal) {
     out.apiKey = unseal(secret, d.apiKeySealed);
     if (d.claimCodeSealed) out.claimCode = unseal(secret, d.claimCodeSealed);
   }

@@ -2,7 +2,7 @@
 // recorded in the events history with its webhook deliveries (outbox, same transaction) and
 // announced on the bus for live watchers.
 import type { Deps } from '../deps.js';
-import type { EventRecord } from '../../ports/store.js';
+import type { EventRecord, PresenceWrite } from '../../ports/store.js';
 import { randomId } from '../auth/tokens.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 import type { OutboxItem } from './pipeline.js';
@@ -11,6 +11,8 @@ import { pointsOfEvent } from '../tsdb/points.js';
 export interface EmitInput {
   projectId: number;
   event: EventRecord;
+  /** presence events: the device's presence flip, committed with the event (pipeline.ts) */
+  presence?: PresenceWrite;
 }
 
 // a random prefix per process and a counter: unique without a call to the CSPRNG per event (that
@@ -38,6 +40,7 @@ export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 
   // module lookup is cached per project (domain/webhook/targets.ts): no query per event
   const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now);
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event }, deliveries };
+  if (input.presence) item.presence = input.presence;
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
   if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer

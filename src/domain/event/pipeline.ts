@@ -8,7 +8,7 @@
 //   - the time-series points the events of a commit carry for tsdb modules, written right after
 //     it in one transaction of their own, and the count of dropped points (docs/timeseries.md#sending-points).
 // Two Hearths in one process (tests, benches) build two pipelines and share nothing.
-import type { EventRow, ModuleRow, Store, TsdbPoint } from '../../ports/store.js';
+import type { EventRow, ModuleRow, PresenceWrite, Store, TsdbPoint } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { LocalHandoff, type LocalClaimer } from '../webhook/handoff.js';
 import { TargetCache } from '../webhook/target-cache.js';
@@ -23,6 +23,8 @@ export interface OutboxItem {
   queued?: boolean;
   /** docs/timeseries.md#sending-points: the points the event carries for the project's tsdb modules */
   points?: EventPoints;
+  /** a `_deviceConnected_`/`_deviceDisconnected_` event: the device's presence flip, in the same transaction */
+  presence?: PresenceWrite;
 }
 
 export interface EventPipeline {
@@ -36,7 +38,7 @@ export interface EventPipeline {
   attachClaimer(claimer: LocalClaimer): () => void;
 }
 
-type PipelineStore = Pick<Store, 'modules' | 'transaction' | 'logs'>;
+type PipelineStore = Pick<Store, 'modules' | 'transaction' | 'logs' | 'devices'>;
 
 export function createEventPipeline(deps: { store: PipelineStore }): EventPipeline {
   const { store } = deps;
@@ -56,8 +58,9 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
 }
 
 /**
- * One commit of the outbox: the events, then their deliveries, one statement (or prepared
- * statement run) per table. Deliveries a worker of this process has room for are written leased
+ * One commit of the outbox: the events, the presence flips they report, then their deliveries,
+ * one statement (or prepared statement run) per table. A connect storm thus writes presence in a
+ * few transactions, not one per device. Deliveries a worker of this process has room for are written leased
  * to it and handed over once committed (domain/webhook/handoff.ts); the rest wait in the queue.
  */
 async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHandoff, items: OutboxItem[]): Promise<void> {
@@ -66,6 +69,8 @@ async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHan
   try {
     await store.transaction(async (tx) => {
       await tx.events.insertMany(items.map((i) => i.row));
+      const presence = items.length === 1 ? (items[0].presence ? [items[0].presence] : undefined) : presenceOf(items);
+      if (presence) await tx.devices.setConnectedMany(presence);
       for (const r of reservations) await tx.deliveries.insertMany(r.taken, r.claim);
       if (rest.length > 0) await tx.deliveries.insertMany(rest);
     });
@@ -78,6 +83,13 @@ async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHan
     const queued = new Set(rest);
     for (const i of items) i.queued = i.deliveries.some((d) => queued.has(d));
   }
+}
+
+/** the presence flips of a batch; a device's connect and disconnect never share one (presence.ts orders them) */
+function presenceOf(items: OutboxItem[]): PresenceWrite[] | undefined {
+  let out: PresenceWrite[] | undefined;
+  for (const i of items) if (i.presence) (out ??= []).push(i.presence);
+  return out;
 }
 
 /**

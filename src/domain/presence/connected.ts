@@ -23,8 +23,12 @@ export async function deviceConnected({
 }): Promise<boolean> {
   if (!(await deps.presence.connected(device.id, connectionId))) return false;
   const now = deps.clock.now();
-  await deps.store.devices.setConnected(device.id, true, now.toISOString());
-  // the device was resolved a moment ago, at CONNECT: its home is current
-  await emitEvent(deps, { projectId: device.projectId, event: deviceSystemEvent(device, '_deviceConnected_', { transport }, now) });
+  // the device was resolved a moment ago, at CONNECT: its home is current. isConnected and the
+  // event are committed together, with the other connects of this moment (group-commit.ts)
+  await emitEvent(deps, {
+    projectId: device.projectId,
+    event: deviceSystemEvent(device, '_deviceConnected_', { transport }, now),
+    presence: { id: device.id, connected: true, time: now.toISOString() },
+  });
   return true;
 }

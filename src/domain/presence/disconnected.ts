@@ -14,9 +14,13 @@ export async function deviceDisconnected({
 }): Promise<boolean> {
   if (!(await deps.presence.disconnected(device.id, connectionId))) return false;
   const now = deps.clock.now();
-  // a deleted device has no row left to update; its event still tells watchers it went away
-  await deps.store.devices.setConnected(device.id, false, now.toISOString());
+  // a deleted device has no row left to update; its event still tells watchers it went away.
+  // isConnected and the event are committed together (group-commit.ts)
   const fresh = (await deps.store.devices.get(device.id)) ?? device;
-  await emitEvent(deps, { projectId: device.projectId, event: deviceSystemEvent(fresh, '_deviceDisconnected_', { transport }, now) });
+  await emitEvent(deps, {
+    projectId: device.projectId,
+    event: deviceSystemEvent(fresh, '_deviceDisconnected_', { transport }, now),
+    presence: { id: device.id, connected: false, time: now.toISOString() },
+  });
   return true;
 }

@@ -80,8 +80,17 @@ export interface DeviceClassRepo {
   deviceCount(projectId: number, id: string): Promise<number>;
 }
 
+/** one device's presence flip, written with the `_deviceConnected_`/`_deviceDisconnected_` event that reports it */
+export interface PresenceWrite {
+  id: number;
+  connected: boolean;
+  time: string;
+}
+
 export interface DeviceRepo {
   create(d: NewDevice): Promise<DeviceRow>;
+  /** many at once (a few statements), answered in id order; all or none only inside a transaction */
+  createMany(ds: readonly NewDevice[]): Promise<DeviceRow[]>;
   get(id: number): Promise<DeviceRow | undefined>;
   getByKeyHash(apiKeyHash: string): Promise<DeviceRow | undefined>;
   /** the row when a read cache holds it and may serve it now (else undefined: ask get) */
@@ -98,6 +107,8 @@ export interface DeviceRepo {
   claim(id: number, homeId: number, now: string): Promise<boolean>;
   /** presence: flips isConnected and stamps the matching time */
   setConnected(id: number, connected: boolean, time: string): Promise<void>;
+  /** presence of many devices at once (one device at most once): the event pipeline's group commit writes them with the events */
+  setConnectedMany(changes: readonly PresenceWrite[]): Promise<void>;
   /** start-up of embedded mode: nobody is connected yet */
   markAllOffline(time: string): Promise<number>;
   delete(id: number): Promise<boolean>;

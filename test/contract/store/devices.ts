@@ -105,6 +105,40 @@ export function devicesContract(make: MakeStore): void {
       expect(await store.devices.get(d.id)).toMatchObject({ isConnected: true, lastConnectTime: at(30), lastDisconnectTime: at(20) });
     });
 
+    it('writes the presence of many devices in one call, each with its own time, leaving the others alone', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const [a, b, c, idle] = await store.devices.createMany([deviceInput(p.id), deviceInput(p.id), deviceInput(p.id), deviceInput(p.id)]);
+      await store.devices.setConnected(b.id, true, at(5));
+      await store.devices.setConnectedMany([
+        { id: a.id, connected: true, time: at(10) },
+        { id: b.id, connected: false, time: at(11) },
+        { id: c.id, connected: true, time: at(12) },
+        // a device deleted meanwhile: nothing to write, no error
+        { id: idle.id + 1000, connected: true, time: at(13) },
+      ]);
+      expect(await store.devices.get(a.id)).toMatchObject({ isConnected: true, lastConnectTime: at(10), lastDisconnectTime: null });
+      expect(await store.devices.get(b.id)).toMatchObject({ isConnected: false, lastConnectTime: at(5), lastDisconnectTime: at(11) });
+      expect(await store.devices.get(c.id)).toMatchObject({ isConnected: true, lastConnectTime: at(12) });
+      expect(await store.devices.get(idle.id)).toEqual(idle);
+      await store.devices.setConnectedMany([]);
+    });
+
+    it('creates many devices at once, in id order, each as create would', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      const inputs = Array.from({ length: 1203 }, (_, i) => deviceInput(p.id, { name: `d${i}` }));
+      const rows = await store.devices.createMany(inputs);
+      expect(rows).toHaveLength(1203);
+      expect(rows.map((r) => r.id)).toEqual([...rows.map((r) => r.id)].sort((x, y) => x - y));
+      expect(new Set(rows.map((r) => r.id)).size).toBe(1203);
+      const byName = new Map(inputs.map((d) => [d.name, d]));
+      for (const r of [rows[0], rows[700], rows[1202]]) {
+        expect(r).toEqual({ ...byName.get(r.name)!, id: r.id, isConnected: false, lastConnectTime: null, lastDisconnectTime: null });
+        expect(await store.devices.get(r.id)).toEqual(r);
+      }
+    });
+
     it('marks every connected device offline and says how many there were', async () => {
       const store = await freshStore(make);
       const p = await newProject(store);
