@@ -180,7 +180,8 @@ export async function forkChild(file: string, args: string[] = [], execArgv: str
       };
       proc.on('message', on);
     });
-  await wait('up', 30_000);
+  // a busy machine can take long to load a TypeScript child through tsx
+  await wait('up', 180_000);
   return {
     proc,
     wait,

@@ -29,7 +29,7 @@ describe('listener, TLS, proxy and CORS settings', () => {
     expect(c.mqtts.port).toBe(8883);
     expect(c.tls).toEqual({ certFile: null, keyFile: null, caFile: null, clientCertificates: 'off' });
     expect(c.limits.unauthenticatedSocketsPerAddress).toBe(100);
-    expect(c.limits.connectRatePerSecond).toBe(1000);
+    expect(c.limits.connectRatePerSecond).toBe(500);
     expect(loadConfig({ HEARTH_LIMITS_CONNECT_RATE_PER_SECOND: '0' }).limits.connectRatePerSecond).toBe(0);
     expect(tlsFilesOf(c)).toBeUndefined();
     expect(c.trustedProxies).toEqual([]);
