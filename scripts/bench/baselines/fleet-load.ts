@@ -202,4 +202,6 @@ process.on('message', (m: FleetJob | { type: 'drop' | 'reconnect' | 'close' } | 
       process.exit(0);
   }
 });
+// the bench went away (a crash, Ctrl-C): no orphaned connections
+process.on('disconnect', () => process.exit(0));
 send({ type: 'up' });
