@@ -2,7 +2,7 @@
 // brokers x 10 devices when PostgreSQL and Redis are configured), so the bench cannot rot. Only
 // what does not depend on speed is checked: every table is printed, every device got connected
 // (the bench's verdict fails on a refusal or inexact cluster presence), and the storm with
-// admission control held connections. No figure is asserted.
+// admission control reports its held count. No figure is asserted.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,20 +32,19 @@ describe('npm run bench -- fleet', () => {
       BENCH_FLEET_SIZES: '20',
       BENCH_FLEET_GENERATORS: '2',
       BENCH_FLEET_INFLIGHT: '10',
-      // 20 devices at 5 a second: the storm with admission control has to hold some
       BENCH_FLEET_RATE: '5',
       BENCH_FLEET_MODES: cluster ? 'embedded,cluster' : 'embedded',
       BENCH_FLEET_CLUSTER_BROKERS: '2',
       BENCH_FLEET_CLUSTER_DEVICES: '10',
       ...(cluster ? { HEARTH_BENCH_DATABASE_URL: testDatabaseUrl!, HEARTH_BENCH_REDIS_URL: REDIS_URL! } : {}),
     });
-    expect(out).toContain('fleet        PASS');
+    expect(out, out).toContain('fleet        PASS');
     expect(code).toBe(0);
     for (const target of ['hearth', 'bare aedes']) expect(out).toMatch(new RegExp(`^  ${target} +20 `, 'm'));
     expect(out).toMatch(/20 devices drop at once: API reads 0 after/);
     for (const storm of ['reconnect to the running node', 'restart, admission off', 'restart, admission 5/s']) expect(out).toContain(storm);
-    const held = /^  restart, admission 5\/s .* (\d+)$/m.exec(out);
-    expect(Number(held?.[1])).toBeGreaterThan(0);
+    // the held column is printed (a number); that the gate holds is test/e2e/broker/connect-storm.happy.test.ts's to show
+    expect(out).toMatch(/^  restart, admission 5\/s .* \d+$/m);
     expect(out).toMatch(/hearth \/ bare aedes at 20: connects\/s [\d.]+x/);
     if (cluster) {
       expect(out).toMatch(/connect storm: 20 devices in .* refused 0$/m);

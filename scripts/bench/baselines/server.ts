@@ -101,4 +101,6 @@ process.on('message', (m: Msg) => {
       break;
   }
 });
+// the bench went away (a crash, Ctrl-C): no orphaned server
+process.on('disconnect', () => process.exit(0));
 send({ type: 'up' });
