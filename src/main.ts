@@ -18,7 +18,7 @@ import { createRealtime, type Realtime } from './adapters/realtime.js';
 import { createFsBlobStore } from './adapters/fs/blob-store.js';
 import { createSmtpMailer } from './adapters/mail/smtp.js';
 import type { Mailer } from './ports/mailer.js';
-import { createPipelineMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import { createPipelineMetrics, registerAdmissionMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
 import { createOutboxMetrics } from './adapters/outbox-metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
@@ -141,6 +141,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   const metricsRegistry = new Registry();
   if (store.sql.pool) registerPoolMetrics(metricsRegistry, store.sql.pool);
   if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.status === 'ready');
+  if (listeners.ports.mqtt || listeners.ports.mqtts) registerAdmissionMetrics(metricsRegistry, () => listeners.admission());
   // every dependency once; each role below gets what it needs from it, and nothing changes it
   const deps = buildDeps(config, { store, realtime, secret, metricsRegistry, mailer });
   const closers: (() => Promise<void> | void)[] = [];

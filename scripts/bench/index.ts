@@ -36,6 +36,10 @@ const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: Bench
     what: 'home time series: points/s ingested through MQTT timeSeriesData events; a 30-day avg query over 2.6 million points vs a plain SQL aggregate over them',
     load: () => import('./tsdb.js'),
   },
+  fleet: {
+    what: 'connect and reconnect storms of a fleet (embedded curve, restarts with and without admission control, a cluster losing a broker) vs bare Aedes and Mosquitto',
+    load: () => import('./fleet.js'),
+  },
   cluster: {
     what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio',
     load: () => import('./cluster.js'),

@@ -2,10 +2,11 @@
 // - hearth_event_commit_duration_seconds: an event from entering the pipeline to the commit of
 //   its row and its webhook deliveries (group commit, src/domain/event/group-commit.ts);
 // - hearth_pg_pool_*: the PostgreSQL pool (cluster mode);
-// - hearth_redis_up: whether the Redis client is connected (cluster mode).
+// - hearth_redis_up: whether the Redis client is connected (cluster mode);
+// - hearth_listener_connections_*: admission control of the MQTT listeners (src/listeners/gate.ts).
 // The histogram is kept in plain numbers (one array, no label object per event) and handed to
 // prom-client's registry in its exposition form when read, as src/http/metrics.ts does.
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { PipelineMetrics } from '../ports/metrics.js';
 
@@ -84,4 +85,22 @@ export function registerRedisMetrics(registry: Registry, ready: () => boolean): 
       this.set(ready() ? 1 : 0);
     },
   });
+}
+
+/** docs/operations.md#connect-storms: per MQTT listener, connections passed on, held for the rate, waiting now */
+export function registerAdmissionMetrics(registry: Registry, read: () => { listener: string; passed: number; held: number; waiting: number }[]): void {
+  const series = (name: string, help: string, field: 'passed' | 'held' | 'waiting', Metric: typeof Counter | typeof Gauge) =>
+    new Metric({
+      name,
+      help,
+      labelNames: ['listener'],
+      registers: [registry],
+      collect(this: Counter<'listener'> | Gauge<'listener'>) {
+        this.reset();
+        for (const a of read()) (this as Gauge<'listener'>).inc({ listener: a.listener }, a[field]);
+      },
+    });
+  series('hearth_listener_connections_admitted_total', 'New connections a listener passed on to the broker (limits.connectRatePerSecond)', 'passed', Counter);
+  series('hearth_listener_connections_held_total', 'New connections that waited because they arrived faster than limits.connectRatePerSecond', 'held', Counter);
+  series('hearth_listener_connections_waiting', 'New connections waiting now for limits.connectRatePerSecond', 'waiting', Gauge);
 }

@@ -112,6 +112,8 @@ export const ConfigSchema = v.object({
     connectTimeoutMs: positive,
     // docs/operations.md#connection-limits: sockets one address may hold before their first request or CONNACK
     unauthenticatedSocketsPerAddress: positive,
+    // docs/operations.md#connect-storms: new connections each MQTT listener passes on per second; more wait (0: no limit)
+    connectRatePerSecond: v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 (no limit) or more')),
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,

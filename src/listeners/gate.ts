@@ -5,6 +5,10 @@
 // flood of half-open sockets from one address cannot use up the process's files for everyone.
 // A trusted proxy (HEARTH_TRUSTED_PROXIES) carries many clients: its address is not capped, the
 // deadline still applies.
+// Admission control for connect storms: a throttled listener (MQTT, MQTTS) passes at most
+// limits.connectRatePerSecond new connections a second on to the broker; past the rate a
+// connection waits, unread, in arrival order, with its connect deadline paused (it starts again,
+// whole, when the connection is passed on), so a reconnect storm becomes a queue, not refusals.
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -14,6 +18,8 @@ export interface GateOptions {
   unauthenticatedSocketsPerAddress: number;
   /** true for an address whose sockets are not capped (a trusted proxy) */
   uncapped?: (address: string) => boolean;
+  /** new connections a throttled listener passes on per second (0: no limit) */
+  connectRatePerSecond: number;
   logger: Logger;
 }
 
@@ -21,6 +27,19 @@ interface Pending {
   raw: Socket;
   address: string;
   timer: NodeJS.Timeout;
+  /** (re)starts the whole connect deadline */
+  arm(): void;
+}
+
+/** one throttled listener's admission figures (the /metrics hearth_listener_* series) */
+export interface Admission {
+  listener: string;
+  /** connections passed on to the handler */
+  passed: number;
+  /** connections that had to wait for the rate */
+  held: number;
+  /** connections waiting now */
+  waiting: number;
 }
 
 export interface Gate {
@@ -32,6 +51,15 @@ export interface Gate {
   watch(server: NetServer, listener: string, opts?: { startedGraceMs?: number }): void;
   /** the socket (raw, or the TLS socket over it) is past its first request or CONNACK: no deadline, not counted */
   admit(socket: Duplex): void;
+  /**
+   * the listener's connection handler behind the rate of limits.connectRatePerSecond (one token
+   * bucket per listener, one second's worth deep)
+   */
+  throttle(listener: string, handler: (socket: Socket) => void): (socket: Socket) => void;
+  /** per throttled listener */
+  admission(): Admission[];
+  /** closes every connection still waiting for the rate (the listeners are closing) */
+  dropWaiting(): void;
   /** sockets waiting now (tests, metrics) */
   readonly pending: number;
 }
@@ -43,6 +71,7 @@ export function createGate(opts: GateOptions): Gate {
   const pending = new Map<string, Pending>();
   const perAddress = new Map<string, number>();
   let refusedLogged = 0;
+  const throttles: { stats: Admission; drop(): void }[] = [];
 
   const release = (key: string, p: Pending) => {
     if (pending.get(key) !== p) return;
@@ -86,8 +115,17 @@ export function createGate(opts: GateOptions): Gate {
           release(key, p);
           raw.destroy();
         };
-        const p: Pending = { raw, address, timer: setTimeout(expire, opts.connectTimeoutMs) };
-        p.timer.unref();
+        const p: Pending = {
+          raw,
+          address,
+          timer: undefined as unknown as NodeJS.Timeout,
+          arm() {
+            clearTimeout(p.timer);
+            p.timer = setTimeout(expire, opts.connectTimeoutMs);
+            p.timer.unref();
+          },
+        };
+        p.arm();
         pending.set(key, p);
         perAddress.set(address, count + 1);
         raw.once('close', () => release(key, p));
@@ -98,8 +136,73 @@ export function createGate(opts: GateOptions): Gate {
       const p = pending.get(key);
       if (p) release(key, p);
     },
+    throttle(listener, handler) {
+      const rate = opts.connectRatePerSecond;
+      const stats: Admission = { listener, passed: 0, held: 0, waiting: 0 };
+      // a held socket, and the same socket's deadline entry (paused while it waits)
+      const queue: (Socket | undefined)[] = [];
+      let head = 0;
+      let tokens = rate;
+      let last = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      const refill = () => {
+        const now = performance.now();
+        tokens = Math.min(rate, tokens + ((now - last) * rate) / 1000);
+        last = now;
+      };
+      const pass = (socket: Socket) => {
+        tokens -= 1;
+        stats.passed++;
+        handler(socket);
+      };
+      const drain = () => {
+        timer = undefined;
+        refill();
+        while (head < queue.length && tokens >= 1) {
+          const socket = queue[head]!;
+          queue[head++] = undefined;
+          // closed while it waited (the client gave up): no token spent
+          if (socket.destroyed) continue;
+          socket.off('error', ignore);
+          pending.get(keyOf(socket))?.arm();
+          pass(socket);
+        }
+        if (head === queue.length) queue.length = head = 0;
+        else if (head > 1024) (queue.splice(0, head), (head = 0));
+        stats.waiting = queue.length - head;
+        if (stats.waiting) timer = setTimeout(drain, Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate)));
+      };
+      throttles.push({
+        stats,
+        drop() {
+          clearTimeout(timer);
+          timer = undefined;
+          for (let i = head; i < queue.length; i++) queue[i]?.destroy();
+          queue.length = head = stats.waiting = 0;
+        },
+      });
+      if (!rate) return pass;
+      return (socket) => {
+        refill();
+        if (head === queue.length && tokens >= 1) return pass(socket);
+        stats.held++;
+        stats.waiting++;
+        // the deadline is for a client that does not finish its CONNECT, not for our queue
+        clearTimeout(pending.get(keyOf(socket))?.timer);
+        // a reset while it waits must not go unhandled; the handler listens once passed on
+        socket.on('error', ignore);
+        queue.push(socket);
+        timer ??= setTimeout(drain, Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate)));
+      };
+    },
+    admission: () => throttles.map((t) => ({ ...t.stats })),
+    dropWaiting() {
+      for (const t of throttles) t.drop();
+    },
     get pending() {
       return pending.size;
     },
   };
 }
+
+function ignore(): void {}

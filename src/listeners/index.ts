@@ -26,7 +26,9 @@ import type { TrustedProxies } from '../http/client-ip.js';
 import { EdgeResponse } from '../http/edge/response.js';
 import { createTlsReloader, readTls, tlsFilesOf, warnIfExpiring, type TlsReloader } from './tls.js';
 import { listen, serveAsRequest } from './net.js';
-import { createGate } from './gate.js';
+import { createGate, type Admission } from './gate.js';
+
+export type { Admission } from './gate.js';
 
 export { listen } from './net.js';
 
@@ -57,6 +59,8 @@ export interface Listeners {
   describe(apiRole: boolean): string[];
   /** an MQTT connection got its CONNACK: its socket is no longer under the connect deadline (src/listeners/gate.ts) */
   admit(socket: Duplex): void;
+  /** docs/operations.md#connect-storms: each MQTT listener's admission figures (limits.connectRatePerSecond) */
+  admission(): Admission[];
   /** stops accepting MQTT connections (before the broker drains its own) */
   stopMqtt(): void;
   /** stops everything and drops the HTTP connections still open */
@@ -136,6 +140,7 @@ export async function bindListeners(
     connectTimeoutMs: limits.connectTimeoutMs,
     unauthenticatedSocketsPerAddress: limits.unauthenticatedSocketsPerAddress,
     uncapped: opts.trustedProxies && ((address) => opts.trustedProxies!.trusts(address)),
+    connectRatePerSecond: limits.connectRatePerSecond,
     logger,
   });
 
@@ -165,13 +170,14 @@ export async function bindListeners(
       ports.https = await listen(s, config.https.port, config.host, 'HEARTH_HTTPS_PORT');
     }
     if (opts.broker && config.mqtt.enabled) {
-      const s = createTcpServer(onMqtt);
+      const s = createTcpServer(gate.throttle('MQTT', onMqtt));
       mqttServers.push(s);
       gate.watch(s, 'MQTT');
       ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
     }
     if (opts.broker && tlsServerOptions) {
-      const s = createTlsServer(tlsServerOptions, onMqtt);
+      // throttled once the handshake is done, before the CONNECT is read
+      const s = createTlsServer(tlsServerOptions, gate.throttle('MQTTS', onMqtt));
       s.on('tlsClientError', onTlsError);
       mqttServers.push(s);
       tlsServers.push(s);
@@ -192,6 +198,7 @@ export async function bindListeners(
     for (const s of mqttServers) if (s.listening) s.close();
     for (const socket of held ?? []) socket.destroy();
     held = [];
+    gate.dropWaiting();
   };
   return {
     ports,
@@ -234,6 +241,7 @@ export async function bindListeners(
       return lines;
     },
     admit: (socket) => gate.admit(socket),
+    admission: () => gate.admission(),
     stopMqtt,
     async close() {
       stopMqtt();

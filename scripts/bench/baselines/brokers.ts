@@ -180,8 +180,8 @@ export async function forkChild(file: string, args: string[] = [], execArgv: str
       };
       proc.on('message', on);
     });
-  // tsx compiles the child first: on a busy machine that alone can take half a minute
-  await wait('up', 120_000);
+  // a busy machine can take long to load a TypeScript child through tsx
+  await wait('up', 180_000);
   return {
     proc,
     wait,

@@ -28,7 +28,7 @@ function withHeader(type: number, body: Buffer): Buffer {
   } while (n > 0);
   return Buffer.concat([Buffer.from([type, ...len]), body]);
 }
-function connectPacket(c: ConnectJob['clients'][number], keepalive: number): Buffer {
+export function connectPacket(c: { username?: string; password?: string; clientId: string }, keepalive: number): Buffer {
   let flags = 0x02;
   if (c.username !== undefined) flags |= 0x80;
   if (c.password !== undefined) flags |= 0x40;
@@ -37,8 +37,10 @@ function connectPacket(c: ConnectJob['clients'][number], keepalive: number): Buf
   if (c.password !== undefined) parts.push(str(c.password));
   return withHeader(0x10, Buffer.concat(parts));
 }
-function subscribePacket(topic: string): Buffer {
-  return withHeader(0x82, Buffer.concat([Buffer.from([0, 1]), str(topic), Buffer.from([1])]));
+/** SUBSCRIBE (packet id 1) to each topic at QoS 1 */
+export function subscribePacket(topics: string | string[]): Buffer {
+  const list = typeof topics === 'string' ? [topics] : topics;
+  return withHeader(0x82, Buffer.concat([Buffer.from([0, 1]), ...list.flatMap((t) => [str(t), Buffer.from([1])])]));
 }
 
 /** one connection: CONNECT, CONNACK 0, SUBSCRIBE, SUBACK; then it stays open and idle */

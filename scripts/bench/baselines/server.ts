@@ -1,8 +1,11 @@
 // A broker alone in its own process (fork with tsx and --expose-gc), for the connections bench:
 // its resident memory is then the broker's and nothing else's. Driven over IPC:
-//   {type:'start', mode:'hearth'|'aedes', keys?: string[]}  → {type:'started', port}
+//   {type:'start', mode:'hearth'|'aedes', keys?: string[], env?}  → {type:'started', port, httpPort, adminKey}
+//   {type:'restart', env?}  Hearth stops and starts again on the same data directory and ports
+//                           (the fleet bench's reconnect storm)        → {type:'started', ...}
 //   {type:'measure'}                                        → {type:'memory', rss, heapUsed, ...}
 //   {type:'close'}
+// `env`: settings on top of the bench's own (HEARTH_LIMITS_*...).
 // Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +15,29 @@ import { loadConfig } from '../../../src/config/load.js';
 import { startHearth, type Hearth } from '../../../src/main.js';
 import { seedDevices, startBareAedes, type RunningBroker } from './brokers.js';
 
-type Msg = { type: 'start'; mode: 'hearth' | 'aedes'; keys?: string[] } | { type: 'measure' } | { type: 'close' };
+type Env = Record<string, string>;
+type Msg = { type: 'start'; mode: 'hearth' | 'aedes'; keys?: string[]; env?: Env } | { type: 'restart'; env?: Env } | { type: 'measure' } | { type: 'close' };
 
 const send = (m: unknown): void => void process.send!(m);
 let hearth: Hearth | undefined;
 let aedes: RunningBroker | undefined;
 let dataDir: string | undefined;
+let adminKey: string | undefined;
+
+async function startHearthHere(env: Env = {}, ports: { http: number; mqtt: number } = { http: 0, mqtt: 0 }): Promise<Hearth> {
+  const config = loadConfig({
+    HEARTH_DATA_DIR: dataDir!,
+    HEARTH_HOST: '127.0.0.1',
+    HEARTH_HTTP_PORT: String(ports.http),
+    HEARTH_MQTT_PORT: String(ports.mqtt),
+    HEARTH_ROLES: 'broker,api,worker',
+    HEARTH_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const h = await startHearth(config, pino({ level: 'warn' }));
+  adminKey ??= h.adminKey;
+  return h;
+}
 
 async function start(m: Extract<Msg, { type: 'start' }>): Promise<void> {
   if (m.mode === 'aedes') {
@@ -26,18 +46,17 @@ async function start(m: Extract<Msg, { type: 'start' }>): Promise<void> {
     return;
   }
   dataDir = mkdtempSync(join(tmpdir(), 'hearth-bench-conn-'));
-  const config = loadConfig({
-    HEARTH_DATA_DIR: dataDir,
-    HEARTH_HOST: '127.0.0.1',
-    HEARTH_HTTP_PORT: '0',
-    HEARTH_MQTT_PORT: '0',
-    HEARTH_ROLES: 'broker,api,worker',
-    HEARTH_LOG_LEVEL: 'warn',
-  });
-  hearth = await startHearth(config, pino({ level: 'warn' }));
+  hearth = await startHearthHere(m.env);
   const keys = m.keys ?? [];
   await seedDevices(hearth, keys.length, { keyOf: (i) => keys[i] });
-  send({ type: 'started', port: hearth.mqttPort });
+  send({ type: 'started', port: hearth.mqttPort, httpPort: hearth.httpPort, adminKey });
+}
+
+async function restart(m: Extract<Msg, { type: 'restart' }>): Promise<void> {
+  const ports = { http: hearth!.httpPort, mqtt: hearth!.mqttPort };
+  await hearth!.close();
+  hearth = await startHearthHere(m.env, ports);
+  send({ type: 'started', port: hearth.mqttPort, httpPort: hearth.httpPort, adminKey });
 }
 
 async function measure(): Promise<void> {
@@ -65,6 +84,9 @@ process.on('message', (m: Msg) => {
     case 'start':
       start(m).catch(fail);
       break;
+    case 'restart':
+      restart(m).catch(fail);
+      break;
     case 'measure':
       measure().catch(fail);
       break;
@@ -79,4 +101,6 @@ process.on('message', (m: Msg) => {
       break;
   }
 });
+// the bench went away (a crash, Ctrl-C): no orphaned server
+process.on('disconnect', () => process.exit(0));
 send({ type: 'up' });

@@ -166,3 +166,15 @@ export async function subscribeGranted(client: MqttClient, filters: Record<strin
     return Object.fromEntries(topics.map((f, i) => [f, granted[i]]));
   }
 }
+
+/** the value of one series in the text exposition, undefined when it is not there */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const want = Object.entries(labels);
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (want.every(([k, v]) => have[k] === v) && Object.keys(have).length === want.length) return Number(m[3]);
+  }
+  return undefined;
+}

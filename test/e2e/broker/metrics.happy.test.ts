@@ -3,25 +3,13 @@
 // every broker and pipeline series moves by exactly what happened.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { eventually, inbox, mqttConnect, mqttRefused } from './clients.js';
+import { eventually, inbox, mqttConnect, mqttRefused, sample } from './clients.js';
 
 let t: TestHearth;
 beforeAll(async () => {
   t = await startTestHearth();
 });
 afterAll(() => t?.close());
-
-/** the value of one series in the text exposition, undefined when it is not there */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const want = Object.entries(labels);
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (want.every(([k, v]) => have[k] === v) && Object.keys(have).length === want.length) return Number(m[3]);
-  }
-  return undefined;
-}
 
 async function metrics(): Promise<string> {
   const r = await fetch(`${t.httpUrl}/metrics`);

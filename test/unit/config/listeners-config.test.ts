@@ -29,6 +29,8 @@ describe('listener, TLS, proxy and CORS settings', () => {
     expect(c.mqtts.port).toBe(8883);
     expect(c.tls).toEqual({ certFile: null, keyFile: null, caFile: null, clientCertificates: 'off' });
     expect(c.limits.unauthenticatedSocketsPerAddress).toBe(100);
+    expect(c.limits.connectRatePerSecond).toBe(500);
+    expect(loadConfig({ HEARTH_LIMITS_CONNECT_RATE_PER_SECOND: '0' }).limits.connectRatePerSecond).toBe(0);
     expect(tlsFilesOf(c)).toBeUndefined();
     expect(c.trustedProxies).toEqual([]);
     expect(c.corsOrigins).toEqual(['*']);
@@ -61,6 +63,8 @@ describe('listener, TLS, proxy and CORS settings', () => {
     ['HEARTH_TLS_CERT_FILE', ''],
     ['HEARTH_TLS_CLIENT_CERTIFICATES', 'required'],
     ['HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS', '0'],
+    ['HEARTH_LIMITS_CONNECT_RATE_PER_SECOND', '-1'],
+    ['HEARTH_LIMITS_CONNECT_RATE_PER_SECOND', '2.5'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.0/33'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.1,proxy.example.com'],
     ['HEARTH_TRUSTED_PROXIES', '127.1'],

@@ -1,0 +1,207 @@
+// Load generator of the fleet bench, one CHILD PROCESS per source address (127.0.0.2, 127.0.0.3,
+// ...: each process and each address has its own open files and ephemeral ports). Each device is
+// one raw MQTT 3.1.1 connection: CONNECT with its credentials (keep-alive 60, PINGREQ sent on
+// time), SUBSCRIBE to its command and kv topics at QoS 1, PUBACK for what the broker sends, then
+// idle. At most `inflight` connections are between their TCP connect and their SUBACK at a time.
+// A connection that fails before its SUBACK is tried again after a short random pause; one that
+// the server closes later reconnects while `reconnect` is on, to the next port of the list (the
+// cluster's other brokers). Driven over IPC:
+//   {type:'connect', ...}  → {type:'connected', count, ms, connack: ms[], failures}
+//   {type:'drop'}          → {type:'dropped'}      (closes every connection, reconnects off)
+//   {type:'reconnect'}     → {type:'reconnecting'}  (reconnects on: what is closed comes back)
+//   {type:'status', reset} → {type:'status', up, lost, failures} (lost: connections that were up and closed)
+//   {type:'close'}
+import { connect as netConnect, type Socket } from 'node:net';
+import { connectPacket, subscribePacket } from './load-connect.js';
+
+export interface FleetClient {
+  username?: string;
+  password?: string;
+  clientId: string;
+  deviceId: number;
+  /** index into `ports` of the first broker to try */
+  port: number;
+}
+
+export interface FleetJob {
+  type: 'connect';
+  ports: number[];
+  localAddress: string;
+  clients: FleetClient[];
+  inflight: number;
+  keepalive: number;
+  /** reconnect a connection the server closes */
+  reconnect: boolean;
+}
+
+/** why attempts failed: TCP refused (nobody listening), closed before CONNACK, CONNACK not 0, SUBACK 0x80 */
+export interface Failures {
+  tcpRefused: number;
+  closedBeforeConnack: number;
+  connackRefused: number;
+  subscribeRefused: number;
+}
+
+interface State {
+  c: FleetClient;
+  socket?: Socket;
+  up: boolean;
+}
+
+const send = (m: unknown): void => void process.send!(m);
+let job: FleetJob | undefined;
+let states: State[] = [];
+let reconnect = false;
+let upCount = 0;
+/** connections that were up and were closed by the other side (or by a drop) */
+let lost = 0;
+let waitingFor: { start: number } | undefined;
+const connack: number[] = [];
+const failures: Failures = { tcpRefused: 0, closedBeforeConnack: 0, connackRefused: 0, subscribeRefused: 0 };
+const queue: State[] = [];
+let active = 0;
+
+function pump(): void {
+  while (active < job!.inflight && queue.length) open(queue.shift()!);
+}
+
+function retryLater(s: State, rotate: boolean): void {
+  if (rotate) s.c.port = (s.c.port + 1) % job!.ports.length;
+  setTimeout(
+    () => {
+      queue.push(s);
+      pump();
+    },
+    100 + Math.random() * 200,
+  );
+}
+
+function checkDone(): void {
+  if (waitingFor && upCount === states.length) {
+    send({ type: 'connected', count: upCount, ms: performance.now() - waitingFor.start, connack, failures: { ...failures } });
+    waitingFor = undefined;
+  }
+}
+
+/** one connection: CONNECT, CONNACK 0, SUBSCRIBE (command, kv), SUBACK; then idle, answering QoS 1 publishes */
+function open(s: State): void {
+  active++;
+  const j = job!;
+  const t0 = performance.now();
+  const socket = netConnect({ port: j.ports[s.c.port], host: '127.0.0.1', localAddress: j.localAddress });
+  s.socket = socket;
+  let stage = 0; // 0 CONNECT sent, 1 SUBSCRIBE sent, 2 up
+  let tcpUp = false;
+  let tcpRefused = false;
+  let buf: Buffer = Buffer.alloc(0);
+  let settled = false;
+  const settle = () => {
+    if (!settled) ((settled = true), active--, pump());
+  };
+  socket.setNoDelay(true);
+  socket.on('error', (e: NodeJS.ErrnoException) => {
+    if (!tcpUp && e.code === 'ECONNREFUSED') ((tcpRefused = true), failures.tcpRefused++);
+  });
+  socket.on('connect', () => {
+    tcpUp = true;
+    socket.write(connectPacket(s.c, j.keepalive));
+  });
+  socket.on('close', () => {
+    s.socket = undefined;
+    if (stage < 2) {
+      settle();
+      if (tcpUp && stage === 0) failures.closedBeforeConnack++;
+      if (reconnect || waitingFor) retryLater(s, tcpRefused);
+      return;
+    }
+    if (s.up) ((s.up = false), upCount--, lost++);
+    if (reconnect) retryLater(s, true);
+  });
+  socket.on('data', (d: Buffer) => {
+    buf = buf.length ? Buffer.concat([buf, d]) : d;
+    for (;;) {
+      // fixed header: type and flags, remaining length (1 to 4 bytes)
+      let len = 0;
+      let mul = 1;
+      let i = 1;
+      for (; i < 5 && i < buf.length; i++) {
+        len += (buf[i] & 0x7f) * mul;
+        mul *= 128;
+        if (!(buf[i] & 0x80)) break;
+      }
+      if (i >= buf.length || buf.length < i + 1 + len) return;
+      const first = buf[0];
+      const body = buf.subarray(i + 1, i + 1 + len);
+      buf = buf.subarray(i + 1 + len);
+      const type = first >> 4;
+      if (type === 2 && stage === 0) {
+        if (body[1] !== 0) {
+          failures.connackRefused++;
+          socket.destroy();
+          return;
+        }
+        connack.push(performance.now() - t0);
+        stage = 1;
+        socket.write(subscribePacket([`/devices/${s.c.deviceId}/command`, `/devices/${s.c.deviceId}/kv`]));
+      } else if (type === 9 && stage === 1) {
+        if (body.subarray(2).includes(0x80)) failures.subscribeRefused++;
+        stage = 2;
+        s.up = true;
+        upCount++;
+        settle();
+        checkDone();
+      } else if (type === 3 && ((first >> 1) & 3) === 1) {
+        // PUBLISH at QoS 1 (a KV reload...): PUBACK its packet id, after the topic
+        const at = 2 + ((body[0] << 8) | body[1]);
+        socket.write(Buffer.from([0x40, 2, body[at], body[at + 1]]));
+      }
+    }
+  });
+}
+
+function start(j: FleetJob): void {
+  job = j;
+  reconnect = j.reconnect;
+  states = j.clients.map((c) => ({ c, up: false }));
+  waitingFor = { start: performance.now() };
+  queue.push(...states);
+  pump();
+  checkDone(); // no clients at all
+  // keep-alive: a PINGREQ to every open connection within each keep-alive period
+  setInterval(
+    () => {
+      for (const s of states) if (s.up) s.socket?.write(Buffer.from([0xc0, 0]));
+    },
+    (j.keepalive * 1000) / 2,
+  ).unref();
+}
+
+process.on('message', (m: FleetJob | { type: 'drop' | 'reconnect' | 'close' } | { type: 'status'; reset?: boolean }) => {
+  switch (m.type) {
+    case 'connect':
+      start(m);
+      break;
+    case 'drop':
+      reconnect = false;
+      queue.length = 0;
+      for (const s of states) s.socket?.destroy();
+      send({ type: 'dropped' });
+      break;
+    case 'reconnect':
+      reconnect = true;
+      for (const s of states) if (!s.up && !s.socket) queue.push(s);
+      pump();
+      send({ type: 'reconnecting' });
+      break;
+    case 'status':
+      send({ type: 'status', up: upCount, lost, failures: { ...failures } });
+      if (m.reset) for (const k of Object.keys(failures) as (keyof Failures)[]) failures[k] = 0;
+      break;
+    case 'close':
+      for (const s of states) s.socket?.destroy();
+      process.exit(0);
+  }
+});
+// the bench went away (a crash, Ctrl-C): no orphaned connections
+process.on('disconnect', () => process.exit(0));
+send({ type: 'up' });

@@ -1,0 +1,95 @@
+// `npm run bench -- fleet` (issue #25): connect and reconnect storms of a whole fleet.
+// - embedded (lib/fleet-embedded.ts): a scaling curve (BENCH_FLEET_SIZES, default 1,000, 5,000,
+//   15,000 devices) of connects/s, CONNACK p50/p99, memory per device and the time until the API
+//   and the gauge count every device; at the largest size the fleet drops at once, reconnects, and
+//   Hearth restarts under it with admission control off and on (BENCH_FLEET_RATE, default
+//   limits.connectRatePerSecond); bare Aedes and Mosquitto with the same N and generators.
+// - cluster (lib/fleet-cluster.ts): an api node, a worker and BENCH_FLEET_CLUSTER_BROKERS brokers
+//   (4) with BENCH_FLEET_CLUSTER_DEVICES each (15,000), PostgreSQL + Redis; one broker is killed
+//   and its devices reconnect to the others.
+// Load: BENCH_FLEET_GENERATORS child processes (4), each from its own source address
+// (127.0.0.2, ...), BENCH_FLEET_INFLIGHT connections in flight each (100). BENCH_FLEET_MODES
+// (embedded,cluster) picks the parts. Informational: the targets of the issue are printed as
+// ratios (connect rate ≥ 0.8x bare Aedes, memory ≤ 1.0x, a killed broker's devices back within
+// 30 s), never asserted.
+import { loadavg } from 'node:os';
+import { loadConfig } from '../../src/config/load.js';
+import { baselineAt, hearthAt, type ConnectFigures, type LargestFigures } from './lib/fleet-embedded.js';
+import { clusterRun } from './lib/fleet-cluster.js';
+import { fmt, kib, refusedOf, secs, settings } from './lib/fleet.js';
+import type { BenchOptions, BenchResult } from './lib/types.js';
+
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+function printCurve(rows: ConnectFigures[]): void {
+  console.log(
+    `  ${'target'.padEnd(11)} ${'devices'.padStart(7)} ${'seconds'.padStart(7)} ${'conn/s'.padStart(7)} ${'CONNACK p50'.padStart(11)} ${'p99 ms'.padStart(7)} ${'KiB/dev'.padStart(8)} ${'heap KiB'.padStart(8)} ${'API=N s'.padStart(7)} ${'gauge=N s'.padStart(9)} ${'refused'.padStart(7)}`,
+  );
+  for (const r of rows)
+    console.log(
+      `  ${r.target.padEnd(11)} ${fmt(r.n).padStart(7)} ${secs(r.ms).padStart(7)} ${fmt(r.perSecond).padStart(7)} ${fmt(r.p50, 1).padStart(11)} ${fmt(r.p99, 1).padStart(7)} ${kib(r.rssPerDevice).padStart(8)} ${(r.heapPerDevice === undefined ? '' : kib(r.heapPerDevice)).padStart(8)} ${(r.apiMs === undefined ? '' : secs(r.apiMs)).padStart(7)} ${(r.gaugeMs === undefined ? '' : secs(r.gaugeMs)).padStart(9)} ${String(refusedOf(r.failures)).padStart(7)}`,
+    );
+}
+
+function printLargest(n: number, l: LargestFigures): void {
+  console.log(`  ${fmt(n)} devices drop at once: API reads 0 after ${secs(l.offlineApiMs)} s, the gauge after ${secs(l.offlineGaugeMs)} s`);
+  console.log(
+    `  ${'storm'.padEnd(30)} ${'API=N s'.padStart(7)} ${'gauge=N s'.padStart(9)} ${'healthz p50/p99/max ms'.padStart(22)} ${'API p50/p99/max ms'.padStart(19)} ${'probe errors'.padStart(12)} ${'refused'.padStart(7)} ${'held'.padStart(6)}`,
+  );
+  for (const s of l.storms)
+    console.log(
+      `  ${s.label.padEnd(30)} ${secs(s.apiMs).padStart(7)} ${secs(s.gaugeMs).padStart(9)} ${`${fmt(s.healthz.p50, 1)}/${fmt(s.healthz.p99, 1)}/${fmt(s.healthz.max)}`.padStart(22)} ${`${fmt(s.api.p50, 1)}/${fmt(s.api.p99, 1)}/${fmt(s.api.max)}`.padStart(19)} ${`${s.healthz.errors}+${s.api.errors}`.padStart(12)} ${String(refusedOf(s.failures)).padStart(7)} ${(s.held === undefined ? '' : fmt(s.held)).padStart(6)}`,
+    );
+  console.log(
+    '  (a restart storm counts from the restart request: the node stops, starts, and every device comes back; probe errors while it is down are expected)',
+  );
+}
+
+export async function run(_opts: BenchOptions): Promise<BenchResult> {
+  const s = settings();
+  const stormRate = s.rate || loadConfig({}).limits.connectRatePerSecond;
+  const load0 = load();
+  console.log(`  ${s.generators} generators (127.0.0.2 and up) x ${s.inflight} in flight, keep-alive 60, SUBSCRIBE command + kv; load average ${load0}`);
+  const summary: string[] = [];
+  let pass = true;
+  if (s.modes.includes('embedded')) {
+    const largest = Math.max(...s.sizes);
+    const rows: ConnectFigures[] = [];
+    let big: LargestFigures | undefined;
+    const ratios: string[] = [];
+    for (const n of [...s.sizes].sort((a, b) => a - b)) {
+      console.log(`  -- ${fmt(n)} devices (load average ${load()})`);
+      const h = await hearthAt(s, n, stormRate, n === largest);
+      const a = await baselineAt(s, n, 'aedes');
+      const m = await baselineAt(s, n, 'mosquitto');
+      const here = [h.connect, a!, ...(m ? [m] : [])];
+      printCurve(here);
+      rows.push(...here);
+      if (h.largest) {
+        big = h.largest;
+        printLargest(n, big);
+      }
+      const rate = h.connect.perSecond / a!.perSecond;
+      const mem = h.connect.rssPerDevice / a!.rssPerDevice;
+      const heap = h.connect.heapPerDevice! / a!.heapPerDevice!;
+      ratios.push(`${fmt(n)}: connect ${rate.toFixed(2)}x, memory ${mem.toFixed(2)}x (heap ${heap.toFixed(2)}x)`);
+      console.log(
+        `  hearth / bare aedes at ${fmt(n)}: connects/s ${rate.toFixed(2)}x (target ≥ 0.8x), memory per device ${mem.toFixed(2)}x (target ≤ 1.0x), live heap ${heap.toFixed(2)}x${m ? `; hearth / mosquitto: connects/s ${(h.connect.perSecond / m.perSecond).toFixed(2)}x, memory ${(h.connect.rssPerDevice / m.rssPerDevice).toFixed(2)}x` : '; mosquitto not installed'}`,
+      );
+      if (here.some((r) => refusedOf(r.failures) > 0)) pass = false;
+    }
+    const refusedStorms = big?.storms.reduce((t, x) => t + refusedOf(x.failures), 0) ?? 0;
+    if (refusedStorms) pass = false;
+    summary.push(`embedded ${ratios.join('; ')}; storms refused ${refusedStorms}`);
+  }
+  if (s.modes.includes('cluster')) {
+    const c = await clusterRun(s);
+    if (c) summary.push(c.summary);
+    if (c && !c.exact) pass = false;
+  }
+  console.log(`  load average at the end ${load()} (start ${load0}); informational: the targets are ratios, not asserted`);
+  return { pass, summary: summary.join(' | ') };
+}

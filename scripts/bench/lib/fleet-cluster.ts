@@ -1,0 +1,167 @@
+// The fleet bench's cluster part: real processes (lib/cluster-nodes.ts) on PostgreSQL + Redis, an
+// api node, a worker and B broker nodes; B x N devices seeded through the store, device i on
+// broker i mod B. Measured: the connect storm over all brokers (connects/s, time until the API's
+// isConnected count and the brokers' gauges add up to every device), resident memory per broker
+// node, the Redis memory of the run's keys (MEMORY USAGE of every key under its prefix) and the
+// PostgreSQL schema's size per device; then broker 1 is killed (SIGKILL): its devices reconnect to
+// the others (the generators move to the next broker's port), and the time until presence is
+// exact again (API count = every device, the live gauges add up to it); it must stay exact once
+// the dead node's presence timeout (presence.nodeTimeoutMs) has passed.
+import pg from 'pg';
+import { createSqlStore } from '../../../src/adapters/sql/store.js';
+import { closeRedis, connectRedis } from '../../../src/adapters/redis/client.js';
+import { loadConfig } from '../../../src/config/load.js';
+import type { Hearth } from '../../../src/main.js';
+import { rssOf, seedDevices } from '../baselines/brokers.js';
+import type { FleetClient } from '../baselines/fleet-load.js';
+import { adminKeyOf, createCluster, reachable, type ClusterNode } from './cluster-nodes.js';
+import { apiConnected, fmt, gauge, keyOf, quantile, refusedOf, secs, startGenerators, until, type Settings } from './fleet.js';
+
+const mib = (b: number) => fmt(b / 1024 / 1024, 1);
+
+async function redisBytes(url: string, prefix: string): Promise<number> {
+  const r = await connectRedis({ url });
+  try {
+    let total = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      const p = r.pipeline();
+      for (const k of keys) p.call('MEMORY', 'USAGE', k);
+      for (const [, v] of (await p.exec()) ?? []) total += Number(v) || 0;
+    } while (cursor !== '0');
+    return total;
+  } finally {
+    await closeRedis(r);
+  }
+}
+
+async function schemaBytes(client: pg.Client, schema: string): Promise<number> {
+  const r = await client.query<{ b: string }>(
+    `select coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))), 0) as b from pg_tables where schemaname = $1`,
+    [schema],
+  );
+  return Number(r.rows[0].b);
+}
+
+export async function clusterRun(s: Settings): Promise<{ summary: string; exact: boolean } | undefined> {
+  const databaseUrl = process.env.HEARTH_BENCH_DATABASE_URL || process.env.HEARTH_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const redisUrl = process.env.HEARTH_BENCH_REDIS_URL || process.env.HEARTH_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+  const unreachable = await reachable(databaseUrl, redisUrl);
+  if (unreachable) {
+    console.log(`  cluster skipped: ${unreachable} (set HEARTH_BENCH_DATABASE_URL / HEARTH_BENCH_REDIS_URL)`);
+    return undefined;
+  }
+  const total = s.brokers * s.perBroker;
+  console.log(`  -- cluster: api + worker + ${s.brokers} brokers x ${fmt(s.perBroker)} devices = ${fmt(total)}`);
+  const cluster = createCluster({
+    databaseUrl,
+    redisUrl,
+    env: { HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS: String(Math.max(100, s.inflight * 4)) },
+  });
+  const monitor = new pg.Client({ connectionString: cluster.benchDatabaseUrl });
+  monitor.on('error', () => {});
+  const gens = await startGenerators(s.generators, s.inflight);
+  const onSignal = () => void gens.close().finally(() => cluster.close().finally(() => process.exit(130)));
+  process.once('SIGINT', onSignal);
+  try {
+    const api = await cluster.start('api', 'api');
+    await cluster.start('worker', 'worker');
+    const brokers: ClusterNode[] = [];
+    for (let b = 0; b < s.brokers; b++) brokers.push(await cluster.start(`broker-${b + 1}`, 'broker'));
+    await monitor.connect();
+    const adminKey = adminKeyOf(api);
+    const pgBefore = await schemaBytes(monitor, cluster.schema);
+    const store = await createSqlStore({ url: cluster.benchDatabaseUrl, schema: cluster.schema, poolSize: 2 });
+    let ids: number[];
+    try {
+      const seeder = { deps: { store, secret: cluster.secret } } as unknown as Hearth;
+      ids = (await seedDevices(seeder, total, { keyOf })).map((d) => d.id);
+    } finally {
+      await store.close();
+    }
+    const pgSeeded = await schemaBytes(monitor, cluster.schema);
+    const redisBefore = await redisBytes(redisUrl, cluster.redisPrefix);
+    const rssBefore = brokers.map((b) => rssOf(b.pid));
+    const clients: FleetClient[] = ids.map((id, i) => ({
+      username: String(id),
+      password: keyOf(i),
+      clientId: `fleet-${i}`,
+      deviceId: id,
+      port: i % s.brokers,
+    }));
+    let killed: ClusterNode | undefined;
+    const live = () => brokers.filter((b) => b !== killed);
+    const gauges = async () => (await Promise.all(live().map((b) => gauge(b.httpPort)))).reduce((a, x) => a + x, 0);
+    const exact = async () => (await apiConnected(api.httpPort, adminKey)) === total && (await gauges()) === total;
+
+    const t0 = performance.now();
+    const c = await gens.connect(
+      brokers.map((b) => b.mqttPort),
+      clients,
+      true,
+    );
+    const exactMs = await until(exact, 'cluster presence', t0);
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAfter = brokers.map((b) => rssOf(b.pid));
+    const redisAfter = await redisBytes(redisUrl, cluster.redisPrefix);
+    const pgAfter = await schemaBytes(monitor, cluster.schema);
+    console.log(
+      `  connect storm: ${fmt(total)} devices in ${secs(c.ms)} s (${fmt(total / (c.ms / 1000))}/s), CONNACK p50 ${fmt(quantile(c.connack, 0.5), 1)} ms p99 ${fmt(quantile(c.connack, 0.99), 1)} ms; presence exact (API and gauges) after ${secs(exactMs)} s; refused ${refusedOf(c.failures)}`,
+    );
+    brokers.forEach((b, i) =>
+      console.log(
+        `  ${b.name}: RSS ${mib(rssBefore[i])} → ${mib(rssAfter[i])} MiB, ${fmt((rssAfter[i] - rssBefore[i]) / 1024 / s.perBroker, 1)} KiB per device`,
+      ),
+    );
+    console.log(
+      `  Redis: ${fmt((redisAfter - redisBefore) / total)} bytes per connected device (keys ${cluster.redisPrefix}*: ${mib(redisBefore)} → ${mib(redisAfter)} MiB); PostgreSQL: ${fmt((pgSeeded - pgBefore) / total)} bytes per device seeded, ${fmt((pgAfter - pgSeeded) / total)} more once connected (schema ${mib(pgAfter)} MiB, tables and indexes)`,
+    );
+
+    // a broker dies: its devices move to the others
+    const victim = brokers[0];
+    const moving = clients.filter((x) => x.port === 0).length;
+    const lostBefore = (await gens.status(true)).lost;
+    const k0 = performance.now();
+    killed = victim;
+    process.kill(victim.pid, 'SIGKILL');
+    const backMs = await until(
+      async () => {
+        const st = await gens.status();
+        return st.lost - lostBefore >= moving && st.up === total;
+      },
+      'devices reconnected',
+      k0,
+    );
+    const exactAgainMs = await until(exact, 'presence exact after the kill', k0);
+    // the dead node's presence times out: nobody who moved may be marked offline by it
+    const timeout = loadConfig({}).presence.nodeTimeoutMs;
+    await new Promise((r) => setTimeout(r, timeout + 5000));
+    const afterTimeout = await apiConnected(api.httpPort, adminKey);
+    const stays = afterTimeout === total && (await gauges()) === total;
+    const { failures } = await gens.status();
+    console.log(
+      `  SIGKILL ${victim.name} (${fmt(s.perBroker)} devices): all reconnected after ${secs(backMs)} s, presence exact after ${secs(exactAgainMs)} s (target ≤ 30 s); ${stays ? 'still exact' : `NOT exact (API ${fmt(afterTimeout)})`} after the dead node's timeout (${timeout / 1000} s); refused ${refusedOf(failures)}`,
+    );
+    return {
+      exact: stays,
+      summary: `cluster ${fmt(total)}: ${fmt(total / (c.ms / 1000))} connects/s, exact after ${secs(exactMs)} s; killed broker's devices exact again after ${secs(exactAgainMs)} s`,
+    };
+  } finally {
+    process.off('SIGINT', onSignal);
+    await gens.close();
+    await monitor.end().catch(() => {});
+    for (const n of cluster.nodes().filter((x) => x.output().trim()))
+      console.log(
+        `  ${n.name} printed:\n${n
+          .output()
+          .trim()
+          .split('\n')
+          .slice(-5)
+          .map((l) => `    ${l.slice(0, 300)}`)
+          .join('\n')}`,
+      );
+    await cluster.close();
+  }
+}

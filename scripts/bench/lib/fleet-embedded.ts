@@ -1,0 +1,178 @@
+// The fleet bench's embedded part: Hearth alone in a child process (baselines/server.ts, SQLite,
+// every role), N devices seeded with their own keys, the generators opening them all at once.
+// Measured per size: connects/s, CONNACK p50/p99, resident memory and live heap per device, and
+// how long after the storm began the API's isConnected count and the gauge reached N. At the
+// largest size the fleet then drops at once (time until both read 0), comes back to the running
+// node, and Hearth restarts twice with every device reconnecting: admission control off, then on
+// (limits.connectRatePerSecond), with /healthz and API latency sampled and refusals counted.
+// The same generators then open the same N against bare Aedes and Mosquitto.
+import { forkChild, rssOf, startMosquitto } from '../baselines/brokers.js';
+import type { Failures, FleetClient } from '../baselines/fleet-load.js';
+import { apiConnected, gauge, keyOf, probe, quantile, startGenerators, until, type Latency, type Settings } from './fleet.js';
+
+export interface ConnectFigures {
+  target: string;
+  n: number;
+  ms: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** resident memory per device, bytes */
+  rssPerDevice: number;
+  heapPerDevice?: number;
+  /** from the storm's start until the API / the gauge counted N */
+  apiMs?: number;
+  gaugeMs?: number;
+  failures: Failures;
+}
+
+export interface StormFigures {
+  label: string;
+  /** from the restart (or the reconnect) until the API and the gauge count N */
+  apiMs: number;
+  gaugeMs: number;
+  healthz: Latency;
+  api: Latency;
+  failures: Failures;
+  held?: number;
+}
+
+export interface LargestFigures {
+  offlineApiMs: number;
+  offlineGaugeMs: number;
+  storms: StormFigures[];
+}
+
+const clientsOf = (n: number, ids: (i: number) => number, creds: boolean): FleetClient[] =>
+  Array.from({ length: n }, (_, i) => ({
+    ...(creds ? { username: String(ids(i)), password: keyOf(i) } : {}),
+    clientId: `fleet-${i}`,
+    deviceId: ids(i),
+    port: 0,
+  }));
+
+const heldOf = async (httpPort: number): Promise<number> => {
+  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+  return Number(/^hearth_listener_connections_held_total\{listener="MQTT"\} (\S+)$/m.exec(text)?.[1] ?? NaN);
+};
+
+/** Hearth at one size; at the largest also the drop and the restart storms */
+export async function hearthAt(s: Settings, n: number, stormRate: number, largest: boolean): Promise<{ connect: ConnectFigures; largest?: LargestFigures }> {
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']);
+  const gens = await startGenerators(s.generators, s.inflight);
+  // the generators are many devices behind one address each: the per-address cap of sockets not
+  // signed in yet must not be what is measured; admission control off unless a storm turns it on
+  const env = (rate: number) => ({
+    HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS: String(Math.max(100, s.inflight * 4)),
+    HEARTH_LIMITS_CONNECT_RATE_PER_SECOND: String(rate),
+  });
+  try {
+    const keys = Array.from({ length: n }, (_, i) => keyOf(i));
+    const started = await server.request<{ port: number; httpPort: number; adminKey: string }>(
+      { type: 'start', mode: 'hearth', keys, env: env(0) },
+      'started',
+      600_000,
+    );
+    const { port, httpPort, adminKey } = started;
+    const before = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    const t0 = performance.now();
+    const apiN = until(async () => (await apiConnected(httpPort, adminKey)) === n, 'API count', t0);
+    const gaugeN = until(async () => (await gauge(httpPort)) === n, 'gauge', t0);
+    // a fresh store numbers its devices 1..N in seeding order
+    const c = await gens.connect(
+      [port],
+      clientsOf(n, (i) => i + 1, true),
+      true,
+    );
+    const [apiMs, gaugeMs] = await Promise.all([apiN, gaugeN]);
+    const after = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    const connect: ConnectFigures = {
+      target: 'hearth',
+      n,
+      ms: c.ms,
+      perSecond: n / (c.ms / 1000),
+      p50: quantile(c.connack, 0.5),
+      p99: quantile(c.connack, 0.99),
+      rssPerDevice: (after.rss - before.rss) / n,
+      heapPerDevice: (after.heapUsed - before.heapUsed) / n,
+      apiMs,
+      gaugeMs,
+      failures: c.failures,
+    };
+    if (!largest) return { connect };
+
+    // every connection drops at once (the devices' side): until both counts read 0
+    await gens.drop();
+    const d0 = performance.now();
+    const [offlineApiMs, offlineGaugeMs] = await Promise.all([
+      until(async () => (await apiConnected(httpPort, adminKey)) === 0, 'API count 0', d0),
+      until(async () => (await gauge(httpPort)) === 0, 'gauge 0', d0),
+    ]);
+    const storms: StormFigures[] = [];
+    const storm = async (label: string, begin: () => Promise<void>, held: boolean) => {
+      await gens.status(true);
+      const healthz = probe(`http://127.0.0.1:${httpPort}/healthz`);
+      const api = probe(`http://127.0.0.1:${httpPort}/devices?projectId=1&limit=1`, { authorization: `ModeCloud ${adminKey}` });
+      const s0 = performance.now();
+      await begin();
+      const [a, g] = await Promise.all([
+        until(async () => (await apiConnected(httpPort, adminKey)) === n, `${label}: API count`, s0),
+        until(async () => (await gauge(httpPort)) === n, `${label}: gauge`, s0),
+      ]);
+      const { failures } = await gens.status(true);
+      storms.push({
+        label,
+        apiMs: a,
+        gaugeMs: g,
+        healthz: await healthz.stop(),
+        api: await api.stop(),
+        failures,
+        held: held ? await heldOf(httpPort) : undefined,
+      });
+    };
+    // back to the running node, then Hearth restarts under them: off, then on
+    await storm('reconnect to the running node', () => gens.reconnect(), false);
+    await storm('restart, admission off', () => server.request({ type: 'restart', env: env(0) }, 'started', 600_000), false);
+    await storm(`restart, admission ${stormRate}/s`, () => server.request({ type: 'restart', env: env(stormRate) }, 'started', 600_000), true);
+    return { connect, largest: { offlineApiMs, offlineGaugeMs, storms } };
+  } finally {
+    await gens.close();
+    await server.close();
+  }
+}
+
+/** bare Aedes (in its own process) or Mosquitto with the same N and generators */
+export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosquitto'): Promise<ConnectFigures | undefined> {
+  const server = which === 'aedes' ? await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']) : undefined;
+  const m = which === 'mosquitto' ? await startMosquitto() : undefined;
+  if (!server && !m) return undefined;
+  const gens = await startGenerators(s.generators, s.inflight);
+  try {
+    const port = server ? (await server.request<{ port: number }>({ type: 'start', mode: 'aedes' }, 'started')).port : m!.port;
+    const memory = async () =>
+      server ? await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN };
+    const before = await memory();
+    const c = await gens.connect(
+      [port],
+      clientsOf(n, (i) => i + 1, false),
+      false,
+    );
+    if (m) await new Promise((r) => setTimeout(r, 500));
+    const after = await memory();
+    return {
+      target: which === 'aedes' ? 'bare aedes' : 'mosquitto',
+      n,
+      ms: c.ms,
+      perSecond: n / (c.ms / 1000),
+      p50: quantile(c.connack, 0.5),
+      p99: quantile(c.connack, 0.99),
+      rssPerDevice: (after.rss - before.rss) / n,
+      heapPerDevice: server ? (after.heapUsed - before.heapUsed) / n : undefined,
+      failures: c.failures,
+    };
+  } finally {
+    await gens.close();
+    await server?.close();
+    await m?.close();
+  }
+}

@@ -1,0 +1,54 @@
+// `npm run bench -- fleet` end to end at a tiny size (20 devices, 2 generators; a cluster of 2
+// brokers x 10 devices when PostgreSQL and Redis are configured), so the bench cannot rot. Only
+// what does not depend on speed is checked: every table is printed, every device got connected
+// (the bench's verdict fails on a refusal or inexact cluster presence), and the storm with
+// admission control reports its held count. No figure is asserted.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../helpers/db.js';
+import { REDIS_URL } from '../helpers/redis.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const cluster = !!(testDatabaseUrl && REDIS_URL);
+
+function bench(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/index.ts', 'fleet'], {
+      cwd: ROOT,
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BENCH_'))), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => res({ code, out }));
+  });
+}
+
+describe('npm run bench -- fleet', () => {
+  it('runs end to end at a tiny size and prints every table', { timeout: 900_000 }, async () => {
+    const { code, out } = await bench({
+      BENCH_FLEET_SIZES: '20',
+      BENCH_FLEET_GENERATORS: '2',
+      BENCH_FLEET_INFLIGHT: '10',
+      BENCH_FLEET_RATE: '5',
+      BENCH_FLEET_MODES: cluster ? 'embedded,cluster' : 'embedded',
+      BENCH_FLEET_CLUSTER_BROKERS: '2',
+      BENCH_FLEET_CLUSTER_DEVICES: '10',
+      ...(cluster ? { HEARTH_BENCH_DATABASE_URL: testDatabaseUrl!, HEARTH_BENCH_REDIS_URL: REDIS_URL! } : {}),
+    });
+    expect(out, out).toContain('fleet        PASS');
+    expect(code).toBe(0);
+    for (const target of ['hearth', 'bare aedes']) expect(out).toMatch(new RegExp(`^  ${target} +20 `, 'm'));
+    expect(out).toMatch(/20 devices drop at once: API reads 0 after/);
+    for (const storm of ['reconnect to the running node', 'restart, admission off', 'restart, admission 5/s']) expect(out).toContain(storm);
+    // the held column is printed (a number); that the gate holds is test/e2e/broker/connect-storm.happy.test.ts's to show
+    expect(out).toMatch(/^  restart, admission 5\/s .* \d+$/m);
+    expect(out).toMatch(/hearth \/ bare aedes at 20: connects\/s [\d.]+x/);
+    if (cluster) {
+      expect(out).toMatch(/connect storm: 20 devices in .* refused 0$/m);
+      expect(out).toMatch(/SIGKILL broker-1 \(10 devices\): all reconnected after .* still exact after the dead node's timeout .* refused 0$/m);
+    }
+  });
+});
