@@ -62,13 +62,16 @@ export function parseAbArgs(argv: string[]): AbArgs | undefined {
   return { against, rounds, sameHarness, ...(modules ? { modules } : {}), benches };
 }
 
-/** label → ratio for every "N.NNx" a bench printed; a label is the text before the number on its
- * line, digits replaced by #, so it is the same in every run; repeats get " (2)", " (3)"... */
+/** label → value for every "N.NNx" ratio a bench printed, and every "N µs CPU" (CPU time per
+ * event or request: on a busy machine the steadiest figure there is, lower is better); a label is
+ * the text before the number on its line, digits replaced by #, so it is the same in every run;
+ * repeats get " (2)", " (3)"... */
 export function parseFigures(output: string): Map<string, number> {
   const figures = new Map<string, number>();
   const norm = (s: string) =>
     s
-      .replace(/\s*\([^()]*\)/g, '')
+      // an aside (a long or numeric parenthesis) is dropped; a short name like (MQTT) is kept
+      .replace(/\s*\(([^()]*)\)/g, (all, inner: string) => (inner.length > 12 || /\d/.test(inner) ? '' : all))
       .replace(/\d[\d,.]*/g, '#')
       .replace(/\s+/g, ' ')
       .replace(/^[\s:;,=(]+|[\s:;,=(]+$/g, '');
@@ -90,12 +93,17 @@ export function parseFigures(output: string): Map<string, number> {
       for (let n = 2; figures.has(label); n++) label = `${label.replace(/ \(\d+\)$/, '')} (${n})`;
       figures.set(label, Number(m[1]));
     }
+    for (const m of line.matchAll(/(?<![\w.])(\d[\d,]*(?:\.\d+)?) µs CPU/g)) {
+      let label = `${norm(line.slice(0, m.index))} µs CPU`.trim();
+      for (let n = 2; figures.has(label); n++) label = `${label.replace(/ \(\d+\)$/, '')} (${n})`;
+      figures.set(label, Number(m[1].replace(/,/g, '')));
+    }
   }
   return figures;
 }
 
 /** figures where a smaller ratio is the better one (memory, time, latency against a baseline) */
-export const lowerIsBetter = (label: string): boolean => /memory|heap|rss|time x|latency|p50|p99|wall|ms\b/i.test(label);
+export const lowerIsBetter = (label: string): boolean => /memory|heap|rss|time x|latency|p50|p99|wall|ms\b|µs/i.test(label);
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -150,7 +158,7 @@ export function formatTables(name: string, rows: FigureRow[], sides: { a: string
     for (const r of rows) out.push(`    ${cut(r.label)}  ${vals(r[key])}`);
   }
   out.push(
-    `  ${name}, B/A (ratio of ratios, medians; ${rows.some((r) => lowerIsBetter(r.label)) ? 'memory/time/latency figures: lower is better' : 'higher is better'})`,
+    `  ${name}, B/A (ratio of ratios, medians; ${rows.some((r) => lowerIsBetter(r.label)) ? 'memory, time, latency and µs CPU figures: lower is better' : 'higher is better'})`,
   );
   for (const r of rows) out.push(`    ${cut(r.label)}  ${r.ratio.toFixed(2)}  ${r.verdict}`);
   return out.join('\n');

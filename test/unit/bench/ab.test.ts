@@ -38,18 +38,24 @@ describe('figures out of a bench output', () => {
     '  hearth                        294      7.0     87.0',
     '  hearth / bare hono     0.73x  (floor 0.6x: PASS)',
     '  hearth / bare node     0.35x',
+    '  hearth (MQTT) / bare node:http  0.38x  (floor 0.5x: FAIL)',
+    '  hearth (HTTP) / bare node:http  0.19x',
     '  by CPU per request (insensitive to other load on the machine): hearth / bare hono 0.50x, hearth / bare node 0.25x',
     '  delivery stage alone (queue filled, then drained): 4,321 events/s = 0.51x of bare node:http',
     '  hearth / bare aedes  1.80x memory per connection  (floor ≤ 2x: PASS)',
+    '  hearth, MQTT events: Hearth 1,493 µs CPU per event (main thread 180 µs), device and receiver 237 µs',
   ].join('\n');
   it('names each ratio by the text before it, without numbers, parentheses or floors', () => {
     expect([...parseFigures(out)]).toEqual([
       ['hearth / bare hono', 0.73],
       ['hearth / bare node', 0.35],
+      ['hearth (MQTT) / bare node:http', 0.38],
+      ['hearth (HTTP) / bare node:http', 0.19],
       ['by CPU per request: hearth / bare hono', 0.5],
       ['by CPU per request: hearth / bare hono · hearth / bare node', 0.25],
       ['delivery stage alone: # events/s', 0.51],
       ['hearth / bare aedes', 1.8],
+      ['hearth, MQTT events: Hearth µs CPU', 1493],
     ]);
   });
   it('keeps a label stable when the numbers on its line change, and numbers repeats', () => {
@@ -74,9 +80,11 @@ describe('ratio of ratios', () => {
     const [mixed] = compareFigures(maps('x', [0.5, 0.5, 0.5]), maps('x', [0.7, 0.4, 0.6]));
     expect(mixed.verdict).toBe('no clear change (+20%, rounds 1.40 0.80 1.20)');
   });
-  it('turns memory, time and latency figures round: lower is better', () => {
+  it('turns memory, time, latency and CPU figures round: lower is better', () => {
     const [mem] = compareFigures(maps('hearth / bare aedes memory', [2, 2]), maps('hearth / bare aedes memory', [1.5, 1.6]));
     expect(mem.verdict).toMatch(/^B better/);
+    const [cpu] = compareFigures(maps('Hearth µs CPU', [400, 420]), maps('Hearth µs CPU', [600, 650]));
+    expect(cpu.verdict).toMatch(/^B worse \(-34%, every round\)$/);
   });
   it('leaves out a figure one side did not print in every round', () => {
     const a = [
