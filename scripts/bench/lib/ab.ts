@@ -76,11 +76,14 @@ export function parseFigures(output: string): Map<string, number> {
       .replace(/\s+/g, ' ')
       .replace(/^[\s:;,=(]+|[\s:;,=(]+$/g, '');
   for (const line of output.split('\n')) {
+    // the closing summary ("  api  FAIL  hearth 276 req/s ... 0.57x") repeats figures printed above
+    if (/^\s*\S+\s+(PASS|FAIL)\s/.test(line)) continue;
     let first = '';
     let from = 0;
     let nth = 0;
     for (const m of line.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])/g)) {
-      const text = norm(line.slice(from, m.index));
+      // after a verdict ("(floor 0.5x: PASS);  by CPU per message 0.68x") the label starts anew
+      const text = norm(line.slice(from, m.index).replace(/^.*;/, ''));
       // a floor the bench holds itself to ("floor 0.6x") is a constant, not a figure
       if (/(floor|≤|>=|≥)\s*$/.test(line.slice(from, m.index))) {
         from = m.index! + m[0].length;

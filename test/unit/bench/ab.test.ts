@@ -44,6 +44,8 @@ describe('figures out of a bench output', () => {
     '  delivery stage alone (queue filled, then drained): 4,321 events/s = 0.51x of bare node:http',
     '  hearth / bare aedes  1.80x memory per connection  (floor ≤ 2x: PASS)',
     '  hearth, MQTT events: Hearth 1,493 µs CPU per event (main thread 180 µs), device and receiver 237 µs',
+    '  hearth / bare aedes  1.16x events/s  (floor 0.5x: PASS);  by CPU per message 0.68x',
+    '  api          FAIL  hearth 276 req/s p99 107 ms; 0.57x of bare hono, 0.29x of node:http',
   ].join('\n');
   it('names each ratio by the text before it, without numbers, parentheses or floors', () => {
     expect([...parseFigures(out)]).toEqual([
@@ -56,6 +58,8 @@ describe('figures out of a bench output', () => {
       ['delivery stage alone: # events/s', 0.51],
       ['hearth / bare aedes', 1.8],
       ['hearth, MQTT events: Hearth µs CPU', 1493],
+      ['hearth / bare aedes (2)', 1.16],
+      ['hearth / bare aedes · by CPU per message', 0.68],
     ]);
   });
   it('keeps a label stable when the numbers on its line change, and numbers repeats', () => {
