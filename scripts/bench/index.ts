@@ -3,9 +3,13 @@
 // figures and a PASS/FAIL verdict against its floor, and cleans up. Benches print; tests never
 // assert on timings (a shared 2-core machine is too noisy for that).
 //
+// `npm run bench -- --against <rev> [--rounds N] [--same-harness] <bench...>` runs the named benches
+// from this checkout and from <rev> alternately and compares their ratios (lib/ab.ts).
+//
 // To add one (ingest, commands, connections, webhooks...): write scripts/bench/<name>.ts
 // exporting `run(opts: BenchOptions): Promise<BenchResult>` and add a line to BENCHES.
 import type { BenchOptions, BenchResult } from './lib/types.js';
+import { parseAbArgs, runAb } from './lib/ab.js';
 
 const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: BenchOptions): Promise<BenchResult> }> }> = {
   api: { what: 'HTTP API: Hearth GET /devices/{id} vs bare Hono vs bare node:http', load: () => import('./api.js') },
@@ -61,7 +65,14 @@ function options(): BenchOptions {
 }
 
 async function main(): Promise<void> {
-  const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  let ab;
+  try {
+    ab = parseAbArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  const names = ab ? ab.benches : process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const unknown = names.filter((n) => !(n in BENCHES));
   if (unknown.length) {
     console.error(
@@ -71,6 +82,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  if (ab) return runAb(ab, Object.keys(BENCHES));
   const selected = names.length ? names : Object.keys(BENCHES);
   const opts = options();
   const verdicts: [string, BenchResult][] = [];

@@ -83,6 +83,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       .map((n) => `${n} ${median(micros[n]).toFixed(1)} µs (${Math.min(...micros[n]).toFixed(1)}–${Math.max(...micros[n]).toFixed(1)})`)
       .join(', ');
     console.log(`  median (min–max): ${line}`);
+    // the one ratio of this bench (what `--against` compares): above 1, the hand-written pool is cheaper
+    console.log(`  hand-written / undici  ${(median(micros.undici) / median(micros['hand-written'])).toFixed(2)}x by CPU per exchange`);
     void opts;
     return { pass: true, summary: `CPU per exchange: ${line}` };
   } finally {

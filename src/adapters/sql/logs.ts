@@ -19,7 +19,7 @@ const eventColumns = (row: EventRow) => {
     deviceId: e.originDeviceId ?? null,
     eventType: e.eventType,
     timestamp: e.timestamp,
-    body: JSON.stringify(e),
+    body: row.json ?? JSON.stringify(e),
   };
 };
 const INSERT_EVENT_SQLITE = 'insert into events (id, project_id, home_id, device_id, event_type, timestamp, body) values (?, ?, ?, ?, ?, ?, ?)';

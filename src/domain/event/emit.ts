@@ -13,6 +13,8 @@ export interface EmitInput {
   event: EventRecord;
   /** presence events: the device's presence flip, committed with the event (pipeline.ts) */
   presence?: PresenceWrite;
+  /** JSON.stringify(event), when the caller has it (send.ts): the history row and the webhook payload reuse it */
+  json?: string;
 }
 
 // a random prefix per process and a counter: unique without a call to the CSPRNG per event (that
@@ -38,8 +40,8 @@ export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 
   const now = deps.clock.now();
   const id = newEventId(now);
   // module lookup is cached per project (domain/webhook/targets.ts): no query per event
-  const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now);
-  const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event }, deliveries };
+  const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
+  const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
   if (input.presence) item.presence = input.presence;
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
   if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);

@@ -48,7 +48,9 @@ export function sendEventOf({
 // positional on purpose: both verbs share it on the event hot path without building a second argument object
 async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, body: unknown): Promise<EventRecord> {
   const input = parseWith(EventBodySchema, body);
-  const size = Buffer.byteLength(JSON.stringify(input.eventData));
+  // the one serialisation of the event's data: its size here, then the event's JSON (jsonWith)
+  const dataJson = JSON.stringify(input.eventData);
+  const size = Buffer.byteLength(dataJson);
   if (size > deps.limits.eventDataBytes) {
     throw new AppError('INVALID_PARAMETERS', {
       issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }],
@@ -65,10 +67,22 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     event.originProjectKeyId = caller.keyId;
     event.originProjectKeyName = caller.keyName;
   }
-  await emitEvent(deps, { projectId: device.projectId, event });
+  await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson) });
   if (device.homeId === null && deps.homelessEvents?.allow(`device:${device.id}`, deps.clock.now().getTime()))
     await saySilent(deps, caller, device, event.eventType);
   return event;
+}
+
+/** JSON.stringify(o) with the value of `key` already serialised as `keyJson` (o's other values are primitives or small) */
+function jsonWith(o: object, key: string, keyJson: string): string {
+  let out = '{';
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(k)}:${k === key ? keyJson : JSON.stringify(v)}`;
+  }
+  return `${out}}`;
 }
 
 /** docs/devices.md#mqtt: a newcomer waiting for a webhook learns why none comes (once per device per hour) */

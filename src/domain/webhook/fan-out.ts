@@ -5,18 +5,26 @@ import type { EventRecord } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { eventTargets } from './targets.js';
-import { eventWebhookBody } from './payload.js';
+import { eventWebhookJson } from './payload.js';
 import { newDeliveryId } from './ids.js';
 
 /** the bus `work` queue name workers listen for */
 export const WEBHOOK_QUEUE = 'webhooks';
 
-export async function eventDeliveries(deps: Pick<Deps, 'pipeline'>, projectId: number, eventId: string, event: EventRecord, now: Date): Promise<NewDelivery[]> {
+/** `eventJson`: JSON.stringify(event) when the caller already has it (payload.ts eventWebhookJson) */
+export async function eventDeliveries(
+  deps: Pick<Deps, 'pipeline'>,
+  projectId: number,
+  eventId: string,
+  event: EventRecord,
+  now: Date,
+  eventJson?: string,
+): Promise<NewDelivery[]> {
   if (event.homeId === undefined) return [];
   const targets = await eventTargets(deps, projectId, event.eventType);
   if (targets.length === 0) return [];
   // one payload text for every module: the exact bytes each receives (before templates)
-  const payload = JSON.stringify(eventWebhookBody({ ...event, homeId: event.homeId }));
+  const payload = eventWebhookJson(event as EventRecord & { homeId: number }, eventJson);
   const creationTime = now.toISOString();
   return targets.map((m) => ({
     id: newDeliveryId(now),

@@ -26,6 +26,26 @@ export function eventWebhookBody(e: EventRecord & { homeId: number }): EventWebh
   return body;
 }
 
+/**
+ * The docs/webhooks.md#event-webhook JSON of an event. `eventJson` is JSON.stringify(e) when the
+ * caller has it: when the body has the event's own keys in the same order (a device's event: no
+ * project-key fields, which the body spells differently) the two texts are the same, and the
+ * event is not serialised again.
+ */
+export function eventWebhookJson(e: EventRecord & { homeId: number }, eventJson?: string): string {
+  const body = eventWebhookBody(e);
+  if (eventJson !== undefined && sameKeys(body, e)) return eventJson;
+  return JSON.stringify(body);
+}
+
+function sameKeys(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return false;
+  return true;
+}
+
 export interface CommandWebhookBody {
   action: string;
   parameters: Record<string, unknown>;

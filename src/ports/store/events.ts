@@ -17,6 +17,8 @@ export interface EventRow {
   id: string;
   projectId: number;
   event: EventRecord;
+  /** JSON.stringify(event), when the caller already has it (one serialisation per event) */
+  json?: string;
 }
 export interface EventFilter {
   projectId: number;
