@@ -1,4 +1,4 @@
-// createBroker(deps): the broker role (ARCHITECTURE.md). It builds, it does not listen: main.ts
+// createBroker(deps): the broker role (docs/architecture.md#processes). It builds, it does not listen: main.ts
 // hands it TCP sockets (handleTcp) and HTTP upgrade requests (handleUpgrade), and closes it.
 // A CONNECT: Aedes's preConnect (namespace the client id), then authenticate runs CONNECT_STEPS
 // (hooks/authenticate.ts: credentials, connection cap, session, persistent session, presence);

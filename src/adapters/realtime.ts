@@ -1,5 +1,5 @@
 // Picks the realtime adapters for a mode: in-process (embedded) or Redis (cluster). The same
-// ports either way; only these objects change (ARCHITECTURE: "only the adapters change").
+// ports either way; only these objects change (docs/architecture.md#processes: "only the adapters change").
 import type { Bus } from '../ports/bus.js';
 import type { Presence } from '../ports/presence.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';

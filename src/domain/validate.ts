@@ -13,7 +13,7 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: strin
   }));
 }
 
-const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+const OBJECT_TYPES: ReadonlySet<string> = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
 
 /**
  * The one input parser: a valibot failure is INVALID_PARAMETERS with `issuesOf` its issues. A JSON

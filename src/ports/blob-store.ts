@@ -1,4 +1,4 @@
-// The BlobStore port: opaque byte objects under string keys (ARCHITECTURE "BlobStore": uploaded
+// The BlobStore port: opaque byte objects under string keys (docs/architecture.md#processes, BlobStore: uploaded
 // log files, report outputs). Adapter: src/adapters/fs/blob-store.ts (files in the data
 // directory; in cluster mode a directory every node mounts).
 //

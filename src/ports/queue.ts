@@ -1,4 +1,4 @@
-// The Queue port: durable webhook deliveries (docs/webhooks.md, ARCHITECTURE "Queue"). It lives in the
+// The Queue port: durable webhook deliveries (docs/webhooks.md, docs/architecture.md#processes, Queue). It lives in the
 // same database as the records so that an event and its deliveries commit together (outbox):
 // pub/sub may drop a message, the queue never does. Workers claim due rows under a lease; a
 // worker that dies leaves rows whose lease expires and that another worker claims again, so

@@ -1,4 +1,4 @@
-// The HTTP app every node serves (ARCHITECTURE "Processes"), built by main.ts from the deps it
+// The HTTP app every node serves (docs/architecture.md#processes), built by main.ts from the deps it
 // built once: api nodes serve the API, the others only health, readiness and metrics (a worker's
 // queue depth is read there), and brokers their WebSocket paths beside it.
 import type { Logger } from 'pino';

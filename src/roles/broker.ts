@@ -1,4 +1,4 @@
-// The broker role (ARCHITECTURE "Processes"), built by main.ts from the deps it built once: MQTT
+// The broker role (docs/architecture.md#processes), built by main.ts from the deps it built once: MQTT
 // over TCP and TLS, and the WebSocket paths of the HTTP ports. main.ts hands its handlers to the
 // bound listeners (src/listeners) and closes it first at shutdown.
 import type { IncomingMessage } from 'node:http';

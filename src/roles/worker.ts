@@ -1,4 +1,4 @@
-// The worker role (ARCHITECTURE "Processes"), started by main.ts from the deps it built once:
+// The worker role (docs/architecture.md#processes), started by main.ts from the deps it built once:
 // webhook delivery, the report tick and runs, and the retention job.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';

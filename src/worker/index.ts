@@ -1,4 +1,4 @@
-// createWorker: the worker role (ARCHITECTURE "Processes"). It delivers webhooks from the durable
+// createWorker: the worker role (docs/architecture.md#processes). It delivers webhooks from the durable
 // queue: claims due deliveries, signs and sends them through a keep-alive pool per origin, and
 // records every attempt. Built, not started: main.ts (or a test) calls start() and close().
 import { randomBytes } from 'node:crypto';

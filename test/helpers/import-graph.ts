@@ -1,7 +1,8 @@
 // Reads the import graph of the sources for test/architecture.test.ts. The TypeScript
 // compiler's own pre-processor finds the specifiers (static imports, `export ... from`,
 // `import type`, `import('...')` with a literal), so comments, strings and template text
-// never count as imports the way they would for a regex.
+// never count as imports the way they would for a regex. The same files' syntax trees give the
+// facts the other rules need (reads of process.env, module-level mutable state).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
@@ -73,4 +74,52 @@ export function buildGraph(root: string, dirs: string[]): ImportGraph {
 /** Turns an absolute path into the graph's '/'-separated repo-relative form. */
 export function repoPath(root: string, abs: string): string {
   return relative(root, abs).split(sep).join('/');
+}
+
+/** What a file does besides importing, for the rules that are not about imports. */
+export interface SourceFacts {
+  /** lines that read `process.env` */
+  envReads: number[];
+  /** module-level mutable state: `let`/`var` bindings, and containers (Map, Set, arrays) a module-level const holds */
+  moduleState: string[];
+}
+
+const CONTAINERS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']);
+
+/** a module-level initialiser that builds a container others can change (`as const` and a readonly type say it is not changed) */
+function isMutableContainer(d: ts.VariableDeclaration): boolean {
+  const init = d.initializer;
+  if (!init) return false;
+  if (d.type && /^(readonly |Readonly(Set|Map|Array)<)/.test(d.type.getText())) return false;
+  if (ts.isAsExpression(init) && init.type.getText() === 'const') return false;
+  if (ts.isNewExpression(init)) return ts.isIdentifier(init.expression) && CONTAINERS.has(init.expression.text);
+  return ts.isArrayLiteralExpression(init);
+}
+
+export function factsOf(text: string, fileName = 'file.ts'): SourceFacts {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const envReads: number[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(n) && n.name.text === 'env' && ts.isIdentifier(n.expression) && n.expression.text === 'process') {
+      envReads.push(sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  const moduleState: string[] = [];
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    const list = st.declarationList;
+    const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of list.declarations) {
+      const name = d.name.getText(sf);
+      if (!isConst) moduleState.push(`let ${name}`);
+      else if (isMutableContainer(d)) moduleState.push(`const ${name} = ${d.initializer!.getText(sf).slice(0, 40)}`);
+    }
+  }
+  return { envReads, moduleState };
+}
+
+export function buildFacts(root: string, dirs: string[]): Map<string, SourceFacts> {
+  return new Map(listSources(root, dirs).map((file) => [file, factsOf(readFileSync(join(root, file), 'utf8'), file)]));
 }

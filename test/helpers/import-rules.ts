@@ -1,9 +1,10 @@
-// The import rules of /ARCHITECTURE.md ("Imports point inward"), as pure functions over an
-// ImportGraph so test/architecture.test.ts can run them on the real sources and on a small
-// fixture that breaks each rule once (a checker that reports nothing proves nothing).
-import type { ImportGraph } from './import-graph.js';
+// The house rules of docs/architecture.md ("Floors and imports", "House rules"), as pure
+// functions over an ImportGraph and each file's SourceFacts, so test/architecture.test.ts can run
+// them on the real sources and on a small fixture that breaks each rule once (a checker that
+// reports nothing proves nothing).
+import type { ImportGraph, SourceFacts } from './import-graph.js';
 
-export type Layer = 'root' | 'broker' | 'http' | 'worker' | 'adapters' | 'domain' | 'ports' | 'console';
+export type Layer = 'scripts' | 'root' | 'broker' | 'http' | 'worker' | 'adapters' | 'domain' | 'ports' | 'console';
 
 export type Rule =
   | 'unclassified-file'
@@ -13,7 +14,11 @@ export type Rule =
   | 'console-leaves-console'
   | 'domain-package'
   | 'ports-package'
+  | 'edge-package'
+  | 'adapter-package'
   | 'adapter-throws-app-error'
+  | 'env-outside-config'
+  | 'domain-module-state'
   | 'cycle';
 
 export interface Violation {
@@ -34,12 +39,15 @@ const EDGES: readonly Layer[] = ['broker', 'http', 'worker'];
 export function layerOf(file: string): Layer | undefined {
   if (file === 'src/main.ts' || file.startsWith('src/config/') || file.startsWith('src/listeners/') || file.startsWith('src/roles/')) return 'root';
   if (file.startsWith('broker/')) return 'broker';
+  // the tools (admin CLI, simulator, benchmarks, build): outside the server, each its own entry point
+  if (file.startsWith('scripts/')) return 'scripts';
   const m = /^src\/(http|worker|adapters|domain|ports|console)\//.exec(file);
   return m ? (m[1] as Layer) : undefined;
 }
 
 /** Which layers each layer may import from (its own included). */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  scripts: ['scripts', 'root', 'broker', 'http', 'worker', 'adapters', 'domain', 'ports'],
   root: ['root', 'broker', 'http', 'worker', 'adapters', 'domain', 'ports'],
   broker: ['broker', 'domain', 'ports'],
   http: ['http', 'domain', 'ports'],
@@ -57,13 +65,41 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
  * libraries that compute (no I/O, no framework) qualify.
  */
 export const DOMAIN_PACKAGES: Readonly<Record<string, string>> = {
-  valibot: 'schemas: ARCHITECTURE.md rule 3',
+  valibot: 'schemas: docs/architecture.md rule 3',
   croner: 'cron parsing for report schedules (domain/report/schedule.ts): rule 11',
   'ipaddr.js': 'address classes for the webhook target policy (domain/webhook/target-policy.ts): rule 11',
 };
 
-/** Node built-ins that do I/O on sockets: the domain reaches the network only through ports. */
-const DOMAIN_FORBIDDEN_BUILTINS = new Set(['net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns']);
+/**
+ * Node built-ins that do I/O (sockets, files, processes, threads): the domain reaches them only
+ * through ports.
+ */
+const DOMAIN_FORBIDDEN_BUILTINS: ReadonlySet<string> = new Set([
+  'net',
+  'tls',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'fs',
+  'child_process',
+  'worker_threads',
+]);
+
+/** SQL and Redis clients: the edges reach records and the bus through the ports in Deps. */
+export const STORAGE_CLIENTS: readonly string[] = ['kysely', 'better-sqlite3', 'pg', 'ioredis', 'mqemitter-redis', 'aedes-persistence-redis'];
+
+/** Frameworks of the edges: an adapter implements a port and knows no HTTP framework or MQTT broker. */
+export const EDGE_FRAMEWORKS: readonly string[] = ['hono', '@hono/node-server', 'aedes'];
+
+/**
+ * Where process.env may be read: the configuration (src/config/ parses it, main.ts hands it
+ * over) and the tools under scripts/, which are entry points of their own, not the server.
+ */
+export function mayReadEnv(file: string): boolean {
+  return file === 'src/main.ts' || file.startsWith('src/config/') || file.startsWith('scripts/');
+}
 
 export function packageOf(specifier: string): string {
   const parts = specifier.split('/');
@@ -124,7 +160,37 @@ function checkPackage(file: string, from: Layer, specifier: string, report: (f: 
     }
   } else if (from === 'ports' && builtin === undefined) {
     report(file, specifier, 'ports-package', 'ports are interfaces: they import only ports and node: built-ins');
+  } else if (EDGES.includes(from) && STORAGE_CLIENTS.includes(packageOf(specifier))) {
+    report(file, specifier, 'edge-package', 'an edge reaches records and the bus through the ports in Deps, never a SQL or Redis client');
+  } else if (from === 'adapters' && EDGE_FRAMEWORKS.includes(packageOf(specifier))) {
+    report(file, specifier, 'adapter-package', 'an adapter implements a port; the HTTP framework and the MQTT broker belong to the edges');
   }
+}
+
+/** The rules about what a file does rather than what it imports: environment reads, module-level state. */
+export function checkFacts(facts: ReadonlyMap<string, SourceFacts>): Violation[] {
+  const out: Violation[] = [];
+  for (const [file, f] of facts) {
+    if (f.envReads.length > 0 && !mayReadEnv(file)) {
+      const lines = f.envReads.join(', ');
+      out.push({
+        file,
+        specifier: 'process.env',
+        rule: 'env-outside-config',
+        message: `${file}: reads process.env (line ${lines}) and breaks env-outside-config: only src/config/ and main.ts read the environment; take a typed slice of Config`,
+      });
+    }
+    if (layerOf(file) !== 'domain') continue;
+    for (const state of f.moduleState) {
+      out.push({
+        file,
+        specifier: state,
+        rule: 'domain-module-state',
+        message: `${file}: '${state}' breaks domain-module-state: process-wide state is an object main.ts builds and passes in Deps`,
+      });
+    }
+  }
+  return out;
 }
 
 /** Each import cycle, as a strongly connected component of two or more files (or a self-import). */
@@ -174,6 +240,6 @@ export function cycleViolations(graph: ImportGraph): Violation[] {
   }));
 }
 
-export function allViolations(graph: ImportGraph): Violation[] {
-  return [...checkImports(graph), ...cycleViolations(graph)];
+export function allViolations(graph: ImportGraph, facts: ReadonlyMap<string, SourceFacts> = new Map()): Violation[] {
+  return [...checkImports(graph), ...checkFacts(facts), ...cycleViolations(graph)];
 }

@@ -1,4 +1,4 @@
-// Cluster mode: several brokers act as one broker (ARCHITECTURE.md). Aedes's own emitter and
+// Cluster mode: several brokers act as one broker (docs/architecture.md#processes). Aedes's own emitter and
 // persistence go through Redis, with mqemitter-redis and aedes-persistence-redis 12:
 // - the emitter carries Aedes's `$SYS` traffic between nodes, above all `$SYS/<node>/new/clients`,
 //   on which a node closes its connection of a client id that connected elsewhere

@@ -2,32 +2,14 @@
 // UPDATE ... RETURNING, so it happens once however many nodes race for it. "Unfinished" is
 // `finish_time is null`: queued, sent, and delivered commands that wait for the device's answer.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from './schema.js';
+import type { Columns, Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { CommandRepo, CommandRow, CommandState } from '../../ports/store.js';
 import { ANSWERABLE_COMMAND } from '../../ports/store.js';
 import { countOf } from './util.js';
 import { precompiled } from './statements.js';
 
-export interface CommandsTable {
-  id: string;
-  projectId: number;
-  deviceId: number;
-  action: string;
-  parameters: string;
-  ackRequired: number;
-  state: string;
-  idemKey: string | null;
-  creationTime: string;
-  expirationTime: string;
-  sentTime: string | null;
-  deliveredTime: string | null;
-  ackTime: string | null;
-  finishTime: string | null;
-  result: string | null;
-  connectionId: string | null;
-  sends: number;
-}
+export type CommandsTable = Columns<CommandRow, { parameters: string; ackRequired: number; idemKey: string | null; result: string | null }, 'key'>;
 type Db = Kysely<Database & { commands: CommandsTable }>;
 
 function toRow(r: Selectable<CommandsTable>): CommandRow {
@@ -126,7 +108,7 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
       const rows = await db
         .updateTable('commands')
         .set({
-          state: sql<string>`case when state = 'queued' then 'sent' else state end`,
+          state: sql<CommandState>`case when state = 'queued' then 'sent' else state end`,
           sentTime: now,
           connectionId,
           sends: sql<number>`sends + 1`,

@@ -1,33 +1,12 @@
 // Data sources (docs/concepts.md#data-sources) and the records `store` sources keep. Records are append-only, listed
 // newest first, and removed with their source, their device, or by retention in batches.
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { Database } from './schema.js';
-import type { DataSourceRow, DataSourceType, DataSourceRepo, DataRecordRepo } from '../../ports/store.js';
+import type { Columns, Database } from './schema.js';
+import type { DataRecordRow, DataSourceRow, DataSourceType, DataSourceRepo, DataRecordRepo } from '../../ports/store.js';
 import { countOf } from './util.js';
 
-export interface DataSourcesTable {
-  projectId: number;
-  id: string;
-  name: string;
-  type: string;
-  deviceClasses: string | null;
-  url: string | null;
-  keySealed: string | null;
-  retentionDays: number | null;
-  failingSince: string | null;
-  lastFailureTime: string | null;
-  lastError: string | null;
-  creationTime: string;
-  modificationTime: string;
-}
-export interface DataRecordsTable {
-  id: Generated<number>;
-  projectId: number;
-  sourceId: string;
-  deviceId: number;
-  timestamp: string;
-  data: string;
-}
+export type DataSourcesTable = Columns<DataSourceRow, { deviceClasses: string | null }>;
+export type DataRecordsTable = Columns<DataRecordRow, { id: Generated<number>; data: string }>;
 type Db = Kysely<Database & { dataSources: DataSourcesTable; dataRecords: DataRecordsTable }>;
 
 const json = (x: unknown): string | null => (x === null || x === undefined ? null : JSON.stringify(x));

@@ -1,7 +1,7 @@
-// Device rows: registry fields, claim state, presence flags.
+// Device classes and device rows (ports/store/devices.ts): registry fields, claim state, presence flags.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, DevicesTable } from './schema.js';
-import type { DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
+import type { Database, DeviceClassesTable, DevicesTable } from './schema.js';
+import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
 import { countOf, ilike, likePattern } from './util.js';
 import { precompiled } from './statements.js';
 
@@ -112,4 +112,48 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
       return Number(r.numDeletedRows) > 0;
     },
   };
+}
+
+export function deviceClassRepo(db: Db): DeviceClassRepo {
+  return {
+    async create({ certificateRequired, ...c }) {
+      await db
+        .insertInto('deviceClasses')
+        .values({ ...c, certificateRequired: certificateRequired ? 1 : 0 })
+        .execute();
+    },
+    async get(projectId, id) {
+      const r = await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return r && toDeviceClass(r);
+    },
+    list: async (projectId) => (await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute()).map(toDeviceClass),
+    async setCertificateRequired(projectId, id, required) {
+      const r = await db
+        .updateTable('deviceClasses')
+        .set({ certificateRequired: required ? 1 : 0 })
+        .where('projectId', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async delete(projectId, id) {
+      const r = await db.deleteFrom('deviceClasses').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async deviceCount(projectId, id) {
+      return countOf(
+        await db
+          .selectFrom('devices')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('projectId', '=', projectId)
+          .where('deviceClass', '=', id)
+          .executeTakeFirst(),
+      );
+    },
+  };
+}
+
+/** the 0/1 column as the boolean of the port */
+function toDeviceClass({ certificateRequired, ...r }: Selectable<DeviceClassesTable>): DeviceClassRow {
+  return { ...r, certificateRequired: certificateRequired === 1 };
 }

@@ -2,32 +2,23 @@
 // column (the device id while requested or uploading, null after): the database, not a
 // read-then-write, refuses the second one. Each status change is one conditional update.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from './schema.js';
+import type { Columns, Database } from './schema.js';
 import type { LogRequestRow, LogRequestStatus, LogRequestRepo } from '../../ports/store.js';
 import { OPEN_LOG_REQUEST } from '../../ports/store.js';
 import { countOf } from './util.js';
 
-export interface LogRequestsTable {
-  id: string;
-  projectId: number;
-  deviceId: number;
-  openDeviceId: number | null;
-  status: string;
-  tokenHash: string;
-  startTime: string | null;
-  endTime: string | null;
-  prefixes: string | null;
-  creationTime: string;
-  uploadId: string | null;
-  uploadSize: number | string | null;
-  numParts: number | null;
-  partSize: number | null;
-  uploadExpires: string | null;
-  filename: string | null;
-  contentType: string | null;
-  finishTime: string | null;
-  error: string | null;
-}
+export type LogRequestsTable = Columns<
+  LogRequestRow,
+  {
+    /** the device id while the request is open, null after: the unique column that allows one open request */
+    openDeviceId: number | null;
+    startTime: string | null;
+    endTime: string | null;
+    prefixes: string | null;
+    uploadSize: number | string | null;
+  },
+  'start' | 'end'
+>;
 type Db = Kysely<Database & { logRequests: LogRequestsTable }>;
 
 function toRow(r: Selectable<LogRequestsTable>): LogRequestRow {

@@ -2,27 +2,11 @@
 // by one conditional update of its status and lease (claim), so any number of workers share the
 // queue; a worker that dies leaves a lease that ends, and another takes the run over.
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
-import type { Database } from './schema.js';
+import type { Columns, Database } from './schema.js';
 import type { ReportRunRow, ReportRunStatus, ReportRunRepo } from '../../ports/store.js';
 import { countOf } from './util.js';
 
-export interface ReportRunsTable {
-  id: string;
-  reportId: string;
-  projectId: number;
-  trigger: string;
-  status: string;
-  dueTime: string;
-  startTime: string | null;
-  endTime: string | null;
-  rows: number | null;
-  error: string | null;
-  outputKey: string | null;
-  outputBytes: number | string | null;
-  creationTime: string;
-  claimedBy: string | null;
-  leaseUntil: string | null;
-}
+export type ReportRunsTable = Columns<ReportRunRow, { outputBytes: number | string | null }>;
 type Tables = Database & { reportRuns: ReportRunsTable };
 type Db = Kysely<Tables>;
 

@@ -2,6 +2,14 @@
 // Booleans are integers 0/1 and JSON is text on both dialects, so one set of queries serves
 // SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
+import type { BundleRow, DeviceClassRow, DeviceRow, ProvisioningTokenRow } from '../../ports/store.js';
+
+/**
+ * A table's columns derived from the port's row, so each field is written once: `Stored` names
+ * the fields the database keeps otherwise (0/1 for booleans, JSON as text, generated keys, extra
+ * columns) and `Dropped` the row's fields that are no column of their own.
+ */
+export type Columns<Row, Stored, Dropped extends keyof Row = never> = Omit<Row, keyof Stored | Dropped> & Stored;
 
 export interface ProjectsTable {
   id: Generated<number>;
@@ -53,56 +61,10 @@ export interface MembersTable {
   role: string;
   creationTime: string;
 }
-export interface DeviceClassesTable {
-  projectId: number;
-  id: string;
-  name: string | null;
-  description: string | null;
-  /** 0/1: docs/tls.md#client-certificates */
-  certificateRequired: Generated<number>;
-  creationTime: string;
-}
-export interface DevicesTable {
-  id: Generated<number>;
-  projectId: number;
-  deviceClass: string;
-  homeId: number | null;
-  name: string | null;
-  description: string | null;
-  tag: string | null;
-  apiKeyHash: string;
-  apiKeySealed: string;
-  claimCodeHash: string | null;
-  claimCodeSealed: string | null;
-  claimExpirationTime: string | null;
-  claimTime: string | null;
-  creationTime: string;
-  bundleInstalled: string | null;
-  bundleInstallTime: string | null;
-  channel: string | null;
-  isConnected: Generated<number>;
-  lastConnectTime: string | null;
-  lastDisconnectTime: string | null;
-}
-export interface ProvisioningTokensTable {
-  tokenHash: string;
-  projectId: number;
-  homeId: number;
-  deviceClass: string;
-  deviceTag: string | null;
-  expirationTime: string;
-  usedTime: string | null;
-}
-export interface BundlesTable {
-  id: string;
-  projectId: number;
-  name: string | null;
-  description: string | null;
-  deviceClass: string;
-  channel: string | null;
-  components: string;
-  creationTime: string;
-}
+export type DeviceClassesTable = Columns<DeviceClassRow, { certificateRequired: Generated<number> }>;
+export type DevicesTable = Columns<DeviceRow, { id: Generated<number>; isConnected: Generated<number> }>;
+export type ProvisioningTokensTable = ProvisioningTokenRow;
+export type BundlesTable = Columns<BundleRow, { components: string }>;
 export interface KvTable {
   scope: string;
   ownerId: number;

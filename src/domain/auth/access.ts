@@ -80,7 +80,13 @@ function admitted(
 export type HomeAccess = 'project key' | 'member' | 'owner';
 
 /** Loads a home the caller may act on (project key of its project, or a member / owner). */
-export async function homeFor(deps: StoreOf<'homes' | 'members'>, caller: Caller, homeId: number, who: HomeAccess[], scope: Scope = 'homes'): Promise<HomeRow> {
+export async function homeFor(
+  deps: StoreOf<'homes' | 'members'>,
+  caller: Caller,
+  homeId: number,
+  who: readonly HomeAccess[],
+  scope: Scope = 'homes',
+): Promise<HomeRow> {
   requireCaller(caller);
   const h = await deps.store.homes.get(homeId);
   if (!h || h.projectId !== caller.projectId) throw new AppError('HOME_NOT_FOUND', { homeId });

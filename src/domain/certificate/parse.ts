@@ -2,6 +2,7 @@
 // node:crypto's X509Certificate, with an error that says what was pasted instead.
 import { X509Certificate } from 'node:crypto';
 import { AppError } from '../errors.js';
+import { parseId } from '../id.js';
 
 export interface ParsedCertificate {
   fingerprint: string;
@@ -23,8 +24,8 @@ export const subjectLine = (subject: string): string => subject.split('\n').filt
 
 /** the device id a CA-issued certificate names: subject CN `device:<id>` */
 export function deviceIdOfSubject(subject: string): number | undefined {
-  const cn = /^CN=device:([1-9][0-9]{0,15})$/m.exec(subject);
-  return cn ? Number(cn[1]) : undefined;
+  const cn = /^CN=device:(\S+)$/m.exec(subject);
+  return cn ? parseId(cn[1]) : undefined;
 }
 
 export function parseCertificate(pem: string, now: Date): ParsedCertificate {

@@ -13,9 +13,9 @@ import { claimCodeFields } from './credentials.js';
 import { DEVICE_FIELDS, PatchDeviceBodySchema } from './schemas.js';
 import { deviceView, revealsSecrets } from './view.js';
 
-const ALWAYS_WRITABLE = ['name', 'description', 'tag'];
-const KEY_WRITABLE = ['homeId', 'claimCode'];
-const PRESENCE = ['isConnected', 'lastConnectTime', 'lastDisconnectTime'];
+const ALWAYS_WRITABLE: readonly string[] = ['name', 'description', 'tag'];
+const KEY_WRITABLE: readonly string[] = ['homeId', 'claimCode'];
+const PRESENCE: readonly string[] = ['isConnected', 'lastConnectTime', 'lastDisconnectTime'];
 
 export async function updateDevice({
   deps,

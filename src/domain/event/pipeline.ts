@@ -1,5 +1,5 @@
 // The event pipeline's process-wide state, as one object built once per store by main.ts (or a
-// test) and passed in `Deps.pipeline` (ARCHITECTURE: no module-level registry):
+// test) and passed in `Deps.pipeline` (docs/architecture.md#floors-and-imports: no module-level state):
 //   - the outbox: every accepted event and its webhook deliveries, group-committed
 //     (group-commit.ts) in one transaction;
 //   - the webhook target cache: each project's modules (domain/webhook/targets.ts);

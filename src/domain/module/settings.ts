@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import type { WebhookChecks } from './checks.js';
 
 // Set by the service on every request, after the templates (docs/webhooks.md); a template may not claim them.
-export const RESERVED_HEADERS = ['x-service-signature', 'x-mode-signature', 'x-service-delivery'];
+export const RESERVED_HEADERS: readonly string[] = ['x-service-signature', 'x-mode-signature', 'x-service-delivery'];
 
 export const MAX_MODULES_PER_PROJECT = 100;
 

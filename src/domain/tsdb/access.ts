@@ -11,8 +11,8 @@ import { MAX_SERIES_ID } from './points.js';
 
 export type TsdbAccessDeps = StoreOf<'homes' | 'members' | 'modules'>;
 
-export const READERS: HomeAccess[] = ['project key', 'member'];
-export const DELETERS: HomeAccess[] = ['project key', 'owner'];
+export const READERS: readonly HomeAccess[] = ['project key', 'member'];
+export const DELETERS: readonly HomeAccess[] = ['project key', 'owner'];
 
 /** the home and the tsdb module the path names, once the caller is admitted */
 export async function tsdbModuleFor(
@@ -20,7 +20,7 @@ export async function tsdbModuleFor(
   caller: Caller,
   homeIdRaw: string,
   moduleId: string,
-  who: HomeAccess[],
+  who: readonly HomeAccess[],
 ): Promise<{ homeId: number; projectId: number; moduleId: string }> {
   const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), who, 'data');
   const m = moduleId.length <= 64 ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
@@ -33,7 +33,7 @@ export async function seriesFor(
   deps: TsdbAccessDeps & StoreOf<'tsdb'>,
   caller: Caller,
   input: { homeIdRaw: string; moduleId: string; seriesId: string },
-  who: HomeAccess[],
+  who: readonly HomeAccess[],
 ): Promise<SeriesKey> {
   const { homeId, moduleId } = await tsdbModuleFor(deps, caller, input.homeIdRaw, input.moduleId, who);
   const key = { homeId, moduleId, seriesId: input.seriesId };

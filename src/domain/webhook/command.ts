@@ -6,6 +6,7 @@ import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
+import { idOrNotFound } from '../id.js';
 import { parseWith } from '../validate.js';
 import { MODULE_ID_PATTERN } from '../module/schemas.js';
 import { ActionSchema, checkProjectAction } from '../command/schemas.js';
@@ -32,8 +33,7 @@ export async function triggerCommand({
   caller: Caller;
   input: { homeIdRaw: string; moduleId: string; body: unknown };
 }): Promise<string> {
-  if (!/^[1-9]\d{0,14}$/.test(homeIdRaw)) throw new AppError('HOME_NOT_FOUND', { homeId: homeIdRaw });
-  const home = await homeFor(deps, caller, Number(homeIdRaw), ['project key', 'member'], 'commands');
+  const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'commands');
   // docs/webhooks.md: 404 when the module or its command webhook does not exist for the home's project
   const module = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
   if (!module?.commandWebhook) throw new AppError('MODULE_NOT_FOUND', { moduleId });

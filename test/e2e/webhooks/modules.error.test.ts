@@ -161,9 +161,17 @@ describe('command trigger errors', () => {
       expect(r.status).toBe(404);
       expect(r.body.reason).toBe('MODULE_NOT_FOUND');
     }
-    const r = await h.t.req('PUT', `/homes/999/smartModules/events-only/command`, { token: h.t.adminKey, body: { action: 'goo' } });
-    expect(r.status).toBe(404);
-    expect(r.body.reason).toBe('HOME_NOT_FOUND');
+    // a home id is an id like any other (domain/id.ts): past the SQL integer range names nothing
+    for (const [homeId, named] of [
+      ['999', 999],
+      ['99999999999', '99999999999'],
+      ['0', '0'],
+      ['abc', 'abc'],
+    ]) {
+      const r = await h.t.req('PUT', `/homes/${homeId}/smartModules/events-only/command`, { token: h.t.adminKey, body: { action: 'goo' } });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ reason: 'HOME_NOT_FOUND', data: { homeId: named } });
+    }
   });
 
   it('refuses an action that breaks the docs/concepts.md#commands pattern and parameters that are not an object', async () => {

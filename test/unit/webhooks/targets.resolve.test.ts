@@ -6,6 +6,7 @@ import { systemClock } from '../../../src/ports/clock.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
 import { resolveTarget } from '../../../src/worker/webhook/delivery/targets.js';
+import { disableGoneWebhook } from '../../../src/domain/webhook/gone.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 import type { ModuleRow } from '../../../src/ports/store.js';
 
@@ -68,14 +69,23 @@ describe('resolveTarget', () => {
     expect(await resolveTarget(deps, row({ kind: 'event' }))).toEqual({ drop: 'WEBHOOK_DISABLED' });
   });
 
-  it('disables a module webhook through its target', async () => {
+  it('a 410 turns a module webhook off (disableGoneWebhook), and its deliveries are dropped after', async () => {
     const deps = await store();
     await deps.store.modules.create(mod());
-    const r = await resolveTarget(deps, row({ kind: 'command' }));
-    if (!('target' in r)) throw new Error('expected a target');
-    await r.target.disable!('the receiver answered 410 Gone');
-    expect((await deps.store.modules.get(1, 'm'))?.commandDisabled?.reason).toBe('the receiver answered 410 Gone');
+    const reason = 'the receiver answered 410 Gone';
+    expect(await disableGoneWebhook({ deps, input: { projectId: 1, moduleId: 'm', kind: 'command', reason } })).toBe(true);
+    expect((await deps.store.modules.get(1, 'm'))?.commandDisabled?.reason).toBe(reason);
+    expect((await deps.store.modules.get(1, 'm'))?.eventDisabled).toBeNull();
     expect(await resolveTarget(deps, row({ kind: 'command' }))).toEqual({ drop: 'WEBHOOK_DISABLED' });
+    const logged = await deps.store.logs.list({ projectId: 1 }, { skip: 0, limit: 10 });
+    expect(logged.items.map((l) => l.text)).toEqual([expect.stringContaining('command webhook of module m disabled')]);
+  });
+
+  it('a 410 from a data-source or report webhook turns nothing off', async () => {
+    const deps = await store();
+    const reason = 'the receiver answered 410 Gone';
+    expect(await disableGoneWebhook({ deps, input: { projectId: 1, moduleId: 'src', kind: 'data', reason } })).toBe(false);
+    expect(await disableGoneWebhook({ deps, input: { projectId: 1, moduleId: 'rep', kind: 'report', reason } })).toBe(false);
   });
 
   it('drops data and report deliveries whose source or report is gone', async () => {

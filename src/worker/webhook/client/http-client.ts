@@ -1,5 +1,5 @@
 // Outbound webhook HTTP (docs/webhooks.md): one keep-alive pool per origin (http1-pool.ts), not global
-// fetch (measured 4x slower here, ARCHITECTURE rule 11) nor node:http's Agent (3x the CPU per
+// fetch (measured 4x slower here, docs/architecture.md#house-rules rule 11) nor node:http's Agent (3x the CPU per
 // exchange). This file turns a request into the bytes sent: the URL's route, the headers checked
 // as node:http would check them, the framing headers set by us. send() never rejects: every
 // network problem becomes a result the delivery loop can record and schedule a retry from.

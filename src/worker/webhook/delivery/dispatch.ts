@@ -1,12 +1,14 @@
 // What becomes of one delivery once the sender has reported on it (sender-core.ts): decide what
 // the result means, write the outcome back under the lease, then tell the operator (general log,
-// metrics), tell the target (data-source health) and disable a webhook that answered 410. A
+// metrics), tell the target (data-source health) and, on a 410, the domain (domain/webhook/gone.ts). A
 // delivery with nothing to send (its target is gone, or a template error) is recorded the same way.
 import type { Logger } from 'pino';
 import type { Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { Bus } from '../../../ports/bus.js';
 import { laneOf, type DeliveryAttempt, type DeliveryOutcome, type DeliveryRow } from '../../../ports/queue.js';
 import { writeLog } from '../../../domain/log/write.js';
+import { disableGoneWebhook } from '../../../domain/webhook/gone.js';
 import { settleReportDelivery } from '../../../domain/report/webhook.js';
 import type { WebhookResult } from '../client/http-client.js';
 import { decide, type Decision } from './policy.js';
@@ -21,6 +23,7 @@ export const MAX_ATTEMPTS_KEPT = 50;
 
 export interface DispatchDeps {
   store: Store;
+  bus: Bus;
   clock: Clock;
   /** the module cache event deliveries are resolved through (targets.ts) */
   pipeline: EventPipeline;
@@ -75,7 +78,10 @@ export async function settle(deps: DispatchDeps, row: DeliveryRow, target: Targe
       deps.logger.warn({ err, deliveryId: row.id }, 'webhook target state not updated');
     });
   }
-  if (decision.status === 'failed' && decision.disable && target?.disable) await disableWebhook(deps, row, () => target.disable!(decision.reason));
+  if (decision.status === 'failed' && decision.disable) {
+    const input = { projectId: row.projectId, moduleId: row.moduleId, kind: row.kind, reason: decision.reason };
+    if (await disableGoneWebhook({ deps, input })) deps.metrics.disabled.inc({ kind: row.kind });
+  }
   return { retryInMs: decision.status === 'pending' ? decision.delayMs : undefined };
 }
 
@@ -117,18 +123,4 @@ async function finish(deps: DispatchDeps, row: DeliveryRow, d: Decision, attempt
       },
     });
   }
-}
-
-async function disableWebhook(deps: DispatchDeps, row: DeliveryRow, disable: () => Promise<void>): Promise<void> {
-  await disable();
-  deps.metrics.disabled.inc({ kind: row.kind });
-  await writeLog({
-    deps,
-    input: {
-      projectId: row.projectId,
-      level: 'warn',
-      source: 'webhooks',
-      text: `${row.kind} webhook of module ${row.moduleId} disabled: the receiver answered 410 Gone; PATCH it with enabled: true to turn it on again`,
-    },
-  });
 }

@@ -14,6 +14,7 @@ import { resolveTarget, type Target } from './targets.js';
 import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';
+import { claimed, claimSettled, closed, initialState, laneFreed, loopAsked, pumped, refused, retryWake, stopping } from './runner-state.js';
 import { settle, type DispatchDeps, type Sent } from './dispatch.js';
 import { jobOf, type Job } from '../sender/request.js';
 import type { ReportBatch } from '../sender/sender-core.js';
@@ -57,31 +58,12 @@ export function createRunner(
   const outstanding = new Map<string, { row: DeliveryRow; target: Target; lane: string; since: number }>();
   // outcomes (and releases) being written
   const finishing = new Set<Promise<void>>();
-  // lanes left out of the last claim: room freeing in one of them is a reason to claim again
-  let excluded = new Set<string>();
-  // the last claim took every claimable row: more come only from new work, a freed excluded
-  // lane, a retry coming due, or the poll
-  let drained = false;
+  // the loop's state (runner-state.ts): changed only by its transitions
+  let state = initialState();
   const holdings = new Holdings(opts.concurrency, BUFFER_PER_SLOT, (lane) => {
-    if (excluded.has(lane)) drained = false;
+    state = laneFreed(state, lane);
   });
-  let claiming = false;
-  let again = false;
-  let stopped = false;
-  // stop() has given its rows back: anything arriving later is given back at once
-  let closed = false;
-  // new rows may be handed to us as they are written (reservations.ts) only while the queue
-  // holds nothing due for us: set by a claim that came back short, cleared by any sign of new
-  // work (pump: bus, poll, retry timer) or by rows we had no room for. `signals` counts those
-  // signs, so a claim that raced one does not set it.
-  let handoff = false;
-  let signals = 0;
-  const noHandoff = () => {
-    handoff = false;
-    signals++;
-  };
-  let wakeTimer: NodeJS.Timeout | undefined;
-  let wakeAt = Infinity;
+  const wake = retryWake(opts.pollMs, () => runner.pump());
   const poll = setInterval(() => runner.pump(), opts.pollMs);
   poll.unref();
   // docs/webhooks.md#retries: the rows with the sender keep their lease while this worker lives
@@ -103,7 +85,9 @@ export function createRunner(
     workerId: deps.workerId,
     // once stopping, the sender reports them released and they go back to the queue
     take: (rows) => void take(rows),
-    refused: noHandoff,
+    refused: () => {
+      state = refused(state);
+    },
   });
 
   function track(p: Promise<unknown>, what: string): void {
@@ -122,26 +106,10 @@ export function createRunner(
       'webhook deliveries could not be given back; their lease will run out',
     );
 
-  /** a retry due sooner than the next poll wakes the loop itself */
-  function wakeIn(ms: number): void {
-    const at = Date.now() + ms;
-    if (ms >= opts.pollMs || at >= wakeAt) return;
-    clearTimeout(wakeTimer);
-    wakeAt = at;
-    wakeTimer = setTimeout(
-      () => {
-        wakeAt = Infinity;
-        runner.pump();
-      },
-      Math.max(0, ms),
-    );
-    wakeTimer.unref();
-  }
-
   function record(row: DeliveryRow, target: Target | undefined, sent: Sent): void {
     track(
       settle(deps, row, target, sent).then((s) => {
-        if (s.retryInMs !== undefined) wakeIn(s.retryInMs);
+        if (s.retryInMs !== undefined) wake.wakeIn(s.retryInMs);
       }),
       'webhook delivery could not be recorded',
     );
@@ -170,7 +138,7 @@ export function createRunner(
       }),
     );
     if (jobs.length === 0) return;
-    if (closed) {
+    if (state.life === 'closed') {
       for (const j of jobs) {
         holdings.unhold(outstanding.get(j.id)!.lane);
         outstanding.delete(j.id);
@@ -203,8 +171,8 @@ export function createRunner(
     const busy = holdings.total > 0;
     // claim in batches (a claim is a write transaction): wait until CLAIM_SLOTS × `concurrency`
     // rows fit, unless nothing is held
-    if (stopped || room <= 0 || (drained && busy) || (room < opts.concurrency * CLAIM_SLOTS && busy)) return false;
-    const seen = signals;
+    if (state.life !== 'running' || room <= 0 || (state.drained && busy) || (room < opts.concurrency * CLAIM_SLOTS && busy)) return false;
+    const seen = state.signals;
     const now = deps.clock.now();
     const exclude = holdings.fullLanes();
     const rows = await deps.store.deliveries.claim({
@@ -214,13 +182,12 @@ export function createRunner(
       limit: room,
       excludeLanes: exclude,
     });
-    excluded = new Set(exclude);
-    drained = rows.length < room;
+    const excluded = new Set(exclude);
     const extra: string[] = [];
     const taken: DeliveryRow[] = [];
     for (const row of rows) {
       const lane = laneOf(row);
-      if (stopped || holdings.full(lane)) {
+      if (state.life !== 'running' || holdings.full(lane)) {
         extra.push(row.id);
         excluded.add(lane);
         continue;
@@ -228,33 +195,32 @@ export function createRunner(
       holdings.hold(lane);
       taken.push(row);
     }
+    state = claimed(state, { drained: rows.length < room, excluded });
     // more rows of a lane than it may hold: give them back untouched (the lane is full now, so
     // the next claim passes them over)
     if (extra.length > 0) await deps.store.deliveries.release(extra, deps.workerId, now.toISOString());
     // nothing due was left behind, in any lane: new rows may come straight to us
-    if (drained && exclude.length === 0 && extra.length === 0 && seen === signals && !stopped) handoff = true;
+    const drained = state.drained;
+    state = claimSettled(state, { seen, leftBehind: exclude.length > 0 || extra.length > 0 });
     if (taken.length > 0) void take(taken);
     return !drained;
   }
 
   /** claim until the sender's buffer is full or the queue has nothing more for us */
   function claimLoop(): void {
-    if (stopped) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    claiming = true;
+    const [next, run] = loopAsked(state);
+    state = next;
+    if (!run) return;
     void (async () => {
       try {
         do {
-          again = false;
-          if (await claimOnce()) again = true;
-        } while (again && !stopped);
+          state = { ...state, loop: 'claiming' };
+          if (await claimOnce()) state = { ...state, loop: 'again' };
+        } while (state.loop === 'again' && state.life === 'running');
       } catch (err) {
         deps.logger.error({ err }, 'webhook queue claim failed; retrying at the next poll');
       } finally {
-        claiming = false;
+        state = { ...state, loop: 'idle' };
       }
     })();
   }
@@ -262,17 +228,15 @@ export function createRunner(
   const runner: Runner = {
     /** new work may exist (bus, poll, retry timer): claim even if the last claim found nothing */
     pump() {
-      drained = false;
-      noHandoff();
+      state = pumped(state);
       claimLoop();
     },
-    reserve: (rows) => (handoff && !stopped ? reservations.reserve(rows) : undefined),
+    reserve: (rows) => (state.handoff && state.life === 'running' ? reservations.reserve(rows) : undefined),
     async stop(graceMs) {
-      stopped = true;
-      handoff = false;
+      state = stopping(state);
       clearInterval(poll);
       clearInterval(renewal);
-      clearTimeout(wakeTimer);
+      wake.cancel();
       const deadline = Date.now() + graceMs;
       const left = () => Math.max(0, deadline - Date.now());
       // rows being committed for us: once written they are ours, and go to the sender, which
@@ -284,7 +248,7 @@ export function createRunner(
       let timer: NodeJS.Timeout | undefined;
       if (finishing.size > 0) await Promise.race([Promise.allSettled([...finishing]), new Promise((r) => (timer = setTimeout(r, left())))]);
       clearTimeout(timer);
-      closed = true;
+      state = closed(state);
       // still with the sender (an exchange past the grace period): hand the rows back now rather
       // than after the lease (a late outcome is then refused by the lease check, and the row is
       // simply delivered again)

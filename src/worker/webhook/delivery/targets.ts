@@ -5,7 +5,6 @@
 import type { ModuleRow, Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { DeliveryRow } from '../../../ports/queue.js';
-import { modulesChanged } from '../../../domain/webhook/targets.js';
 import type { EventPipeline } from '../../../domain/event/pipeline.js';
 import type { Bus } from '../../../ports/bus.js';
 import { noteDataDelivery } from '../../../domain/data/health.js';
@@ -15,8 +14,6 @@ export interface Target {
   keySealed: string;
   /** docs/webhooks.md#templates templates (event webhooks only) */
   templates?: { headers: Record<string, string> | null; body: string | null };
-  /** a 410 turns the webhook off (smart modules); absent: the delivery just fails */
-  disable?: (reason: string) => Promise<void>;
   /** told of every attempt (data sources keep a health state from it) */
   afterAttempt?: (ok: boolean, error?: string) => Promise<void>;
 }
@@ -44,17 +41,7 @@ async function moduleTarget(deps: Deps, row: DeliveryRow): Promise<Resolution> {
   const hook = event ? m.eventWebhook : m.commandWebhook;
   if (!hook) return { drop: 'WEBHOOK_REMOVED' };
   if ((event ? m.eventDisabled : m.commandDisabled) !== null) return { drop: 'WEBHOOK_DISABLED' };
-  const disable = async (reason: string) => {
-    const time = deps.clock.now().toISOString();
-    const disabled = { time, reason };
-    await deps.store.modules.update(row.projectId, row.moduleId, {
-      ...(event ? { eventDisabled: disabled } : { commandDisabled: disabled }),
-      modificationTime: time,
-    });
-    // every node's cached targets drop the disabled webhook
-    await modulesChanged({ deps, input: { projectId: row.projectId } });
-  };
-  const target: Target = { url: hook.url, keySealed: hook.keySealed, disable };
+  const target: Target = { url: hook.url, keySealed: hook.keySealed };
   if (event && m.eventWebhook && (m.eventWebhook.headers || m.eventWebhook.body)) {
     target.templates = { headers: m.eventWebhook.headers, body: m.eventWebhook.body };
   }
