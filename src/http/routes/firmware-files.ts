@@ -13,6 +13,29 @@ import '../../domain/rollout/device-cleanup.js';
 const tag = 'firmware';
 const statuses = [401, 403, 404, 429, 500, 503] as const;
 
+/**
+ * The request body as chunks, without cancelling it when the reader stops early (a file past
+ * its limit): cancelling destroys the socket before the refusal is written, so the client would
+ * see the connection drop instead of BODY_TOO_LARGE. The server drains or closes it after the answer.
+ */
+function chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> | null {
+  if (!body) return null;
+  return {
+    async *[Symbol.asyncIterator]() {
+      const reader = body.getReader();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          yield value;
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    },
+  };
+}
+
 const componentOf = (c: Context) => ({ bundleId: c.req.param('bundleId') ?? '', componentName: c.req.param('componentName') ?? '' });
 
 export function firmwareFilesRoutes(): Hono<HttpEnv> {
@@ -32,7 +55,7 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const length = c.req.header('content-length');
       const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
-      const body = c.req.raw.body as AsyncIterable<Uint8Array> | null;
+      const body = chunksOf(c.req.raw.body);
       const deps = c.get('deps');
       const file = await uploadFirmwareFile({
         ...actor(c),

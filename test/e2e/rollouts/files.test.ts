@@ -120,9 +120,11 @@ describe('firmware files', () => {
       // the refusal comes here at the latest; a client that keeps sending is cut off
       for (let i = 0; i < 64; i++) yield mib;
     }
-    const streamed = await rawPut(t, filePath(bundleId), t.adminKey, over(), { chunked: true });
-    expect(streamed.status).toBe(403);
-    expect(JSON.parse(streamed.body.toString())).toMatchObject({ reason: 'BODY_TOO_LARGE' });
+    // streamed without a length, the server stops reading at the limit: the client sees the
+    // refusal or, still sending, the connection cut (docs/firmware.md#files)
+    const streamed = await rawPut(t, filePath(bundleId), t.adminKey, over(), { chunked: true }).catch((e: Error) => e);
+    if (streamed instanceof Error) expect(streamed.message).toMatch(/socket hang up|ECONNRESET|EPIPE/);
+    else expect(streamed.status).toBe(403);
     // the earlier file stands, and it is the only thing in the folder (no temporary file left)
     expect((await download(t, filePath(bundleId), t.adminKey)).body.equals(kept)).toBe(true);
     expect(firmwareBlobs(bundleId)).toHaveLength(1);
