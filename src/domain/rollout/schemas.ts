@@ -86,14 +86,18 @@ export const RolloutDevicesQuerySchema = v.object({
   limit: v.optional(v.string()),
 });
 
-const CountsSchema = v.object({
-  targeted: v.number(),
-  pending: v.number(),
-  notified: v.number(),
-  downloading: v.number(),
-  installed: v.number(),
-  failed: v.number(),
-});
+const n = (d: string) => v.pipe(v.number(), v.description(d));
+const CountsSchema = v.pipe(
+  v.object({
+    targeted: n('devices the rollout targets'),
+    pending: n('devices not yet notified'),
+    notified: n('devices whose command was written to them'),
+    downloading: n('devices that asked for a file of the bundle'),
+    installed: n('devices that recorded the bundle'),
+    failed: n('devices that answered error, or did not install within the ttl'),
+  }),
+  v.description('how many targeted devices are in each state'),
+);
 
 export const RolloutSchema = v.object({
   id: v.string(),
@@ -101,10 +105,25 @@ export const RolloutSchema = v.object({
   bundleId: v.string(),
   name: v.string(),
   state: v.pipe(v.picklist(ROLLOUT_STATES), v.description('running, paused (by hand or by the failure threshold), completed or aborted')),
-  target: v.object({ channel: v.optional(v.string()), tag: v.optional(v.string()), deviceIds: v.optional(v.array(v.number())) }),
-  waves: v.array(v.object({ percent: v.number(), afterMinutes: v.optional(v.number()) })),
+  target: v.pipe(
+    v.object({
+      channel: v.optional(v.pipe(v.string(), v.description('only devices on this channel'))),
+      tag: v.optional(v.pipe(v.string(), v.description('only devices with this tag'))),
+      deviceIds: v.optional(v.pipe(v.array(v.number()), v.description('only these devices'))),
+    }),
+    v.description("narrows the bundle's device class"),
+  ),
+  waves: v.pipe(
+    v.array(
+      v.object({
+        percent: n('cumulative share of the targeted devices'),
+        afterMinutes: v.optional(n('minutes after the previous wave began')),
+      }),
+    ),
+    v.description('waves, in order'),
+  ),
   currentWave: v.pipe(v.number(), v.description('index into waves of the wave being notified')),
-  failureThreshold: v.number(),
+  failureThreshold: n('percent of failed results that pauses the rollout'),
   counts: CountsSchema,
   creationTime: v.string(),
   updateTime: v.string(),
@@ -113,8 +132,8 @@ export type Rollout = v.InferOutput<typeof RolloutSchema>;
 
 export const RolloutDeviceSchema = v.object({
   deviceId: v.number(),
-  state: v.picklist(ROLLOUT_DEVICE_STATES),
-  updateTime: v.string(),
-  error: v.optional(v.string()),
+  state: v.pipe(v.picklist(ROLLOUT_DEVICE_STATES), v.description('pending, notified, downloading, installed or failed')),
+  updateTime: v.pipe(v.string(), v.description('when it last changed state')),
+  error: v.optional(v.pipe(v.string(), v.description('why it failed'))),
 });
 export type RolloutDevice = v.InferOutput<typeof RolloutDeviceSchema>;
