@@ -21,6 +21,7 @@ import { transactionContract } from './store/transaction.js';
 import { tsdbContract } from './store/tsdb.js';
 import { commandsContract } from './store/commands.js';
 import { deviceCertificatesContract } from './store/device-certificates.js';
+import { rolloutsContract } from './store/rollouts.js';
 
 export type { MakeStore } from './store/fixtures.js';
 
@@ -42,5 +43,6 @@ export function storeContract(name: string, make: MakeStore): void {
     tsdbContract(make);
     commandsContract(make);
     deviceCertificatesContract(make);
+    rolloutsContract(make);
   });
 }
