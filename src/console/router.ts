@@ -22,7 +22,7 @@ const MAX_ID = 2147483647;
 // module ids: 3 or more lowercase letters, digits, - and _, starting and ending with a letter or
 // digit (docs/webhooks.md#smart-modules)
 const MODULE_ID = /^[a-z0-9][a-z0-9_-]+[a-z0-9]$/;
-// rollout ids are the service's strings (docs/api.md#rollouts); the console asks only for a plain token
+// rollout ids are the service's strings; the console asks only for a plain token
 const ROLLOUT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 const notFound = (path: string, why: string, back: SectionName = 'overview'): Route => ({ name: 'not-found', path, why, back });

@@ -1,4 +1,4 @@
-// Firmware (docs/firmware.md): the project's bundles with their components, a file uploaded per
+// Firmware: the project's bundles with their components, a file uploaded per
 // component with its progress (PUT .../components/{name}/file, streamed by the service), and the
 // rollouts that bring a bundle to devices: their progress, live from `_rolloutUpdated_` events,
 // and a form that starts one. A rollout's own page is rollout.tsx. Bundles and rollouts are a
@@ -9,7 +9,7 @@ import { onEvent } from '../stream';
 import { go, href } from '../router';
 import { ConfirmButton, ErrorBox, Field, Pager, Section, useAction, useCoalesced, useLoad, when } from '../ui';
 
-// The wire types of bundles and rollouts (API.md §3 bundles, §16), kept here for both pages.
+// The wire types of bundles and rollouts (bundles and rollouts of the HTTP API), kept here for both pages.
 export interface BundleComponent {
   componentName: string;
   componentVersionName: string;

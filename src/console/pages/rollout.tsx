@@ -1,4 +1,4 @@
-// One rollout (docs/firmware.md): a bar per device state, the wave now open, the failure rate
+// One rollout: a bar per device state, the wave now open, the failure rate
 // against the threshold that pauses it, pause / resume / abort with a confirmation, and its
 // devices filtered by state with the service's paging. `_rolloutUpdated_` events of the stream
 // keep the figures and the devices table current without a reload.
