@@ -498,7 +498,7 @@ function Rollouts({ projectId }: { projectId: number }) {
           </table>
         </div>
       ) : null}
-      {data ? <Pager skip={skip} limit={LIMIT} total={data.total} onPage={setSkip} /> : <p class="muted">Loading…</p>}
+      {data ? <Pager skip={skip} limit={LIMIT} total={data.total} onPage={setSkip} /> : page.error ? null : <p class="muted">Loading…</p>}
     </Section>
   );
 }
@@ -527,7 +527,7 @@ export function Firmware() {
         {bundles.data?.items.map((b) => (
           <BundleCard key={b.id} b={b} onChanged={bundles.reload} />
         ))}
-        {bundles.data ? <Pager skip={skip} limit={LIMIT} total={bundles.data.total} onPage={setSkip} /> : <p class="muted">Loading…</p>}
+        {bundles.data ? <Pager skip={skip} limit={LIMIT} total={bundles.data.total} onPage={setSkip} /> : bundles.error ? null : <p class="muted">Loading…</p>}
       </Section>
       <CreateBundle projectId={projectId} classes={classes.data?.items.map((c) => c.id) ?? []} onCreated={bundles.reload} />
     </div>

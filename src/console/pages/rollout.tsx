@@ -91,7 +91,7 @@ function Devices({ projectId, id, changed }: { projectId: number; id: string; ch
           </tbody>
         </table>
       </div>
-      {page.data ? <Pager skip={skip} limit={LIMIT} total={page.data.total} onPage={setSkip} /> : <p class="muted">Loading…</p>}
+      {page.data ? <Pager skip={skip} limit={LIMIT} total={page.data.total} onPage={setSkip} /> : page.error ? null : <p class="muted">Loading…</p>}
     </Section>
   );
 }
