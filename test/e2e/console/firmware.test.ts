@@ -80,7 +80,7 @@ describe('the Firmware pages', () => {
     // a file of 3 MiB: the progress bar ends at its size, the service keeps it byte for byte
     const bytes = randomBytes(3 * 1024 * 1024);
     const sha = createHash('sha256').update(bytes).digest('hex');
-    await row.getByLabel('file for main').setInputFiles({ name: 'main.bin', mimeType: 'application/octet-stream', buffer: bytes });
+    await row.getByLabel('file for main', { exact: true }).setInputFiles({ name: 'main.bin', mimeType: 'application/octet-stream', buffer: bytes });
     await row.getByRole('button', { name: 'Upload' }).click();
     await row.locator('[data-upload="done"]').waitFor();
     const bar = row.getByRole('progressbar', { name: 'upload of main' });
