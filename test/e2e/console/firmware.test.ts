@@ -161,15 +161,16 @@ describe('the Firmware pages', () => {
 
     // the devices table, filtered by state on the service
     const table = page.getByRole('table', { name: 'devices of the rollout' });
+    const stateFilter = page.getByRole('form', { name: "filter the rollout's devices" }).locator('select[name="state"]');
     const idsShown = () => table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-device'))).sort((x, y) => x - y));
-    await page.getByLabel('State', { exact: true }).selectOption('installed');
+    await stateFilter.selectOption('installed');
     await page.locator('table[data-filter="installed"][data-loading="no"]').waitFor();
     await poll(idsShown).toEqual([a.id]);
-    await page.getByLabel('State', { exact: true }).selectOption('failed');
+    await stateFilter.selectOption('failed');
     await page.locator('table[data-filter="failed"][data-loading="no"]').waitFor();
     await poll(idsShown).toEqual([b.id]);
     await table.getByText('flash write failed').waitFor();
-    await page.getByLabel('State', { exact: true }).selectOption('');
+    await stateFilter.selectOption('');
     await poll(idsShown).toEqual(devices.map((d) => d.id).sort((x, y) => x - y));
 
     // pause, asked once more; then resume
