@@ -46,6 +46,8 @@ export const connackCodeOf: Record<Reason, ConnackCode> = {
   BAD_REQUEST: 3,
   REQUEST_TIMEOUT: 3,
   HEADERS_TOO_LARGE: 3,
+  // firmware downloads only (HTTP): never raised on an MQTT connection
+  RANGE_NOT_SATISFIABLE: 3,
 };
 
 /** the error Aedes turns into a CONNACK with that return code */

@@ -117,6 +117,8 @@ export const ConfigSchema = v.object({
     connectionsPerDevice: positive,
     // docs/concepts.md#command-outbox: unfinished commands one device may hold
     outboxPerDevice: positive,
+    // docs/firmware.md#files: the largest firmware file a bundle component may carry
+    firmwareFileBytes: positive,
     // docs/api.md#conventions: JSON nesting allowed in HTTP bodies and MQTT/WebSocket payloads
     jsonDepth: positive,
     // docs/devices.md#limits: a connection (MQTT, any WebSocket) with more output unsent is closed
@@ -187,6 +189,9 @@ export const ConfigSchema = v.object({
   // docs/concepts.md#command-outbox: how often the worker expires overdue commands, and how many days
   // finished commands are kept
   outbox: v.object({ sweepIntervalMs: positive, retentionDays: days }),
+  // docs/firmware.md#rollouts: how often the worker advances rollouts (waves, pacing, threshold,
+  // announcements), and how long one worker holds a rollout it advances
+  rollouts: v.object({ tickMs: positive, leaseSeconds: positive }),
   // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
   sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
 });

@@ -44,6 +44,8 @@ export interface DomainLimits {
   jsonDepth?: number;
   /** docs/concepts.md#command-outbox: unfinished commands one device may hold; absent: 100 */
   outboxPerDevice?: number;
+  /** docs/firmware.md#files: the largest firmware file a bundle component may carry; absent: 64 MiB */
+  firmwareFileBytes?: number;
 }
 
 export interface Deps {

@@ -4,7 +4,7 @@
 // compile (docs/api.md#errors).
 import type { Reason } from './errors.js';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 429 | 431 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 416 | 429 | 431 | 500 | 503;
 
 export const statusOf: Record<Reason, ErrorStatus> = {
   AUTHORIZATION_REQUIRED: 401,
@@ -44,6 +44,7 @@ export const statusOf: Record<Reason, ErrorStatus> = {
   BAD_REQUEST: 400,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
+  RANGE_NOT_SATISFIABLE: 416,
 };
 
 /**

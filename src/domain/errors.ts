@@ -41,6 +41,8 @@ export const REASONS = [
   'BAD_REQUEST',
   'REQUEST_TIMEOUT',
   'HEADERS_TOO_LARGE',
+  // docs/firmware.md#downloading: a Range outside the file
+  'RANGE_NOT_SATISFIABLE',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

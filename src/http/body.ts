@@ -16,6 +16,8 @@ import { DEFAULT_JSON_DEPTH, depthError, jsonTextDepthIssue, valueDepthIssue } f
  * API's body limit (edge/body-limit.ts)
  */
 export const PART_UPLOAD_PATH = /^\/deviceLogger\/[^/]+\/uploads\/[^/]+\/parts\/[^/]+\/?$/;
+/** docs/firmware.md#files: a firmware file upload, bounded by limits.firmwareFileBytes in its own route */
+export const FIRMWARE_FILE_PATH = /^\/bundles\/[^/]+\/components\/[^/]+\/file\/?$/;
 
 const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 

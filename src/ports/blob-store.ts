@@ -25,8 +25,11 @@ export interface BlobStore {
   put(key: string, data: BlobSource, opts?: { maxBytes?: number }): Promise<BlobInfo>;
   /** size of a stored object, undefined when there is none */
   stat(key: string): Promise<BlobInfo | undefined>;
-  /** the bytes, streamed; undefined when there is none */
-  open(key: string): Promise<(BlobInfo & { stream: AsyncIterable<Uint8Array> }) | undefined>;
+  /**
+   * the bytes, streamed; undefined when there is none. `range`: only bytes `start` to `end`
+   * (inclusive, within the object); `size` is still the whole object's.
+   */
+  open(key: string, range?: { start: number; end: number }): Promise<(BlobInfo & { stream: AsyncIterable<Uint8Array> }) | undefined>;
   /** the whole object in memory (small objects only) */
   read(key: string): Promise<Buffer | undefined>;
   /** writes the concatenation of `sources`, in order, under `target` (multipart assembly) */

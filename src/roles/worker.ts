@@ -1,5 +1,5 @@
 // The worker role (ARCHITECTURE "Processes"), started by main.ts from the deps it built once:
-// webhook delivery, the report tick and runs, and the retention job.
+// webhook delivery, the report tick and runs, the retention job, the outbox sweep and rollouts.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/schema.js';
@@ -8,10 +8,11 @@ import { createWorker } from '../worker/index.js';
 import { startReportWorker } from '../worker/reports/index.js';
 import { startRetention } from '../worker/retention.js';
 import { startOutboxSweep } from '../worker/outbox-sweep.js';
+import { startRolloutWorker } from '../worker/rollouts.js';
 import { startThread } from '../adapters/thread-port.js';
 
 export interface WorkerRoleOptions {
-  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl' | 'tsdb' | 'outbox'>;
+  config: Pick<Config, 'webhooks' | 'reports' | 'retention' | 'databaseUrl' | 'tsdb' | 'outbox' | 'rollouts'>;
   logger: Logger;
   /** the worker's metrics share the API's /metrics registry */
   registry: Registry;
@@ -40,7 +41,10 @@ export async function startWorkerRole(deps: Deps, { config, logger, registry }: 
   const retention = startRetention({ ...deps, logger }, { ...config.retention, tsdbDays: config.tsdb.retentionDays });
   // docs/concepts.md#command-outbox: expiry on time, and retention of finished commands
   const outbox = startOutboxSweep({ ...deps, logger }, { ...config.outbox, batchSize: config.retention.batchSize });
+  // docs/firmware.md#rollouts: waves, pacing, the failure threshold and `_rolloutUpdated_`
+  const rollouts = startRolloutWorker({ ...deps, logger }, config.rollouts);
   return async () => {
+    await rollouts.stop();
     await outbox.stop();
     await retention.stop();
     await reports.stop();

@@ -79,10 +79,10 @@ export function createFsBlobStore(rootDir: string): BlobStore {
       return writeAtomic(at(key), chunksOf(data), opts?.maxBytes ?? Number.POSITIVE_INFINITY);
     },
     stat: statOf,
-    async open(key) {
+    async open(key, range) {
       const info = await statOf(key);
       if (!info) return undefined;
-      return { ...info, stream: createReadStream(at(key)) };
+      return { ...info, stream: createReadStream(at(key), range) };
     },
     async read(key) {
       try {

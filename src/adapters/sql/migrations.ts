@@ -544,6 +544,68 @@ function streamTickets(): Migration {
   };
 }
 
+/**
+ * docs/firmware.md: files of bundle components (the bytes in the blob store), rollouts, and one
+ * row per targeted device of a rollout (its wave, state and command). `dirty`/`event_time`
+ * pace `_rolloutUpdated_`; `lease_owner`/`lease_until` give one worker a rollout at a time.
+ */
+function firmwareRollouts(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('firmware_files')
+        .addColumn('bundle_id', 'text', (c) => c.notNull())
+        .addColumn('component_name', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('blob_key', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('firmware_files_pk', ['bundle_id', 'component_name'])
+        .execute();
+      await db.schema
+        .createTable('rollouts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('bundle_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('waves', 'text', (c) => c.notNull())
+        .addColumn('current_wave', 'integer', (c) => c.notNull())
+        .addColumn('wave_time', 'text', (c) => c.notNull())
+        .addColumn('failure_threshold', 'real', (c) => c.notNull())
+        .addColumn('rate_per_minute', 'integer')
+        .addColumn('ttl', 'integer', (c) => c.notNull())
+        .addColumn('base_installed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('base_failed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('creation_time', 'text', (c) => c.notNull())
+        .addColumn('update_time', 'text', (c) => c.notNull())
+        .addColumn('dirty', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('event_time', 'text')
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'text')
+        .execute();
+      await db.schema.createIndex('rollouts_project').on('rollouts').columns(['project_id', 'creation_time']).execute();
+      await db.schema.createIndex('rollouts_bundle').on('rollouts').columns(['bundle_id', 'state']).execute();
+      await db.schema
+        .createTable('rollout_devices')
+        .addColumn('rollout_id', 'text', (c) => c.notNull())
+        .addColumn('device_id', 'integer', (c) => c.notNull())
+        .addColumn('wave', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('command_id', 'text')
+        .addColumn('notify_time', 'text')
+        .addColumn('deadline', 'text')
+        .addColumn('update_time', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addPrimaryKeyConstraint('rollout_devices_pk', ['rollout_id', 'device_id'])
+        .execute();
+      await db.schema.createIndex('rollout_devices_state').on('rollout_devices').columns(['rollout_id', 'state', 'wave']).execute();
+      await db.schema.createIndex('rollout_devices_device').on('rollout_devices').column('device_id').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -559,6 +621,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009_command_outbox': commandOutbox(),
         '0010_tsdb': tsdb(dialect),
         '0011_accounts': accounts(),
+        '0012_firmware_rollouts': firmwareRollouts(),
       };
     },
   };

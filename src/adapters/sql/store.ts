@@ -19,6 +19,7 @@ import { retentionRepo } from './retention.js';
 import { tsdbRepo } from './tsdb.js';
 import { deviceCertificateRepo } from './device-certificates.js';
 import { streamTicketRepo } from './stream-tickets.js';
+import { firmwareFileRepo, rolloutRepo } from './rollouts.js';
 import { rawSqlite } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
@@ -55,6 +56,8 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     tsdb: tsdbRepo(db, handle.dialect, raw),
     deviceCertificates: deviceCertificateRepo(db),
     streamTickets: streamTicketRepo(db),
+    firmwareFiles: firmwareFileRepo(db, handle.dialect, within),
+    rollouts: rolloutRepo(db, within),
   };
   return store;
 }

@@ -1,10 +1,12 @@
 // A command of the outbox as answered, and the one place that announces its changes
 // (docs/concepts.md#command-outbox): `_deviceCommandUpdated_ {id, action, state, result?}` on the
-// device's event stream (history, user streams, webhooks), and the outbox figures.
+// device's event stream (history, user streams, webhooks), the outbox figures, and the
+// rollout a `firmware-update` command notifies for (rollout/track.ts).
 import type { Deps, StoreOf } from '../deps.js';
 import type { CommandRow } from '../../ports/store.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { Command } from './outbox-schemas.js';
+import { trackCommand } from '../rollout/track.js';
 
 export const COMMAND_UPDATED = '_deviceCommandUpdated_';
 
@@ -27,7 +29,7 @@ export function toCommand(r: CommandRow): Command {
   return out;
 }
 
-export type CommandUpdatedDeps = Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics' | 'outboxMetrics'> & StoreOf<'devices'>;
+export type CommandUpdatedDeps = Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics' | 'outboxMetrics'> & StoreOf<'devices' | 'rollouts'>;
 
 /** after a state change is committed: the event, and the figures of a final state */
 export async function commandUpdated(deps: CommandUpdatedDeps, r: CommandRow): Promise<void> {
@@ -39,4 +41,6 @@ export async function commandUpdated(deps: CommandUpdatedDeps, r: CommandRow): P
   const data: Record<string, unknown> = { id: r.id, action: r.action, state: r.state };
   if (r.result) data.result = r.result;
   await emitEvent(deps, { projectId: r.projectId, event: deviceSystemEvent(device, COMMAND_UPDATED, data, deps.clock.now()) });
+  // docs/firmware.md#rollouts: a rollout's notification moves its device
+  await trackCommand(deps, r);
 }

@@ -1,20 +1,24 @@
 // recordFirmwareInstallation (docs/api.md#device-operations rule 10, docs/concepts.md#devices): the device (or a project key) reports
 // the bundle it installed. The bundle must exist in the device's project, else 404
 // BUNDLE_NOT_FOUND. The bundle's class is not checked against the device's: this records what
-// the device says it runs.
+// the device says it runs. It counts as installed in the rollouts of the bundle
+// (docs/firmware.md#rollouts).
 import type { Deps, StoreOf } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { FirmwareBodySchema } from './schemas.js';
+import { trackInstall } from '../rollout/installed.js';
+import type { RolloutTrackDeps } from '../rollout/track.js';
+import type { CancelDeps } from '../rollout/cancel-commands.js';
 
 export async function recordFirmwareInstallation({
   deps,
   caller,
   input: { deviceId, body },
 }: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'bundles' | 'devices' | 'members'>;
+  deps: Pick<Deps, 'clock'> & RolloutTrackDeps & CancelDeps & StoreOf<'bundles' | 'devices' | 'members' | 'rollouts'>;
   caller: Caller;
   input: { deviceId: number; body: unknown };
 }): Promise<void> {
@@ -23,4 +27,5 @@ export async function recordFirmwareInstallation({
   const bundle = await deps.store.bundles.get(bundleId);
   if (!bundle || bundle.projectId !== d.projectId) throw new AppError('BUNDLE_NOT_FOUND', { bundleId });
   await deps.store.devices.update(d.id, { bundleInstalled: bundle.id, bundleInstallTime: deps.clock.now().toISOString() });
+  await trackInstall(deps, d.id, bundle.id);
 }

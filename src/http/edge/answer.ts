@@ -6,7 +6,7 @@ import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../../domain/errors.js';
 import type { Maybe } from '../../domain/maybe.js';
-import { PART_UPLOAD_PATH } from '../body.js';
+import { FIRMWARE_FILE_PATH, PART_UPLOAD_PATH } from '../body.js';
 import type { ApiDeps, HttpEnv } from '../env.js';
 import { errorResponse, onError } from '../errors.js';
 import { requestHeader } from '../headers.js';
@@ -27,8 +27,9 @@ export function bodyGuard(deps: Pick<ApiDeps, 'bodyLimitBytes'>): (c: C, admit: 
   return (c, admit, inner, next) => {
     const method = c.req.method;
     // GET and HEAD never carry a body under @hono/node-server: nothing to judge. Log file parts
-    // (docs/api.md#limits: 5 MiB) are bounded by their own route, to one part's size.
-    if (method === 'GET' || method === 'HEAD' || PART_UPLOAD_PATH.test(c.req.path)) return answer(c, admit, inner, next);
+    // (docs/api.md#limits: 5 MiB) are bounded by their own route, to one part's size, and firmware
+    // files (docs/firmware.md#files) to limits.firmwareFileBytes.
+    if (method === 'GET' || method === 'HEAD' || PART_UPLOAD_PATH.test(c.req.path) || FIRMWARE_FILE_PATH.test(c.req.path)) return answer(c, admit, inner, next);
     const length = requestHeader(c, 'content-length');
     // Only a streamed body (chunked, no Content-Length) needs counting while it is read; the
     // others are judged from their header. (Counting touches c.req.raw.body, which builds a full

@@ -27,6 +27,8 @@ import { reportsRoutes as reports } from './reports.js';
 import { consoleRoutes as console_ } from './console.js';
 import { projectSettingsRoutes as projectSettings } from './project-settings.js';
 import { deviceCertificatesRoutes as deviceCertificates } from './device-certificates.js';
+import { firmwareFilesRoutes as firmwareFiles } from './firmware-files.js';
+import { rolloutsRoutes as rollouts } from './rollouts.js';
 
 export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/', auth],
@@ -54,4 +56,6 @@ export const ROUTES: [string, () => Hono<HttpEnv>][] = [
   ['/console', console_],
   ['/projects', projectSettings],
   ['/devices', deviceCertificates],
+  ['/bundles', firmwareFiles],
+  ['/projects', rollouts],
 ];

@@ -1,0 +1,80 @@
+// Files of bundle components (docs/firmware.md#files). Mounted at /bundles.
+//   PUT /{bundleId}/components/{componentName}/file  raw bytes → 201 {componentName, size, sha256, url}
+//   GET /{bundleId}/components/{componentName}/file  the bytes (ETag, If-None-Match → 304, Range → 206)
+import { Hono, type Context } from 'hono';
+import type { HttpEnv } from '../env.js';
+import { op } from '../op.js';
+import { actor } from '../params.js';
+import { baseUrlOf, webStream } from './log-requests.js';
+import { FirmwareFileSchema, etagOf, openFirmwareFile, uploadFirmwareFile } from '../../domain/firmware/index.js';
+// a deleted device leaves the rollouts that targeted it (registered when loaded)
+import '../../domain/rollout/device-cleanup.js';
+
+const tag = 'firmware';
+const statuses = [401, 403, 404, 429, 500, 503] as const;
+
+const componentOf = (c: Context) => ({ bundleId: c.req.param('bundleId') ?? '', componentName: c.req.param('componentName') ?? '' });
+
+export function firmwareFilesRoutes(): Hono<HttpEnv> {
+  const r = new Hono<HttpEnv>();
+
+  r.put(
+    '/:bundleId/components/:componentName/file',
+    op({
+      operationId: 'putFirmwareFile',
+      summary: "Store a component's firmware file (the raw bytes as the body, application/octet-stream); sets the component's url and checksum",
+      tag,
+      success: 201,
+      statuses,
+      response: FirmwareFileSchema,
+      auth: 'project key with scope devices',
+    }),
+    async (c) => {
+      const length = c.req.header('content-length');
+      const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
+      const body = c.req.raw.body as AsyncIterable<Uint8Array> | null;
+      const deps = c.get('deps');
+      const file = await uploadFirmwareFile({
+        ...actor(c),
+        input: { ...componentOf(c), body, declaredLength: declared, baseUrl: deps.publicUrl ?? baseUrlOf(c) },
+      });
+      return c.json(file, 201);
+    },
+  );
+
+  r.get(
+    '/:bundleId/components/:componentName/file',
+    op({
+      operationId: 'getFirmwareFile',
+      summary: "Download a component's firmware file; ETag is its sha256, Range (one range) answers 206, If-None-Match 304",
+      tag,
+      success: 200,
+      statuses: [401, 403, 404, 416, 429, 500, 503],
+      auth: 'project key with scope devices, or a device of the bundle class',
+    }),
+    async (c) => {
+      const got = await openFirmwareFile({
+        ...actor(c),
+        input: { ...componentOf(c), range: c.req.header('range'), ifNoneMatch: c.req.header('if-none-match') },
+      });
+      const headers: Record<string, string> = {
+        etag: etagOf(got.file),
+        'accept-ranges': 'bytes',
+        'cache-control': 'private, no-cache',
+        'x-content-type-options': 'nosniff',
+      };
+      if (got.notModified) return c.body(null, 304, headers);
+      headers['content-type'] = 'application/octet-stream';
+      if (got.range) {
+        const { start, end } = got.range;
+        headers['content-range'] = `bytes ${start}-${end}/${got.file.size}`;
+        headers['content-length'] = String(end - start + 1);
+        return c.body(webStream(got.stream), 206, headers);
+      }
+      headers['content-length'] = String(got.file.size);
+      return c.body(webStream(got.stream), 200, headers);
+    },
+  );
+
+  return r;
+}
