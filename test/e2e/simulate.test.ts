@@ -181,8 +181,6 @@ describe('device simulator', () => {
     expect(bad.stderr).toMatch(/moving device h-1 into home 999999 failed: 404/);
   });
 
-  // NEEDS THE SERVER SIDE (file and rollout routes, branch `rollouts`): on this branch alone it
-  // fails at the upload; it passed against that branch's work in progress
   it('follows a rollout with --firmware: downloads (a few resumed with Range), installs and fails its share', SLOW, async () => {
     // a bundle of the devices' class with a file of 256 KiB
     const bundleId = `sim-fw-${Date.now().toString(36)}`;

@@ -3,8 +3,6 @@
 // form over four devices, its counts moving live as real MQTT devices download, install and fail,
 // the devices table filtered by state, and pause / resume / abort with their confirmations (the
 // abort cancels the update still waiting for the device that never connected).
-// NEEDS THE SERVER SIDE (file and rollout routes, branch `rollouts`): on this branch alone it
-// fails at the first upload; it passed against that branch's work in progress.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
