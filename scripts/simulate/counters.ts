@@ -13,6 +13,12 @@ export class Counters {
   everConnected = 0;
   drops = 0;
   errors = 0;
+  /** --firmware: firmware-update commands taken, files downloaded (and of those resumed with Range), updates installed and failed */
+  firmwareUpdates = 0;
+  firmwareDownloads = 0;
+  firmwareResumes = 0;
+  firmwareInstalled = 0;
+  firmwareFailed = 0;
   /** the first few error messages, for the summary */
   readonly firstErrors: string[] = [];
 
@@ -30,7 +36,9 @@ export interface Snapshot {
 export function progressLine(c: Counters, s: Snapshot, eventsPerSecond: number, dataPerSecond: number): string {
   return (
     `connected ${s.connected}/${s.devices}  events/s ${eventsPerSecond.toFixed(1)}  data/s ${dataPerSecond.toFixed(1)}  ` +
-    `commands answered ${c.commandsAnswered}/${c.commandsReceived}  kv in ${c.kvReceived} out ${c.kvSet}  reconnects ${c.reconnects}  errors ${c.errors}`
+    `commands answered ${c.commandsAnswered}/${c.commandsReceived}  kv in ${c.kvReceived} out ${c.kvSet}  ` +
+    (c.firmwareUpdates ? `firmware installed ${c.firmwareInstalled} failed ${c.firmwareFailed} of ${c.firmwareUpdates}  ` : '') +
+    `reconnects ${c.reconnects}  errors ${c.errors}`
   );
 }
 
@@ -50,6 +58,11 @@ export function summaryOf(c: Counters, s: Snapshot, seconds: number) {
     reconnects: c.reconnects,
     drops: c.drops,
     errors: c.errors,
+    firmwareUpdates: c.firmwareUpdates,
+    firmwareDownloads: c.firmwareDownloads,
+    firmwareResumes: c.firmwareResumes,
+    firmwareInstalled: c.firmwareInstalled,
+    firmwareFailed: c.firmwareFailed,
     firstErrors: c.firstErrors,
   };
 }
@@ -62,6 +75,11 @@ export function summaryText(sum: ReturnType<typeof summaryOf>): string {
     `  commands answered     ${sum.commandsAnswered} of ${sum.commandsReceived} received`,
     `  kv messages           ${sum.kvReceived} received, ${sum.kvSet} sets sent`,
     `  reconnects / drops    ${sum.reconnects} / ${sum.drops}`,
+    ...(sum.firmwareUpdates
+      ? [
+          `  firmware updates      ${sum.firmwareInstalled} installed, ${sum.firmwareFailed} failed of ${sum.firmwareUpdates} (${sum.firmwareDownloads} files, ${sum.firmwareResumes} resumed with Range)`,
+        ]
+      : []),
     `  errors                ${sum.errors}`,
     ...sum.firstErrors.map((e) => `    ${e}`),
   ];

@@ -1,12 +1,20 @@
 // One simulated device: an MQTT.js client with the device's credentials, its KV store kept in sync
 // with the server (docs: reload / set / delete, docs/devices.md#kv-sync), and an answer to every command:
 // an outbox command (one with an `id`) is also acked on commandAck (docs/devices.md#command-outbox),
-// with status error when its parameters ask for it (`fail: true`), for demos.
+// with status error when its parameters ask for it (`fail: true`), for demos. With --firmware a
+// `firmware-update` command is applied instead (firmware.ts) and acked with its outcome.
 import { createConnection } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Counters } from './counters.js';
 import type { SimDevice } from './api.js';
+import { applyUpdate, parseUpdate, type FailShare, type FirmwareOptions, type FirmwareOutcome } from './firmware.js';
+
+/** --firmware: the options and the fleet's one share of failing updates */
+export interface FirmwareFollow {
+  options: FirmwareOptions;
+  share: FailShare;
+}
 
 /** how long a connected device waits for its last acknowledgements at the end */
 const END_GRACE_MS = 5_000;
@@ -40,8 +48,17 @@ export interface SimulatedDevice {
   end(): Promise<void>;
 }
 
-export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice, c: Counters, localAddress?: string): SimulatedDevice {
+export function simulateDevice(
+  mqtt: Mqtt,
+  brokerUrl: string,
+  device: SimDevice,
+  c: Counters,
+  localAddress?: string,
+  firmware?: FirmwareFollow,
+): SimulatedDevice {
   const base = `/devices/${device.id}`;
+  /** firmware-update commands by id: in progress (a second delivery is ignored) or done (its ack sent again, the first may be lost) */
+  const updates = new Map<string, FirmwareOutcome | 'running'>();
   const kv = new Map<string, unknown>();
   let rev = 0;
   let everConnected = false;
@@ -87,8 +104,10 @@ export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice,
       c.error(`device ${device.id}: a message on ${topic} is not JSON`);
       return;
     }
-    if (topic.endsWith('/command')) answerCommand(msg);
-    else if (topic.endsWith('/kv')) applyKv(msg);
+    if (topic.endsWith('/command')) {
+      if (firmware && msg?.action === 'firmware-update' && typeof msg.id === 'string') followUpdate(msg.id, msg.parameters);
+      else answerCommand(msg);
+    } else if (topic.endsWith('/kv')) applyKv(msg);
   });
 
   function applyKv(msg: { action?: string; rev?: number; key?: string; value?: unknown; items?: { key: string; value: unknown }[] }) {
@@ -109,6 +128,31 @@ export function simulateDevice(mqtt: Mqtt, brokerUrl: string, device: SimDevice,
     client.publish(`${base}/event`, JSON.stringify({ eventType: 'commandAnswered', eventData }), { qos: 1 }, (err) => {
       if (err) c.error(`device ${device.id}: answer not acknowledged: ${err.message}`);
       else c.commandsAnswered++;
+    });
+  }
+
+  function followUpdate(id: string, parameters: unknown) {
+    const seen = updates.get(id);
+    if (seen === 'running') return;
+    if (seen) return sendAck({ id, ...seen });
+    updates.set(id, 'running');
+    c.firmwareUpdates++;
+    const update = parseUpdate(parameters);
+    const outcome: Promise<FirmwareOutcome> =
+      typeof update === 'string'
+        ? (c.error(`device ${device.id}: a firmware-update command it cannot follow: ${update}`),
+          c.firmwareFailed++,
+          Promise.resolve({ status: 'error', result: { error: update } }))
+        : applyUpdate(firmware!.options, device, update, firmware!.share.next(), c);
+    void outcome.then((o) => {
+      updates.set(id, o);
+      if (!ending) sendAck({ id, ...o });
+    });
+  }
+
+  function sendAck(ack: { id: string; status: string; result: unknown }) {
+    client.publish(`${base}/commandAck`, JSON.stringify(ack), { qos: 1 }, (err) => {
+      if (err && !ending) c.error(`device ${device.id}: command ack not acknowledged: ${err.message}`);
     });
   }
 

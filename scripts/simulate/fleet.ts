@@ -4,7 +4,8 @@
 import { sourceAddress, type SimOptions } from './options.js';
 import type { SimDevice } from './api.js';
 import { Counters, progressLine, summaryOf, summaryText } from './counters.js';
-import { simulateDevice, type SimulatedDevice } from './device.js';
+import { simulateDevice, type FirmwareFollow, type SimulatedDevice } from './device.js';
+import { FailShare } from './firmware.js';
 
 const TICK_MS = 50;
 const BROKER_PATIENCE_MS = 10_000;
@@ -21,6 +22,9 @@ export async function runFleet(o: SimOptions, devices: SimDevice[], out: { write
     throw new Error('the simulator needs MQTT.js, a development dependency: run `npm install` (without --omit=dev)');
   }
   const c = new Counters();
+  const firmware: FirmwareFollow | undefined = o.firmware
+    ? { options: { url: o.url, failPercent: o.firmwareFail }, share: new FailShare(o.firmwareFail) }
+    : undefined;
   const sims: SimulatedDevice[] = [];
   const started = performance.now();
   const tty = process.stdout.isTTY === true && !o.json;
@@ -37,7 +41,7 @@ export async function runFleet(o: SimOptions, devices: SimDevice[], out: { write
     rampCredit += (o.ramp * TICK_MS) / 1000;
     while (rampCredit >= 1 && next < devices.length) {
       const local = o.sourceAddresses === undefined ? undefined : sourceAddress(next, o.sourceAddresses);
-      sims.push(simulateDevice(mqtt, o.mqtt, devices[next++], c, local));
+      sims.push(simulateDevice(mqtt, o.mqtt, devices[next++], c, local, firmware));
       rampCredit--;
     }
     if (next >= devices.length) rampCredit = 0;

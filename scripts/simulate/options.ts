@@ -29,6 +29,10 @@ export interface SimOptions {
   /** seconds between plain progress lines when stdout is not a terminal */
   interval: number;
   json: boolean;
+  /** follow rollouts: firmware-update commands are downloaded, checked and recorded */
+  firmware: boolean;
+  /** percent of firmware updates that fail (acked with status error) */
+  firmwareFail: number;
 }
 
 export class OptionsError extends Error {
@@ -61,6 +65,12 @@ and keeps their KV stores in sync. Progress every second; a summary on Ctrl-C or
   --ramp <n>           new connections per second (default 50)
   --kv-rate <n>        KV sets per second over the fleet (default 0.2)
   --interval <s>       seconds between progress lines when not on a terminal (default 5)
+  --firmware           follow firmware rollouts: on a firmware-update command, download each
+                       component's file (every third download is cut halfway and resumed with
+                       Range), check its sha256, record the bundle and ack the command
+  --firmware-fail <percent>
+                       with --firmware: this share of updates fails, acked with status error
+                       (spread evenly: 30 over 10 devices fails exactly 3; default 0)
   --json               print the summary as JSON
   -h, --help           this text
 
@@ -104,6 +114,8 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
         'kv-rate': { type: 'string' },
         interval: { type: 'string' },
         json: { type: 'boolean' },
+        firmware: { type: 'boolean' },
+        'firmware-fail': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -146,7 +158,10 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
     kvRate: num(v['kv-rate'], 'kv-rate', 0.2, (n) => n >= 0, 'a number of KV sets per second (0 or more)'),
     interval: num(v.interval, 'interval', 5, pos, 'a number of seconds'),
     json: v.json === true,
+    firmware: v.firmware === true,
+    firmwareFail: num(v['firmware-fail'], 'firmware-fail', 0, (n) => n >= 0 && n <= 100, 'a percent from 0 to 100'),
   };
+  if (v['firmware-fail'] !== undefined && !o.firmware) throw new OptionsError('--firmware-fail needs --firmware (the devices follow rollouts only with it)');
   if (o.sourceAddresses !== undefined) checkLoopback(o.mqtt);
   // last: a bad number is reported before a missing key file
   o.key = v.key ?? readKeyFile(cwd);

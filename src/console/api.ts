@@ -56,6 +56,7 @@ const WORDS: Record<string, string> = {
   KEY_NOT_FOUND: 'No such key.',
   REQUEST_NOT_FOUND: 'No such log request.',
   BUNDLE_NOT_FOUND: 'No such bundle.',
+  INVALID_STATE: 'That cannot be done in the present state.',
   MODULE_NOT_FOUND: 'No such module.',
   HOME_NOT_FOUND: 'No such home.',
   METHOD_NOT_ALLOWED: 'This server does not offer that operation.',
@@ -129,6 +130,36 @@ export async function request<T = unknown>(
     throw err;
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/**
+ * a file sent as the raw body (`application/octet-stream`) with its upload progress: fetch cannot
+ * report how much of a request body has gone out, XMLHttpRequest's upload events can
+ */
+export function upload<T = unknown>(path: string, file: Blob, onProgress: (sent: number, total: number) => void, method = 'PUT'): Promise<T> {
+  const token = current?.token;
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, path);
+    if (token) xhr.setRequestHeader('authorization', `ModeCloud ${token}`);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', { message: 'The upload was cut off before the service answered.' }));
+    xhr.onabort = () => reject(new ApiError(0, 'NETWORK', { message: 'The upload was cancelled.' }));
+    xhr.onload = () => {
+      let parsed: unknown = undefined;
+      try {
+        parsed = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        parsed = xhr.responseText;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(parsed as T);
+      const e = (parsed ?? {}) as { reason?: string; data?: Record<string, unknown> };
+      if (xhr.status === 401 && token && token === current?.token) for (const l of expiredListeners) l();
+      reject(new ApiError(xhr.status, e.reason ?? `HTTP_${xhr.status}`, e.data));
+    };
+    xhr.send(file);
+  });
 }
 
 export const get = async <T>(path: string) => (await request<T>('GET', path)).body;

@@ -14,6 +14,8 @@ import { Homes } from './pages/homes';
 import { Classes, Keys, Settings, Users } from './pages/project';
 import { Modules, ModulePage } from './pages/modules';
 import { Reports } from './pages/reports';
+import { Firmware } from './pages/firmware';
+import { RolloutPage } from './pages/rollout';
 import { Logs } from './pages/logs';
 import { NotFound } from './pages/not-found';
 
@@ -26,6 +28,7 @@ const NAV: [string, string][] = [
   ['users', 'Users'],
   ['settings', 'Project settings'],
   ['modules', 'Smart modules'],
+  ['firmware', 'Firmware'],
   ['reports', 'Reports'],
   ['logs', 'Logs'],
 ];
@@ -90,6 +93,12 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
       break;
     case 'module':
       body = <ModulePage id={route.id} />;
+      break;
+    case 'firmware':
+      body = <Firmware />;
+      break;
+    case 'rollout':
+      body = <RolloutPage id={route.id} />;
       break;
     case 'reports':
       body = <Reports />;

@@ -5,11 +5,15 @@
 // unknown section) shows the not-found page; a page never asks the API with it.
 import { useEffect, useState } from 'preact/hooks';
 
-export const SECTIONS = ['overview', 'devices', 'homes', 'classes', 'keys', 'users', 'modules', 'reports', 'logs', 'settings'] as const;
+export const SECTIONS = ['overview', 'devices', 'homes', 'classes', 'keys', 'users', 'modules', 'firmware', 'reports', 'logs', 'settings'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 export type Route =
-  { name: SectionName } | { name: 'device'; id: number } | { name: 'module'; id: string } | { name: 'not-found'; path: string; why: string; back: SectionName };
+  | { name: SectionName }
+  | { name: 'device'; id: number }
+  | { name: 'module'; id: string }
+  | { name: 'rollout'; id: string }
+  | { name: 'not-found'; path: string; why: string; back: SectionName };
 
 // ids of devices are positive integers (docs/api.md#conventions) that fit an SQL integer, as the
 // server parses them; the console may not import the server's code, so the rule is repeated here
@@ -18,6 +22,8 @@ const MAX_ID = 2147483647;
 // module ids: 3 or more lowercase letters, digits, - and _, starting and ending with a letter or
 // digit (docs/webhooks.md#smart-modules)
 const MODULE_ID = /^[a-z0-9][a-z0-9_-]+[a-z0-9]$/;
+// rollout ids are the service's strings; the console asks only for a plain token
+const ROLLOUT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 const notFound = (path: string, why: string, back: SectionName = 'overview'): Route => ({ name: 'not-found', path, why, back });
 
@@ -53,6 +59,7 @@ export function parseRoute(hash: string): Route {
     return MODULE_ID.test(param)
       ? { name: 'module', id: param }
       : notFound(path, `“${param}” is not a module id: 3 or more lowercase letters, digits, - or _, starting and ending with a letter or digit.`, section);
+  if (section === 'firmware') return ROLLOUT_ID.test(param) ? { name: 'rollout', id: param } : notFound(path, `“${param}” is not a rollout id.`, section);
   return notFound(path, `The ${section} section has no page for “${param}”.`, section);
 }
 
@@ -60,6 +67,7 @@ export function parseRoute(hash: string): Route {
 export function routeKey(r: Route): string {
   if (r.name === 'device') return `devices/${r.id}`;
   if (r.name === 'module') return `modules/${r.id}`;
+  if (r.name === 'rollout') return `firmware/${r.id}`;
   if (r.name === 'not-found') return `not-found:${r.path}`;
   return r.name;
 }
@@ -68,6 +76,7 @@ export function routeKey(r: Route): string {
 export function sectionOf(r: Route): SectionName | undefined {
   if (r.name === 'device') return 'devices';
   if (r.name === 'module') return 'modules';
+  if (r.name === 'rollout') return 'firmware';
   if (r.name === 'not-found') return undefined;
   return r.name;
 }

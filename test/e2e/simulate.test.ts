@@ -1,8 +1,9 @@
 // The device simulator (`npm run simulate`) as a child process against a real server on loopback:
 // its devices connect, a command sent through the API is answered with the device's KV view (so a
 // KV value set through the API is seen to reach it), outbox commands are acked (or failed on request), its summary agrees with the events stored,
-// and a second run reuses the devices. Runs end on Ctrl-C (SIGINT) or at --duration.
+// a second run reuses the devices, and --firmware devices follow a rollout to its end. Runs end on Ctrl-C (SIGINT) or at --duration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { resolve } from 'node:path';
@@ -178,6 +179,59 @@ describe('device simulator', () => {
     const bad = await simulate([...base, '--prefix', 'h-', '--tag', 'homed', '--devices', '1', '--home', '999999', '--duration', '1']).done;
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/moving device h-1 into home 999999 failed: 404/);
+  });
+
+  it('follows a rollout with --firmware: downloads (a few resumed with Range), installs and fails its share', SLOW, async () => {
+    // a bundle of the devices' class with a file of 256 KiB
+    const bundleId = `sim-fw-${Date.now().toString(36)}`;
+    expect(
+      (
+        await th.http('POST', '/bundles', {
+          token: th.adminKey,
+          body: { id: bundleId, projectId: 1, deviceClass: 'default', components: [{ componentName: 'main', componentVersionName: '3.1.0' }] },
+        })
+      ).status,
+    ).toBe(201);
+    const file = randomBytes(256 * 1024);
+    const put = await fetch(`${th.httpUrl}/bundles/${bundleId}/components/main/file`, {
+      method: 'PUT',
+      headers: { authorization: `ModeCloud ${th.adminKey}`, 'content-type': 'application/octet-stream' },
+      body: file,
+    });
+    expect(put.status, await put.clone().text()).toBe(201);
+
+    const args = ['--prefix', 'fw-', '--tag', 'firmware', '--devices', '10', '--rate', '0', '--kv-rate', '0', '--firmware', '--firmware-fail', '30'];
+    const sim = simulate([...base, ...args]);
+    let rollout: { id: string; state: string; counts: Record<string, number> };
+    try {
+      await expect.poll(() => total('/devices?projectId=1&tag=firmware&isConnected=true&limit=1'), { timeout: 120_000, interval: 500 }).toBe(10);
+      // a threshold of 100 %: however the failures fall in time, the rollout never pauses itself
+      const created = await th.http('POST', '/projects/1/rollouts', {
+        token: th.adminKey,
+        body: { bundleId, target: { tag: 'firmware' }, failureThreshold: 100 },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const read = async () => (rollout = (await th.http('GET', `/projects/1/rollouts/${created.body.id}`, { token: th.adminKey })).body);
+      await expect.poll(async () => (await read()).state, { timeout: 120_000, interval: 500 }).toBe('completed');
+    } finally {
+      sim.child.kill('SIGINT');
+    }
+    const sum = summaryOf(await sim.done);
+    // 30 % of 10, spread evenly: exactly 3 fail; every device downloaded its file, every third download was resumed
+    expect(sum).toMatchObject({
+      devices: 10,
+      errors: 0,
+      firmwareUpdates: 10,
+      firmwareDownloads: 10,
+      firmwareResumes: 4,
+      firmwareInstalled: 7,
+      firmwareFailed: 3,
+    });
+    expect(rollout!.counts).toMatchObject({ targeted: 10, pending: 0, notified: 0, downloading: 0, installed: 7, failed: 3 });
+    const devices = (await th.http('GET', '/devices?projectId=1&tag=firmware', { token: th.adminKey })).body as { bundleInstalled?: string }[];
+    expect(devices.filter((d) => d.bundleInstalled === bundleId)).toHaveLength(7);
+    const failed = (await th.http('GET', `/projects/1/rollouts/${rollout!.id}/devices?state=failed`, { token: th.adminKey })).body as { error?: string }[];
+    expect(failed).toHaveLength(3);
   });
 
   it('prints its summary on Ctrl-C during setup', SLOW, async () => {

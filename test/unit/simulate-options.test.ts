@@ -1,10 +1,11 @@
 // The simulator's command line: defaults, the broker URL derived from --url, the key file, and a
-// clear message for each bad value.
+// clear message for each bad value; --firmware's share of failing updates.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseOptions as parse, sourceAddress, type SimOptions } from '../../scripts/simulate/options.js';
+import { FailShare, parseUpdate } from '../../scripts/simulate/firmware.js';
 
 const parseOptions = (argv: string[], cwd?: string) => parse(argv, cwd) as SimOptions;
 
@@ -48,6 +49,36 @@ describe('simulator options', () => {
     expect([0, 1, 2, 3, 4].map((n) => sourceAddress(n, 3))).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.1', '127.0.0.2']);
   });
 
+  it('takes --firmware and --firmware-fail, and fails that share of updates evenly', () => {
+    const k = ['--key', 'pk.x'];
+    expect(parseOptions(k)).toMatchObject({ firmware: false, firmwareFail: 0 });
+    expect(parseOptions([...k, '--firmware'])).toMatchObject({ firmware: true, firmwareFail: 0 });
+    expect(parseOptions([...k, '--firmware', '--firmware-fail', '25'])).toMatchObject({ firmware: true, firmwareFail: 25 });
+    for (const [percent, n, failed] of [
+      [0, 10, 0],
+      [30, 10, 3],
+      [25, 20, 5],
+      [100, 7, 7],
+      [33, 100, 33],
+    ]) {
+      const share = new FailShare(percent);
+      const fails = Array.from({ length: n }, () => share.next());
+      expect(fails.filter(Boolean).length, `${percent}% of ${n}`).toBe(failed);
+    }
+    // spread, not bunched: 50 % alternates
+    const half = new FailShare(50);
+    expect(Array.from({ length: 6 }, () => half.next())).toEqual([false, true, false, true, false, true]);
+  });
+
+  it('reads the parameters of a firmware-update command, or says why not', () => {
+    const components = [{ componentName: 'main', componentVersionName: '2.0', url: '/bundles/b/components/main/file', sha256: 'ab', size: 2 }];
+    expect(parseUpdate({ rolloutId: 'r1', bundleId: 'b', components })).toEqual({ rolloutId: 'r1', bundleId: 'b', components });
+    expect(parseUpdate(null)).toBe('parameters are not an object');
+    expect(parseUpdate({ components })).toBe('parameters.bundleId is missing');
+    expect(parseUpdate({ bundleId: 'b' })).toBe('parameters.components is not a list');
+    expect(parseUpdate({ bundleId: 'b', components: [{}] })).toBe('a component has no componentName');
+  });
+
   it('explains each bad value', () => {
     const k = ['--key', 'pk.x'];
     const cases: [string[], RegExp][] = [
@@ -63,6 +94,9 @@ describe('simulator options', () => {
       [['--source-addresses', '2.5'], /--source-addresses must be a whole number/],
       [['--source-addresses', '4', '--mqtt', 'mqtt://10.0.0.5:1883'], /--source-addresses uses the local addresses 127\.0\.0\.x.*the broker is 10\.0\.0\.5/],
       [['--source-addresses', '4', '--url', 'http://hearth.example:8080'], /only reach a broker on this machine's loopback; the broker is hearth\.example/],
+      [['--firmware', '--firmware-fail', '101'], /--firmware-fail must be a percent from 0 to 100, got "101"/],
+      [['--firmware', '--firmware-fail', 'some'], /--firmware-fail must be a percent/],
+      [['--firmware-fail', '20'], /--firmware-fail needs --firmware/],
       [['--frob'], /Unknown option '--frob'/],
       [['extra'], /Unexpected argument 'extra'/],
     ];

@@ -10,6 +10,7 @@ const LABELS: Record<SectionName, string> = {
   keys: 'API keys',
   users: 'Users',
   modules: 'Smart modules',
+  firmware: 'Firmware',
   reports: 'Reports',
   logs: 'Logs',
   settings: 'Project settings',
