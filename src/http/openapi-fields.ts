@@ -376,6 +376,16 @@ export function exampleOf(
 
 /** operations whose bodies have several forms, or whose generated example would mislead */
 export const OP_EXAMPLES: Record<string, { request?: unknown; requests?: Record<string, unknown>; response?: unknown; params?: Record<string, unknown> }> = {
+  createRollout: {
+    request: {
+      bundleId: 'lamp-fw-1.2.0',
+      name: 'desk lamps 1.2.0',
+      target: { channel: 'stable' },
+      waves: [{ percent: 10 }, { percent: 100, afterMinutes: 60 }],
+      failureThreshold: 10,
+      ttl: 86400,
+    },
+  },
   revokeIssuedDeviceCertificate: { request: { fingerprint: '3f0c6e5a9b1d2c4e7f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e' } },
   addDeviceHome: {
     requests: {

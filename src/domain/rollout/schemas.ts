@@ -38,6 +38,7 @@ export const RolloutTargetSchema = v.object({
   deviceIds: v.optional(
     v.pipe(
       v.array(IdSchema, 'target.deviceIds must be an array of device ids'),
+      v.description("only these devices (of the bundle's class)"),
       v.maxLength(TARGET_IDS_MAX, `target.deviceIds holds at most ${TARGET_IDS_MAX} ids`),
     ),
   ),
@@ -46,10 +47,11 @@ export const RolloutTargetSchema = v.object({
 export const CreateRolloutSchema = v.object({
   bundleId: SlugSchema('bundleId'),
   name: v.optional(TextSchema('name', 256)),
-  target: v.optional(RolloutTargetSchema),
+  target: v.optional(v.pipe(RolloutTargetSchema, v.description("narrows the bundle's device class: by channel, tag or device ids (all given must match)"))),
   waves: v.optional(
     v.pipe(
       v.array(WaveSchema, 'waves must be an array'),
+      v.description('waves in order, cumulative percents, the last 100 (default one wave of 100)'),
       v.minLength(1, 'waves needs at least one wave'),
       v.maxLength(WAVES_MAX, `at most ${WAVES_MAX} waves`),
       v.check((ws) => ws.every((w, i) => i === 0 || w.percent > ws[i - 1]!.percent), 'wave percents are cumulative: each larger than the one before'),
@@ -60,6 +62,7 @@ export const CreateRolloutSchema = v.object({
   ratePerMinute: v.optional(
     v.pipe(
       v.number('ratePerMinute must be a number'),
+      v.description('at most this many devices notified per minute (default: no limit)'),
       v.integer('ratePerMinute must be an integer'),
       v.minValue(1, 'ratePerMinute must be at least 1'),
       v.maxValue(1_000_000, 'ratePerMinute must be at most 1000000'),
@@ -77,7 +80,10 @@ export const CreateRolloutSchema = v.object({
 });
 
 export const PatchRolloutSchema = v.object({
-  state: v.picklist(['paused', 'running', 'aborted'], 'state must be "paused", "running" or "aborted"'),
+  state: v.pipe(
+    v.picklist(['paused', 'running', 'aborted'], 'state must be "paused", "running" or "aborted"'),
+    v.description('paused stops new notifications, running resumes, aborted cancels the waiting commands'),
+  ),
 });
 
 export const RolloutDevicesQuerySchema = v.object({
