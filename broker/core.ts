@@ -1,15 +1,15 @@
-// The part of the broker's shared state that the per-node registries (kv-sockets.ts,
-// user-streams.ts, persistent-sessions.ts) and the helpers they call (ws-send.ts,
+// The part of the broker's shared state that the per-node registries (live/kv-watchers.ts,
+// user-streams.ts, persistent-sessions.ts) and the helpers they call (live/send.ts,
 // general-log.ts) need. It names none of those registries, so they can take it without an
 // import cycle through context.ts, which adds them.
 import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
-import type { LocalConnections } from './presence.js';
+import type { LocalConnections } from './connections.js';
 import type { LogThrottle } from './log-throttle.js';
 import type { BrokerMetrics } from './metrics.js';
-import type { DropLog } from './drop-log.js';
-import type { AuthBackoff } from './auth-backoff.js';
-import type { BoundedPersistence } from './bounded-persistence.js';
+import type { DropLog } from './limits/drop-log.js';
+import type { AuthBackoff } from './limits/auth-backoff.js';
+import type { BoundedPersistence } from './limits/bounded-persistence.js';
 
 export interface BrokerCore {
   deps: BrokerDeps;

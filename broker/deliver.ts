@@ -1,5 +1,5 @@
 // The bus → this node's live connections: commands, KV sync messages and revocations (events for
-// browser streams: user-stream.ts, subscribed only while a stream is open). Each node delivers to
+// browser streams: sockets/user-session.ts, subscribed only while a stream is open). Each node delivers to
 // its LOCAL connections only; every node gets every bus message of the topics it subscribes. This is the one place that turns bus messages into MQTT publishes, and it writes to
 // this node's own Aedes clients (those subscribed to the topic, at the QoS they were granted)
 // instead of aedes.publish: nothing goes through Aedes' emitter or persistence, so it stays
@@ -9,10 +9,10 @@ import type { Client } from 'aedes';
 import type { BusMessages } from '../src/ports/bus.js';
 import type { BrokerContext } from './context.js';
 import { commandTopic, kvTopic } from './topics.js';
-import { sendText } from './ws-send.js';
+import { sendText } from './live/send.js';
 import { brokerLog } from './general-log.js';
 import type { DeviceSession } from './session.js';
-import { closeSession } from './presence.js';
+import { closeSession } from './connections.js';
 import type { WebSocket } from 'ws';
 
 function noop(): void {}

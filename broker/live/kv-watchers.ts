@@ -1,13 +1,13 @@
-// This node's KV watchers (kv-ws.ts opens them, deliver.ts feeds them): per device, the sockets
+// This node's KV watchers (sockets/kv.ts opens them, deliver.ts feeds them): per device, the sockets
 // to send each change to, holding back changes until the first `reload` went out
 // (docs/devices.md#kv-sync).
 import type { WebSocket } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
-import type { PresenceDevice } from '../src/domain/presence/index.js';
-import type { KvSyncMessage } from '../src/ports/bus.js';
-import type { BrokerCore } from './core.js';
-import { closeWebSocket } from './presence.js';
-import { sendText } from './ws-send.js';
+import type { Caller } from '../../src/domain/auth/caller.js';
+import type { PresenceDevice } from '../../src/domain/presence/index.js';
+import type { KvSyncMessage } from '../../src/ports/bus.js';
+import type { BrokerCore } from '../core.js';
+import { closeWebSocket } from '../connections.js';
+import { sendText } from './send.js';
 
 export interface KvSocket {
   ws: WebSocket;
@@ -17,7 +17,7 @@ export interface KvSocket {
   caller: Caller;
   /** changes that arrived before the first `reload` went out; null once it has */
   pending: KvSyncMessage[] | null;
-  /** a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): kv-ws.ts */
+  /** a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): sockets/kv.ts */
   reload?: 'busy' | 'again';
 }
 

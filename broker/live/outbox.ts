@@ -10,13 +10,13 @@
 // session therefore never gets them again from Aedes on top of the outbox's own resend.
 import type { Client } from 'aedes';
 import type { WebSocket } from 'ws';
-import { claimCommands, commandDelivered, commandMessage } from '../src/domain/command/index.js';
-import type { CommandRow } from '../src/ports/store.js';
-import type { BrokerCore } from './core.js';
-import type { OutboxAcks } from './bounded-persistence.js';
-import type { DeviceSession } from './session.js';
-import { commandTopic } from './topics.js';
-import { sendText } from './ws-send.js';
+import { claimCommands, commandDelivered, commandMessage } from '../../src/domain/command/index.js';
+import type { CommandRow } from '../../src/ports/store.js';
+import type { BrokerCore } from '../core.js';
+import type { OutboxAcks } from '../limits/bounded-persistence.js';
+import type { DeviceSession } from '../session.js';
+import { commandTopic } from '../topics.js';
+import { sendText } from './send.js';
 
 /** what the outbox uses of an Aedes client beyond its public type */
 type AedesClient = Client & {

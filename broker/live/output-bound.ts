@@ -7,14 +7,14 @@
 //   places (deliveries, retries, reloads); the stream's write is wrapped so each write is followed
 //   by one comparison. Unsent is the stream's writableLength, plus the WebSocket's bufferedAmount
 //   when the stream is ws's createWebSocketStream.
-// - Other WebSockets (command, KV, user streams): ws-send.ts compares bufferedAmount after each send.
+// - Other WebSockets (command, KV, user streams): send.ts compares bufferedAmount after each send.
 import type { Client } from 'aedes';
 import type { WebSocket } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
-import type { BrokerCore } from './core.js';
-import { brokerLog } from './general-log.js';
-import { sessionOf } from './session.js';
-import type { OutputTransport } from './metrics.js';
+import type { Caller } from '../../src/domain/auth/caller.js';
+import type { BrokerCore } from '../core.js';
+import { brokerLog } from '../general-log.js';
+import { sessionOf } from '../session.js';
+import type { OutputTransport } from '../metrics.js';
 
 /** who is on the other end, for the log line (set when the socket opens) */
 export interface OutputOwner {

@@ -10,12 +10,12 @@
 //   subscriptions, queued packets and QoS 2 state leave Aedes's persistence (a sweep, one timer
 //   per broker, not one per session).
 // The bookkeeping is the MqttSessions port (in memory, or Redis shared by every broker).
-import type { MqttSessions } from '../src/ports/mqtt-sessions.js';
-import { AppError } from '../src/domain/errors.js';
-import type { BrokerCore } from './core.js';
-import type { BoundedPersistence } from './bounded-persistence.js';
-import { brokerLog, clip } from './general-log.js';
-import type { DeviceSession } from './session.js';
+import type { MqttSessions } from '../../src/ports/mqtt-sessions.js';
+import { AppError } from '../../src/domain/errors.js';
+import type { BrokerCore } from '../core.js';
+import type { BoundedPersistence } from '../limits/bounded-persistence.js';
+import { brokerLog, clip } from '../general-log.js';
+import type { DeviceSession } from '../session.js';
 
 export interface SessionBounds {
   maxSessionsPerDevice: number;

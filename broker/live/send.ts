@@ -2,7 +2,7 @@
 // peer whose unsent output passes limits.connectionOutputBytes is closed (docs/devices.md#limits,
 // output-bound.ts). Each socket is tagged with its owner when it opens, for the one log line.
 import { WebSocket } from 'ws';
-import type { BrokerCore } from './core.js';
+import type { BrokerCore } from '../core.js';
 import { closedSlow, type OutputOwner } from './output-bound.js';
 
 type Tagged = WebSocket & { hearthOutput?: OutputOwner; hearthClosedSlow?: boolean };

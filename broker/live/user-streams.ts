@@ -1,12 +1,12 @@
-// This node's browser event streams (user-stream.ts opens them): the node hears the bus's events
+// This node's browser event streams (sockets/user-session.ts opens them): the node hears the bus's events
 // only while a stream is open or opening, and sends each stream the events its filters and
 // memberships let through (docs/devices.md#mqtt).
 import type { WebSocket } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
-import type { BusMessages } from '../src/ports/bus.js';
-import type { BrokerCore } from './core.js';
-import { closeWebSocket } from './presence.js';
-import { sendText } from './ws-send.js';
+import type { Caller } from '../../src/domain/auth/caller.js';
+import type { BusMessages } from '../../src/ports/bus.js';
+import type { BrokerCore } from '../core.js';
+import { closeWebSocket } from '../connections.js';
+import { sendText } from './send.js';
 
 /** a user's memberships are read again when older than this, as events arrive (no timer) */
 const MEMBERSHIP_TTL_MS = 10_000;

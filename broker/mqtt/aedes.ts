@@ -2,17 +2,17 @@
 // the hardening the broker needs (connect timeout, drain timeout).
 import { Aedes } from 'aedes';
 import memoryPersistence from 'aedes-persistence';
-import type { BrokerContext } from './context.js';
+import type { BrokerContext } from '../context.js';
 import { preConnect, CLIENT_ID_PREFIX_MAX } from './hooks/pre-connect.js';
 import { authenticate } from './hooks/authenticate.js';
 import { authorizeSubscribe } from './hooks/authorize-subscribe.js';
 import { authorizePublish } from './hooks/authorize-publish.js';
 import { onConnackSent, onSubscribed } from './hooks/subscribed.js';
-import { brokerLog } from './general-log.js';
-import { PacketTooLargeError } from './packet-guard.js';
-import { sessionOf } from './session.js';
-import { BoundedPersistence } from './bounded-persistence.js';
-import { PersistentSessions } from './persistent-sessions.js';
+import { brokerLog } from '../general-log.js';
+import { PacketTooLargeError } from '../limits/packet-guard.js';
+import { sessionOf } from '../session.js';
+import { BoundedPersistence } from '../limits/bounded-persistence.js';
+import { PersistentSessions } from '../live/persistent-sessions.js';
 
 export async function createAedes(ctx: BrokerContext): Promise<Aedes> {
   const { options, logger } = ctx.deps;

@@ -3,8 +3,8 @@
 // none was presented; which device it names is the domain's business (deviceForCertificate).
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import type { PresentedCertificate } from '../src/domain/certificate/index.js';
-import type { BrokerContext } from './context.js';
+import type { PresentedCertificate } from '../../src/domain/certificate/index.js';
+import type { BrokerContext } from '../context.js';
 
 export function presentedCertificate(ctx: BrokerContext, socket: unknown): PresentedCertificate | undefined {
   const settings = ctx.deps.options.clientCertificates;

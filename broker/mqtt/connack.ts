@@ -1,8 +1,8 @@
 // The one map from a domain reason to an MQTT 3.1.1 CONNACK return code (§3.2.2.3), total like
-// src/domain/error-status.ts statusOf: a reason added to the catalogue without a code fails to compile.
+// src/protocol/error-status.ts statusOf: a reason added to the catalogue without a code fails to compile.
 // docs/devices.md#mqtt: bad credentials 4; a revoked or deleted device 5.
-import type { Reason } from '../src/domain/errors.js';
-import { isAppError } from '../src/domain/errors.js';
+import type { Reason } from '../../src/domain/errors.js';
+import { isAppError } from '../../src/domain/errors.js';
 
 /** 2 identifier rejected, 3 server unavailable, 4 bad user name or password, 5 not authorized */
 export type ConnackCode = 2 | 3 | 4 | 5;

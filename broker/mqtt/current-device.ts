@@ -2,10 +2,10 @@
 // the store when the copy is older than a second. A device publishing hundreds of events a second
 // costs one read a second, not one per event, and an event still carries the device's home
 // within a second of a change (a device deleted meanwhile is cut off by revocation anyway).
-import { AppError } from '../src/domain/errors.js';
-import type { PresenceDevice } from '../src/domain/presence/index.js';
-import type { BrokerContext } from './context.js';
-import type { DeviceSession } from './session.js';
+import { AppError } from '../../src/domain/errors.js';
+import type { PresenceDevice } from '../../src/domain/presence/index.js';
+import type { BrokerContext } from '../context.js';
+import type { DeviceSession } from '../session.js';
 
 export const DEVICE_REREAD_MS = 1000;
 

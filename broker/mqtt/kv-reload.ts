@@ -7,10 +7,10 @@
 // A persistent session gets its reloads at QoS 0: a reload is never queued for an offline
 // session, since it gets a fresh one when it comes back (docs/devices.md#kv-sync).
 import type { Client } from 'aedes';
-import { deviceStore, reloadMessage } from '../src/domain/kv/index.js';
-import type { BrokerContext } from './context.js';
-import { sessionOf, type DeviceSession } from './session.js';
-import { kvTopic } from './topics.js';
+import { deviceStore, reloadMessage } from '../../src/domain/kv/index.js';
+import type { BrokerContext } from '../context.js';
+import { sessionOf, type DeviceSession } from '../session.js';
+import { kvTopic } from '../topics.js';
 
 type Subscribed = { subscriptions: Record<string, { qos: number } | undefined> };
 

@@ -3,15 +3,15 @@
 // `{action, parameters}`. The connection counts for presence like an MQTT one (transport
 // "websocket"). Frames the device sends here are ignored; ws answers its pings.
 import type { WebSocketServer } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
-import { deviceFor } from '../src/domain/auth/access.js';
-import { AppError } from '../src/domain/errors.js';
-import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';
-import type { BrokerContext } from './context.js';
-import { DeviceSession } from './session.js';
-import { watch } from './transports/ws-liveness.js';
-import { tagOutput } from './ws-send.js';
-import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
+import type { Caller } from '../../src/domain/auth/caller.js';
+import { deviceFor } from '../../src/domain/auth/access.js';
+import { AppError } from '../../src/domain/errors.js';
+import { SPEC_STATUSES } from '../../src/protocol/spec-statuses.js';
+import type { BrokerContext } from '../context.js';
+import { DeviceSession } from '../session.js';
+import { watch } from './liveness.js';
+import { tagOutput } from '../live/send.js';
+import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './upgrade-http.js';
 
 export async function openCommandSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;

@@ -6,18 +6,18 @@
 // built or written (until ws has written it to the socket); requests meanwhile merge into one
 // more (docs/devices.md#kv-sync).
 import { WebSocket, type WebSocketServer } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
-import { deviceFor } from '../src/domain/auth/access.js';
-import { isAppError } from '../src/domain/errors.js';
-import { deleteKv, deviceStore, reloadMessage, setKv } from '../src/domain/kv/index.js';
-import { SPEC_STATUSES } from '../src/domain/spec-statuses.js';
-import type { BrokerContext } from './context.js';
-import { brokerLog, clip } from './general-log.js';
-import { jsonObjectOf, PayloadError } from './published/payload.js';
-import { watch } from './transports/ws-liveness.js';
-import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './transports/upgrade-http.js';
-import type { KvSocket } from './kv-sockets.js';
-import { sendText, tagOutput } from './ws-send.js';
+import type { Caller } from '../../src/domain/auth/caller.js';
+import { deviceFor } from '../../src/domain/auth/access.js';
+import { isAppError } from '../../src/domain/errors.js';
+import { deleteKv, deviceStore, reloadMessage, setKv } from '../../src/domain/kv/index.js';
+import { SPEC_STATUSES } from '../../src/protocol/spec-statuses.js';
+import type { BrokerContext } from '../context.js';
+import { brokerLog, clip } from '../general-log.js';
+import { jsonObjectOf, PayloadError } from '../mqtt/published/payload.js';
+import { watch } from './liveness.js';
+import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './upgrade-http.js';
+import type { KvSocket } from '../live/kv-watchers.js';
+import { sendText, tagOutput } from '../live/send.js';
 
 export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
   let caller: Caller | undefined;

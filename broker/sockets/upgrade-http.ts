@@ -1,6 +1,6 @@
 // The HTTP side of WebSocket upgrades that are not MQTT: the credential (header, or `authToken`
 // in the query for browsers, docs/api.md#credentials, or a single-use `ticket`, docs/api.md#stream-tickets), refusals answered as the REST API would (same reasons
-// and the statuses of the operation, src/domain/error-status.ts), and the access log line (docs/operations.md#logs:
+// and the statuses of the operation, src/protocol/error-status.ts), and the access log line (docs/operations.md#logs:
 // the path without its query, so the token is never recorded).
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -10,9 +10,9 @@ import { redeemStreamTicket } from '../../src/domain/auth/ticket.js';
 import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
 import { idOrNotFound } from '../../src/domain/id.js';
-import { fitStatus, statusOf } from '../../src/domain/error-status.js';
+import { fitStatus, statusOf } from '../../src/protocol/error-status.js';
 import type { BrokerContext } from '../context.js';
-import { delay } from '../auth-backoff.js';
+import { delay } from '../limits/auth-backoff.js';
 
 export interface UpgradeRequest {
   req: IncomingMessage;

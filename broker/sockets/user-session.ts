@@ -4,16 +4,16 @@
 // events of devices in no home). Optional filters: `homeId`, and `eventTypes` (comma-separated,
 // or the parameter repeated).
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
-import { hasScope, requireCaller } from '../src/domain/auth/access.js';
-import { AppError } from '../src/domain/errors.js';
-import { parseId } from '../src/domain/id.js';
-import type { BrokerContext } from './context.js';
-import { closeWebSocket } from './presence.js';
-import { watch } from './transports/ws-liveness.js';
-import { tagOutput } from './ws-send.js';
-import { callerOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './transports/upgrade-http.js';
-import type { Stream } from './user-streams.js';
+import type { Caller } from '../../src/domain/auth/caller.js';
+import { hasScope, requireCaller } from '../../src/domain/auth/access.js';
+import { AppError } from '../../src/domain/errors.js';
+import { parseId } from '../../src/domain/id.js';
+import type { BrokerContext } from '../context.js';
+import { closeWebSocket } from '../connections.js';
+import { watch } from './liveness.js';
+import { tagOutput } from '../live/send.js';
+import { callerOf, recordAccess, refuseUpgrade, type UpgradeRequest } from './upgrade-http.js';
+import type { Stream } from '../live/user-streams.js';
 
 /** setTimeout's longest delay; a session lasting longer is looked at again then */
 const MAX_TIMER_MS = 2 ** 31 - 1;

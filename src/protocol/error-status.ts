@@ -1,8 +1,8 @@
 // The status of each error reason, shared by the two edges that answer over HTTP: the REST API
-// (src/http/errors.ts) and the broker's WebSocket upgrades (broker/transports/upgrade-http.ts).
+// (src/http/errors.ts) and the broker's WebSocket upgrades (broker/sockets/upgrade-http.ts).
 // The record is total over Reason, so a reason added to errors.ts without a status fails to
 // compile (docs/api.md#errors).
-import type { Reason } from './errors.js';
+import type { Reason } from '../domain/errors.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 429 | 431 | 500 | 503;
 

@@ -9,16 +9,16 @@
 // closes it.
 import type { AuthenticateError, Client } from 'aedes';
 import type { Socket } from 'node:net';
-import { AppError } from '../../src/domain/errors.js';
-import { parseId } from '../../src/domain/id.js';
-import { hashToken } from '../../src/domain/auth/tokens.js';
-import type { BrokerContext } from '../context.js';
+import { AppError } from '../../../src/domain/errors.js';
+import { parseId } from '../../../src/domain/id.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
+import type { BrokerContext } from '../../context.js';
 import { connackError } from '../connack.js';
-import { brokerLog } from '../general-log.js';
-import { DeviceSession, sessionOf, type WithSession } from '../session.js';
+import { brokerLog } from '../../general-log.js';
+import { DeviceSession, sessionOf, type WithSession } from '../../session.js';
 import type { WithIdRejected } from './pre-connect.js';
-import { delay } from '../auth-backoff.js';
-import { deviceForCertificate, refuseKeyIfCertificateRequired, type CertificateSignIn } from '../../src/domain/certificate/index.js';
+import { delay } from '../../limits/auth-backoff.js';
+import { deviceForCertificate, refuseKeyIfCertificateRequired, type CertificateSignIn } from '../../../src/domain/certificate/index.js';
 import { presentedCertificate } from '../client-certificate.js';
 
 type Done = (err: AuthenticateError | null, ok: boolean | null) => void;

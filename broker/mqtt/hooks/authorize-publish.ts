@@ -9,11 +9,11 @@
 //   an over-rate or an invalid payload is dropped and logged with the connection kept. Only a
 //   failure of ours (store down) answers an error: no PUBACK, so the device sends it again.
 import type { Client, PublishPacket } from 'aedes';
-import { isAppError } from '../../src/domain/errors.js';
-import type { BrokerContext } from '../context.js';
-import { brokerLog, clip } from '../general-log.js';
-import { sessionOf, type DeviceSession } from '../session.js';
-import { publishKindOf, type PublishKind } from '../topics.js';
+import { isAppError } from '../../../src/domain/errors.js';
+import type { BrokerContext } from '../../context.js';
+import { brokerLog, clip } from '../../general-log.js';
+import { sessionOf, type DeviceSession } from '../../session.js';
+import { publishKindOf, type PublishKind } from '../../topics.js';
 import { PayloadError } from '../published/payload.js';
 import { eventPublished } from '../published/event.js';
 import { kvPublished } from '../published/kv.js';

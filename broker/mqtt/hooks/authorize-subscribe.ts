@@ -6,10 +6,10 @@
 // past it, SUBACK 0x80 for each extra filter and a general-log line (once per device per log
 // window, not once per filter). Restored filters of a persistent session count too.
 import type { Client, Subscription } from 'aedes';
-import type { BrokerContext } from '../context.js';
-import { brokerLog, clip } from '../general-log.js';
-import { sessionOf } from '../session.js';
-import { subscriptionAllowed } from '../topics.js';
+import type { BrokerContext } from '../../context.js';
+import { brokerLog, clip } from '../../general-log.js';
+import { sessionOf } from '../../session.js';
+import { subscriptionAllowed } from '../../topics.js';
 
 export function authorizeSubscribe(ctx: BrokerContext) {
   return (client: Client, sub: Subscription, done: (err: Error | null, sub?: Subscription | null) => void): void => {

@@ -5,7 +5,7 @@
 // random one, unique anyway; but with clean session 0 it is refused by authenticate.ts with
 // CONNACK 2 [MQTT-3.1.3-8] (preConnect cannot answer a CONNACK: an error here only closes).
 import type { Client, ConnectPacket } from 'aedes';
-import { ID_PATTERN } from '../../src/domain/id.js';
+import { ID_PATTERN } from '../../../src/domain/id.js';
 
 /**
  * room for the prefix we add on top of MQTT 3.1's 23 characters: a device id and a slash. Ten

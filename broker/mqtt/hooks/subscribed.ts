@@ -6,10 +6,10 @@
 //   behind the CONNECT may already be in place by then, and would get its reload twice.)
 // The command topic works the same way for the command outbox (docs/concepts.md#command-outbox).
 import type { Client, Subscription } from 'aedes';
-import type { BrokerContext } from '../context.js';
+import type { BrokerContext } from '../../context.js';
 import { requestReload } from '../kv-reload.js';
-import { sessionOf } from '../session.js';
-import { commandTopic, kvTopic } from '../topics.js';
+import { sessionOf } from '../../session.js';
+import { commandTopic, kvTopic } from '../../topics.js';
 
 export function onSubscribed(ctx: BrokerContext) {
   return (subs: Subscription[], client: Client): void => {

@@ -1,10 +1,10 @@
 // `/devices/{own}/bulkData/{label}` (docs/devices.md#mqtt): allowed, but nothing consumes bulk data yet. The
 // publish is accepted and the general log says so, rather than dropping it silently.
 import type { Client, PublishPacket } from 'aedes';
-import type { BrokerContext } from '../context.js';
-import { brokerLog, clip } from '../general-log.js';
-import type { DeviceSession } from '../session.js';
-import type { PublishKind } from '../topics.js';
+import type { BrokerContext } from '../../context.js';
+import { brokerLog, clip } from '../../general-log.js';
+import type { DeviceSession } from '../../session.js';
+import type { PublishKind } from '../../topics.js';
 
 export async function bulkDataPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket, kind: PublishKind): Promise<void> {
   const label = kind.kind === 'bulkData' ? kind.label : '';

@@ -3,9 +3,9 @@
 // unknown, foreign or finished command changes nothing: its AppError makes authorize-publish.ts
 // drop and log the publish, the connection stays.
 import type { Client, PublishPacket } from 'aedes';
-import { ackCommand } from '../../src/domain/command/index.js';
-import type { BrokerContext } from '../context.js';
-import type { DeviceSession } from '../session.js';
+import { ackCommand } from '../../../src/domain/command/index.js';
+import type { BrokerContext } from '../../context.js';
+import type { DeviceSession } from '../../session.js';
 import { jsonObjectOf } from './payload.js';
 
 export async function commandAckPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {

@@ -3,10 +3,10 @@
 // are committed: only then does Aedes PUBACK it. MQTT has no answer to carry `partial`, so the
 // sources that refused the batch are written to the general log.
 import type { Client, PublishPacket } from 'aedes';
-import { postData } from '../../src/domain/data/index.js';
-import type { BrokerContext } from '../context.js';
-import { brokerLog } from '../general-log.js';
-import type { DeviceSession } from '../session.js';
+import { postData } from '../../../src/domain/data/index.js';
+import type { BrokerContext } from '../../context.js';
+import { brokerLog } from '../../general-log.js';
+import type { DeviceSession } from '../../session.js';
 import { jsonObjectOf } from './payload.js';
 
 export async function dataPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {

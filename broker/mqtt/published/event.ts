@@ -3,11 +3,11 @@
 // fields and pipeline (but a missing eventData is `{}` here, docs/concepts.md#devices). Resolves once the event
 // is committed: only then does Aedes PUBACK it.
 import type { Client, PublishPacket } from 'aedes';
-import { sendEventOf } from '../../src/domain/event/send.js';
-import { withMqttEventDefaults } from '../../src/domain/event/schemas.js';
-import type { BrokerContext } from '../context.js';
+import { sendEventOf } from '../../../src/domain/event/send.js';
+import { withMqttEventDefaults } from '../../../src/domain/event/schemas.js';
+import type { BrokerContext } from '../../context.js';
 import { currentDevice } from '../current-device.js';
-import type { DeviceSession } from '../session.js';
+import type { DeviceSession } from '../../session.js';
 import { jsonObjectOf } from './payload.js';
 
 export async function eventPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {

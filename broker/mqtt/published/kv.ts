@@ -3,11 +3,11 @@
 // subscriber, this device included, through the bus. `reload` answers the whole store to this
 // connection only, at most one at a time (kv-reload.ts).
 import type { Client, PublishPacket } from 'aedes';
-import { deleteKv, deviceStore, setKv } from '../../src/domain/kv/index.js';
-import type { BrokerContext } from '../context.js';
+import { deleteKv, deviceStore, setKv } from '../../../src/domain/kv/index.js';
+import type { BrokerContext } from '../../context.js';
 import { currentDevice } from '../current-device.js';
 import { requestReload } from '../kv-reload.js';
-import type { DeviceSession } from '../session.js';
+import type { DeviceSession } from '../../session.js';
 import { jsonObjectOf, PayloadError } from './payload.js';
 
 export async function kvPublished(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {

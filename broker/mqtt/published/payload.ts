@@ -1,7 +1,7 @@
 // MQTT payloads are JSON objects (docs/devices.md#mqtt). A payload that is not is the device's mistake: the
 // publish is dropped and logged, the connection stays. Nesting past the limit (docs/api.md#conventions) is
 // judged on the text, before JSON.parse or anything else recursive sees it.
-import { jsonTextDepthIssue } from '../../src/domain/json-depth.js';
+import { jsonTextDepthIssue } from '../../../src/domain/json-depth.js';
 
 export class PayloadError extends Error {
   override name = 'PayloadError';

@@ -35,7 +35,7 @@ export function newEventId(now: Date): string {
 export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics'>, input: EmitInput): Promise<string> {
   const now = deps.clock.now();
   const id = newEventId(now);
-  // module lookup is cached per project (domain/webhook/targets.ts): no query per event
+  // module lookup is cached per project (domain/webhook/event-targets.ts): no query per event
   const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now);
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event }, deliveries };
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch

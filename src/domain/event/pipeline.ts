@@ -2,7 +2,7 @@
 // test) and passed in `Deps.pipeline` (ARCHITECTURE: no module-level registry):
 //   - the outbox: every accepted event and its webhook deliveries, group-committed
 //     (group-commit.ts) in one transaction;
-//   - the webhook target cache: each project's modules (domain/webhook/targets.ts);
+//   - the webhook target cache: each project's modules (domain/webhook/event-targets.ts);
 //   - the local hand-off: workers of this process that take new deliveries as they are written
 //     (domain/webhook/handoff.ts);
 //   - the time-series points the events of a commit carry for tsdb modules, written right after

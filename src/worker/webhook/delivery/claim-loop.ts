@@ -10,7 +10,7 @@ import type { Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
 import type { LocalClaimer } from '../../../domain/webhook/handoff.js';
-import { resolveTarget, type Target } from './targets.js';
+import { resolveTarget, type Target } from './resolve-target.js';
 import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';

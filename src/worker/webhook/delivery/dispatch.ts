@@ -12,7 +12,7 @@ import type { WebhookResult } from '../client/http-client.js';
 import { decide, type Decision } from './policy.js';
 import type { WorkerMetrics } from '../../metrics.js';
 import type { OutcomeWriter } from './outcomes.js';
-import type { Target } from './targets.js';
+import type { Target } from './resolve-target.js';
 import type { EventPipeline } from '../../../domain/event/pipeline.js';
 import type { FailureLog } from './failure-log.js';
 
@@ -22,7 +22,7 @@ export const MAX_ATTEMPTS_KEPT = 50;
 export interface DispatchDeps {
   store: Store;
   clock: Clock;
-  /** the module cache event deliveries are resolved through (targets.ts) */
+  /** the module cache event deliveries are resolved through (resolve-target.ts) */
   pipeline: EventPipeline;
   secret: string;
   logger: Logger;

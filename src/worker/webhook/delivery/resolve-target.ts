@@ -5,7 +5,7 @@
 import type { ModuleRow, Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { DeliveryRow } from '../../../ports/queue.js';
-import { modulesChanged } from '../../../domain/webhook/targets.js';
+import { modulesChanged } from '../../../domain/webhook/event-targets.js';
 import type { EventPipeline } from '../../../domain/event/pipeline.js';
 import type { Bus } from '../../../ports/bus.js';
 import { noteDataDelivery } from '../../../domain/data/health.js';

@@ -7,7 +7,7 @@ import { unseal } from '../../../domain/auth/tokens.js';
 import { buildWebhookRequest, TemplateError } from '../../../domain/webhook/template.js';
 import { sign } from './signature.js';
 import type { WebhookRequest } from '../client/http-client.js';
-import type { Target } from '../delivery/targets.js';
+import type { Target } from '../delivery/resolve-target.js';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const MODE_SIGNATURE_HEADER = 'X-Mode-Signature';
