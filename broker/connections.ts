@@ -8,7 +8,7 @@ import type { BrokerDeps } from './deps.js';
 import type { DeviceSession, MqttClientLike } from './session.js';
 import type { BrokerMetrics } from './metrics.js';
 
-export class LocalConnections {
+export class NodeConnections {
   /** device id → its live sessions on this node (an array: most devices hold one) */
   private readonly byDevice = new Map<number, DeviceSession[]>();
   /** device id → the tail of its presence changes */

@@ -2,14 +2,14 @@
 // instance (set once created; the hooks are built before it), plus the registries of this
 // node's WebSocket peers and MQTT sessions, which themselves see only BrokerCore (core.ts).
 import type { BrokerCore } from './core.js';
-import type { KvSockets } from './live/kv-watchers.js';
+import type { KvWatchers } from './live/kv-watchers.js';
 import type { UserStreams } from './live/user-streams.js';
 import { LogThrottle } from './log-throttle.js';
 import type { PersistentSessions } from './live/persistent-sessions.js';
 import type { OutboxSender } from './live/outbox.js';
 
 export interface BrokerContext extends BrokerCore {
-  kvSockets: KvSockets;
+  kvWatchers: KvWatchers;
   streams: UserStreams;
   /** persistent sessions per device and their expiry (set with aedes) */
   sessions: PersistentSessions;

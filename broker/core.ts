@@ -4,7 +4,7 @@
 // import cycle through context.ts, which adds them.
 import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
-import type { LocalConnections } from './connections.js';
+import type { NodeConnections } from './connections.js';
 import type { LogThrottle } from './log-throttle.js';
 import type { BrokerMetrics } from './metrics.js';
 import type { DropLog } from './limits/drop-log.js';
@@ -17,7 +17,7 @@ export interface BrokerCore {
   nodeId: string;
   /** a short random prefix of every connection id this node hands to Presence (unique per node) */
   connectionPrefix: string;
-  connections: LocalConnections;
+  connections: NodeConnections;
   /** lines the general log receives at most once per window per key (floods stay out) */
   throttle: LogThrottle;
   metrics: BrokerMetrics;

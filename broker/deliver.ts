@@ -82,7 +82,7 @@ function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
   if (sessions.length) ctx.metrics.kvSyncs.mqtt += mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
-  ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
+  ctx.kvWatchers.deliver(ctx, m.ownerId, m.message);
 }
 
 function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
@@ -90,20 +90,20 @@ function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
   switch (m.kind) {
     case 'device': {
       ctx.connections.closeDevice(m.deviceId);
-      ctx.kvSockets.closeWhere((k) => k.caller.type === 'device' && k.caller.deviceId === m.deviceId);
+      ctx.kvWatchers.closeWhere((k) => k.caller.type === 'device' && k.caller.deviceId === m.deviceId);
       // a deleted device leaves nothing to watch; a device whose key was revoked still exists
       void ctx.deps.store.devices.get(m.deviceId).then(
-        (d) => d || ctx.kvSockets.closeWhere((k) => k.deviceId === m.deviceId),
+        (d) => d || ctx.kvWatchers.closeWhere((k) => k.deviceId === m.deviceId),
         () => undefined,
       );
       return;
     }
     case 'projectKey':
-      ctx.kvSockets.closeWhere((k) => k.caller.type === 'project key' && k.caller.keyId === m.keyId);
+      ctx.kvWatchers.closeWhere((k) => k.caller.type === 'project key' && k.caller.keyId === m.keyId);
       ctx.streams.closeWhere((c) => c.type === 'project key' && c.keyId === m.keyId);
       return;
     case 'session':
-      ctx.kvSockets.closeWhere((k) => k.caller.type === 'user' && k.caller.tokenHash === m.tokenHash);
+      ctx.kvWatchers.closeWhere((k) => k.caller.type === 'user' && k.caller.tokenHash === m.tokenHash);
       ctx.streams.closeWhere((c) => c.type === 'user' && c.tokenHash === m.tokenHash);
       return;
     case 'deviceCertificate':

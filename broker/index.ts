@@ -16,8 +16,8 @@ import { LogThrottle } from './log-throttle.js';
 import { BrokerMetrics } from './metrics.js';
 import { DropLog } from './limits/drop-log.js';
 import { AuthBackoff } from './limits/auth-backoff.js';
-import { LocalConnections } from './connections.js';
-import { KvSockets } from './live/kv-watchers.js';
+import { NodeConnections } from './connections.js';
+import { KvWatchers } from './live/kv-watchers.js';
 import { UserStreams } from './live/user-streams.js';
 import { createAedes } from './mqtt/aedes.js';
 import { startDelivery } from './deliver.js';
@@ -46,8 +46,8 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
     deps,
     nodeId: randomUUID(),
     connectionPrefix: randomBytes(6).toString('base64url'),
-    connections: new LocalConnections(deps, metrics),
-    kvSockets: new KvSockets(),
+    connections: new NodeConnections(deps, metrics),
+    kvWatchers: new KvWatchers(),
     streams: new UserStreams(),
     throttle: new LogThrottle(10_000),
     metrics,

@@ -9,7 +9,7 @@ import type { BrokerCore } from '../core.js';
 import { closeWebSocket } from '../connections.js';
 import { sendText } from './send.js';
 
-export interface KvSocket {
+export interface KvWatcher {
   ws: WebSocket;
   deviceId: number;
   projectId: number;
@@ -21,16 +21,16 @@ export interface KvSocket {
   reload?: 'busy' | 'again';
 }
 
-export class KvSockets {
-  private readonly byDevice = new Map<number, Set<KvSocket>>();
+export class KvWatchers {
+  private readonly byDevice = new Map<number, Set<KvWatcher>>();
 
-  add(k: KvSocket): void {
+  add(k: KvWatcher): void {
     let set = this.byDevice.get(k.deviceId);
     if (!set) this.byDevice.set(k.deviceId, (set = new Set()));
     set.add(k);
   }
 
-  remove(k: KvSocket): void {
+  remove(k: KvWatcher): void {
     const set = this.byDevice.get(k.deviceId);
     if (set?.delete(k) && !set.size) this.byDevice.delete(k.deviceId);
   }
@@ -49,7 +49,7 @@ export class KvSockets {
   }
 
   /** revocations: the sockets opened with a credential that is no longer valid */
-  closeWhere(pred: (k: KvSocket) => boolean): void {
+  closeWhere(pred: (k: KvWatcher) => boolean): void {
     for (const set of this.byDevice.values()) for (const k of set) if (pred(k)) closeWebSocket(k.ws, 1008, 'credential revoked');
   }
 }

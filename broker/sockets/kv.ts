@@ -16,7 +16,7 @@ import { brokerLog, clip } from '../general-log.js';
 import { jsonObjectOf, PayloadError } from '../mqtt/published/payload.js';
 import { watch } from './liveness.js';
 import { callerOf, idOf, recordAccess, refuseGuess, type UpgradeRequest } from './upgrade-http.js';
-import type { KvSocket } from '../live/kv-watchers.js';
+import type { KvWatcher } from '../live/kv-watchers.js';
 import { sendText, tagOutput } from '../live/send.js';
 
 export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: UpgradeRequest, idText: string): Promise<void> {
@@ -30,10 +30,10 @@ export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: 
       watch(ws);
       tagOutput(ws, { transport: 'kv_ws', projectId: d.projectId, caller: by, name: `KV WebSocket of device ${d.id}` });
       const device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
-      const k: KvSocket = { ws, deviceId: d.id, projectId: d.projectId, device, caller: by, pending: [] };
+      const k: KvWatcher = { ws, deviceId: d.id, projectId: d.projectId, device, caller: by, pending: [] };
       // watch first, then read: no change can fall between the reload and the live stream
-      ctx.kvSockets.add(k);
-      ws.once('close', () => ctx.kvSockets.remove(k));
+      ctx.kvWatchers.add(k);
+      ws.once('close', () => ctx.kvWatchers.remove(k));
       ws.on('message', (data) => void onMessage(ctx, k, data.toString()));
       requestReload(ctx, k);
     });
@@ -43,7 +43,7 @@ export async function openKvSocket(ctx: BrokerContext, wss: WebSocketServer, u: 
 }
 
 /** a reload for this socket, merged into the one in progress if any */
-function requestReload(ctx: BrokerContext, k: KvSocket): void {
+function requestReload(ctx: BrokerContext, k: KvWatcher): void {
   if (k.reload) {
     k.reload = 'again';
     return;
@@ -53,12 +53,12 @@ function requestReload(ctx: BrokerContext, k: KvSocket): void {
     do {
       k.reload = 'busy';
       await sendReload(ctx, k);
-    } while ((k.reload as KvSocket['reload']) === 'again' && k.ws.readyState === WebSocket.OPEN);
+    } while ((k.reload as KvWatcher['reload']) === 'again' && k.ws.readyState === WebSocket.OPEN);
     k.reload = undefined;
   })();
 }
 
-async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
+async function sendReload(ctx: BrokerContext, k: KvWatcher): Promise<void> {
   try {
     const reload = await reloadMessage({ deps: ctx.deps, input: { target: deviceStore(k.device) } });
     // resolved once ws wrote it to the socket, or the socket is gone
@@ -79,7 +79,7 @@ async function sendReload(ctx: BrokerContext, k: KvSocket): Promise<void> {
   }
 }
 
-async function onMessage(ctx: BrokerContext, k: KvSocket, text: string): Promise<void> {
+async function onMessage(ctx: BrokerContext, k: KvWatcher, text: string): Promise<void> {
   try {
     const msg = jsonObjectOf(text, ctx.deps.options.jsonDepth);
     if (msg.action === 'reload') return requestReload(ctx, k);
