@@ -4,7 +4,6 @@
 import type { BrokerCore } from './core.js';
 import type { KvWatchers } from './live/kv-watchers.js';
 import type { UserStreams } from './live/user-streams.js';
-import { LogThrottle } from './log-throttle.js';
 import type { PersistentSessions } from './live/persistent-sessions.js';
 import type { OutboxSender } from './live/outbox.js';
 
@@ -16,5 +15,3 @@ export interface BrokerContext extends BrokerCore {
   /** the command outbox on this node's connections (docs/concepts.md#command-outbox) */
   outbox: OutboxSender;
 }
-
-export { LogThrottle };

@@ -5,7 +5,7 @@
 import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
 import type { NodeConnections } from './connections.js';
-import type { LogThrottle } from './log-throttle.js';
+import type { LogThrottle } from '../src/domain/log-throttle.js';
 import type { BrokerMetrics } from './metrics.js';
 import type { DropLog } from './limits/drop-log.js';
 import type { AuthBackoff } from './limits/auth-backoff.js';

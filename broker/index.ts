@@ -12,7 +12,7 @@ import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
 import type { BrokerContext } from './context.js';
 import { Registry } from 'prom-client';
-import { LogThrottle } from './log-throttle.js';
+import { LogThrottle } from '../src/domain/log-throttle.js';
 import { BrokerMetrics } from './metrics.js';
 import { DropLog } from './limits/drop-log.js';
 import { AuthBackoff } from './limits/auth-backoff.js';

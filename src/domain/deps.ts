@@ -27,7 +27,7 @@ import type { Presence } from '../ports/presence.js';
 import type { OutboxMetrics, PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from './event/pipeline.js';
 import type { AuthThrottle } from './auth/throttle.js';
-import type { LogThrottle } from './log/throttle.js';
+import type { LogThrottle } from './log-throttle.js';
 
 /** deps holding only the named parts of the Store: a verb says which repositories it uses (`StoreOf<'devices' | 'kv'>`) */
 export type StoreOf<K extends keyof Store> = { store: Pick<Store, K> };
