@@ -28,7 +28,7 @@ import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { authThrottleOf } from './domain/auth/throttle.js';
 import { LogThrottle } from './domain/log-throttle.js';
-import { followModuleChanges } from './domain/webhook/event-targets.js';
+import { followModuleChanges } from './domain/module/changed.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
 import { BrokerMetrics } from '../broker/metrics.js';

@@ -9,7 +9,7 @@ import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { StartThread } from '../ports/thread.js';
-import type { EventPipeline } from '../domain/event/pipeline.js';
+import type { EventPipeline } from '../ports/pipeline.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
 import { checkClientOptions } from './webhook/client/http-client.js';
 import { createLocalSender } from './webhook/sender/sender.js';

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { EventRecord } from '../../ports/store.js';
 import { randomId } from '../auth/tokens.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
-import type { OutboxItem } from './pipeline.js';
+import type { OutboxItem } from '../../ports/pipeline.js';
 import { pointsOfEvent } from '../tsdb/points.js';
 
 export interface EmitInput {

@@ -9,13 +9,13 @@ import type { Logger } from 'pino';
 import type { Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
-import type { LocalClaimer } from '../../../domain/webhook/handoff.js';
-import { resolveTarget, type Target } from './resolve-target.js';
+import type { LocalClaimer } from '../../../ports/pipeline.js';
+import { resolveTarget } from './resolve-target.js';
 import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';
 import { settle, type DispatchDeps, type Sent } from './dispatch.js';
-import { jobOf, type Job } from '../sender/request.js';
+import { jobOf, type Job, type Target } from '../sender/request.js';
 import type { ReportBatch } from '../sender/sender-core.js';
 import type { Sender } from '../sender/sender.js';
 

@@ -5,21 +5,11 @@
 import type { ModuleRow, Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { DeliveryRow } from '../../../ports/queue.js';
-import { modulesChanged } from '../../../domain/webhook/event-targets.js';
-import type { EventPipeline } from '../../../domain/event/pipeline.js';
+import { modulesChanged } from '../../../domain/module/changed.js';
+import type { EventPipeline } from '../../../ports/pipeline.js';
 import type { Bus } from '../../../ports/bus.js';
 import { noteDataDelivery } from '../../../domain/data/health.js';
-
-export interface Target {
-  url: string;
-  keySealed: string;
-  /** docs/webhooks.md#templates templates (event webhooks only) */
-  templates?: { headers: Record<string, string> | null; body: string | null };
-  /** a 410 turns the webhook off (smart modules); absent: the delivery just fails */
-  disable?: (reason: string) => Promise<void>;
-  /** told of every attempt (data sources keep a health state from it) */
-  afterAttempt?: (ok: boolean, error?: string) => Promise<void>;
-}
+import type { Target } from '../sender/request.js';
 
 /** a target, or why there is none (the delivery is dropped, nothing sent) */
 export type Resolution = { target: Target } | { drop: string };
