@@ -8,10 +8,10 @@ import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { MODULE_ID_PATTERN } from '../module/schemas.js';
-import { ActionSchema, checkProjectAction } from '../command/schemas.js';
-import { commandWebhookBody } from './payload.js';
-import { newDeliveryId } from './ids.js';
-import { WEBHOOK_QUEUE } from './fan-out.js';
+import { ActionSchema, checkProjectAction } from './schemas.js';
+import { commandWebhookBody } from '../webhook/payload.js';
+import { newDeliveryId } from '../webhook/ids.js';
+import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 
 // docs/concepts.md#commands: the action's pattern is the project's (checkProjectAction); parameters an object,
 // `{}` when absent (docs/webhooks.md)
