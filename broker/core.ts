@@ -1,15 +1,15 @@
-// The part of the broker's shared state that the per-node registries (kv-sockets.ts,
-// user-streams.ts, persistent-sessions.ts) and the helpers they call (ws-send.ts,
+// The part of the broker's shared state that the per-node registries (live/kv-watchers.ts,
+// user-streams.ts, persistent-sessions.ts) and the helpers they call (live/send.ts,
 // general-log.ts) need. It names none of those registries, so they can take it without an
 // import cycle through context.ts, which adds them.
 import type { Aedes } from 'aedes';
 import type { BrokerDeps } from './deps.js';
-import type { LocalConnections } from './presence.js';
-import type { LogThrottle } from './log-throttle.js';
+import type { NodeConnections } from './connections.js';
+import type { LogThrottle } from '../src/domain/log-throttle.js';
 import type { BrokerMetrics } from './metrics.js';
-import type { DropLog } from './drop-log.js';
-import type { AuthBackoff } from './auth-backoff.js';
-import type { BoundedPersistence } from './bounded-persistence.js';
+import type { DropLog } from './limits/drop-log.js';
+import type { AuthBackoff } from './limits/auth-backoff.js';
+import type { BoundedPersistence } from './limits/bounded-persistence.js';
 
 export interface BrokerCore {
   deps: BrokerDeps;
@@ -17,7 +17,7 @@ export interface BrokerCore {
   nodeId: string;
   /** a short random prefix of every connection id this node hands to Presence (unique per node) */
   connectionPrefix: string;
-  connections: LocalConnections;
+  connections: NodeConnections;
   /** lines the general log receives at most once per window per key (floods stay out) */
   throttle: LogThrottle;
   metrics: BrokerMetrics;

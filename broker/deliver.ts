@@ -1,5 +1,5 @@
 // The bus → this node's live connections: commands, KV sync messages and revocations (events for
-// browser streams: user-stream.ts, subscribed only while a stream is open). Each node delivers to
+// browser streams: sockets/user-session.ts, subscribed only while a stream is open). Each node delivers to
 // its LOCAL connections only; every node gets every bus message of the topics it subscribes. This is the one place that turns bus messages into MQTT publishes, and it writes to
 // this node's own Aedes clients (those subscribed to the topic, at the QoS they were granted)
 // instead of aedes.publish: nothing goes through Aedes' emitter or persistence, so it stays
@@ -9,10 +9,10 @@ import type { Client } from 'aedes';
 import type { BusMessages } from '../src/ports/bus.js';
 import type { BrokerContext } from './context.js';
 import { commandTopic, kvTopic } from './topics.js';
-import { sendText } from './ws-send.js';
+import { sendText } from './live/send.js';
 import { brokerLog } from './general-log.js';
 import type { DeviceSession } from './session.js';
-import { closeSession } from './presence.js';
+import { closeSession } from './connections.js';
 import type { WebSocket } from 'ws';
 
 function noop(): void {}
@@ -82,7 +82,7 @@ function deliverKv(ctx: BrokerContext, m: BusMessages['kv']): void {
   if (m.scope !== 'device') return;
   const sessions = ctx.connections.sessionsOf(m.ownerId);
   if (sessions.length) ctx.metrics.kvSyncs.mqtt += mqttPublish(ctx, sessions, kvTopic(m.ownerId), JSON.stringify(m.message));
-  ctx.kvSockets.deliver(ctx, m.ownerId, m.message);
+  ctx.kvWatchers.deliver(ctx, m.ownerId, m.message);
 }
 
 function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
@@ -90,26 +90,26 @@ function revoke(ctx: BrokerContext, m: BusMessages['revoke']): void {
   switch (m.kind) {
     case 'device': {
       ctx.connections.closeDevice(m.deviceId);
-      ctx.kvSockets.closeWhere((k) => k.caller.type === 'device' && k.caller.deviceId === m.deviceId);
+      ctx.kvWatchers.closeWhere((k) => k.caller.type === 'device' && k.caller.deviceId === m.deviceId);
       // a deleted device leaves nothing to watch; a device whose key was revoked still exists
       void ctx.deps.store.devices.get(m.deviceId).then(
-        (d) => d || ctx.kvSockets.closeWhere((k) => k.deviceId === m.deviceId),
+        (d) => d || ctx.kvWatchers.closeWhere((k) => k.deviceId === m.deviceId),
         () => undefined,
       );
       return;
     }
     case 'projectKey':
-      ctx.kvSockets.closeWhere((k) => k.caller.type === 'project key' && k.caller.keyId === m.keyId);
+      ctx.kvWatchers.closeWhere((k) => k.caller.type === 'project key' && k.caller.keyId === m.keyId);
       ctx.streams.closeWhere((c) => c.type === 'project key' && c.keyId === m.keyId);
       return;
     case 'session':
-      ctx.kvSockets.closeWhere((k) => k.caller.type === 'user' && k.caller.tokenHash === m.tokenHash);
+      ctx.kvWatchers.closeWhere((k) => k.caller.type === 'user' && k.caller.tokenHash === m.tokenHash);
       ctx.streams.closeWhere((c) => c.type === 'user' && c.tokenHash === m.tokenHash);
       return;
     case 'deviceCertificate':
       // docs/tls.md#client-certificates: only the connections signed in with that certificate
       for (const s of [...ctx.connections.sessionsOf(m.deviceId)]) if (s.certificate === m.fingerprint) closeSession(s);
-      ctx.kvSockets.closeWhere((k) => k.deviceId === m.deviceId && k.certificate === m.fingerprint);
+      ctx.kvWatchers.closeWhere((k) => k.deviceId === m.deviceId && k.certificate === m.fingerprint);
       return;
   }
 }

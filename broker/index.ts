@@ -15,17 +15,17 @@ import type { BrokerDeps } from './deps.js';
 import type { BrokerContext } from './context.js';
 import type { BrokerCore } from './core.js';
 import { Registry } from 'prom-client';
-import { LogThrottle } from './log-throttle.js';
+import { LogThrottle } from '../src/domain/log-throttle.js';
 import { BrokerMetrics } from './metrics.js';
-import { DropLog } from './drop-log.js';
-import { AuthBackoff } from './auth-backoff.js';
-import { LocalConnections } from './presence.js';
-import { KvSockets } from './kv-sockets.js';
-import { UserStreams } from './user-streams.js';
-import { boundedPersistence, newAedes, startAedes } from './aedes.js';
-import { PersistentSessions } from './persistent-sessions.js';
+import { DropLog } from './limits/drop-log.js';
+import { AuthBackoff } from './limits/auth-backoff.js';
+import { NodeConnections } from './connections.js';
+import { KvWatchers } from './live/kv-watchers.js';
+import { UserStreams } from './live/user-streams.js';
+import { boundedPersistence, newAedes, startAedes } from './mqtt/aedes.js';
+import { PersistentSessions } from './live/persistent-sessions.js';
 import { startDelivery } from './deliver.js';
-import { OutboxSender } from './outbox.js';
+import { OutboxSender } from './live/outbox.js';
 import { tcpHandler } from './transports/tcp.js';
 import { createWebSockets, upgradeRouter } from './transports/ws.js';
 
@@ -52,7 +52,7 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
     deps,
     nodeId,
     connectionPrefix: randomBytes(6).toString('base64url'),
-    connections: new LocalConnections(deps, metrics),
+    connections: new NodeConnections(deps, metrics),
     throttle: new LogThrottle(10_000),
     metrics,
     drops: new DropLog(deps.logger, 10_000),
@@ -64,7 +64,7 @@ export async function createBroker(deps: BrokerDeps): Promise<Broker> {
   persistence.outbox = outbox;
   const ctx: BrokerContext = {
     ...core,
-    kvSockets: new KvSockets(),
+    kvWatchers: new KvWatchers(),
     streams: new UserStreams(),
     sessions: new PersistentSessions(core, deps.mqttSessions, persistence, {
       maxSessionsPerDevice: deps.options.maxSessionsPerDevice,

@@ -1,8 +1,8 @@
 // The MQTT topic ACL (docs/devices.md#mqtt-topics), read from the one topic table
-// (src/domain/device-topics.ts) that the AsyncAPI document is generated from. A device publishes
+// (src/protocol/device-topics.ts) that the AsyncAPI document is generated from. A device publishes
 // only to its own event, kv, data, commandAck and bulkData/{label} topics and subscribes only to its own
 // command, kv and bulkData responses.
-import { DEVICE_TOPICS, deviceTopic, topicTail, type DeviceTopicName } from '../src/domain/device-topics.js';
+import { DEVICE_TOPICS, deviceTopic, topicTail, type DeviceTopicName } from '../src/protocol/device-topics.js';
 
 export const commandTopic = (deviceId: number): string => deviceTopic('command', deviceId);
 export const kvTopic = (deviceId: number): string => deviceTopic('kv', deviceId);

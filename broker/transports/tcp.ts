@@ -1,8 +1,8 @@
 // MQTT over TCP (docs/devices.md#mqtt): each accepted socket goes to Aedes with the packet guard in place.
 import type { Socket } from 'node:net';
 import type { BrokerContext } from '../context.js';
-import { guardClient } from '../packet-guard.js';
-import { boundMqttOutput } from '../output-bound.js';
+import { guardClient } from '../limits/packet-guard.js';
+import { boundMqttOutput } from '../live/output-bound.js';
 
 export function tcpHandler(ctx: BrokerContext): (socket: Socket) => void {
   return (socket) => {

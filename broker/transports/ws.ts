@@ -9,13 +9,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import type { BrokerContext } from '../context.js';
-import { guardClient } from '../packet-guard.js';
-import { boundMqttOutput } from '../output-bound.js';
-import { openCommandSocket } from '../command-ws.js';
-import { openKvSocket } from '../kv-ws.js';
-import { openUserStream } from '../user-stream.js';
-import { upgradeRequest } from './upgrade-http.js';
-import { ignore, sweep, watch } from './ws-liveness.js';
+import { guardClient } from '../limits/packet-guard.js';
+import { boundMqttOutput } from '../live/output-bound.js';
+import { openCommandSocket } from '../sockets/command.js';
+import { openKvSocket } from '../sockets/kv.js';
+import { openUserStream } from '../sockets/user-session.js';
+import { upgradeRequest } from '../sockets/upgrade-http.js';
+import { ignore, sweep, watch } from '../sockets/liveness.js';
 
 export interface WebSockets {
   mqtt: WebSocketServer;

@@ -25,9 +25,9 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { Presence } from '../ports/presence.js';
 import type { OutboxMetrics, PipelineMetrics } from '../ports/metrics.js';
-import type { EventPipeline } from './event/pipeline.js';
-import type { AuthThrottle } from './auth/throttle.js';
-import type { LogThrottle } from './log/throttle.js';
+import type { EventPipeline } from '../ports/pipeline.js';
+import type { AuthThrottle } from '../ports/rate-limiter.js';
+import type { LogThrottle } from './log-throttle.js';
 
 /** deps holding only the named parts of the Store: a verb says which repositories it uses (`StoreOf<'devices' | 'kv'>`) */
 export type StoreOf<K extends keyof Store> = { store: Pick<Store, K> };

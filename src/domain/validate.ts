@@ -68,6 +68,14 @@ export const TextSchema = (what: string, max: number) =>
  * read is ignored; a different value is 403 READ_ONLY_FIELD naming the fields. `current` is what
  * the caller can read (absent = not shown to it, so any value sent is a change).
  */
+/**
+ * A text field that a form may have turned into a number: form bodies (urlencoded, multipart)
+ * coerce digits (docs/api.md#conventions), so a password `12345678` arrives as a number. Only canonical integers
+ * are coerced, so String() gives back exactly what was typed.
+ */
+export const FormTextSchema = (message: string) =>
+  v.pipe(v.union([v.string(message), v.pipe(v.number(message), v.integer(message))], message), v.transform(String));
+
 export function checkReadOnly(given: Record<string, unknown>, current: Record<string, unknown>, readOnly: readonly string[]): void {
   const changed = readOnly.filter((f) => f in given && !sameJson(given[f] ?? null, current[f] ?? null));
   if (changed.length) throw new AppError('READ_ONLY_FIELD', { fields: changed });

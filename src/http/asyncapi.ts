@@ -1,11 +1,11 @@
 // /asyncapi.json: the device side as AsyncAPI 3.0, generated from the topic table the broker's ACL
-// reads (src/domain/device-topics.ts) and the valibot schemas that check the payloads. The
+// reads (src/protocol/device-topics.ts) and the valibot schemas that check the payloads. The
 // document describes Hearth: `receive` is what Hearth takes from devices, `send` what it sends.
 // docs/devices.md
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import { DEVICE_TOPICS, type DeviceTopicName } from '../domain/device-topics.js';
+import { DEVICE_TOPICS, type DeviceTopicName } from '../protocol/device-topics.js';
 import { EventBodySchema } from '../domain/event/schemas.js';
 import { EventSchema } from '../domain/event/list.js';
 import { CommandBodySchema } from '../domain/command/schemas.js';

@@ -1,11 +1,11 @@
 // The edge's translation of domain errors into responses: the three-branch handler (our error,
 // framework error, unknown → logged, 500, no internals). The status of each reason comes from
-// src/domain/error-status.ts, which the broker's WebSocket upgrades share.
+// src/protocol/error-status.ts, which the broker's WebSocket upgrades share.
 import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { Reason } from '../domain/errors.js';
 import { AppError, isAppError } from '../domain/errors.js';
-import { fitStatus, statusOf } from '../domain/error-status.js';
+import { fitStatus, statusOf } from '../protocol/error-status.js';
 import type { HttpEnv } from './env.js';
 
 export function errorResponse(c: Context<HttpEnv>, err: AppError, headers?: Record<string, string>): Response {

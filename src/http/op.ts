@@ -9,7 +9,7 @@ import type { Maybe } from '../domain/maybe.js';
 import type { ApiDeps, HttpEnv } from './env.js';
 import type { OpMeta } from './op-meta.js';
 import type { RateDecision } from '../ports/rate-limiter.js';
-import { SPEC_STATUSES, type SpecOperation } from '../domain/spec-statuses.js';
+import { SPEC_STATUSES, type SpecOperation } from '../protocol/spec-statuses.js';
 import { clientIp } from './client-ip.js';
 import { requestHeader } from './headers.js';
 

@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
 import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import type { OpMeta } from './op-meta.js';
-import { statusOf } from '../domain/error-status.js';
+import { statusOf } from '../protocol/error-status.js';
 import { REASONS, type Reason } from '../domain/errors.js';
 import { RANGE_HEADER } from './paging.js';
 import { COMPONENT_NAMES, OP_EXAMPLES, TAGS, describeField, exampleOf, type JsonSchema } from './openapi-fields.js';

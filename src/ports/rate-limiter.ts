@@ -31,6 +31,17 @@ export interface FailureCounter {
   reset(key: string): Promise<void>;
 }
 
+/** docs/concepts.md: guesses back off (domain/auth/throttle.ts applies it); Deps.authThrottle */
+export interface AuthThrottle {
+  failures: FailureCounter;
+  /** one account (project + email) from one address: few free failures */
+  account: FailurePolicy;
+  /** one client IP, or one credential: more (a household or an office shares an address) */
+  client: FailurePolicy;
+  /** one account from every address together: many more (a distributed guess) */
+  accountGlobal: FailurePolicy;
+}
+
 export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateDecision>;
   /** the same decision without a promise, where the adapter decides in memory */

@@ -9,7 +9,7 @@ import type { Realtime } from '../adapters/realtime.js';
 import type { AccessLogRecorder } from '../http/access-log.js';
 import { createMemoryRateLimiter } from '../adapters/local/rate-limiter.js';
 import { createBroker, type Broker } from '../../broker/index.js';
-import { CONSUMED_TOPIC } from '../../broker/hooks/authorize-publish.js';
+import { CONSUMED_TOPIC } from '../../broker/mqtt/hooks/authorize-publish.js';
 import type { BrokerMetrics } from '../../broker/metrics.js';
 
 export interface BrokerRole {

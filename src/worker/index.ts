@@ -9,12 +9,12 @@ import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { StartThread } from '../ports/thread.js';
-import type { EventPipeline } from '../domain/event/pipeline.js';
+import type { EventPipeline } from '../ports/pipeline.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
 import { checkClientOptions } from './webhook/client/http-client.js';
 import { createLocalSender } from './webhook/sender/sender.js';
 import { createThreadedSender } from './webhook/sender/threaded-sender.js';
-import { createRunner, type MakeSender, type Runner } from './webhook/delivery/runner.js';
+import { createRunner, type MakeSender, type Runner } from './webhook/delivery/claim-loop.js';
 import { createOutcomeWriter } from './webhook/delivery/outcomes.js';
 import { FailureLog } from './webhook/delivery/failure-log.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
@@ -81,7 +81,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   // the worker reads no response header but Retry-After
   const clientOptions = { allowPrivateTargets: deps.webhooks.allowPrivateTargets, timeoutMs: deps.webhooks.timeoutMs, responseHeaders: false };
   checkClientOptions(clientOptions);
-  // docs/webhooks.md#retries: a short lease, renewed while the row is held (runner.ts), so a killed
+  // docs/webhooks.md#retries: a short lease, renewed while the row is held (delivery/claim-loop.ts), so a killed
   // worker's rows are taken again within it and a live worker's never
   const leaseMs = (deps.webhooks.leaseSeconds ?? LEASE_SECONDS) * 1000;
   // a job waiting this long for its lane goes back to the queue (as before the lease was a setting:

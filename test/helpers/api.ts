@@ -17,7 +17,7 @@ import { createApi } from '../../src/http/app.js';
 import { createAccessLogRecorder } from '../../src/http/access-log.js';
 import { createHttpMetrics } from '../../src/http/metrics.js';
 import type { ApiDeps, HttpEnv } from '../../src/http/env.js';
-import type { AuthThrottle } from '../../src/domain/auth/throttle.js';
+import type { AuthThrottle } from '../../src/ports/rate-limiter.js';
 
 export interface TestApi {
   app: Hono<HttpEnv>;

@@ -2,7 +2,7 @@
 // runCommonRouteTests): no credential, a malformed header, an unknown token of each kind.
 // Each answer must be 401 (403 where the documented list of the operation has no 401) with a reason.
 import { expect, it } from 'vitest';
-import { SPEC_STATUSES, type SpecOperation } from '../../src/domain/spec-statuses.js';
+import { SPEC_STATUSES, type SpecOperation } from '../../src/protocol/spec-statuses.js';
 import type { TestApi } from './api.js';
 
 export interface RouteUnderTest {

@@ -4,7 +4,7 @@
 // reports nothing proves nothing).
 import type { ImportGraph, SourceFacts } from './import-graph.js';
 
-export type Layer = 'scripts' | 'root' | 'broker' | 'http' | 'worker' | 'adapters' | 'domain' | 'ports' | 'console';
+export type Layer = 'scripts' | 'root' | 'broker' | 'http' | 'worker' | 'adapters' | 'protocol' | 'domain' | 'ports' | 'console';
 
 export type Rule =
   | 'unclassified-file'
@@ -41,19 +41,22 @@ export function layerOf(file: string): Layer | undefined {
   if (file.startsWith('broker/')) return 'broker';
   // the tools (admin CLI, simulator, benchmarks, build): outside the server, each its own entry point
   if (file.startsWith('scripts/')) return 'scripts';
-  const m = /^src\/(http|worker|adapters|domain|ports|console)\//.exec(file);
+  const m = /^src\/(http|worker|adapters|protocol|domain|ports|console)\//.exec(file);
   return m ? (m[1] as Layer) : undefined;
 }
 
 /** Which layers each layer may import from (its own included). */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
-  scripts: ['scripts', 'root', 'broker', 'http', 'worker', 'adapters', 'domain', 'ports'],
-  root: ['root', 'broker', 'http', 'worker', 'adapters', 'domain', 'ports'],
-  broker: ['broker', 'domain', 'ports'],
-  http: ['http', 'domain', 'ports'],
-  worker: ['worker', 'domain', 'ports'],
+  scripts: ['scripts', 'root', 'broker', 'http', 'worker', 'adapters', 'protocol', 'domain', 'ports'],
+  root: ['root', 'broker', 'http', 'worker', 'adapters', 'protocol', 'domain', 'ports'],
+  broker: ['broker', 'protocol', 'domain', 'ports'],
+  http: ['http', 'protocol', 'domain', 'ports'],
+  worker: ['worker', 'protocol', 'domain', 'ports'],
   // adapters are handed to the edges through Deps; neither side imports the other
   adapters: ['adapters', 'domain', 'ports'],
+  // what two edges share about the wire (HTTP statuses, the MQTT topic table): below the edges,
+  // above the domain, whose reasons and schemas it maps
+  protocol: ['protocol', 'domain', 'ports'],
   domain: ['domain', 'ports'],
   ports: ['ports'],
   // browser code: talks to the public API only

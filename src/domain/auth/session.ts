@@ -12,7 +12,7 @@ import { requireCaller } from './access.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { generateToken, hashToken } from './tokens.js';
 import { throttledSignIn, type SignInLanes } from './throttle.js';
-import { FormTextSchema } from '../user/schemas.js';
+import { FormTextSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
 

@@ -6,18 +6,8 @@
 // are forgotten after the window, so a real user is never kept out longer than that.
 // Sign-in is bounded per (account, address) and per address, with a much higher bound per account
 // from everywhere that holds back only addresses that failed on it (signIn, docs/api.md#sign-in-throttling).
-import type { FailureCounter, FailurePolicy } from '../../ports/rate-limiter.js';
+import type { AuthThrottle, FailureCounter } from '../../ports/rate-limiter.js';
 import { AppError, isAppError, type Reason } from '../errors.js';
-
-export interface AuthThrottle {
-  failures: FailureCounter;
-  /** one account (project + email) from one address: few free failures */
-  account: FailurePolicy;
-  /** one client IP, or one credential: more (a household or an office shares an address) */
-  client: FailurePolicy;
-  /** one account from every address together: many more (a distributed guess) */
-  accountGlobal: FailurePolicy;
-}
 
 export interface Lane {
   key: string;

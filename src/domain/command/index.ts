@@ -9,3 +9,4 @@ export { ackCommand } from './ack.js';
 export { sweepOutbox, type SweepResult } from './sweep.js';
 export { claimCommands, commandDelivered, commandMessage, type OutboxDeliveryDeps } from './outbox-deliver.js';
 export { removeDeviceCommands } from './device-cleanup.js';
+export { triggerCommand, CommandTriggerSchema } from './webhook-trigger.js';

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { EventRecord, PresenceWrite } from '../../ports/store.js';
 import { randomId } from '../auth/tokens.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
-import type { OutboxItem } from './pipeline.js';
+import type { OutboxItem } from '../../ports/pipeline.js';
 import { pointsOfEvent } from '../tsdb/points.js';
 
 export interface EmitInput {
@@ -39,7 +39,7 @@ export function newEventId(now: Date): string {
 export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics'>, input: EmitInput): Promise<string> {
   const now = deps.clock.now();
   const id = newEventId(now);
-  // module lookup is cached per project (domain/webhook/targets.ts): no query per event
+  // module lookup is cached per project (domain/webhook/event-targets.ts): no query per event
   const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
   if (input.presence) item.presence = input.presence;

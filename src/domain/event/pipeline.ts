@@ -2,41 +2,18 @@
 // test) and passed in `Deps.pipeline` (docs/architecture.md#floors-and-imports: no module-level state):
 //   - the outbox: every accepted event and its webhook deliveries, group-committed
 //     (group-commit.ts) in one transaction;
-//   - the webhook target cache: each project's modules (domain/webhook/targets.ts);
+//   - the webhook target cache: each project's modules (domain/webhook/event-targets.ts);
 //   - the local hand-off: workers of this process that take new deliveries as they are written
 //     (domain/webhook/handoff.ts);
 //   - the time-series points the events of a commit carry for tsdb modules, written right after
 //     it in one transaction of their own, and the count of dropped points (docs/timeseries.md#sending-points).
 // Two Hearths in one process (tests, benches) build two pipelines and share nothing.
-import type { EventRow, ModuleRow, PresenceWrite, Store, TsdbPoint } from '../../ports/store.js';
-import type { NewDelivery } from '../../ports/queue.js';
-import { LocalHandoff, type LocalClaimer } from '../webhook/handoff.js';
+import type { PresenceWrite, Store, TsdbPoint } from '../../ports/store.js';
+import type { EventPipeline, OutboxItem } from '../../ports/pipeline.js';
+import { LocalHandoff } from '../webhook/handoff.js';
 import { TargetCache } from '../webhook/target-cache.js';
 import { GroupCommit } from './group-commit.js';
-import type { EventPoints } from '../tsdb/points.js';
 import { DroppedPoints } from '../tsdb/dropped.js';
-
-export interface OutboxItem {
-  row: EventRow;
-  deliveries: NewDelivery[];
-  /** set by the commit: some deliveries went to the queue for any worker to claim */
-  queued?: boolean;
-  /** docs/timeseries.md#sending-points: the points the event carries for the project's tsdb modules */
-  points?: EventPoints;
-  /** a `_deviceConnected_`/`_deviceDisconnected_` event: the device's presence flip, in the same transaction */
-  presence?: PresenceWrite;
-}
-
-export interface EventPipeline {
-  /** resolves once the event and its deliveries are committed, with the other events of this moment */
-  commit(item: OutboxItem): Promise<void>;
-  /** every module of the project, cached (one query per project per TARGETS_TTL_MS at most) */
-  projectModules(projectId: number): Promise<ModuleRow[]>;
-  /** the project's modules changed: the next event reads them again */
-  invalidateTargets(projectId: number): void;
-  /** a worker of this process offers room for new deliveries (handoff.ts); returns the detach */
-  attachClaimer(claimer: LocalClaimer): () => void;
-}
 
 type PipelineStore = Pick<Store, 'modules' | 'transaction' | 'logs' | 'devices'>;
 

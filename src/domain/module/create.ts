@@ -6,7 +6,7 @@ import type { ModuleRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { writeLog } from '../log/write.js';
-import { modulesChanged } from '../webhook/targets.js';
+import { modulesChanged } from './changed.js';
 import { ModuleCreateSchema, type Module } from './schemas.js';
 import { requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';

@@ -4,7 +4,7 @@ import type { Caller } from '../auth/caller.js';
 import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
-import { modulesChanged } from '../webhook/targets.js';
+import { modulesChanged } from './changed.js';
 import { requireModuleManager } from './access.js';
 import { MODULE_ID_PATTERN } from './schemas.js';
 import type { ModuleDeps } from './create.js';

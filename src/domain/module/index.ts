@@ -4,6 +4,7 @@ export { createModule, type ModuleDeps } from './create.js';
 export { updateModule } from './update.js';
 export { deleteModule } from './delete.js';
 export { rotateModuleKeys } from './rotate-keys.js';
+export { modulesChanged, followModuleChanges } from './changed.js';
 export { getModule, listModules, listHomeModules, type ModuleBrief } from './read.js';
 export { parseProjectId, requireModuleManager, loadModule } from './access.js';
 export { moduleView, maskKey } from './view.js';

@@ -6,7 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
-import { modulesChanged } from '../webhook/targets.js';
+import { modulesChanged } from './changed.js';
 import { ModulePatchSchema, type Module, type ModulePatchInput } from './schemas.js';
 import { loadModule, requireModuleManager } from './access.js';
 import type { WebhookChecks } from './checks.js';

@@ -1,7 +1,7 @@
 // docs/timeseries.md#sending-points: points that are dropped (not a point, or a store that refused them)
 // are counted per project, and the general log gets one line per project per window with the
 // count since the last line: a gateway sending bad points every second fills no log.
-import { LogThrottle } from '../log/throttle.js';
+import { LogThrottle } from '../log-throttle.js';
 
 /** one line per project per minute at most */
 export const DROPPED_LOG_WINDOW_MS = 60_000;

@@ -2,6 +2,7 @@
 // `eventData.timeSeriesData` is an array of {seriesId, timestamp, value}; a point that is not one
 // is dropped and counted (dropped.ts), never failing the event. Pure: no I/O, no clock.
 import type { EventRecord, ModuleRow, TsdbPoint } from '../../ports/store.js';
+import type { EventPoints } from '../../ports/pipeline.js';
 
 /** docs/timeseries.md#sending-points: a series id is 1 to 256 characters */
 export const MAX_SERIES_ID = 256;
@@ -27,12 +28,6 @@ export function tsdbModulesFor(modules: ModuleRow[], eventType: string): ModuleR
     if (m.moduleType === 'tsdb' && m.tsdb?.eventTypes.includes(eventType)) (out ??= []).push(m);
   }
   return out ?? [];
-}
-
-export interface EventPoints {
-  points: TsdbPoint[];
-  /** entries of `timeSeriesData` that were not a point */
-  dropped: number;
 }
 
 /** the points of an event of a home for each of `modules`; `timeSeriesData` must be an array */

@@ -1,16 +1,8 @@
 // Users of a project (docs/concepts.md). A user signs in with email and password (POST /auth/user).
 import * as v from 'valibot';
-import { IdQuerySchema, IdSchema } from '../validate.js';
+import { FormTextSchema, IdQuerySchema, IdSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());
-
-/**
- * A text field that a form may have turned into a number: form bodies (urlencoded, multipart)
- * coerce digits (docs/api.md#conventions), so a password `12345678` arrives as a number. Only canonical integers
- * are coerced, so String() gives back exactly what was typed.
- */
-export const FormTextSchema = (message: string) =>
-  v.pipe(v.union([v.string(message), v.pipe(v.number(message), v.integer(message))], message), v.transform(String));
 
 /** emails are compared case-insensitively: stored trimmed and lower-cased */
 export const EmailSchema = v.pipe(

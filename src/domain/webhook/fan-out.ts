@@ -4,7 +4,7 @@
 import type { EventRecord } from '../../ports/store.js';
 import type { Deps } from '../deps.js';
 import type { NewDelivery } from '../../ports/queue.js';
-import { eventTargets } from './targets.js';
+import { eventTargets } from './event-targets.js';
 import { eventWebhookJson } from './payload.js';
 import { newDeliveryId } from './ids.js';
 

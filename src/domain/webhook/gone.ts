@@ -5,7 +5,7 @@
 import type { DeliveryKind } from '../../ports/queue.js';
 import type { Deps, StoreOf } from '../deps.js';
 import { writeLog } from '../log/write.js';
-import { modulesChanged } from './targets.js';
+import { modulesChanged } from '../module/changed.js';
 
 /** true when a webhook was turned off; data-source and report webhooks have nothing to turn off */
 export async function disableGoneWebhook({

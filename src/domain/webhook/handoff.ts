@@ -10,23 +10,8 @@
 //
 // The set of claimers belongs to one event pipeline (domain/event/pipeline.ts), built once per
 // store by main.ts: a worker attaches to the pipeline it is given, never to a process-wide list.
-import type { InsertClaim, NewDelivery } from '../../ports/queue.js';
-
-export interface Reservation {
-  /** how the taken rows must be written */
-  claim: InsertClaim;
-  /** the rows this worker takes, in the order given */
-  taken: NewDelivery[];
-  /** the rows are committed: the worker starts them */
-  accept(): void;
-  /** they were not written: the room is given back */
-  cancel(): void;
-}
-
-export interface LocalClaimer {
-  /** takes what it has room for now (maybe nothing) */
-  reserve(rows: NewDelivery[]): Reservation | undefined;
-}
+import type { NewDelivery } from '../../ports/queue.js';
+import type { LocalClaimer, Reservation } from '../../ports/pipeline.js';
 
 /** the workers of this process that write to one store */
 export class LocalHandoff {

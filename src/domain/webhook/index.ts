@@ -1,7 +1,6 @@
 export { eventDeliveries, WEBHOOK_QUEUE } from './fan-out.js';
 export { eventWebhookBody, commandWebhookBody, type EventWebhookBody, type CommandWebhookBody } from './payload.js';
-export { eventTargets, modulesChanged, followModuleChanges, subscribes, TARGETS_TTL_MS } from './targets.js';
-export { triggerCommand, CommandTriggerSchema } from './command.js';
+export { eventTargets, subscribes, TARGETS_TTL_MS } from './event-targets.js';
 export {
   listDeliveries,
   getDelivery,

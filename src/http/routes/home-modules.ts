@@ -8,7 +8,7 @@ import { readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
 import { requireCaller } from '../../domain/auth/access.js';
 import { ModuleBriefSchema, ModuleSchema, listHomeModules } from '../../domain/module/index.js';
-import { CommandTriggerSchema, triggerCommand } from '../../domain/webhook/command.js';
+import { CommandTriggerSchema, triggerCommand } from '../../domain/command/webhook-trigger.js';
 
 const tag = 'smart modules';
 const STATUSES = [401, 403, 404, 429, 500, 503] as const;

@@ -68,7 +68,7 @@ describe.skipIf(!canRunCluster || !hasRedisServer)('a cluster whose Redis restar
     rx.trust(await createEventModule(c, 'api', 'load-hook', rx.url, ['loadTest']));
     await expect.poll(() => isConnected(c, 'api', device.id), { timeout: 10_000 }).toBe(true);
     // broker B learns of a module made on the api node within its module cache's lifetime
-    // (src/domain/webhook/targets.ts, TARGETS_TTL_MS): the load starts once a probe from B arrives
+    // (src/domain/webhook/event-targets.ts, TARGETS_TTL_MS): the load starts once a probe from B arrives
     await expect
       .poll(
         async () => {

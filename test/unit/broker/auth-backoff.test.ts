@@ -1,8 +1,8 @@
-// Repeated bad credentials from one address (docs/devices.md#mqtt, broker/auth-backoff.ts): the first is
+// Repeated bad credentials from one address (docs/devices.md#mqtt, broker/limits/auth-backoff.ts): the first is
 // answered at once, then each waits twice as long up to the cap; an address that stops failing
 // is forgotten; memory is bounded.
 import { describe, expect, it } from 'vitest';
-import { AuthBackoff } from '../../../broker/auth-backoff.js';
+import { AuthBackoff } from '../../../broker/limits/auth-backoff.js';
 
 describe('AuthBackoff', () => {
   it('doubles per failure from the base up to the cap, per address', () => {

@@ -1,6 +1,6 @@
 // One map from reason to CONNACK code (docs/architecture.md#house-rules rule 4; docs/devices.md#mqtt).
 import { describe, expect, it } from 'vitest';
-import { connackCodeOf, connackError } from '../../../broker/connack.js';
+import { connackCodeOf, connackError } from '../../../broker/mqtt/connack.js';
 import { AppError, REASONS } from '../../../src/domain/errors.js';
 
 describe('connackCodeOf', () => {

@@ -1,6 +1,6 @@
 // The general log gets one line per key per window, and the throttle's memory stays bounded.
 import { describe, expect, it } from 'vitest';
-import { LogThrottle } from '../../../broker/log-throttle.js';
+import { LogThrottle } from '../../../src/domain/log-throttle.js';
 
 describe('LogThrottle', () => {
   it('allows one line per key per window', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus, runCommonRouteTests } from '../../helpers/auth-cases.js';
 import { seedDevice, seedHome, seedKey, seedProject, seedUser } from '../../helpers/store-seed.js';
-import type { SpecOperation } from '../../../src/domain/spec-statuses.js';
+import type { SpecOperation } from '../../../src/protocol/spec-statuses.js';
 
 describe('device key-value store: security', () => {
   let t: TestApi;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser, DiagnosticSeverity } from '@asyncapi/parser';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
-import { DEVICE_TOPICS, deviceTopic } from '../../../src/domain/device-topics.js';
+import { DEVICE_TOPICS, deviceTopic } from '../../../src/protocol/device-topics.js';
 import { publishKindOf, subscriptionAllowed } from '../../../broker/topics.js';
 import * as v from 'valibot';
 import { MESSAGES } from '../../../src/http/asyncapi.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createLogger, type LogOutput } from '../../../src/adapters/log/logger.js';
-import { DropLog } from '../../../broker/drop-log.js';
+import { DropLog } from '../../../broker/limits/drop-log.js';
 
 function output(isTTY?: boolean): LogOutput & { lines: string[] } {
   const lines: string[] = [];

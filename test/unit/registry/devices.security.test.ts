@@ -5,7 +5,7 @@ import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus, runCommonRouteTests } from '../../helpers/auth-cases.js';
 import { seedDevice, seedHome, seedKey, seedProject, seedUser } from '../../helpers/seed.js';
 import { hashToken, generateToken } from '../../../src/domain/auth/tokens.js';
-import type { SpecOperation } from '../../../src/domain/spec-statuses.js';
+import type { SpecOperation } from '../../../src/protocol/spec-statuses.js';
 
 describe('devices: security', () => {
   let t: TestApi;

@@ -2,7 +2,7 @@
 // nothing else; `originProjectKeyID` spelled with ID.
 import { describe, expect, it } from 'vitest';
 import { commandWebhookBody, eventWebhookBody, eventWebhookJson } from '../../../src/domain/webhook/payload.js';
-import { subscribes } from '../../../src/domain/webhook/targets.js';
+import { subscribes } from '../../../src/domain/webhook/event-targets.js';
 
 describe('event webhook body (docs/webhooks.md#event-webhook)', () => {
   it('renames originProjectKeyId to originProjectKeyID and keeps only documented fields', () => {

@@ -2,7 +2,7 @@
 // and the templates applied for event webhooks.
 import { describe, expect, it } from 'vitest';
 import { prepareRequest } from '../../../src/worker/webhook/sender/request.js';
-import type { Target } from '../../../src/worker/webhook/delivery/targets.js';
+import type { Target } from '../../../src/worker/webhook/sender/request.js';
 import { seal } from '../../../src/domain/auth/tokens.js';
 import { verify } from '../../../src/worker/webhook/sender/signature.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';

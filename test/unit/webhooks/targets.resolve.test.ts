@@ -5,7 +5,7 @@ import { makeSqliteStore } from '../../helpers/db.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
-import { resolveTarget } from '../../../src/worker/webhook/delivery/targets.js';
+import { resolveTarget } from '../../../src/worker/webhook/delivery/resolve-target.js';
 import { disableGoneWebhook } from '../../../src/domain/webhook/gone.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 import type { ModuleRow } from '../../../src/ports/store.js';

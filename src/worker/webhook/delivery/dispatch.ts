@@ -14,8 +14,8 @@ import type { WebhookResult } from '../client/http-client.js';
 import { decide, type Decision } from './policy.js';
 import type { WorkerMetrics } from '../../metrics.js';
 import type { OutcomeWriter } from './outcomes.js';
-import type { Target } from './targets.js';
-import type { EventPipeline } from '../../../domain/event/pipeline.js';
+import type { Target } from '../sender/request.js';
+import type { EventPipeline } from '../../../ports/pipeline.js';
 import type { FailureLog } from './failure-log.js';
 
 /** attempts kept per delivery (a redelivered one keeps adding rounds) */
@@ -25,7 +25,7 @@ export interface DispatchDeps {
   store: Store;
   bus: Bus;
   clock: Clock;
-  /** the module cache event deliveries are resolved through (targets.ts) */
+  /** the module cache event deliveries are resolved through (resolve-target.ts) */
   pipeline: EventPipeline;
   secret: string;
   logger: Logger;

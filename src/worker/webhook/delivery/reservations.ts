@@ -4,7 +4,7 @@
 // nothing due left (rows written later must not overtake those).
 import type { Clock } from '../../../ports/clock.js';
 import { laneOf, type DeliveryRow, type NewDelivery } from '../../../ports/queue.js';
-import type { Reservation } from '../../../domain/webhook/handoff.js';
+import type { Reservation } from '../../../ports/pipeline.js';
 import type { Holdings } from './holdings.js';
 
 export interface ReserveContext {

@@ -7,7 +7,6 @@ import { unseal } from '../../../domain/auth/tokens.js';
 import { buildWebhookRequest, TemplateError } from '../../../domain/webhook/template.js';
 import { sign } from './signature.js';
 import type { WebhookRequest } from '../client/http-client.js';
-import type { Target } from '../delivery/targets.js';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const MODE_SIGNATURE_HEADER = 'X-Mode-Signature';
@@ -33,6 +32,16 @@ export type Prepared =
   | { send: WebhookRequest }
   /** nothing may be sent: the delivery is recorded as dropped with this reason */
   | { drop: string; templateError?: boolean };
+
+/** where a delivery goes, read when it is sent (delivery/resolve-target.ts) */
+export interface Target {
+  url: string;
+  keySealed: string;
+  /** docs/webhooks.md#templates templates (event webhooks only) */
+  templates?: { headers: Record<string, string> | null; body: string | null };
+  /** told of every attempt (data sources keep a health state from it) */
+  afterAttempt?: (ok: boolean, error?: string) => Promise<void>;
+}
 
 /** One delivery as the sender needs it: what to send where, and the key to sign it with. */
 export interface Job {

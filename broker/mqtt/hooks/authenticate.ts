@@ -1,0 +1,185 @@
+// Aedes authenticate (docs/devices.md#mqtt): username = device id in decimal, password = the device API key;
+// or, over TLS with client certificates on, a client certificate (docs/tls.md#client-certificates: the user name is
+// then the device id or empty, the password may be empty; a certificate presented decides alone).
+// Bad credentials → CONNACK 4; a device that no longer exists → CONNACK 5; a device already at
+// its connection cap → CONNACK 3 (try later). Repeated bad credentials from one address wait
+// longer and longer for their CONNACK (auth-backoff.ts). A clean-session-0 connection is a
+// persistent session, bounded per device (persistent-sessions.ts). Once accepted, the connection gets its session
+// (the device resolved once, here) and counts for presence until its socket closes, whatever
+// closes it.
+import type { AuthenticateError, Client } from 'aedes';
+import type { Socket } from 'node:net';
+import { AppError } from '../../../src/domain/errors.js';
+import { parseId } from '../../../src/domain/id.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
+import type { BrokerContext } from '../../context.js';
+import { connackError } from '../connack.js';
+import { brokerLog } from '../../general-log.js';
+import { DeviceSession, sessionOf, type WithSession } from '../../session.js';
+import type { WithIdRejected } from './pre-connect.js';
+import { delay } from '../../limits/auth-backoff.js';
+import { deviceForCertificate, refuseKeyIfCertificateRequired, type CertificateSignIn } from '../../../src/domain/certificate/index.js';
+import { presentedCertificate } from '../client-certificate.js';
+
+type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
+
+export function authenticate(ctx: BrokerContext) {
+  // one listener shared by every connection (Aedes links the socket to its client as
+  // `conn.client`): no closure per connection
+  const onSocketClose = function (this: { client?: WithSession }): void {
+    const s = this.client?.hearth;
+    if (!s) return;
+    if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
+    void ctx.connections.detach(s);
+  };
+  return (client: Client, username: string | undefined, password: Buffer | undefined, done: Done): void => {
+    if ((client as Client & WithIdRejected).hearthIdRejected) {
+      // [MQTT-3.1.3-8] an empty client id needs clean session 1: CONNACK 2, identifier rejected
+      refused(ctx, client, username, new AppError('INVALID_PARAMETERS', { message: 'an empty client id needs clean session 1' }));
+      return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
+    }
+    const c: Connecting = { client, username, password, onSocketClose };
+    runConnectSteps(ctx, c).then(
+      () => done(null, true),
+      (err) => {
+        refused(ctx, client, username, err);
+        const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
+        void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
+      },
+    );
+  };
+}
+
+/** what one CONNECT carries through its steps */
+interface Connecting {
+  client: Client;
+  username: string | undefined;
+  password: Buffer | undefined;
+  onSocketClose: () => void;
+  /** set by checkCredentials */
+  signIn?: CertificateSignIn;
+  /** set by openSession */
+  session?: DeviceSession;
+}
+
+/** one step of a CONNECT; a throw refuses it with that error's CONNACK */
+type ConnectStep = (ctx: BrokerContext, c: Connecting) => Promise<void> | void;
+
+/** the CONNECT's steps after preConnect, in order (as Aedes runs its own connectActions) */
+export const CONNECT_STEPS: readonly ConnectStep[] = [checkCredentials, checkConnectionCap, openSession, admitPersistentSession, attachSession];
+
+async function runConnectSteps(ctx: BrokerContext, c: Connecting): Promise<void> {
+  for (const step of CONNECT_STEPS) await step(ctx, c);
+}
+
+/** a client certificate, or the device id and key: the device signing in */
+async function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
+  c.signIn = await credentialsOf(ctx, c.client, c.username, c.password);
+}
+
+async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
+  const cert = presentedCertificate(ctx, client.req?.socket ?? client.conn);
+  if (cert) {
+    const named = username ? parseId(username) : undefined;
+    if (username && named === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
+    return deviceForCertificate({ deps: ctx.deps, input: { cert, deviceId: named } });
+  }
+  if (!username || !password?.length) throw new AppError('AUTHORIZATION_REQUIRED');
+  const deviceId = parseId(username);
+  if (deviceId === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
+  const { store } = ctx.deps;
+  const device = await store.devices.getByKeyHash(hashToken(password.toString('utf8')));
+  if (device && device.id === deviceId) {
+    await refuseKeyIfCertificateRequired(ctx.deps, device);
+    return { device };
+  }
+  // a key of another device, or a wrong key, are bad credentials; a device that is gone is not
+  // authorized at all (deleted, or removed from its project)
+  if (!device && !(await store.devices.get(deviceId))) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
+  throw new AppError('INVALID_TOKEN');
+}
+
+/** the device's live connections stay under options.connectionsPerDevice */
+async function checkConnectionCap(ctx: BrokerContext, { client, signIn }: Connecting): Promise<void> {
+  const { device } = signIn!;
+  // [MQTT-3.1.4-2] a connection with the same client id replaces the old one: it does not count
+  const old = (ctx.aedes as unknown as { clients: Record<string, Client | undefined> }).clients[client.id];
+  const replacing = old && sessionOf(old)?.device.id === device.id ? 1 : 0;
+  if ((await ctx.deps.presence.count(device.id)) - replacing >= ctx.deps.options.connectionsPerDevice) {
+    throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, connections: ctx.deps.options.connectionsPerDevice });
+  }
+  if (client.closed) throw new AppError('SERVICE_UNAVAILABLE'); // gone while we looked
+}
+
+/** the connection's session: the device resolved once, here */
+function openSession(ctx: BrokerContext, c: Connecting): void {
+  const { device, fingerprint } = c.signIn!;
+  const session = new DeviceSession(
+    { id: device.id, projectId: device.projectId, deviceClass: device.deviceClass, homeId: device.homeId },
+    'mqtt',
+    addressOf(ctx, c.client),
+    c.client,
+    ctx.connectionPrefix,
+  );
+  session.granted = new Set();
+  session.certificate = fingerprint;
+  c.session = session;
+}
+
+/** docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go) */
+async function admitPersistentSession(ctx: BrokerContext, { client, session }: Connecting): Promise<void> {
+  const s = session!;
+  if (client.clean === false) {
+    await ctx.sessions.admit(s, client.id);
+    s.persistentId = client.id;
+  } else {
+    ctx.sessions.forget(s.device.id, client.id);
+  }
+  if (client.closed) {
+    if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
+}
+
+/** the client carries its session and counts for presence until its socket closes, whatever closes it */
+async function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
+  (client as Client & WithSession).hearth = session;
+  // the socket closing is the one signal every kind of disconnect gives
+  client.conn.on('close', onSocketClose);
+  await ctx.connections.attach(session!);
+}
+
+/** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */
+function isBadCredential(err: unknown): boolean {
+  if (!(err instanceof AppError)) return false;
+  return err.reason === 'INVALID_TOKEN' || err.reason === 'AUTHORIZATION_REQUIRED' || err.reason === 'INVALID_PARAMETERS' || err.reason === 'DEVICE_NOT_FOUND';
+}
+
+function refused(ctx: BrokerContext, client: Client, username: string | undefined, err: unknown): void {
+  const reason = err instanceof AppError ? err.reason : 'SERVICE_UNAVAILABLE';
+  ctx.metrics.refused('mqtt', reason);
+  if (!(err instanceof AppError)) ctx.deps.logger.error({ err }, 'MQTT authentication failed');
+  const ip = addressOf(ctx, client) ?? 'unknown address';
+  const deviceId = parseId(username);
+  const why = err instanceof AppError && typeof err.data?.message === 'string' ? ` (${err.data.message})` : '';
+  const text = `MQTT connection refused for device ${username === undefined ? '(no user name)' : JSON.stringify(username.slice(0, 40))} from ${ip}: ${reason}${why}`;
+  if (deviceId === undefined || !ctx.throttle.allow(`refused:${deviceId}`)) {
+    ctx.deps.logger.debug(text);
+    return;
+  }
+  // filed under the project of the device named, when it exists
+  void ctx.deps.store.devices.get(deviceId).then(
+    (d) => brokerLog(ctx, d?.projectId ?? null, undefined, 'warn', text),
+    () => undefined,
+  );
+}
+
+/**
+ * The device's address: the TCP peer, or for MQTT over WebSocket the client of the HTTP request
+ * (behind a trusted proxy, the address its X-Forwarded-For names: src/http/client-ip.ts).
+ */
+function addressOf(ctx: BrokerContext, client: Client): string | undefined {
+  const req = client.req;
+  if (req) return ctx.deps.clientIpOf ? ctx.deps.clientIpOf(req) : req.socket.remoteAddress;
+  return (client.conn as Socket).remoteAddress;
+}

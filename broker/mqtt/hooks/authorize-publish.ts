@@ -1,0 +1,125 @@
+// Aedes authorizePublish (docs/devices.md#mqtt). Every device publish is handled here, by topic kind, and
+// never forwarded by Aedes itself:
+// - Aedes sends a QoS 1 PUBACK before its `published` hook runs; an event must be committed
+//   before its PUBACK, so the work happens in this hook, which Aedes awaits first.
+// - a device's raw publish must reach nobody: KV changes go out as the stored change with its
+//   `rev` (through the bus), and nobody may subscribe to events. So after handling, the packet
+//   is pointed at a topic no client can subscribe to.
+// - Aedes drops the connection when this hook answers an error, and docs/api.md says a foreign topic,
+//   an over-rate or an invalid payload is dropped and logged with the connection kept. Only a
+//   failure of ours (store down) answers an error: no PUBACK, so the device sends it again.
+import type { Client, PublishPacket } from 'aedes';
+import { isAppError } from '../../../src/domain/errors.js';
+import type { BrokerContext } from '../../context.js';
+import { brokerLog, clip } from '../../general-log.js';
+import { sessionOf, type DeviceSession } from '../../session.js';
+import { publishKindOf, type PublishKind } from '../../topics.js';
+import { PayloadError } from '../published/payload.js';
+import { eventPublished } from '../published/event.js';
+import { kvPublished } from '../published/kv.js';
+import { dataPublished } from '../published/data.js';
+import { bulkDataPublished } from '../published/bulk-data.js';
+import { commandAckPublished } from '../published/command-ack.js';
+
+/** `$` topics are not matched by wildcards [MQTT-4.7.2-1] and no device may subscribe here */
+export const CONSUMED_TOPIC = '$hearth/consumed';
+
+type Handler = (ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, kind: PublishKind) => Promise<void>;
+const HANDLERS: Record<PublishKind['kind'], Handler> = {
+  event: eventPublished,
+  kv: kvPublished,
+  data: dataPublished,
+  commandAck: commandAckPublished,
+  bulkData: bulkDataPublished,
+};
+
+export function authorizePublish(ctx: BrokerContext) {
+  return (client: Client | null, packet: PublishPacket, done: (err?: Error | null) => void): void => {
+    const s = sessionOf(client);
+    // a will Aedes finds without its client (another node's, or a stale one): never ours to send
+    if (!client || !s) return done(new Error('publish without a device session'));
+    handle(ctx, client, s, packet).then(
+      () => {
+        packet.topic = CONSUMED_TOPIC;
+        packet.retain = false;
+        done(null);
+      },
+      (err) => done(err),
+    );
+  };
+}
+
+/** one device publish on its way through the steps */
+interface Publishing {
+  client: Client;
+  s: DeviceSession;
+  packet: PublishPacket;
+  /** what the topic is to this device; undefined: not a topic it may publish to */
+  kind: PublishKind | undefined;
+}
+
+/** one step of a publish: false drops it (the steps after it are skipped); a throw is our failure (no PUBACK) */
+type PublishStep = (ctx: BrokerContext, p: Publishing) => Promise<boolean> | boolean;
+
+/** a device publish's steps, in order; whatever they decide, the packet is then consumed (CONSUMED_TOPIC) */
+export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, handledByKind];
+
+async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
+  const kind = publishKindOf(s.device.id, packet.topic);
+  if (kind) ctx.metrics.publishes[kind.kind]++;
+  const p: Publishing = { client, s, packet, kind };
+  for (const step of PUBLISH_STEPS) if (!(await step(ctx, p))) return;
+}
+
+/** docs/api.md#errors: a per-device rate; excess is dropped and logged (once per window, not once per packet) */
+async function rateLimit(ctx: BrokerContext, { s, packet }: Publishing): Promise<boolean> {
+  const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
+  if (rate.allowed) return true;
+  const why = 'the device publishes faster than its rate limit; excess publishes are dropped';
+  if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, packet.topic, why);
+  counted(ctx, s, packet.topic, 'rate_limit', why);
+  return false;
+}
+
+/** a device publishes only to its own topics */
+function topicAllowed(ctx: BrokerContext, { s, packet, kind }: Publishing): boolean {
+  if (kind) return true;
+  const why = `not a topic device ${s.device.id} may publish to`;
+  dropped(ctx, s, packet.topic, why);
+  counted(ctx, s, packet.topic, 'topic', why);
+  return false;
+}
+
+/** the handler of the topic's kind (published/); the device's mistakes are dropped, not its connection */
+async function handledByKind(ctx: BrokerContext, { client, s, packet, kind }: Publishing): Promise<boolean> {
+  try {
+    await HANDLERS[kind!.kind](ctx, client, s, packet, kind!);
+    return true;
+  } catch (err) {
+    // a RangeError is the payload's doing too (a stack overflow in something recursive): the
+    // device's mistake, never a reason to cut its connection
+    if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) {
+      const why = describe(err);
+      dropped(ctx, s, packet.topic, why);
+      counted(ctx, s, packet.topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
+      return false;
+    }
+    throw err;
+  }
+}
+
+/** every drop: the metric, and the process log's sampled warn (drop-log.ts) */
+function counted(ctx: BrokerContext, s: DeviceSession, topic: string, reason: string, why: string): void {
+  ctx.metrics.dropped(reason);
+  ctx.drops.dropped(reason, () => `device ${s.device.id} to ${clip(topic)}: ${clip(why, 200)}`);
+}
+
+function describe(err: Error): string {
+  if (!isAppError(err)) return err.message;
+  const issues = err.data?.issues as { path: string; message: string }[] | undefined;
+  return issues?.length ? `${err.reason}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}` : err.reason;
+}
+
+function dropped(ctx: BrokerContext, s: DeviceSession, topic: string, why: string): void {
+  brokerLog(ctx, s.device.projectId, s.caller(), 'warn', `dropped MQTT publish to ${clip(topic)} from device ${s.device.id}: ${clip(why, 500)}`);
+}
