@@ -27,6 +27,7 @@ import type { TsdbRepo } from './store/tsdb.js';
 import type { CommandRepo } from './store/commands.js';
 import type { DeviceCertificateRepo } from './store/device-certificates.js';
 import type { StreamTicketRepo } from './store/stream-tickets.js';
+import type { StatsRepo } from './store/stats.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -49,6 +50,7 @@ export * from './store/tsdb.js';
 export * from './store/commands.js';
 export * from './store/device-certificates.js';
 export * from './store/stream-tickets.js';
+export * from './store/stats.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -91,6 +93,8 @@ export interface Repositories {
   deviceCertificates: DeviceCertificateRepo;
   /** single-use WebSocket tickets (docs/api.md#stream-tickets) */
   streamTickets: StreamTicketRepo;
+  /** per-minute fleet counters (docs/api.md#fleet-figures) */
+  stats: StatsRepo;
 }
 
 export interface Store extends Repositories {

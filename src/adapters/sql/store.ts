@@ -19,6 +19,7 @@ import { retentionRepo } from './retention.js';
 import { tsdbRepo } from './tsdb.js';
 import { deviceCertificateRepo } from './device-certificates.js';
 import { streamTicketRepo } from './stream-tickets.js';
+import { statsRepo } from './stats.js';
 import { rawSqlite } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
@@ -55,6 +56,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     tsdb: tsdbRepo(db, handle.dialect, raw),
     deviceCertificates: deviceCertificateRepo(db),
     streamTickets: streamTicketRepo(db),
+    stats: statsRepo(db, raw),
   };
   return store;
 }
