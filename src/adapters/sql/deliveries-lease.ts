@@ -119,7 +119,7 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
             );
           const r = await sql<{
             id: string;
-            project_id: number;
+            projectId: number;
           }>`update deliveries set status = v.status, attempts = v.attempts, round_attempts = v.round_attempts,
             next_attempt_time = v.next_attempt_time, update_time = v.update_time, claimed_by = null
             from (${sql.join(rows, sql` union all `)}) as v
@@ -127,7 +127,8 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
             returning deliveries.id, deliveries.project_id`.execute(trx);
           for (const row of r.rows) {
             kept.add(row.id);
-            countOutcome(counts, row.project_id, outcomes.get(row.id)!);
+            // the CamelCasePlugin renames result columns of raw statements too
+            countOutcome(counts, row.projectId, outcomes.get(row.id)!);
           }
         }
         // the counts commit with the outcomes they count (docs/api.md#fleet-figures)
