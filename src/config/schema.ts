@@ -187,6 +187,8 @@ export const ConfigSchema = v.object({
   // docs/concepts.md#command-outbox: how often the worker expires overdue commands, and how many days
   // finished commands are kept
   outbox: v.object({ sweepIntervalMs: positive, retentionDays: days }),
+  // docs/concepts.md#homes: the general log's line about devices in no home, one per project per summarySeconds
+  homelessEvents: v.object({ summarySeconds: positive }),
   // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
   sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
 });
