@@ -215,6 +215,9 @@ export function Devices() {
     setState({ ...state, [key]: (e.target as HTMLInputElement).value, after: undefined });
   };
   const items = page.data?.items ?? [];
+  // names two homes share get their ids, as in the other home choosers
+  const homeNames = new Map<string, number>();
+  for (const h of homes.list ?? []) homeNames.set(h.name, (homeNames.get(h.name) ?? 0) + 1);
   const next = () => {
     setBack([...back, after]);
     setState({ ...state, after: items[items.length - 1].id });
@@ -242,7 +245,7 @@ export function Devices() {
               <option value="none">in no home</option>
               {homes.list?.map((h) => (
                 <option key={h.id} value={String(h.id)}>
-                  {h.name} (id {h.id})
+                  {homeNames.get(h.name)! > 1 ? `${h.name} (id ${h.id})` : h.name}
                 </option>
               ))}
               {/^\d+$/.test(home) && !homes.list?.some((h) => String(h.id) === home) ? <option value={home}>{homes.nameOf(Number(home))}</option> : null}
