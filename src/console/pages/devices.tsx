@@ -2,7 +2,7 @@
 // the hash, paged on the server by id (afterId, no count) so it stays fast at 100,000; the status cell
 // follows the live stream (_deviceConnected_ / _deviceDisconnected_) without a reload. Create a
 // device (its key and claim code shown once) and delete with a confirmation.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, list, qs, send, session } from '../api';
 import { onEvent } from '../stream';
 import { href } from '../router';
@@ -25,6 +25,7 @@ export interface Device {
 }
 
 const LIMIT = 50;
+const SEARCH_PAUSE_MS = 250;
 
 function CreateDevice({ projectId, homes, onCreated }: { projectId: number; homes: Homes; onCreated: () => void }) {
   const classes = useLoad(() => get<{ id: string }[]>(`/projects/${projectId}/deviceClasses`), [projectId]);
@@ -159,6 +160,20 @@ function useListState(): [ListState, (s: ListState) => void] {
 export function Devices() {
   const projectId = session()!.projectId;
   const [state, setState] = useListState();
+  // the search box asks once typing pauses (SEARCH_PAUSE_MS), not per keystroke: a search that
+  // matches little reads many rows at 100,000 devices
+  const [typed, setTyped] = useState(state.search);
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => setTyped(state.search), [state.search]);
+  useEffect(() => {
+    if (typed === latest.current.search) return;
+    const timer = setTimeout(() => {
+      setBack([]);
+      setState({ ...latest.current, search: typed, after: undefined });
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
   const { search, deviceClass, tag, status, home, after } = state;
   // the cursors of the pages before this one, for Previous; a page opened from a link starts with none (Previous goes to the first page)
   const [back, setBack] = useState<(number | undefined)[]>([]);
@@ -233,7 +248,7 @@ export function Devices() {
       <Section title="All devices">
         <form class="row filters" role="search" aria-label="filter devices" onSubmit={(e) => e.preventDefault()}>
           <Field label="Search">
-            <input type="search" name="search" value={search} onInput={filter('search')} placeholder="name, tag or id" />
+            <input type="search" name="search" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} placeholder="name, tag or id" />
           </Field>
           <Field label="Class">
             <input name="class" value={deviceClass} onInput={filter('deviceClass')} />
