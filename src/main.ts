@@ -27,7 +27,8 @@ import { createEventPipeline } from './domain/event/pipeline.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { authThrottleOf } from './domain/auth/throttle.js';
-import { LogThrottle } from './domain/log-throttle.js';
+import { HomelessSummary } from './domain/log/homeless.js';
+import { writeLog } from './domain/log/write.js';
 import { followModuleChanges } from './domain/module/changed.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
@@ -145,6 +146,8 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   // every dependency once; each role below gets what it needs from it, and nothing changes it
   const deps = buildDeps(config, { store, realtime, secret, metricsRegistry, mailer });
   const closers: (() => Promise<void> | void)[] = [];
+  // closed last of all (closers run in reverse): its summaries due are written while the store is open
+  closers.push(() => deps.homelessEvents?.close());
   if (mailer) closers.push(() => mailer.close());
   // webhook targets cached per project follow module changes made on other nodes
   closers.push(followModuleChanges({ deps }));
@@ -249,8 +252,10 @@ function buildDeps(
     pipelineMetrics: createPipelineMetrics(metricsRegistry),
     outboxMetrics: createOutboxMetrics(metricsRegistry, store.commands),
     authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
-    // once per device per hour, per process (cluster: per node)
-    homelessEvents: new LogThrottle(3_600_000),
+    // the first device in no home at once, then one line with a count per interval; per process (cluster: per node)
+    homelessEvents: new HomelessSummary(config.homelessEvents.summarySeconds * 1000, (line) =>
+      writeLog({ deps: { clock: systemClock, store }, input: { ...line, level: 'warn', source: 'webhooks' } }),
+    ),
     // docs/concepts.md#accounts: verification and reset mail, with links to the console when the public URL is known
     mailer,
     publicUrl: config.http.publicUrl ?? undefined,

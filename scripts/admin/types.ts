@@ -51,11 +51,11 @@ export const str = (a: Parsed, name: string): string | undefined => {
 };
 
 /** every page of a paged list */
-export async function all<T>(fetch: (page: { skip: number; limit: number }) => Promise<{ items: T[]; total: number }>): Promise<T[]> {
+export async function all<T>(fetch: (page: { skip: number; limit: number }) => Promise<{ items: T[]; total: number | null }>): Promise<T[]> {
   const out: T[] = [];
   for (;;) {
     const r = await fetch({ skip: out.length, limit: 1000 });
     out.push(...r.items);
-    if (r.items.length === 0 || out.length >= r.total) return out;
+    if (r.items.length === 0 || (r.total !== null && out.length >= r.total)) return out;
   }
 }

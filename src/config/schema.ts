@@ -194,6 +194,8 @@ export const ConfigSchema = v.object({
   // docs/firmware.md#rollouts: how often the worker advances rollouts (waves, pacing, threshold,
   // announcements), and how long one worker holds a rollout it advances
   rollouts: v.object({ tickMs: positive, leaseSeconds: positive }),
+  // docs/concepts.md#homes: the general log's line about devices in no home, one per project per summarySeconds
+  homelessEvents: v.object({ summarySeconds: positive }),
   // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
   sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
 });

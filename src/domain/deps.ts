@@ -27,7 +27,7 @@ import type { Presence } from '../ports/presence.js';
 import type { OutboxMetrics, PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from '../ports/pipeline.js';
 import type { AuthThrottle } from '../ports/rate-limiter.js';
-import type { LogThrottle } from './log-throttle.js';
+import type { HomelessSummary } from './log/homeless.js';
 
 /** deps holding only the named parts of the Store: a verb says which repositories it uses (`StoreOf<'devices' | 'kv'>`) */
 export type StoreOf<K extends keyof Store> = { store: Pick<Store, K> };
@@ -82,8 +82,9 @@ export interface Deps {
   /** docs/api.md#stream-tickets: how long a WebSocket ticket may wait to be redeemed; absent: 10 s */
   streamTicketTtlSeconds?: number;
   /**
-   * docs/devices.md#mqtt: events of a device in no home reach no module; the general log says so once per
-   * device per window (one hour; per process). Absent: not said.
+   * docs/concepts.md#homes: events of a device in no home reach no module; the general log says so in one
+   * line per project and interval (the first device at once, then a count with a few ids; per process).
+   * Absent: not said.
    */
-  homelessEvents?: LogThrottle;
+  homelessEvents?: HomelessSummary;
 }

@@ -28,6 +28,7 @@ export const COMPONENT_NAMES: Record<string, string> = {
   postData: 'DataPostResult',
   getScheduledReport: 'ScheduledReport',
   getScheduledReportRun: 'ReportRun',
+  getFleetStats: 'FleetStats',
   getDeviceConfigurationSchemas: 'DeviceConfigSchema',
   getAuthInfo: 'AuthInfo',
   getUserSession: 'UserSession',
@@ -166,6 +167,9 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   deviceTag: { d: 'Tag given to the device provisioned with this token', e: 'SN-0042' },
   expirationTime: { d: 'When it expires', e: T },
   search: { d: 'Matches a substring of the name (or email)', e: 'lamp' },
+  afterId: { d: 'Keyset paging: only devices whose id is above this one (devices come by id)', e: 1200 },
+  inHome: { d: 'true: only devices in a home; false: only devices in none', e: 'false' },
+  total: { d: 'false: leave out the count of all matches (the range header total is `*`)', e: 'false' },
   // commands and events
   action: { d: 'Command name: lowercase letters, digits, `-` and `_`, at least 3 characters', e: 'light-on' },
   parameters: { d: 'Action-specific parameters; opaque to the service', e: { level: 80 } },

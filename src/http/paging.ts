@@ -21,12 +21,14 @@ export function pageOf(c: Context, limits: { listDefault: number; listMax: numbe
 
 export const RANGE_HEADER = 'vnd.tinkermode.range';
 
-export function setRange(c: Context, page: Page, count: number, total: number): void {
-  c.header(RANGE_HEADER, count === 0 ? `*/${total}` : `${page.skip}-${page.skip + count - 1}/${total}`);
+/** `total` null: not counted (docs/api.md#device-lists `total=false`), written `*` */
+export function setRange(c: Context, page: Page, count: number, total: number | null): void {
+  const of = total ?? '*';
+  c.header(RANGE_HEADER, count === 0 ? `*/${total ?? 0}` : `${page.skip}-${page.skip + count - 1}/${of}`);
 }
 
 /** answer a page of items with the range header */
-export function listResponse<T>(c: Context, page: Page, result: { items: T[]; total: number }): Response {
+export function listResponse<T>(c: Context, page: Page, result: { items: T[]; total: number | null }): Response {
   setRange(c, page, result.items.length, result.total);
   return c.json(result.items);
 }

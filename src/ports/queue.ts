@@ -126,4 +126,10 @@ export interface Deliveries {
   /** at most `limit` finished rows created before `before` (retention, in short batches) */
   prune(before: string, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
+  /**
+   * docs/api.md#fleet-figures: the project's unfinished deliveries that failed at least once
+   * (waiting for a retry or being retried) and the creationTime of its oldest unfinished one;
+   * reads the live rows only, never the finished history
+   */
+  liveStats(projectId: number): Promise<{ retrying: number; oldestPendingTime: string | null }>;
 }

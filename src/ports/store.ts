@@ -28,6 +28,7 @@ import type { CommandRepo } from './store/commands.js';
 import type { DeviceCertificateRepo } from './store/device-certificates.js';
 import type { StreamTicketRepo } from './store/stream-tickets.js';
 import type { FirmwareFileRepo, RolloutRepo } from './store/rollouts.js';
+import type { StatsRepo } from './store/stats.js';
 
 export * from './store/page.js';
 export * from './store/projects.js';
@@ -51,6 +52,7 @@ export * from './store/commands.js';
 export * from './store/device-certificates.js';
 export * from './store/stream-tickets.js';
 export * from './store/rollouts.js';
+export * from './store/stats.js';
 
 /** the repositories of the Store, each also usable alone */
 export interface Repositories {
@@ -97,6 +99,8 @@ export interface Repositories {
   firmwareFiles: FirmwareFileRepo;
   /** firmware rollouts and their devices (docs/firmware.md#rollouts) */
   rollouts: RolloutRepo;
+  /** per-minute fleet counters (docs/api.md#fleet-figures) */
+  stats: StatsRepo;
 }
 
 export interface Store extends Repositories {

@@ -19,7 +19,7 @@ export function startRetention(deps: RetentionDeps & { logger: Logger }, config:
   const runOnce = () => {
     running ??= enforceRetention({ deps, input: config })
       .then((r) => {
-        const removed = r.accessLogs + r.generalLogs + r.events + r.dataRecords + r.reportRuns + r.abandonedUploads + r.tsdbPoints;
+        const removed = r.accessLogs + r.generalLogs + r.events + r.dataRecords + r.reportRuns + r.abandonedUploads + r.tsdbPoints + r.statMinutes;
         if (removed > 0) deps.logger.info({ retention: r }, 'retention: old records removed');
         return r;
       })

@@ -4,7 +4,9 @@
 // guarantee. Outcomes are written only while the lease is held (`claimed_by` = the worker).
 import { sql } from 'kysely';
 import type { Dialect } from './migrations.js';
-import type { Deliveries, DeliveryRow } from '../../ports/queue.js';
+import type { Deliveries, DeliveryOutcome, DeliveryRow } from '../../ports/queue.js';
+import { minuteOf, tally, type StatCount } from '../../ports/store.js';
+import { addCountsSql, addCountsSqlite } from './stats.js';
 import { fromSnake, toRow, type DeliveriesDb } from './deliveries-rows.js';
 import type { RawSqlite } from './sqlite-raw.js';
 
@@ -25,17 +27,26 @@ const DUE_SQLITE = (
   order by next_attempt_time limit ${limit}`;
 const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ? where id = ?`;
 const COMPLETE_SQLITE = `update deliveries set status = ?, attempts = ?, round_attempts = ?, next_attempt_time = ?, update_time = ?, claimed_by = null
-  where id = ? and claimed_by = ? and status = 'delivering'`;
+  where id = ? and claimed_by = ? and status = 'delivering' returning project_id`;
 const RELEASE_SQLITE = `update deliveries set status = 'pending', claimed_by = null, next_attempt_time = ?, update_time = ?
   where id = ? and claimed_by = ? and status = 'delivering'`;
 
 // RETURNING order is unspecified: oldest due first
 const oldestFirst = (a: DeliveryRow, b: DeliveryRow) => a.creationTime.localeCompare(b.creationTime) || a.id.localeCompare(b.id);
 
+/**
+ * docs/api.md#fleet-figures: a finished outcome written under the lease counts once, in the
+ * minute it was written; a retry (pending) counts nothing here (the live rows say how many wait).
+ */
+function countOutcome(counts: StatCount[], projectId: number, o: DeliveryOutcome): void {
+  if (o.status === 'success') tally(counts, projectId, 'deliveriesSucceeded', minuteOf(o.updateTime));
+  else if (o.status === 'failed' || o.status === 'dropped') tally(counts, projectId, 'deliveriesFailed', minuteOf(o.updateTime));
+}
+
 type LeaseOps = Pick<Deliveries, 'claim' | 'complete' | 'completeMany' | 'release' | 'renew' | 'releaseAll'>;
 
 export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): LeaseOps {
-  return {
+  const ops: LeaseOps = {
     async claim(req) {
       if (raw) {
         const excluding = (req.excludeLanes?.length ?? 0) > 0;
@@ -68,21 +79,8 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
     },
 
     async complete(id, workerId, o) {
-      const r = await db
-        .updateTable('deliveries')
-        .set({
-          status: o.status,
-          attempts: JSON.stringify(o.attempts),
-          roundAttempts: o.roundAttempts,
-          nextAttemptTime: o.status === 'pending' ? o.nextAttemptTime : null,
-          updateTime: o.updateTime,
-          claimedBy: null,
-        })
-        .where('id', '=', id)
-        .where('claimedBy', '=', workerId)
-        .where('status', '=', 'delivering')
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+      // one outcome is a batch of one: the same statement and the same counting
+      return (await ops.completeMany(workerId, [{ id, outcome: o }])).has(id);
     },
 
     async completeMany(workerId, items) {
@@ -93,10 +91,15 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         await raw((d) => {
           const st = d.prepare(COMPLETE_SQLITE);
           d.atomically(() => {
+            const counts: StatCount[] = [];
             for (const { id, outcome: o } of items) {
               const next = o.status === 'pending' ? o.nextAttemptTime : null;
-              if (st.run(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId).changes > 0) kept.add(id);
+              const row = st.get(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId) as { project_id: number } | undefined;
+              if (!row) continue;
+              kept.add(id);
+              countOutcome(counts, row.project_id, o);
             }
+            addCountsSqlite((s) => d.prepare(s), counts);
           });
         });
         return kept;
@@ -104,20 +107,35 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
       // one UPDATE ... FROM (rows) per chunk: a round trip (and a WAL append) for many outcomes.
       // The row source is a UNION ALL of SELECTs, which both dialects accept (SQLite names no
       // VALUES columns); the integer is cast so PostgreSQL types the column.
-      for (let i = 0; i < items.length; i += COMPLETE_CHUNK) {
-        const rows = items
-          .slice(i, i + COMPLETE_CHUNK)
-          .map(
-            ({ id, outcome: o }) =>
-              sql`select ${id} as id, ${o.status} as status, ${JSON.stringify(o.attempts)} as attempts, cast(${o.roundAttempts} as integer) as round_attempts, cast(${o.status === 'pending' ? o.nextAttemptTime : null} as text) as next_attempt_time, ${o.updateTime} as update_time`,
-          );
-        const r = await sql<{ id: string }>`update deliveries set status = v.status, attempts = v.attempts, round_attempts = v.round_attempts,
-          next_attempt_time = v.next_attempt_time, update_time = v.update_time, claimed_by = null
-          from (${sql.join(rows, sql` union all `)}) as v
-          where deliveries.id = v.id and deliveries.claimed_by = ${workerId} and deliveries.status = 'delivering'
-          returning deliveries.id`.execute(db);
-        for (const row of r.rows) kept.add(row.id);
-      }
+      const outcomes = new Map(items.map((x) => [x.id, x.outcome]));
+      const write = async (trx: DeliveriesDb) => {
+        const counts: StatCount[] = [];
+        for (let i = 0; i < items.length; i += COMPLETE_CHUNK) {
+          const rows = items
+            .slice(i, i + COMPLETE_CHUNK)
+            .map(
+              ({ id, outcome: o }) =>
+                sql`select ${id} as id, ${o.status} as status, ${JSON.stringify(o.attempts)} as attempts, cast(${o.roundAttempts} as integer) as round_attempts, cast(${o.status === 'pending' ? o.nextAttemptTime : null} as text) as next_attempt_time, ${o.updateTime} as update_time`,
+            );
+          const r = await sql<{
+            id: string;
+            projectId: number;
+          }>`update deliveries set status = v.status, attempts = v.attempts, round_attempts = v.round_attempts,
+            next_attempt_time = v.next_attempt_time, update_time = v.update_time, claimed_by = null
+            from (${sql.join(rows, sql` union all `)}) as v
+            where deliveries.id = v.id and deliveries.claimed_by = ${workerId} and deliveries.status = 'delivering'
+            returning deliveries.id, deliveries.project_id`.execute(trx);
+          for (const row of r.rows) {
+            kept.add(row.id);
+            // the CamelCasePlugin renames result columns of raw statements too
+            countOutcome(counts, row.projectId, outcomes.get(row.id)!);
+          }
+        }
+        // the counts commit with the outcomes they count (docs/api.md#fleet-figures)
+        await addCountsSql(trx, counts);
+      };
+      if (db.isTransaction) await write(db);
+      else await db.transaction().execute(write);
       return kept;
     },
 
@@ -165,4 +183,5 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
       return Number(r.numUpdatedRows);
     },
   };
+  return ops;
 }

@@ -2,7 +2,7 @@
 // its deliveries commit in one transaction. This file: the rows, the log and the queue's
 // upkeep; the worker's side (claim, outcomes, leases) is in deliveries-lease.ts, the table and
 // row mapping both use in deliveries-rows.ts.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import { laneOf, type Deliveries } from '../../ports/queue.js';
@@ -130,6 +130,16 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
         if (o && (!oldest || o < oldest)) oldest = o;
       }
       return { pending, delivering, oldestPendingTime: oldest };
+    },
+
+    async liveStats(projectId) {
+      // through deliveries_due (live rows only): `project_id + 0` keeps the planner off
+      // deliveries_module, whose range for a project spans its whole finished history
+      const r = await sql<{ retrying: number | string | null; oldest: string | null }>`select
+          sum(case when round_attempts > 0 then 1 else 0 end) as retrying, min(creation_time) as oldest
+        from deliveries where next_attempt_time is not null and project_id + 0 = ${projectId}`.execute(db);
+      const row = r.rows[0];
+      return { retrying: Number(row?.retrying ?? 0), oldestPendingTime: row?.oldest ?? null };
     },
   };
   return repo;

@@ -7,6 +7,10 @@ import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
 
+// written out, not bound: a planner uses the partial index devices_connected only for a query
+// whose predicate is its own, which a parameter's value cannot show
+const CONNECTED = sql<boolean>`is_connected = 1`;
+
 const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
 
 export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
@@ -20,7 +24,9 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
     if (f.homeId !== undefined) q = q.where('homeId', '=', f.homeId);
     if (f.deviceClass !== undefined) q = q.where('deviceClass', '=', f.deviceClass);
     if (f.tag !== undefined) q = q.where('tag', '=', f.tag);
-    if (f.isConnected !== undefined) q = q.where('isConnected', '=', f.isConnected ? 1 : 0);
+    if (f.isConnected !== undefined) q = q.where(f.isConnected ? CONNECTED : sql<boolean>`is_connected = 0`);
+    if (f.inHome !== undefined) q = q.where('homeId', f.inHome ? 'is not' : 'is', null);
+    if (f.afterId !== undefined) q = q.where('id', '>', f.afterId);
     if (f.search) {
       const p = likePattern(f.search);
       q = q.where((e) => e.or([ilike('name', p), ilike('tag', p), ilike('description', p)]));
@@ -64,6 +70,10 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
       const r = await db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h).executeTakeFirst();
       return r && toDevice(r);
     },
+    async listPage(f, page) {
+      const rows = await filtered(f).selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
+      return rows.map(toDevice);
+    },
     async list(f, page) {
       const q = filtered(f);
       const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
@@ -106,6 +116,23 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
     async markAllOffline(time) {
       const r = await db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: time }).where('isConnected', '=', 1).executeTakeFirst();
       return Number(r.numUpdatedRows);
+    },
+    async counts(projectId) {
+      const [total, connected] = await Promise.all([
+        db
+          .selectFrom('devices')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('projectId', '=', projectId)
+          .executeTakeFirst(),
+        // the same predicate as the partial index devices_connected, so only its entries are read
+        db
+          .selectFrom('devices')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('projectId', '=', projectId)
+          .where(CONNECTED)
+          .executeTakeFirst(),
+      ]);
+      return { total: countOf(total), connected: countOf(connected) };
     },
     async delete(id) {
       const r = await db.deleteFrom('devices').where('id', '=', id).executeTakeFirst();

@@ -622,6 +622,31 @@ function firmwareRollouts(): Migration {
   };
 }
 
+/**
+ * docs/api.md#fleet-figures: per-minute counters kept as things happen (events at ingest, delivery
+ * outcomes as they are written), one row per project, counter and minute ('YYYY-MM-DDTHH:MM',
+ * UTC), upserted in the transaction of what they count. Devices get the indexes the console's
+ * device list pages by (project and class, tag) and a partial index of the connected ones, so
+ * the connected count reads only connected devices' index entries.
+ */
+function fleetStats(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('stat_minutes')
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('counter', 'text', (c) => c.notNull())
+        .addColumn('minute', 'text', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('stat_minutes_pk', ['project_id', 'counter', 'minute'])
+        .execute();
+      await sql`create index devices_connected on devices (project_id, id) where is_connected = 1`.execute(db);
+      await db.schema.createIndex('devices_class').on('devices').columns(['project_id', 'device_class', 'id']).execute();
+      await db.schema.createIndex('devices_tag').on('devices').columns(['project_id', 'tag', 'id']).execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -638,6 +663,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0010_tsdb': tsdb(dialect),
         '0011_accounts': accounts(),
         '0012_firmware_rollouts': firmwareRollouts(),
+        '0013_fleet_stats': fleetStats(),
         '0015_certificate_revocations': certificateRevocations(),
       };
     },

@@ -20,6 +20,7 @@ import { tsdbRepo } from './tsdb.js';
 import { deviceCertificateRepo } from './device-certificates.js';
 import { streamTicketRepo } from './stream-tickets.js';
 import { firmwareFileRepo, rolloutRepo } from './rollouts.js';
+import { statsRepo } from './stats.js';
 import { rawSqlite } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
@@ -58,6 +59,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     streamTickets: streamTicketRepo(db),
     firmwareFiles: firmwareFileRepo(db, handle.dialect, within),
     rollouts: rolloutRepo(db, within),
+    stats: statsRepo(db, raw),
   };
   return store;
 }

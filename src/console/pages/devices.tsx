@@ -1,12 +1,13 @@
-// Devices: the project's devices with search, filters and paging (range header); the status cell
+// Devices: the project's devices with search and filters (online, class, tag, home or none) kept in
+// the hash, paged on the server by id (afterId, no count) so it stays fast at 100,000; the status cell
 // follows the live stream (_deviceConnected_ / _deviceDisconnected_) without a reload. Create a
 // device (its key and claim code shown once) and delete with a confirmation.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, list, qs, send, session } from '../api';
 import { onEvent } from '../stream';
 import { href } from '../router';
 import { HomeSelect, useHomes, type Homes } from '../home-names';
-import { ConfirmButton, ErrorBox, Field, Pager, Secret, Section, useAction, useLoad, when } from '../ui';
+import { ConfirmButton, ErrorBox, Field, Secret, Section, useAction, useLoad, when } from '../ui';
 
 export interface Device {
   id: number;
@@ -24,6 +25,7 @@ export interface Device {
 }
 
 const LIMIT = 50;
+const SEARCH_PAUSE_MS = 250;
 
 function CreateDevice({ projectId, homes, onCreated }: { projectId: number; homes: Homes; onCreated: () => void }) {
   const classes = useLoad(() => get<{ id: string }[]>(`/projects/${projectId}/deviceClasses`), [projectId]);
@@ -93,24 +95,118 @@ function CreateDevice({ projectId, homes, onCreated }: { projectId: number; home
   );
 }
 
+/** the list's filters and cursor, kept in the hash after the route (`#/devices?search=lamp&status=online&after=1200`) so a reload or a link shows the same page */
+interface ListState {
+  search: string;
+  deviceClass: string;
+  tag: string;
+  /** '' any, 'online', 'offline' */
+  status: string;
+  /** '' any, 'in' in a home, 'none' in no home, or a home id */
+  home: string;
+  /** the last id of the page before this one; undefined: the first page */
+  after?: number;
+}
+
+const KEYS: [keyof ListState, string][] = [
+  ['search', 'search'],
+  ['deviceClass', 'class'],
+  ['tag', 'tag'],
+  ['status', 'status'],
+  ['home', 'home'],
+];
+
+function readHash(): ListState {
+  const q = new URLSearchParams(location.hash.split('?')[1] ?? '');
+  const after = q.get('after');
+  const status = q.get('status') ?? '';
+  const home = q.get('home') ?? '';
+  return {
+    search: q.get('search') ?? '',
+    deviceClass: q.get('class') ?? '',
+    tag: q.get('tag') ?? '',
+    status: status === 'online' || status === 'offline' ? status : '',
+    home: home === 'in' || home === 'none' || /^[1-9]\d{0,9}$/.test(home) ? home : '',
+    after: after && /^[1-9]\d{0,9}$/.test(after) ? Number(after) : undefined,
+  };
+}
+
+function writeHash(s: ListState): void {
+  const q = new URLSearchParams();
+  for (const [k, name] of KEYS) if (s[k]) q.set(name, String(s[k]));
+  if (s.after !== undefined) q.set('after', String(s.after));
+  const text = q.toString();
+  // replaceState: no hashchange, no new history entry per keystroke
+  history.replaceState(history.state, '', `#/devices${text ? `?${text}` : ''}`);
+}
+
+/** the list's state from the hash, following a hash changed from outside (Back, a pasted link) */
+function useListState(): [ListState, (s: ListState) => void] {
+  const [state, setState] = useState(readHash);
+  useEffect(() => {
+    const on = () => setState(readHash());
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return [
+    state,
+    (s: ListState) => {
+      writeHash(s);
+      setState(s);
+    },
+  ];
+}
+
 export function Devices() {
   const projectId = session()!.projectId;
-  const [search, setSearch] = useState('');
-  const [deviceClass, setClass] = useState('');
-  const [homeId, setHome] = useState('');
-  const [tag, setTag] = useState('');
-  const [status, setStatus] = useState('');
-  const [skip, setSkip] = useState(0);
-  const query = qs({ projectId, search, deviceClass, homeId, tag, isConnected: status === '' ? undefined : status === 'online' });
+  const [state, setState] = useListState();
+  // the search box asks once typing pauses (SEARCH_PAUSE_MS), not per keystroke: a search that
+  // matches little reads many rows at 100,000 devices
+  const [typed, setTyped] = useState(state.search);
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => setTyped(state.search), [state.search]);
+  useEffect(() => {
+    if (typed === latest.current.search) return;
+    const timer = setTimeout(() => {
+      setBack([]);
+      setState({ ...latest.current, search: typed, after: undefined });
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const { search, deviceClass, tag, status, home, after } = state;
+  // the cursors of the pages before this one, for Previous; a page opened from a link starts with none (Previous goes to the first page)
+  const [back, setBack] = useState<(number | undefined)[]>([]);
+  useEffect(() => {
+    const on = () => setBack([]);
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  // pages come by id after a cursor, without the count of all matches (docs/api.md#device-lists):
+  // a page costs the same at any depth of 100,000 devices and on every keystroke of a search
+  const query = qs({
+    projectId,
+    search: search.trim(),
+    deviceClass,
+    tag,
+    isConnected: status === '' ? undefined : status === 'online',
+    inHome: home === 'in' ? true : home === 'none' ? false : undefined,
+    homeId: /^\d+$/.test(home) ? home : undefined,
+    afterId: after,
+    total: false,
+  });
   const page = useLoad(async () => {
-    const found = await list<Device>(`/devices${query}`, skip, LIMIT);
+    // one more than shown tells whether there is a next page
+    const found = await list<Device>(`/devices${query}`, 0, LIMIT + 1);
+    const more = found.items.length > LIMIT;
+    const items = found.items.slice(0, LIMIT);
     // the API searches names, tags and descriptions; a number is also tried as a device id
-    if (/^\d+$/.test(search.trim()) && skip === 0 && !found.items.some((d) => d.id === Number(search))) {
+    if (/^\d+$/.test(search.trim()) && after === undefined && !items.some((d) => d.id === Number(search))) {
       const byId = await get<Device>(`/devices/${search.trim()}`).catch(() => undefined);
-      if (byId && byId.projectId === projectId) return { items: [byId, ...found.items], total: found.total + 1 };
+      if (byId && byId.projectId === projectId) return { items: [byId, ...items], more };
     }
-    return found;
-  }, [query, skip]);
+    return { items, more };
+  }, [query]);
   const homes = useHomes(projectId);
   const [live, setLive] = useState<Map<number, { on: boolean; at: string }>>(new Map());
   const del = useAction();
@@ -128,9 +224,22 @@ export function Devices() {
   // a fresh page from the server supersedes what the stream said before it
   useEffect(() => setLive(new Map()), [page.data]);
 
-  const filter = (set: (v: string) => void) => (e: Event) => {
-    set((e.target as HTMLInputElement).value);
-    setSkip(0);
+  /** a changed filter starts from the first page */
+  const filter = (key: keyof ListState) => (e: Event) => {
+    setBack([]);
+    setState({ ...state, [key]: (e.target as HTMLInputElement).value, after: undefined });
+  };
+  const items = page.data?.items ?? [];
+  // names two homes share get their ids, as in the other home choosers
+  const homeNames = new Map<string, number>();
+  for (const h of homes.list ?? []) homeNames.set(h.name, (homeNames.get(h.name) ?? 0) + 1);
+  const next = () => {
+    setBack([...back, after]);
+    setState({ ...state, after: items[items.length - 1].id });
+  };
+  const previous = () => {
+    setBack(back.slice(0, -1));
+    setState({ ...state, after: back.length ? back[back.length - 1] : undefined });
   };
   return (
     <div class="page">
@@ -139,17 +248,29 @@ export function Devices() {
       <Section title="All devices">
         <form class="row filters" role="search" aria-label="filter devices" onSubmit={(e) => e.preventDefault()}>
           <Field label="Search">
-            <input type="search" name="search" value={search} onInput={filter(setSearch)} placeholder="name, tag or id" />
+            <input type="search" name="search" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} placeholder="name, tag or id" />
           </Field>
           <Field label="Class">
-            <input name="class" value={deviceClass} onInput={filter(setClass)} />
+            <input name="class" value={deviceClass} onInput={filter('deviceClass')} />
           </Field>
-          <HomeSelect label="Home" homes={homes} value={homeId} onChange={(v) => (setHome(v), setSkip(0))} none="any" />
+          <Field label="Home">
+            <select name="home" value={home} onChange={filter('home')}>
+              <option value="">any</option>
+              <option value="in">in a home</option>
+              <option value="none">in no home</option>
+              {homes.list?.map((h) => (
+                <option key={h.id} value={String(h.id)}>
+                  {homeNames.get(h.name)! > 1 ? `${h.name} (id ${h.id})` : h.name}
+                </option>
+              ))}
+              {/^\d+$/.test(home) && !homes.list?.some((h) => String(h.id) === home) ? <option value={home}>{homes.nameOf(Number(home))}</option> : null}
+            </select>
+          </Field>
           <Field label="Tag">
-            <input name="tag" value={tag} onInput={filter(setTag)} />
+            <input name="tag" value={tag} onInput={filter('tag')} />
           </Field>
           <Field label="Status">
-            <select name="status" value={status} onChange={filter(setStatus)}>
+            <select name="status" value={status} onChange={filter('status')}>
               <option value="">any</option>
               <option value="online">online</option>
               <option value="offline">offline</option>
@@ -180,7 +301,7 @@ export function Devices() {
               </tr>
             </thead>
             <tbody>
-              {page.data?.items.map((d) => {
+              {items.map((d) => {
                 const l = live.get(d.id);
                 const on = l ? l.on : !!d.isConnected;
                 const last = l?.on ? l.at : d.lastConnectTime;
@@ -211,7 +332,21 @@ export function Devices() {
             </tbody>
           </table>
         </div>
-        {page.data ? <Pager skip={skip} limit={LIMIT} total={page.data.total} onPage={setSkip} /> : <p class="muted">Loading…</p>}
+        {page.data ? (
+          <nav class="pager" aria-label="pages">
+            <button type="button" disabled={after === undefined} onClick={previous}>
+              Previous
+            </button>
+            <span data-page-size={items.length}>
+              {items.length === 0 ? 'no devices' : `${items.length} shown${after === undefined ? '' : ` after id ${after}`}`}
+            </span>
+            <button type="button" disabled={!page.data.more} onClick={next}>
+              Next
+            </button>
+          </nav>
+        ) : (
+          <p class="muted">Loading…</p>
+        )}
       </Section>
     </div>
   );

@@ -1,6 +1,7 @@
-// Overview: devices in all and connected now, events per minute over the last 30 minutes (live),
-// webhook deliveries (succeeded, failed and dropped in the last hour, retrying now, and which
-// modules have them), and the latest general-log warnings.
+// Overview: the fleet figures (GET /projects/{id}/stats: devices in all and connected now, events
+// per minute over the last hour, deliveries succeeded and failed in the last hour, retrying now and
+// the oldest pending age), events counted live from the stream; which modules have failing
+// deliveries or were turned off; and the latest general-log warnings.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { get, list, qs, session } from '../api';
 import { onEvent } from '../stream';
@@ -14,7 +15,8 @@ interface LogEntry {
   source: string;
   text: string;
 }
-const MINUTES = 30;
+/** the current minute and the 60 whole ones before it, as the stats count them */
+const MINUTES = 61;
 
 interface Webhook {
   enabled?: boolean;
@@ -64,39 +66,55 @@ async function deliveryFigures(projectId: number): Promise<{ modules: ModuleFigu
   return { modules: figures, success: sum('success'), failed: sum('failed'), dropped: sum('dropped'), retrying: sum('retrying') };
 }
 
+interface FleetStats {
+  devices: { total: number; connected: number };
+  events: { perMinute: { minute: string; count: number }[] };
+  deliveries: { succeeded: number; failed: number; retrying: number; oldestPendingSeconds: number | null };
+}
+
+/** the stats are read again this often (besides on presence events), for the delivery figures the stream does not carry */
+const REFRESH_MS = 60_000;
+
+/** an age in seconds in the largest whole unit: `41 s`, `3 min`, `2 h`, `1 d` */
+export function age(seconds: number | null | undefined): string {
+  if (seconds === null) return '—';
+  if (seconds === undefined) return '…';
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86_400)} d`;
+}
+
 export function Overview() {
   const projectId = session()!.projectId;
-  const counts = useLoad(async () => {
-    const [all, connected] = await Promise.all([list(`/devices${qs({ projectId })}`, 0, 1), list(`/devices${qs({ projectId, isConnected: true })}`, 0, 1)]);
-    return { total: all.total, connected: connected.total };
+  // the fleet figures (docs/api.md#fleet-figures): counted by the service as things happen, so
+  // one small read at any fleet size; events arriving on the stream are added to their minute here
+  const [buckets, setBuckets] = useState<Map<number, number>>(new Map());
+  const stats = useLoad(async () => {
+    const s = await get<FleetStats>(`/projects/${projectId}/stats`);
+    setBuckets(new Map(s.events.perMinute.map((m) => [Math.floor(Date.parse(m.minute) / 60_000), m.count])));
+    return s;
   }, [projectId]);
   const deliveries = useLoad(() => deliveryFigures(projectId), [projectId]);
   const warnings = useLoad(() => list<LogEntry>(`/logs${qs({ projectId, level: 2 })}`, 0, 8), [projectId]);
 
-  // events per minute: history of the last 30 minutes, then counted live from the stream
-  const [buckets, setBuckets] = useState<Map<number, number>>(new Map());
-  const history = useLoad(async () => {
-    const since = new Date(Date.now() - MINUTES * 60_000).toISOString();
-    const page = await list<{ timestamp: string }>(`/events${qs({ projectId, since })}`, 0, 10_000);
-    const m = new Map<number, number>();
-    for (const e of page.items) {
-      const minute = Math.floor(Date.parse(e.timestamp) / 60_000);
-      m.set(minute, (m.get(minute) ?? 0) + 1);
-    }
-    setBuckets(m);
-    return page.total;
-  }, [projectId]);
-  // a fleet connecting at once asks for the counts once at a time, not once per device
-  const recount = useCoalesced(counts.reload, counts.loading);
+  // a fleet connecting at once asks for the figures once at a time, not once per device
+  const refresh = useCoalesced(stats.reload, stats.loading);
   useEffect(
     () =>
       onEvent((e) => {
         const minute = Math.floor(Date.parse(e.timestamp ?? new Date().toISOString()) / 60_000);
         setBuckets((old) => new Map(old).set(minute, (old.get(minute) ?? 0) + 1));
-        if (e.eventType === '_deviceConnected_' || e.eventType === '_deviceDisconnected_') recount();
+        if (e.eventType === '_deviceConnected_' || e.eventType === '_deviceDisconnected_') refresh();
       }),
     [],
   );
+  useEffect(() => {
+    const timer = setInterval(refresh, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const counts = stats.data?.devices;
+  const figures = stats.data?.deliveries;
   const troubled = deliveries.data?.modules.filter((m) => m.failed + m.dropped + m.retrying > 0 || m.disabled.length > 0) ?? [];
   const data = useMemo(() => {
     const now = Math.floor(Date.now() / 60_000);
@@ -108,6 +126,8 @@ export function Overview() {
     }
     return [xs, ys] as [number[], number[]];
   }, [buckets]);
+  const hourTotal = data[1].reduce((n, c) => n + c, 0);
+  const minuteTotal = data[1][data[1].length - 1];
 
   return (
     <div class="page">
@@ -115,33 +135,51 @@ export function Overview() {
       <div class="tiles">
         <div class="tile">
           <span class="n" data-metric="devices-total">
-            {counts.data?.total ?? '…'}
+            {counts?.total ?? '…'}
           </span>
           <span>devices</span>
         </div>
         <div class="tile">
           <span class="n" data-metric="devices-connected">
-            {counts.data?.connected ?? '…'}
+            {counts?.connected ?? '…'}
           </span>
           <span>connected now</span>
         </div>
         <div class="tile">
+          <span class="n" data-metric="events-hour">
+            {stats.data ? hourTotal : '…'}
+          </span>
+          <span>events (1 h)</span>
+        </div>
+        <div class="tile">
+          <span class="n" data-metric="events-minute">
+            {stats.data ? minuteTotal : '…'}
+          </span>
+          <span>events this minute</span>
+        </div>
+        <div class="tile">
           <span class="n ok" data-metric="deliveries-succeeded">
-            {deliveries.data?.success ?? '…'}
+            {figures?.succeeded ?? '…'}
           </span>
           <span>webhook deliveries succeeded (1 h)</span>
         </div>
         <div class="tile">
-          <span class={deliveries.data?.retrying ? 'n warn' : 'n'} data-metric="deliveries-retrying">
-            {deliveries.data?.retrying ?? '…'}
+          <span class={figures?.retrying ? 'n warn' : 'n'} data-metric="deliveries-retrying">
+            {figures?.retrying ?? '…'}
           </span>
-          <span>waiting or retrying now</span>
+          <span>retrying now</span>
         </div>
         <div class="tile">
-          <span class={deliveries.data?.failed ? 'n bad' : 'n'} data-metric="deliveries-failed">
-            {deliveries.data?.failed ?? '…'}
+          <span class={figures?.oldestPendingSeconds ? 'n warn' : 'n'} data-metric="deliveries-oldest-pending">
+            {age(figures?.oldestPendingSeconds)}
           </span>
-          <span>failed (1 h)</span>
+          <span>oldest pending delivery</span>
+        </div>
+        <div class="tile">
+          <span class={figures?.failed ? 'n bad' : 'n'} data-metric="deliveries-failed">
+            {figures?.failed ?? '…'}
+          </span>
+          <span>failed (1 h, dropped included)</span>
         </div>
         <div class="tile">
           <span class={deliveries.data?.dropped ? 'n bad' : 'n'} data-metric="deliveries-dropped">
@@ -150,7 +188,7 @@ export function Overview() {
           <span>dropped: template errors (1 h)</span>
         </div>
       </div>
-      <ErrorBox error={counts.error ?? deliveries.error} />
+      <ErrorBox error={stats.error ?? deliveries.error} />
       {troubled.length > 0 ? (
         <Section
           title="Webhooks in trouble"
@@ -178,8 +216,7 @@ export function Overview() {
         </Section>
       ) : null}
       <Section title="Events per minute">
-        <Chart title="events per minute, last 30 minutes" labels={['events']} data={data} />
-        <ErrorBox error={history.error} />
+        <Chart title="events per minute, last hour" labels={['events']} data={data} />
       </Section>
       <Section title="Recent warnings" actions={<a href="#/logs">All logs</a>}>
         <ErrorBox error={warnings.error} />

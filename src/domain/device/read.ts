@@ -23,21 +23,23 @@ export function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller;
 export async function listDevices({
   deps,
   caller,
-  input: { filter, page },
+  input: { filter, page, total },
 }: {
   deps: D;
   caller: Caller;
-  input: { filter: DeviceListFilter; page: Page };
-}): Promise<Paged<Device>> {
+  /** `total: false`: the page without the count of all that match (total null) */
+  input: { filter: DeviceListFilter; page: Page; total?: boolean };
+}): Promise<Omit<Paged<Device>, 'total'> & { total: number | null }> {
   requireCaller(caller);
   const projectId = listProjectId(caller, filter.projectId);
   let homeIds: number[] | undefined;
   if (caller.type === 'project key') requireProjectKey(caller, projectId, 'devices');
   else if (caller.type === 'user') homeIds = await deps.store.members.homesOf(caller.userId);
   else throw new AppError('PERMISSION_DENIED', { required: 'a project key or a user' });
-  const { homeId, deviceClass, tag, isConnected, search } = filter;
+  const { homeId, deviceClass, tag, isConnected, search, inHome, afterId } = filter;
   // a user's homeId filter is intersected with its homes: another home gives an empty page
-  const r = await deps.store.devices.list({ projectId, homeIds, homeId, deviceClass, tag, isConnected, search: search || undefined }, page);
+  const f = { projectId, homeIds, homeId, deviceClass, tag, isConnected, search: search || undefined, inHome, afterId };
+  const r = total === false ? { items: await deps.store.devices.listPage(f, page), total: null } : await deps.store.devices.list(f, page);
   const reveal = revealsSecrets(caller);
   return { total: r.total, items: r.items.map((d) => deviceView(deps.secret, d, reveal)) };
 }

@@ -103,7 +103,23 @@ export const DeviceListQuerySchema = v.object({
     ),
   ),
   search: v.optional(v.pipe(v.string(), v.maxLength(256, 'search is too long'))),
+  /** docs/api.md#device-lists: keyset paging, the devices after this id (by id) */
+  afterId: IdQuerySchema('afterId'),
+  /** docs/api.md#device-lists: only devices in a home (true) or in none (false) */
+  inHome: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'inHome must be true or false'),
+      v.transform((s) => s === 'true'),
+    ),
+  ),
+  /** docs/api.md#device-lists: false leaves the count out (the range header's total is `*`) */
+  total: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false'], 'total must be true or false'),
+      v.transform((s) => s === 'true'),
+    ),
+  ),
   skip: v.optional(v.string()),
   limit: v.optional(v.string()),
 });
-export type DeviceListFilter = Omit<v.InferOutput<typeof DeviceListQuerySchema>, 'skip' | 'limit'>;
+export type DeviceListFilter = Omit<v.InferOutput<typeof DeviceListQuerySchema>, 'skip' | 'limit' | 'total'>;

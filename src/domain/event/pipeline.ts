@@ -5,10 +5,12 @@
 //   - the webhook target cache: each project's modules (domain/webhook/event-targets.ts);
 //   - the local hand-off: workers of this process that take new deliveries as they are written
 //     (domain/webhook/handoff.ts);
+//   - the per-minute event counters of the fleet figures (docs/api.md#fleet-figures), added in
+//     the commit's transaction: one upsert per commit, whatever the number of events in it;
 //   - the time-series points the events of a commit carry for tsdb modules, written right after
 //     it in one transaction of their own, and the count of dropped points (docs/timeseries.md#sending-points).
 // Two Hearths in one process (tests, benches) build two pipelines and share nothing.
-import type { PresenceWrite, Store, TsdbPoint } from '../../ports/store.js';
+import { minuteOf, tally, type PresenceWrite, type StatCount, type Store, type TsdbPoint } from '../../ports/store.js';
 import type { EventPipeline, OutboxItem } from '../../ports/pipeline.js';
 import { LocalHandoff } from '../webhook/handoff.js';
 import { TargetCache } from '../webhook/target-cache.js';
@@ -43,11 +45,15 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
 async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHandoff, items: OutboxItem[]): Promise<void> {
   const deliveries = items.length === 1 ? items[0].deliveries : items.flatMap((i) => i.deliveries);
   const { reservations, rest } = deliveries.length > 0 ? handoff.reserve(deliveries) : { reservations: [], rest: deliveries };
+  // docs/api.md#fleet-figures: a comparison or two per event; the batch's counts go in with its rows
+  const counts: StatCount[] = [];
+  for (const i of items) tally(counts, i.row.projectId, 'events', minuteOf(i.row.event.timestamp));
   try {
     await store.transaction(async (tx) => {
       await tx.events.insertMany(items.map((i) => i.row));
       const presence = items.length === 1 ? (items[0].presence ? [items[0].presence] : undefined) : presenceOf(items);
       if (presence) await tx.devices.setConnectedMany(presence);
+      await tx.stats.add(counts);
       for (const r of reservations) await tx.deliveries.insertMany(r.taken, r.claim);
       if (rest.length > 0) await tx.deliveries.insertMany(rest);
     });

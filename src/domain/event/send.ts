@@ -8,7 +8,6 @@ import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { emitEvent } from './emit.js';
-import { writeLog } from '../log/write.js';
 import { EventBodySchema } from './schemas.js';
 
 type IngestDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'> & StoreOf<'logs'>;
@@ -68,8 +67,7 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     event.originProjectKeyName = caller.keyName;
   }
   await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson) });
-  if (device.homeId === null && deps.homelessEvents?.allow(`device:${device.id}`, deps.clock.now().getTime()))
-    await saySilent(deps, caller, device, event.eventType);
+  if (device.homeId === null) await deps.homelessEvents?.note(device.projectId, device.id, event.eventType);
   return event;
 }
 
@@ -83,18 +81,4 @@ function jsonWith(o: object, key: string, keyJson: string): string {
     out += `${JSON.stringify(k)}:${k === key ? keyJson : JSON.stringify(v)}`;
   }
   return `${out}}`;
-}
-
-/** docs/devices.md#mqtt: a newcomer waiting for a webhook learns why none comes (once per device per hour) */
-function saySilent(deps: Pick<Deps, 'clock'> & StoreOf<'logs'>, caller: Caller, device: Pick<DeviceRow, 'id' | 'projectId'>, eventType: string): Promise<void> {
-  return writeLog({
-    deps,
-    input: {
-      projectId: device.projectId,
-      caller,
-      level: 'warn',
-      source: 'webhooks',
-      text: `device ${device.id} is in no home: its events (e.g. ${eventType}) are stored but reach no smart module or webhook (docs/webhooks.md#event-webhook needs homeId); add the device to a home. Said once an hour per device.`,
-    },
-  });
 }

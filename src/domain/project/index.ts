@@ -11,3 +11,4 @@ export { updateDeviceClass } from './class-update.js';
 export { deleteDeviceClass } from './class-delete.js';
 export { bootstrapIfEmpty } from './bootstrap.js';
 export { getProject, updateProject } from './settings.js';
+export { getFleetStats } from './stats.js';

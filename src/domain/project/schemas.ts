@@ -87,3 +87,42 @@ export const UpdateDeviceClassBodySchema = v.object({
     v.description('true: devices of the class sign in with a client certificate only (a key alone is refused)'),
   ),
 });
+
+/**
+ * docs/api.md#fleet-figures: `perMinute` holds the last 60 whole minutes and the current one,
+ * oldest first (`minute`: its first instant); deliveries `succeeded`/`failed` over those same
+ * minutes, `retrying` now; `oldestPendingSeconds` null when nothing waits
+ */
+export const FleetStatsSchema = v.object({
+  devices: v.pipe(
+    v.object({
+      total: v.pipe(v.number(), v.description("the project's devices")),
+      connected: v.pipe(v.number(), v.description('devices with a live connection on any node')),
+    }),
+    v.description('the devices of the project'),
+  ),
+  events: v.pipe(
+    v.object({
+      perMinute: v.pipe(
+        v.array(
+          v.object({
+            minute: v.pipe(Time, v.description("the minute's first instant (UTC)")),
+            count: v.pipe(v.number(), v.description('events accepted in that minute')),
+          }),
+        ),
+        v.description('the last 60 whole minutes and the current one, oldest first'),
+      ),
+    }),
+    v.description('events accepted: device, project key and system events'),
+  ),
+  deliveries: v.pipe(
+    v.object({
+      succeeded: v.pipe(v.number(), v.description('deliveries that succeeded over the minutes of perMinute')),
+      failed: v.pipe(v.number(), v.description('deliveries that failed for good (or were dropped) over those minutes')),
+      retrying: v.pipe(v.number(), v.description('unfinished deliveries that failed at least once, now')),
+      oldestPendingSeconds: v.pipe(v.nullable(v.number()), v.description('age of the oldest unfinished delivery; null when none')),
+    }),
+    v.description('webhook deliveries of every kind'),
+  ),
+});
+export type FleetStats = v.InferOutput<typeof FleetStatsSchema>;

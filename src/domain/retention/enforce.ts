@@ -29,11 +29,13 @@ export interface RetentionResult {
   abandonedUploads: number;
   /** time-series points (docs/timeseries.md#retention) */
   tsdbPoints: number;
+  /** per-minute fleet counters older than the figures read (docs/api.md#fleet-figures) */
+  statMinutes: number;
   batches: number;
 }
 
 export type RetentionDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'> &
-  StoreOf<'dataRecords' | 'dataSources' | 'devices' | 'logRequests' | 'logs' | 'reportRuns' | 'retention' | 'transaction' | 'tsdb'>;
+  StoreOf<'dataRecords' | 'dataSources' | 'devices' | 'logRequests' | 'logs' | 'reportRuns' | 'retention' | 'stats' | 'transaction' | 'tsdb'>;
 
 /** between two batches: let queued requests reach the database first */
 export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -49,7 +51,17 @@ export async function enforceRetention({
   const pause = deps.pause ?? yieldBetweenBatches;
   const now = deps.clock.now().getTime();
   const cutoff = (days: number) => new Date(now - days * 86_400_000).toISOString();
-  const out: RetentionResult = { accessLogs: 0, generalLogs: 0, events: 0, dataRecords: 0, reportRuns: 0, abandonedUploads: 0, tsdbPoints: 0, batches: 0 };
+  const out: RetentionResult = {
+    accessLogs: 0,
+    generalLogs: 0,
+    events: 0,
+    dataRecords: 0,
+    reportRuns: 0,
+    abandonedUploads: 0,
+    tsdbPoints: 0,
+    statMinutes: 0,
+    batches: 0,
+  };
   const batch = limits.batchSize;
 
   /** runs one batch at a time until a batch comes back short */
@@ -91,6 +103,10 @@ export async function enforceRetention({
     const before = now - limits.tsdbDays * 86_400_000;
     out.tsdbPoints = await drain(() => deps.store.tsdb.prune(before, batch));
   }
+
+  // docs/api.md#fleet-figures reads the last hour: a day of counters is kept, then they go
+  const statsBefore = new Date(now - 86_400_000).toISOString().slice(0, 16);
+  out.statMinutes = await drain(() => deps.store.stats.prune(statsBefore, batch));
 
   out.abandonedUploads = await expireAbandonedUploads({ deps, input: { batch } });
   return out;

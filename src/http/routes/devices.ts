@@ -47,9 +47,9 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, or a user',
     }),
     async (c) => {
-      const { skip: _s, limit: _l, ...filter } = parseQuery(c, DeviceListQuerySchema);
+      const { skip: _s, limit: _l, total, ...filter } = parseQuery(c, DeviceListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listDevices({ ...actor(c), input: { filter, page } }));
+      return listResponse(c, page, await listDevices({ ...actor(c), input: { filter, page, total } }));
     },
   );
 

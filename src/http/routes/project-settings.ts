@@ -5,7 +5,7 @@ import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { readBody } from '../body.js';
 import { STATUSES, actor, pathId } from '../params.js';
-import { PatchProjectBodySchema, ProjectSchema, getProject, updateProject } from '../../domain/project/index.js';
+import { FleetStatsSchema, PatchProjectBodySchema, ProjectSchema, getFleetStats, getProject, updateProject } from '../../domain/project/index.js';
 
 const tag = 'projects';
 const pid = (c: Context) => pathId(c, 'projectId', 'PROJECT_NOT_FOUND');
@@ -25,6 +25,20 @@ export function projectSettingsRoutes(): Hono<HttpEnv> {
       auth: 'a project key of the project',
     }),
     async (c) => c.json(await getProject({ ...actor(c), input: { projectId: pid(c) } })),
+  );
+
+  r.get(
+    '/:projectId/stats',
+    op({
+      operationId: 'getFleetStats',
+      summary: 'Fleet figures: devices and connected ones, events per minute, delivery outcomes of the last hour (docs/api.md#fleet-figures)',
+      tag,
+      success: 200,
+      statuses: STATUSES.read,
+      response: FleetStatsSchema,
+      auth: 'a project key of the project',
+    }),
+    async (c) => c.json(await getFleetStats({ ...actor(c), input: { projectId: pid(c) } })),
   );
 
   r.patch(

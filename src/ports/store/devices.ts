@@ -67,6 +67,10 @@ export interface DeviceFilter {
   isConnected?: boolean;
   /** case-insensitive substring of name, tag or description */
   search?: string;
+  /** in a home (true) or in none (false) */
+  inHome?: boolean;
+  /** keyset paging: only ids above this one (then `skip` counts from there) */
+  afterId?: number;
 }
 
 export interface DeviceClassRepo {
@@ -98,7 +102,10 @@ export interface DeviceRepo {
   /** the row when a read cache holds it and may serve it now (else undefined: ask getByKeyHash) */
   peekByKeyHash?(apiKeyHash: string): DeviceRow | undefined;
   getByClaimHash(claimCodeHash: string): Promise<DeviceRow | undefined>;
+  /** by id, with the count of all that match */
   list(f: DeviceFilter, page: Page): Promise<Paged<DeviceRow>>;
+  /** the same page without the count: it reads only the rows it returns (and those it skips) */
+  listPage(f: DeviceFilter, page: Page): Promise<DeviceRow[]>;
   update(id: number, patch: DevicePatch): Promise<void>;
   /**
    * Claims a device into a home if it is in no home and its claimable window is open at `now`:
@@ -112,4 +119,9 @@ export interface DeviceRepo {
   /** start-up of embedded mode: nobody is connected yet */
   markAllOffline(time: string): Promise<number>;
   delete(id: number): Promise<boolean>;
+  /**
+   * docs/api.md#fleet-figures: the project's devices and how many are connected, counted from
+   * indexes alone (the connected ones from a partial index of connected devices)
+   */
+  counts(projectId: number): Promise<{ total: number; connected: number }>;
 }
