@@ -83,7 +83,8 @@ listSensorModules ("sensorModuleList"), getSensorModuleStatus {sensorModuleId}
 "timeSeriesData" points every module interval (the KV value's "interval", default 10 s) and
 "realtimeData" every second, series "<moduleId>-temperature:0" and "<moduleId>-humidity:0".
 These camelCase commands need a project whose setting commandActions is "mode"; the series are
-stored by a tsdb smart module for devices in a home (--home).`;
+stored by a tsdb smart module for devices in a home (--home); it warns at start when either
+is missing.`;
 
 const num = (raw: string | undefined, name: string, dflt: number, check: (n: number) => boolean, expect: string) => {
   if (raw === undefined) return dflt;

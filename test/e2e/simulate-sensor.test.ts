@@ -1,7 +1,8 @@
 // The simulator as MODE's sensor gateway (`--profile sensor-gateway`, docs/timeseries.md) against a
 // real server with a tsdb module and a home, in a "mode" project: it answers MODE's camelCase
 // commands with MODE's events, links its first module itself through KV, follows the modules the
-// app links or unlinks through KV, and its timeSeriesData points become the home's series.
+// app links or unlinks through KV, and its timeSeriesData points become the home's series; in a
+// project without those it warns what is missing and still runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -17,6 +18,29 @@ describe('device simulator, --profile sensor-gateway', () => {
     th = await startTestHearth();
   }, 120_000);
   afterAll(() => th?.close());
+
+  // first: the project is still "spec" and has no tsdb module
+  it('warns what the project lacks for a sensor gateway, and still runs', SLOW, async () => {
+    const args = ['--url', th.httpUrl, '--key', th.adminKey, '--mqtt', `mqtt://127.0.0.1:${th.mqttPort}`, '--json'];
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/simulate.ts', ...args, '--profile', 'sensor-gateway', '--devices', '1', '--prefix', 'warn-', '--duration', '1'],
+      {
+        cwd: ROOT,
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await new Promise((r) => child.on('exit', r)), stderr).toBe(0);
+    expect(stderr).toContain(
+      'warning: project 1 refuses camelCase commands such as startDiscovery (commandActions is "spec"): PATCH /projects/1 {"commandActions":"mode"}',
+    );
+    expect(stderr).toContain('warning: project 1 has no tsdb smart module');
+    expect(stderr).toContain('warning: no --home');
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({ devices: 1, errors: 0 });
+  });
 
   it('answers discovery and module commands, and its linked modules become the home series', SLOW, async () => {
     const admin = { token: th.adminKey };
