@@ -1,7 +1,7 @@
 // Device simulator: `npm run simulate -- --devices 500 --rate 200`. Many devices against a Hearth
 // server (local or remote) over MQTT or MQTT-over-WebSocket; `--help` for the options.
 // Exit code 0 after the summary, 2 on a usage error, an unreachable server or a refused key.
-import { checkKey, ensureDevices } from './simulate/api.js';
+import { checkKey, ensureDevices, sensorGatewayWarnings } from './simulate/api.js';
 import { Counters, summaryOf, summaryText } from './simulate/counters.js';
 import { BrokerUnreachable, runFleet } from './simulate/fleet.js';
 import { OptionsError, USAGE, parseOptions } from './simulate/options.js';
@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
     if (projectId === undefined) return setupSummary(0);
     if (o.projectId !== undefined && o.projectId !== projectId) throw new OptionsError(`the key belongs to project ${projectId}, not ${o.projectId}`);
     const log = (s: string) => !o.json && process.stderr.write(s);
+    if (o.profile === 'sensor-gateway') for (const w of await sensorGatewayWarnings(o, projectId, o.home)) process.stderr.write(`warning: ${w}\n`);
     log(
       `devices: finding or creating ${o.devices} of class ${o.deviceClass} (tag ${o.tag}, names ${o.prefix}1..${o.prefix}${o.devices}${o.home === undefined ? '' : `, home ${o.home}`}) in project ${projectId}\n`,
     );

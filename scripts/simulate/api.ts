@@ -95,3 +95,20 @@ export async function ensureDevices(
   }
   return out;
 }
+
+/** what stops the sensor-gateway profile from working in this project, in words (warnings: it still runs) */
+export async function sensorGatewayWarnings(api: Api, projectId: number, homeId: number | undefined): Promise<string[]> {
+  const out: string[] = [];
+  const project = await call(api, 'GET', `/projects/${projectId}`);
+  if (project.status === 200 && project.body?.commandActions !== 'mode')
+    out.push(
+      `project ${projectId} refuses camelCase commands such as startDiscovery (commandActions is ${JSON.stringify(project.body?.commandActions)}): PATCH /projects/${projectId} {"commandActions":"mode"}`,
+    );
+  const modules = await call(api, 'GET', `/projects/${projectId}/smartModules`);
+  if (modules.status === 200 && Array.isArray(modules.body) && !modules.body.some((m: { moduleType?: string }) => m.moduleType === 'tsdb'))
+    out.push(
+      `project ${projectId} has no tsdb smart module, so timeSeriesData points are not stored: POST /projects/${projectId}/smartModules {"id":"tsdb","moduleType":"tsdb"}`,
+    );
+  if (homeId === undefined) out.push('no --home: new devices are in no home, and points are stored only for devices in a home');
+  return out;
+}

@@ -15,6 +15,7 @@ export interface FirmwareFollow {
   options: FirmwareOptions;
   share: FailShare;
 }
+import { sensorGateway, type SensorGateway } from './sensor-gateway.js';
 
 /** how long a connected device waits for its last acknowledgements at the end */
 const END_GRACE_MS = 5_000;
@@ -55,6 +56,7 @@ export function simulateDevice(
   c: Counters,
   localAddress?: string,
   firmware?: FirmwareFollow,
+  profile: 'default' | 'sensor-gateway' = 'default',
 ): SimulatedDevice {
   const base = `/devices/${device.id}`;
   /** firmware-update commands by id: in progress (a second delivery is ignored) or done (its ack sent again, the first may be lost) */
@@ -76,6 +78,22 @@ export function simulateDevice(
     protocolVersion: 4,
   };
   const client: MqttClient = localAddress ? connectFrom(mqtt, brokerUrl, opts, localAddress) : mqtt.connect(brokerUrl, opts);
+  const gateway: SensorGateway | undefined =
+    profile === 'sensor-gateway'
+      ? sensorGateway({
+          device,
+          event: (eventType, eventData, answer) =>
+            client.publish(`${base}/event`, JSON.stringify({ eventType, eventData }), { qos: 1 }, (err) => {
+              if (err) c.error(`device ${device.id}: ${eventType} not acknowledged: ${err.message}`);
+              else if (answer) c.commandsAnswered++;
+              else c.events++;
+            }),
+          setKv: (key, value) => {
+            kv.set(key, value);
+            setKv(key, value);
+          },
+        })
+      : undefined;
 
   client.on('connect', () => {
     if (everConnected) c.reconnects++;
@@ -119,10 +137,15 @@ export function simulateDevice(
     else if (msg.action === 'delete' && msg.key !== undefined) kv.delete(msg.key);
     else return;
     if (typeof msg.rev === 'number') rev = msg.rev;
+    gateway?.kvChanged(kv, msg.action === 'reload');
   }
 
   function answerCommand(msg: { action?: unknown; parameters?: unknown; id?: unknown }) {
     c.commandsReceived++;
+    if (gateway?.command(msg.action, msg.parameters)) {
+      if (typeof msg.id === 'string') ackCommand(msg.id, msg.parameters);
+      return;
+    }
     const eventData = { action: msg.action, parameters: msg.parameters ?? {}, kvRev: rev, kv: Object.fromEntries(kv) };
     if (typeof msg.id === 'string') ackCommand(msg.id, msg.parameters);
     client.publish(`${base}/event`, JSON.stringify({ eventType: 'commandAnswered', eventData }), { qos: 1 }, (err) => {
@@ -164,6 +187,13 @@ export function simulateDevice(
     });
   }
 
+  function setKv(key: string, value: unknown) {
+    client.publish(`${base}/kv`, JSON.stringify({ action: 'set', key, value }), { qos: 1 }, (err) => {
+      if (err) c.error(`device ${device.id}: KV set not acknowledged: ${err.message}`);
+      else c.kvSet++;
+    });
+  }
+
   return {
     device,
     get connected() {
@@ -180,16 +210,12 @@ export function simulateDevice(
         else c.data++;
       });
     },
-    setKv(key, value) {
-      client.publish(`${base}/kv`, JSON.stringify({ action: 'set', key, value }), { qos: 1 }, (err) => {
-        if (err) c.error(`device ${device.id}: KV set not acknowledged: ${err.message}`);
-        else c.kvSet++;
-      });
-    },
+    setKv,
     // connected: what was published gets its PUBACK first, within END_GRACE_MS; a broker that is
     // gone (or stops answering) would hold that wait forever, so the client is then ended by force
     end: async () => {
       ending = true;
+      gateway?.stop();
       if (!client.connected) return void client.end(true);
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((r) => (timer = setTimeout(r, END_GRACE_MS)));

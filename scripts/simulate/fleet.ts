@@ -41,7 +41,7 @@ export async function runFleet(o: SimOptions, devices: SimDevice[], out: { write
     rampCredit += (o.ramp * TICK_MS) / 1000;
     while (rampCredit >= 1 && next < devices.length) {
       const local = o.sourceAddresses === undefined ? undefined : sourceAddress(next, o.sourceAddresses);
-      sims.push(simulateDevice(mqtt, o.mqtt, devices[next++], c, local, firmware));
+      sims.push(simulateDevice(mqtt, o.mqtt, devices[next++], c, local, firmware, o.profile));
       rampCredit--;
     }
     if (next >= devices.length) rampCredit = 0;

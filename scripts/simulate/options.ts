@@ -33,6 +33,8 @@ export interface SimOptions {
   firmware: boolean;
   /** percent of firmware updates that fail (acked with status error) */
   firmwareFail: number;
+  /** what each device acts as: the generic device, or MODE's sensor gateway (scripts/simulate/sensor-gateway.ts) */
+  profile: 'default' | 'sensor-gateway';
 }
 
 export class OptionsError extends Error {
@@ -72,6 +74,8 @@ and keeps their KV stores in sync. Progress every second; a summary on Ctrl-C or
                        with --firmware: this share of updates fails, acked with status error
                        (spread evenly: 30 over 10 devices fails exactly 3; default 0)
   --json               print the summary as JSON
+  --profile <name>     what each device acts as: default, or sensor-gateway (MODE's sensor
+                       gateway, below; --rate and --kv-rate then default to 0)
   -h, --help           this text
 
 Each device publishes events {eventType: "simTick", eventData: {seq}} and data posts
@@ -79,7 +83,18 @@ Each device publishes events {eventType: "simTick", eventData: {seq}} and data p
 {action, parameters, kvRev, kv} (its KV store as it holds it); a command of the outbox (it
 carries an id) is also acked on /devices/{id}/commandAck, with status "error" when its
 parameters say {"fail": true}. It sets the KV key
-"sim:lastSeen" now and then.`;
+"sim:lastSeen" now and then.
+
+With --profile sensor-gateway each device acts as MODE's sensor gateway (docs/timeseries.md):
+it answers startDiscovery (event "discoveredSensorModules", two modules 0101:<12 hex>),
+listSensorModules ("sensorModuleList"), getSensorModuleStatus {sensorModuleId}
+("sensorModuleStatus") and syncClock ("clockSynced"); for each module linked through its KV key
+"sensorModule<id>" (it links its first module itself when it has none) it sends
+"timeSeriesData" points every module interval (the KV value's "interval", default 10 s) and
+"realtimeData" every second, series "<moduleId>-temperature:0" and "<moduleId>-humidity:0".
+These camelCase commands need a project whose setting commandActions is "mode"; the series are
+stored by a tsdb smart module for devices in a home (--home); it warns at start when either
+is missing.`;
 
 const num = (raw: string | undefined, name: string, dflt: number, check: (n: number) => boolean, expect: string) => {
   if (raw === undefined) return dflt;
@@ -116,6 +131,7 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
         json: { type: 'boolean' },
         firmware: { type: 'boolean' },
         'firmware-fail': { type: 'string' },
+        profile: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -134,6 +150,11 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
   } catch {
     throw new OptionsError(`--url must be an http(s) URL, got ${JSON.stringify(url)}`);
   }
+  const profile = v.profile ?? 'default';
+  if (profile !== 'default' && profile !== 'sensor-gateway')
+    throw new OptionsError(`--profile must be default or sensor-gateway, got ${JSON.stringify(profile)}`);
+  // a sensor gateway's own traffic is its sensors'; the generic events and KV sets stay off unless asked for
+  const quiet = profile === 'sensor-gateway' ? 0 : undefined;
   const int = (n: number) => Number.isInteger(n) && n >= 1;
   const pos = (n: number) => n > 0;
   const o: SimOptions = {
@@ -142,7 +163,7 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
     mqtt: v.mqtt ?? defaultBroker(api, transport),
     transport,
     devices: num(v.devices, 'devices', 10, (n) => int(n) && n <= 100_000, 'a whole number from 1 to 100000'),
-    rate: num(v.rate, 'rate', 10, (n) => n >= 0, 'a number of messages per second (0 or more)'),
+    rate: num(v.rate, 'rate', quiet ?? 10, (n) => n >= 0, 'a number of messages per second (0 or more)'),
     dataShare: num(v['data-share'], 'data-share', 0.2, (n) => n >= 0 && n <= 1, 'a number from 0 to 1'),
     deviceClass: v.class ?? 'default',
     projectId: v.project === undefined ? undefined : num(v.project, 'project', 0, int, 'a project id'),
@@ -155,11 +176,12 @@ export function parseOptions(argv: string[], cwd = process.cwd()): SimOptions | 
         : num(v['source-addresses'], 'source-addresses', 1, (n) => int(n) && n <= 254, 'a whole number from 1 to 254'),
     duration: v.duration === undefined ? undefined : num(v.duration, 'duration', 0, pos, 'a number of seconds'),
     ramp: num(v.ramp, 'ramp', 50, pos, 'a number of connections per second'),
-    kvRate: num(v['kv-rate'], 'kv-rate', 0.2, (n) => n >= 0, 'a number of KV sets per second (0 or more)'),
+    kvRate: num(v['kv-rate'], 'kv-rate', quiet ?? 0.2, (n) => n >= 0, 'a number of KV sets per second (0 or more)'),
     interval: num(v.interval, 'interval', 5, pos, 'a number of seconds'),
     json: v.json === true,
     firmware: v.firmware === true,
     firmwareFail: num(v['firmware-fail'], 'firmware-fail', 0, (n) => n >= 0 && n <= 100, 'a percent from 0 to 100'),
+    profile,
   };
   if (v['firmware-fail'] !== undefined && !o.firmware) throw new OptionsError('--firmware-fail needs --firmware (the devices follow rollouts only with it)');
   if (o.sourceAddresses !== undefined) checkLoopback(o.mqtt);
