@@ -1,22 +1,7 @@
-// What domain verbs get: ports and a typed slice of configuration. Built by main.ts (or a test).
-//
-// A VERB is an exported operation an edge calls (an HTTP route, the broker, the worker, the admin
-// CLI under scripts/admin). Every verb takes one object (house rule 2):
-//
-//   verb({ deps, caller, input })
-//
-// - deps: a Pick<Deps, ...> of the ports it uses, plus any extra collaborator the edge hands in
-//   (the webhook `checks` of domain/webhook/checks.ts webhookChecksOf, a presence adapter ...):
-//   collaborators are effects, so they travel with the ports, never in input.
-//   Of the Store it names only the repositories it uses, helpers' included: StoreOf<'devices' | 'kv'>
-//   (`'transaction'` too if it opens one; the `tx` handed in is the whole Store).
-// - caller: who asks (auth/caller.ts); absent for verbs no one calls on anyone's behalf (the
-//   worker's and the broker's own housekeeping).
-// - input: plain data: the path ids, the raw `body` or `query` (unknown: the verb parses it at the
-//   top with validate.ts parseInput/parseWith), and `page` for lists.
-//
-// Internal helpers (access checks such as deviceFor/loadModule, row mappers, views, pure
-// functions, store-transaction steps) are not verbs and may keep positional parameters.
+// What domain verbs get: ports and a typed slice of configuration, built by main.ts (or a test).
+// A verb takes one object, `verb({ deps, caller, input })`: deps a Pick of these (of the Store only
+// the repositories it uses, StoreOf<...>), caller who asks (absent for housekeeping), input plain
+// data with the raw body parsed at the top (docs/architecture.md#house-rules).
 import type { Resolver } from '../ports/resolver.js';
 import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';

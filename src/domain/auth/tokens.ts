@@ -2,7 +2,7 @@
 // stored for lookup: the tokens carry 256 bits of entropy, so a fast hash is enough (passwords,
 // which do not, use scrypt in password.ts).
 import * as crypto from 'node:crypto';
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.' | 'wt.';
 
@@ -95,10 +95,4 @@ function unsealUncached(secret: string, sealed: string): string {
   const d = createDecipheriv('aes-256-gcm', sealKey(secret), Buffer.from(iv, 'base64url'));
   d.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
