@@ -32,7 +32,10 @@ async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
   const load = await forkChild('./mqtt-load.ts');
   try {
     const keys = mode === 'hearth' ? Array.from({ length: N }, (_, i) => keyOf(i)) : undefined;
-    const { port } = await server.request<{ port: number }>({ type: 'start', mode, keys }, 'started', 120_000);
+    // every CONNECT comes from 127.0.0.1, CONCURRENCY at a time: above the per-address cap of sockets
+    // not signed in yet (docs/operations.md#connection-limits, 100), which would reset the excess
+    const env = { HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS: String(CONCURRENCY * 4) };
+    const { port } = await server.request<{ port: number }>({ type: 'start', mode, keys, env }, 'started', 120_000);
     // Hearth numbers its devices 1..N in a fresh store (the seed runs in order)
     const clients: ConnectJob['clients'] = Array.from({ length: N }, (_, i) =>
       mode === 'hearth'
