@@ -12,6 +12,7 @@ import type { BusMessages } from '../../src/ports/bus.js';
 import { dropSchema, freshSchemaName, testDatabaseUrl } from '../helpers/db.js';
 import { REDIS_URL, redisFixture } from '../helpers/redis.js';
 import { cli, withoutHearthSettings, type CliRun } from '../helpers/admin-cli.js';
+import { MIN_WAIT_MS } from '../helpers/wait.js';
 
 // each run is a fresh `node --import tsx` process, as `npm run admin` starts it (seconds on a busy
 // 2-core machine)
@@ -235,7 +236,7 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('admin CLI in cluster mode', () 
       bus.subscribe('revoke', (m) => heard.push(m));
       await bus.ready?.();
       expect(json(await run('keys', 'revoke', key.id, '--json'))).toEqual({ revoked: key.id });
-      await expect.poll(() => heard).toEqual([{ kind: 'projectKey', keyId: key.id }]);
+      await expect.poll(() => heard, { timeout: MIN_WAIT_MS }).toEqual([{ kind: 'projectKey', keyId: key.id }]);
     } finally {
       await bus.close();
     }

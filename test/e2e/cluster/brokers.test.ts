@@ -8,6 +8,7 @@ import { REDIS_URL, deleteKeys, redisFixture, testPrefix } from '../../helpers/r
 import { inbox, mqttConnect, wsConnect } from '../broker/clients.js';
 import type { MqttClient } from 'mqtt';
 import { startReceiver, waitFor } from '../webhooks/receiver.js';
+import { MIN_WAIT_MS } from '../../helpers/wait.js';
 
 const SECRET = 'cluster-secret-cluster-secret-cluster';
 
@@ -78,7 +79,9 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
     const again = await mqttConnect(b, d, { clientId: 'roams', clean: false });
     const box = inbox(again);
     // the session, with its subscription, came from Redis: no SUBSCRIBE on this broker
-    await expect.poll(async () => (await b.http('PUT', topic, { token: a.adminKey, body: { action: 'roamed', parameters: {} } })).status).toBe(204);
+    await expect
+      .poll(async () => (await b.http('PUT', topic, { token: a.adminKey, body: { action: 'roamed', parameters: {} } })).status, { timeout: MIN_WAIT_MS })
+      .toBe(204);
     expect(await box.next(topic)).toMatchObject({ action: 'roamed' });
   });
 
@@ -96,7 +99,7 @@ describe.skipIf(!testDatabaseUrl || !REDIS_URL)('two brokers as one', () => {
       expect(await stream.next(5000)).toMatchObject({ eventType: 'ping', eventData: { n: 1 }, originDeviceId: d.id });
       stream.ws.close();
       await stream.closed;
-      await expect.poll(listeners).toBe(0);
+      await expect.poll(listeners, { timeout: MIN_WAIT_MS }).toBe(0);
     } finally {
       await r.cleanup();
     }
