@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { eventually, inbox, mqttConnect } from '../broker/clients.js';
 import { commandEvents, enqueue, stateOf } from './helpers.js';
+import { sweepOutbox } from '../../../src/domain/command/index.js';
 
 let t: TestHearth;
 beforeAll(async () => {
@@ -211,5 +212,27 @@ describe('metrics', () => {
     const after = await read();
     expect(value(after, 'hearth_outbox_commands_total{state="acked"}')).toBe(value(before, 'hearth_outbox_commands_total{state="acked"}') + 1);
     expect(value(after, 'hearth_outbox_ack_seconds_count')).toBe(value(before, 'hearth_outbox_ack_seconds_count') + 1);
+  });
+});
+
+describe('retention', () => {
+  // last in the file: the sweep days ahead also expires what earlier tests left queued
+  it('removes a finished command once it is older than retentionDays; keeps a younger one and an unfinished one', async () => {
+    const d = await t.seedDevice();
+    const done = await enqueue(t, d, { action: 'finished-one' });
+    expect((await t.http('DELETE', `/devices/${d.id}/commands/${done.id}`, { token: t.adminKey })).status).toBe(204);
+    const open = await enqueue(t, d, { action: 'still-waiting', ttl: 2_592_000 });
+    // the worker's sweep as it runs days from now (retentionDays 7)
+    const sweepAt = (days: number) =>
+      sweepOutbox({
+        deps: { ...t.deps, clock: { now: () => new Date(Date.now() + days * 86_400_000) } } as typeof t.deps,
+        input: { batchSize: 10, retentionDays: 7 },
+      });
+    await sweepAt(6);
+    expect(await stateOf(t, d, done.id)).toBe('cancelled');
+    await sweepAt(8);
+    expect(await t.deps.store.commands.get(done.id)).toBeUndefined();
+    expect((await t.http('GET', `/devices/${d.id}/commands/${done.id}`, { token: t.adminKey })).status).toBe(404);
+    expect(await stateOf(t, d, open.id)).toBe('queued');
   });
 });
