@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { publishKindOf, subscriptionAllowed } from '../../../broker/topics.js';
 
 describe('publishKindOf', () => {
-  it('names the four topics a device may publish to', () => {
+  it('names the five topics a device may publish to', () => {
     expect(publishKindOf(7, '/devices/7/event')).toEqual({ kind: 'event' });
+    expect(publishKindOf(7, '/devices/7/commandAck')).toEqual({ kind: 'commandAck' });
     expect(publishKindOf(7, '/devices/7/kv')).toEqual({ kind: 'kv' });
     expect(publishKindOf(7, '/devices/7/data')).toEqual({ kind: 'data' });
     expect(publishKindOf(7, '/devices/7/bulkData/camera-1')).toEqual({ kind: 'bulkData', label: 'camera-1' });
@@ -18,6 +19,9 @@ describe('publishKindOf', () => {
       'devices/7/event',
       '/devices/7/event/',
       '/devices/7/command',
+      '/devices/8/commandAck',
+      '/devices/7/commandAck/x',
+      '/devices/7/commandack',
       '/devices/7/bulkData/',
       '/devices/7/bulkData/a/response',
       '/devices/7/bulkData/a/b',
@@ -47,6 +51,7 @@ describe('subscriptionAllowed', () => {
       '+/devices/7/command',
       '/devices/7/event',
       '/devices/7/data',
+      '/devices/7/commandAck',
       '/devices/7/bulkData/#',
       '/devices/7/bulkData/+/+',
       '/devices/7/bulkData/#/response',

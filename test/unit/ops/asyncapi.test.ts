@@ -41,12 +41,17 @@ describe('AsyncAPI document', () => {
 
   it('names the WebSocket channels, with payload schemas and examples for every message', () => {
     const addresses = Object.values(doc.channels).map((c: any) => c.address);
-    expect(addresses).toEqual(expect.arrayContaining(['/userSession/websocket', '/devices/{deviceId}/kv', '/devices/{deviceId}/command']));
+    expect(addresses).toEqual(
+      expect.arrayContaining(['/userSession/websocket', '/devices/{deviceId}/kv', '/devices/{deviceId}/command', '/devices/{deviceId}/commandAck']),
+    );
     for (const [name, m] of Object.entries(doc.components.messages) as [string, any][]) {
       expect(m.payload?.$ref, name).toMatch(/^#\/components\/schemas\//);
       expect(m.examples?.length, name).toBeGreaterThan(0);
     }
     expect(doc.components.schemas.DeviceEvent.required).toEqual(['eventType', 'eventData']);
+    // the outbox: the device answers on commandAck; the command it receives carries its id
+    expect(Object.keys(doc.components.schemas.CommandAck.properties)).toEqual(['id', 'status', 'result']);
+    expect(doc.components.schemas.OutboxCommand.required).toContain('id');
     expect(doc.components.schemas.KvReload.properties.rev.description).toMatch(/revision/);
   });
 
