@@ -32,7 +32,14 @@ beforeAll(async () => {
     name: 'tls',
     // a busy machine: tsx compiles the sources at start
     timeoutMs: 80_000,
-    env: { HEARTH_TLS_CERT_FILE: live.cert, HEARTH_TLS_KEY_FILE: live.key, HEARTH_HTTPS_PORT: String(httpsPort), HEARTH_MQTTS_PORT: String(mqttsPort) },
+    env: {
+      HEARTH_TLS_CERT_FILE: live.cert,
+      HEARTH_TLS_KEY_FILE: live.key,
+      HEARTH_HTTPS_PORT: String(httpsPort),
+      HEARTH_MQTTS_PORT: String(mqttsPort),
+      // the start-up lines (the pid to signal) are logged at info
+      HEARTH_LOG_LEVEL: 'info',
+    },
   });
 }, 120_000);
 afterAll(async () => {
@@ -42,6 +49,11 @@ afterAll(async () => {
 });
 
 describe('the process with TLS files', () => {
+  it('names in its start-up log the pid to send SIGHUP to: its own (docs/tls.md#reloading-certificates)', () => {
+    expect(p.child.pid).toEqual(expect.any(Number));
+    expect(p.output()).toContain(`(kill -HUP ${p.child.pid} reloads ${live.cert})`);
+  });
+
   it('reloads the certificate on SIGHUP; a device connected over MQTTS before stays connected', { timeout: 60_000 }, async () => {
     const adminKey = readFileSync(join(p.dataDir, 'admin.key'), 'utf8').trim();
     const created = await fetch(`${p.url}/devices`, {
