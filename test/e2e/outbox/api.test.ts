@@ -3,7 +3,7 @@
 // HTTP, validation and who may do what. Real server, real requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { eventually, inbox, mqttConnect } from '../broker/clients.js';
+import { eventually, inbox, mqttConnect, wsConnect } from '../broker/clients.js';
 import { commandEvents, enqueue, stateOf } from './helpers.js';
 import { sweepOutbox } from '../../../src/domain/command/index.js';
 
@@ -40,6 +40,20 @@ describe('creating', () => {
     expect(again.body).toEqual(first);
     const list = await t.http('GET', `/devices/${d.id}/commands`, { token: t.adminKey });
     expect(list.body).toHaveLength(1);
+  });
+
+  it('a key is the same command only on the same device and until that command expired', async () => {
+    const d = await t.seedDevice();
+    const other = await t.seedDevice();
+    const first = await enqueue(t, d, { action: 'short', ttl: 1, key: 'k-1' });
+    // the same key on another device is that device's own command
+    const theirs = await enqueue(t, other, { action: 'short', key: 'k-1' });
+    expect(theirs.id).not.toBe(first.id);
+    await eventually(async () => (await stateOf(t, d, first.id)) === 'expired', 10_000);
+    const again = await t.http('POST', `/devices/${d.id}/commands`, { token: t.adminKey, body: { action: 'short', key: 'k-1' } });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.id);
+    expect(again.body).toMatchObject({ state: 'queued', key: 'k-1' });
   });
 
   it('refuses the 101st unfinished command with 403 LIMIT_EXCEEDED; a cancel makes room', async () => {
@@ -159,6 +173,31 @@ describe('answers over HTTP', () => {
       expect(r.body.reason).toBe('INVALID_PARAMETERS');
     }
     expect(await stateOf(t, d, c.id)).toBe('queued');
+  });
+});
+
+describe('the event stream', () => {
+  it('carries every state change as _deviceCommandUpdated_ {id, action, state, result?}', async () => {
+    const d = await t.seedDevice();
+    const pk = await t.seedProjectKey(['events']);
+    const peer = await wsConnect(t, `/userSession/websocket?authToken=${pk.key}&eventTypes=_deviceCommandUpdated_`);
+    const mine = () => peer.frames.filter((f) => f.eventData?.id !== undefined && f.originDeviceId === d.id);
+    // the stream subscribes as it opens: commands until the first one's event arrives
+    let c: any;
+    await eventually(async () => {
+      c = await enqueue(t, d, { action: 'streamed', ackRequired: true });
+      return mine().some((f) => f.eventData.id === c.id);
+    }, 10_000);
+    await t.http('POST', `/devices/${d.id}/commands/${c.id}/ack`, { token: d.key, body: { status: 'error', result: { why: 'test' } } });
+    await eventually(() => mine().some((f) => f.eventData.id === c.id && f.eventData.state === 'failed'), 10_000);
+    expect(
+      mine()
+        .filter((f) => f.eventData.id === c.id)
+        .map((f) => [f.eventType, f.eventData]),
+    ).toEqual([
+      ['_deviceCommandUpdated_', { id: c.id, action: 'streamed', state: 'queued' }],
+      ['_deviceCommandUpdated_', { id: c.id, action: 'streamed', state: 'failed', result: { why: 'test' } }],
+    ]);
   });
 });
 
