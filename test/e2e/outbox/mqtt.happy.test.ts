@@ -37,6 +37,12 @@ describe('outbox over MQTT', () => {
       [made[0].id, 'acked'],
     ]);
     expect(list.body[2].result).toEqual({ done: true });
+    // by state, and a page of it
+    const acked = await t.http('GET', `/devices/${d.id}/commands?state=acked`, { token: t.adminKey });
+    expect(acked.body.map((c: any) => c.id)).toEqual([made[1].id, made[0].id]);
+    const page = await t.http('GET', `/devices/${d.id}/commands?skip=1&limit=1`, { token: t.adminKey });
+    expect(page.headers.get('vnd.tinkermode.range')).toBe('1-1/3');
+    expect(page.body.map((c: any) => c.id)).toEqual([made[1].id]);
     expect(list.body[0].result).toEqual({ why: 'busy' });
     for (const c of list.body) expect(c).toMatchObject({ sentTime: expect.any(String), deliveredTime: expect.any(String), ackTime: expect.any(String) });
     const events = await commandEvents(t, d);
