@@ -151,6 +151,9 @@ describe('the built server on its runtime dependencies only', () => {
       .map(([path]) => path);
     expect(runtime).toContain('node_modules/hono');
     expect(runtime).not.toContain('node_modules/@scalar/api-reference');
+    // no install-time telemetry in a user's install, and nothing like the 421 packages of before
+    expect(runtime.filter((path) => path.startsWith('node_modules/@scarf/'))).toEqual([]);
+    expect(runtime.length).toBeLessThan(200);
     const tree = mkdtempSync(join(tmpdir(), 'hearth-runtime-'));
     try {
       writeFileSync(join(tree, 'package.json'), JSON.stringify({ ...pkg, devDependencies: {} }));
