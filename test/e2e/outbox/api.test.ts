@@ -244,13 +244,19 @@ describe('metrics', () => {
     const before = await read();
     const d = await t.seedDevice();
     const a = await enqueue(t, d, { action: 'measured', ackRequired: true });
-    await enqueue(t, d, { action: 'waiting' });
+    const waiting = await enqueue(t, d, { action: 'waiting' });
     const mid = await read();
     expect(value(mid, 'hearth_outbox_depth')).toBeGreaterThanOrEqual(value(before, 'hearth_outbox_depth') + 2);
     await t.http('POST', `/devices/${d.id}/commands/${a.id}/ack`, { token: d.key, body: {} });
     const after = await read();
     expect(value(after, 'hearth_outbox_commands_total{state="acked"}')).toBe(value(before, 'hearth_outbox_commands_total{state="acked"}') + 1);
     expect(value(after, 'hearth_outbox_ack_seconds_count')).toBe(value(before, 'hearth_outbox_ack_seconds_count') + 1);
+    // another final state, counted by its name
+    expect((await t.http('DELETE', `/devices/${d.id}/commands/${waiting.id}`, { token: t.adminKey })).status).toBe(204);
+    const last = await read();
+    expect(value(last, 'hearth_outbox_commands_total{state="cancelled"}')).toBe(value(before, 'hearth_outbox_commands_total{state="cancelled"}') + 1);
+    // both finished (the sweep may finish others meanwhile, never add any)
+    expect(value(last, 'hearth_outbox_depth')).toBeLessThanOrEqual(value(mid, 'hearth_outbox_depth') - 2);
   });
 });
 
