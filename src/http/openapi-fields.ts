@@ -1,7 +1,8 @@
 // What /openapi.json says beyond the schemas themselves: the names of the shared components, the
 // tags, a glossary of field descriptions and example values, and hand-written examples for the
 // operations whose bodies have several forms. A field's own `v.description()` in its schema wins
-// over the glossary. docs/api.md#openapi
+// over the glossary; the glossary holds what a field name means wherever it appears, a field of
+// one schema is described in that schema (docs/architecture.md#house-rules, rule 3). docs/api.md#openapi
 export type JsonSchema = Record<string, unknown>;
 
 /** the component a response is called by, keyed by an operation answering it */

@@ -3,6 +3,7 @@
 // older than `retentionDays` are removed. One pass at a time; a failed pass is logged and tried
 // at the next tick. Several workers may sweep at once: each change happens once.
 import type { Logger } from 'pino';
+import { startPeriodic, type PeriodicPass } from './periodic.js';
 import { sweepOutbox, type OutboxDeliveryDeps, type SweepResult } from '../domain/command/index.js';
 
 export interface OutboxSweepConfig {
@@ -11,33 +12,17 @@ export interface OutboxSweepConfig {
   batchSize: number;
 }
 
-export interface OutboxSweep {
-  runOnce(): Promise<SweepResult | undefined>;
-  stop(): Promise<void>;
-}
+export type OutboxSweep = PeriodicPass<SweepResult>;
 
 export function startOutboxSweep(deps: OutboxDeliveryDeps & { logger: Logger }, config: OutboxSweepConfig): OutboxSweep {
-  let running: Promise<SweepResult | undefined> | undefined;
-  const runOnce = () => {
-    running ??= sweepOutbox({ deps, input: { batchSize: config.batchSize, retentionDays: config.retentionDays } })
-      .then((r) => {
-        if (r.expired || r.removed) deps.logger.debug({ outbox: r }, 'outbox sweep');
-        return r;
-      })
-      .catch((err) => {
-        deps.logger.warn({ err }, 'outbox sweep failed');
-        return undefined;
-      })
-      .finally(() => (running = undefined));
-    return running;
-  };
-  const timer = setInterval(() => void runOnce(), config.sweepIntervalMs);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    name: 'outbox sweep',
+    logger: deps.logger,
+    everyMs: config.sweepIntervalMs,
+    pass: async () => {
+      const r = await sweepOutbox({ deps, input: { batchSize: config.batchSize, retentionDays: config.retentionDays } });
+      if (r.expired || r.removed) deps.logger.debug({ outbox: r }, 'outbox sweep');
+      return r;
     },
-  };
+  });
 }

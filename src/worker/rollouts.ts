@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { startPeriodic, type PeriodicPass } from './periodic.js';
 import { advanceRollouts, type AdvanceDeps, type AdvanceResult } from '../domain/rollout/index.js';
 
 export interface RolloutWorkerConfig {
@@ -13,37 +14,19 @@ export interface RolloutWorkerConfig {
   leaseSeconds: number;
 }
 
-export interface RolloutWorker {
-  runOnce(): Promise<AdvanceResult | undefined>;
-  stop(): Promise<void>;
-}
+export type RolloutWorker = PeriodicPass<AdvanceResult>;
 
 export function startRolloutWorker(deps: AdvanceDeps & { logger: Logger }, config: RolloutWorkerConfig): RolloutWorker {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  let running: Promise<AdvanceResult | undefined> | undefined;
-  let stopped = false;
-  const runOnce = () => {
-    running ??= advanceRollouts({ deps, input: { owner, leaseMs: config.leaseSeconds * 1000 } })
-      .then((r) => {
-        if (r.notified || r.paused || r.completed || r.waves || r.failedOverdue) deps.logger.debug({ rollouts: r }, 'rollout pass');
-        return r;
-      })
-      .catch((err) => {
-        if (!stopped) deps.logger.warn({ err }, 'rollout pass failed');
-        return undefined;
-      })
-      .finally(() => (running = undefined));
-    return running;
-  };
-  const timer = setInterval(() => void runOnce(), config.tickMs);
-  timer.unref();
-  void runOnce();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    name: 'rollout pass',
+    logger: deps.logger,
+    everyMs: config.tickMs,
+    firstAfterMs: 0,
+    pass: async () => {
+      const r = await advanceRollouts({ deps, input: { owner, leaseMs: config.leaseSeconds * 1000 } });
+      if (r.notified || r.paused || r.completed || r.waves || r.failedOverdue) deps.logger.debug({ rollouts: r }, 'rollout pass');
+      return r;
     },
-  };
+  });
 }

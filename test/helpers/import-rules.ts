@@ -19,7 +19,8 @@ export type Rule =
   | 'adapter-throws-app-error'
   | 'env-outside-config'
   | 'domain-module-state'
-  | 'cycle';
+  | 'cycle'
+  | 'upward-in-folder';
 
 export interface Violation {
   file: string;
@@ -243,6 +244,50 @@ export function cycleViolations(graph: ImportGraph): Violation[] {
   }));
 }
 
+/**
+ * Inside a folder, its entries (sub-folders and files) stand on floors of their own: an import
+ * from one entry to another points down, so no two entries reach each other, directly or around
+ * a ring. Each such ring of entries (a strongly connected component of the folder's entry graph)
+ * is one break, named by the folder and its entries; the message lists the file imports that make
+ * it. The repository's top level and src/ itself are floors already, ordered by MAY_IMPORT above.
+ */
+export function upwardInFolderViolations(graph: ImportGraph): Violation[] {
+  // folder -> entry -> entry -> the file imports behind that arrow
+  const arrows = new Map<string, Map<string, Map<string, string[]>>>();
+  for (const [file, refs] of graph) {
+    for (const { target } of refs) {
+      if (target === undefined || target.startsWith('?')) continue;
+      const a = file.split('/');
+      const b = target.split('/');
+      let depth = 0;
+      while (depth < a.length - 1 && depth < b.length - 1 && a[depth] === b[depth]) depth++;
+      if (depth === 0 || a[depth] === b[depth]) continue;
+      const folder = a.slice(0, depth).join('/');
+      if (folder === 'src') continue;
+      const byEntry = arrows.get(folder) ?? new Map<string, Map<string, string[]>>();
+      arrows.set(folder, byEntry);
+      const to = byEntry.get(a[depth]) ?? new Map<string, string[]>();
+      byEntry.set(a[depth], to);
+      to.set(b[depth], [...(to.get(b[depth]) ?? []), `${file} -> ${target}`]);
+    }
+  }
+  const out: Violation[] = [];
+  for (const [folder, byEntry] of [...arrows].sort(([x], [y]) => x.localeCompare(y))) {
+    const entryGraph: ImportGraph = new Map([...byEntry].map(([from, to]) => [from, [...to.keys()].map((t) => ({ specifier: t, target: t }))]));
+    for (const t of [...byEntry.values()].flatMap((to) => [...to.keys()])) if (!entryGraph.has(t)) entryGraph.set(t, []);
+    for (const ring of findCycles(entryGraph)) {
+      const imports = ring.flatMap((from) => ring.flatMap((to) => byEntry.get(from)?.get(to) ?? []));
+      out.push({
+        file: folder,
+        specifier: ring.join(' <-> '),
+        rule: 'upward-in-folder',
+        message: `${folder}/: ${ring.join(', ')} import each other (breaks upward-in-folder: one of these points up; move what they share below them): ${imports.join('; ')}`,
+      });
+    }
+  }
+  return out;
+}
+
 export function allViolations(graph: ImportGraph, facts: ReadonlyMap<string, SourceFacts> = new Map()): Violation[] {
-  return [...checkImports(graph), ...checkFacts(facts), ...cycleViolations(graph)];
+  return [...checkImports(graph), ...checkFacts(facts), ...cycleViolations(graph), ...upwardInFolderViolations(graph)];
 }

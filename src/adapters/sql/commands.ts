@@ -6,7 +6,7 @@ import type { Columns, Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { CommandRepo, CommandRow, CommandState } from '../../ports/store.js';
 import { ANSWERABLE_COMMAND } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { countOf, pageOf } from './util.js';
 import { precompiled } from './statements.js';
 
 export type CommandsTable = Columns<CommandRow, { parameters: string; ackRequired: number; idemKey: string | null; result: string | null }, 'key'>;
@@ -98,9 +98,7 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
     async list(deviceId, states, page) {
       let q = db.selectFrom('commands').where('deviceId', '=', deviceId);
       if (states?.length) q = q.where('state', 'in', [...states]);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toRow) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc'), toRow);
     },
     async claim(deviceId, connectionId, now, fresh) {
       // every connect claims; most devices have nothing open: one indexed read instead of a write

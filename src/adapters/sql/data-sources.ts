@@ -3,7 +3,7 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { DataRecordRow, DataSourceRow, DataSourceType, DataSourceRepo, DataRecordRepo } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { pageOf } from './util.js';
 
 export type DataSourcesTable = Columns<DataSourceRow, { deviceClasses: string | null }>;
 export type DataRecordsTable = Columns<DataRecordRow, { id: Generated<number>; data: string }>;
@@ -12,21 +12,7 @@ type Db = Kysely<Database & { dataSources: DataSourcesTable; dataRecords: DataRe
 const json = (x: unknown): string | null => (x === null || x === undefined ? null : JSON.stringify(x));
 
 function toSource(r: Selectable<DataSourcesTable>): DataSourceRow {
-  return {
-    projectId: r.projectId,
-    id: r.id,
-    name: r.name,
-    type: r.type as DataSourceType,
-    deviceClasses: r.deviceClasses === null ? null : (JSON.parse(r.deviceClasses) as string[]),
-    url: r.url,
-    keySealed: r.keySealed,
-    retentionDays: r.retentionDays,
-    failingSince: r.failingSince,
-    lastFailureTime: r.lastFailureTime,
-    lastError: r.lastError,
-    creationTime: r.creationTime,
-    modificationTime: r.modificationTime,
-  };
+  return { ...r, type: r.type as DataSourceType, deviceClasses: r.deviceClasses === null ? null : (JSON.parse(r.deviceClasses) as string[]) };
 }
 
 export function dataSourceRepo(base: Kysely<Database>): DataSourceRepo {
@@ -83,15 +69,12 @@ export function dataRecordRepo(base: Kysely<Database>): DataRecordRepo {
       if (f.deviceId !== undefined) q = q.where('deviceId', '=', f.deviceId);
       if (f.since) q = q.where('timestamp', '>=', f.since);
       if (f.until) q = q.where('timestamp', '<', f.until);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q
-        .select(['projectId', 'sourceId', 'deviceId', 'timestamp', 'data'])
-        .orderBy('timestamp', 'desc')
-        .orderBy('id', 'desc')
-        .offset(page.skip)
-        .limit(page.limit)
-        .execute();
-      return { total, items: rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> })) };
+      return pageOf(
+        q,
+        page,
+        (all) => all.select(['projectId', 'sourceId', 'deviceId', 'timestamp', 'data']).orderBy('timestamp', 'desc').orderBy('id', 'desc'),
+        (r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }),
+      );
     },
     async deleteForSource(projectId, sourceId) {
       const res = await db.deleteFrom('dataRecords').where('projectId', '=', projectId).where('sourceId', '=', sourceId).executeTakeFirst();

@@ -1,26 +1,11 @@
 // The delivery queue's table as Kysely sees it, and its rows as the Queue port hands them out:
 // shared by the rows side (deliveries.ts) and the worker's side (deliveries-lease.ts).
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from './schema.js';
+import type { Columns, Database } from './schema.js';
 import type { DeliveryKind, DeliveryRow, DeliveryStatus } from '../../ports/queue.js';
 
-export interface DeliveriesTable {
-  id: string;
-  projectId: number;
-  moduleId: string;
-  kind: string;
-  lane: string;
-  eventId: string | null;
-  eventType: string | null;
-  payload: string;
-  status: string;
-  attempts: string;
-  roundAttempts: number;
-  nextAttemptTime: string | null;
-  creationTime: string;
-  updateTime: string;
-  claimedBy: string | null;
-}
+/** the row, plus the lane that orders claims (event deliveries apart from the rest); attempts are JSON text */
+export type DeliveriesTable = Columns<DeliveryRow, { kind: string; lane: string; status: string; attempts: string }>;
 export type DeliveriesDb = Kysely<Database & { deliveries: DeliveriesTable }>;
 
 export function toRow(r: Selectable<DeliveriesTable>): DeliveryRow {

@@ -8,7 +8,7 @@ import type { Dialect } from './migrations.js';
 import { laneOf, type Deliveries } from '../../ports/queue.js';
 import { leaseOps } from './deliveries-lease.js';
 import { toRow, type DeliveriesDb } from './deliveries-rows.js';
-import { countOf } from './util.js';
+import { countOf, pageOf } from './util.js';
 import type { RawSqlite } from './sqlite-raw.js';
 
 type Db = DeliveriesDb;
@@ -81,9 +81,7 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       let q = db.selectFrom('deliveries').where('projectId', '=', f.projectId).where('moduleId', '=', f.moduleId);
       if (f.status) q = q.where('status', '=', f.status);
       if (f.since) q = q.where('creationTime', '>=', f.since);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toRow) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc'), toRow);
     },
 
     ...leaseOps(db, dialect, raw),

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DeviceClassesTable, DevicesTable } from './schema.js';
 import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
-import { countOf, ilike, likePattern } from './util.js';
+import { countOf, ilike, likePattern, pageOf } from './util.js';
 import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
@@ -76,9 +76,7 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
     },
     async list(f, page) {
       const q = filtered(f);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toDevice) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('id'), toDevice);
     },
     async update(id, patch) {
       // a field given as undefined is not given: `set` with nothing left would be invalid SQL

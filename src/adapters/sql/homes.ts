@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { HomeRepo, HomeRole, MemberRepo } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { pageOf } from './util.js';
 import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
@@ -18,9 +18,12 @@ export function homeRepo(db: Db): HomeRepo {
         const uid = f.userId;
         q = q.where('id', 'in', (s) => s.selectFrom('members').select('homeId').where('userId', '=', uid));
       }
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const items = await q.selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
-      return { total, items };
+      return pageOf(
+        q,
+        page,
+        (all) => all.selectAll().orderBy('id'),
+        (r) => r,
+      );
     },
     async update(id, patch) {
       if (patch.name !== undefined) await db.updateTable('homes').set({ name: patch.name }).where('id', '=', id).execute();

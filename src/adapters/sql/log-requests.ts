@@ -5,7 +5,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { LogRequestRow, LogRequestStatus, LogRequestRepo } from '../../ports/store.js';
 import { OPEN_LOG_REQUEST } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { pageOf } from './util.js';
 
 export type LogRequestsTable = Columns<
   LogRequestRow,
@@ -21,26 +21,14 @@ export type LogRequestsTable = Columns<
 >;
 type Db = Kysely<Database & { logRequests: LogRequestsTable }>;
 
-function toRow(r: Selectable<LogRequestsTable>): LogRequestRow {
+function toRow({ openDeviceId: _open, startTime, endTime, ...r }: Selectable<LogRequestsTable>): LogRequestRow {
   return {
-    id: r.id,
-    projectId: r.projectId,
-    deviceId: r.deviceId,
+    ...r,
     status: r.status as LogRequestStatus,
-    tokenHash: r.tokenHash,
-    start: r.startTime,
-    end: r.endTime,
+    start: startTime,
+    end: endTime,
     prefixes: r.prefixes === null ? null : (JSON.parse(r.prefixes) as string[]),
-    creationTime: r.creationTime,
-    uploadId: r.uploadId,
     uploadSize: r.uploadSize === null ? null : Number(r.uploadSize),
-    numParts: r.numParts,
-    partSize: r.partSize,
-    uploadExpires: r.uploadExpires,
-    filename: r.filename,
-    contentType: r.contentType,
-    finishTime: r.finishTime,
-    error: r.error,
   };
 }
 
@@ -77,9 +65,7 @@ export function logRequestRepo(base: Kysely<Database>): LogRequestRepo {
     getByTokenHash: (h) => one(db.selectFrom('logRequests').selectAll().where('tokenHash', '=', h).executeTakeFirst()),
     async list(deviceId, page) {
       const q = db.selectFrom('logRequests').where('deviceId', '=', deviceId);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toRow) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc'), toRow);
     },
     openFor: (deviceId) => one(db.selectFrom('logRequests').selectAll().where('openDeviceId', '=', deviceId).executeTakeFirst()),
     async transition(id, from, patch, uploadId) {

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { EventRecord, EventRow, Store } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { pageOf } from './util.js';
 import { precompiled } from './statements.js';
 import type { RawSqlite } from './sqlite-raw.js';
 import { INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, insertAccessLogValues, rowValues } from './access-log-protocol.js';
@@ -64,15 +64,13 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         // exact, case-sensitive prefix on both dialects (LIKE is ASCII-insensitive on SQLite);
         // substr counts characters (code points), not UTF-16 units as String#length does
         if (f.pathPrefix) q = q.where(sql`substr(${sql.ref('path')}, 1, ${[...f.pathPrefix].length})`, '=', f.pathPrefix);
-        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-        const rows = await q
-          .select(['projectId', 'clientIp', 'latency', 'method', 'path', 'statusCode', 'timestamp'])
-          .orderBy('timestamp', 'desc')
-          .orderBy('id', 'desc')
-          .offset(page.skip)
-          .limit(page.limit)
-          .execute();
-        return { total, items: rows.map((r) => ({ ...r, latency: Number(r.latency) })) };
+        return pageOf(
+          q,
+          page,
+          (all) =>
+            all.select(['projectId', 'clientIp', 'latency', 'method', 'path', 'statusCode', 'timestamp']).orderBy('timestamp', 'desc').orderBy('id', 'desc'),
+          (r) => ({ ...r, latency: Number(r.latency) }),
+        );
       },
     },
 
@@ -89,15 +87,12 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         if (f.until) q = q.where('timestamp', '<', f.until);
         if (f.level !== undefined) q = q.where('level', '>=', f.level);
         if (f.source) q = q.where('source', '=', f.source);
-        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-        const rows = await q
-          .select(['projectId', 'caller', 'level', 'source', 'text', 'timestamp'])
-          .orderBy('timestamp', 'desc')
-          .orderBy('id', 'desc')
-          .offset(page.skip)
-          .limit(page.limit)
-          .execute();
-        return { total, items: rows.map((r) => ({ ...r, caller: r.caller ? JSON.parse(r.caller) : null })) };
+        return pageOf(
+          q,
+          page,
+          (all) => all.select(['projectId', 'caller', 'level', 'source', 'text', 'timestamp']).orderBy('timestamp', 'desc').orderBy('id', 'desc'),
+          (r) => ({ ...r, caller: r.caller ? JSON.parse(r.caller) : null }),
+        );
       },
     },
 
@@ -136,15 +131,12 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         if (f.eventType) q = q.where('eventType', '=', f.eventType);
         if (f.since) q = q.where('timestamp', '>=', f.since);
         if (f.until) q = q.where('timestamp', '<', f.until);
-        const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-        const rows = await q
-          .select(['id', 'projectId', 'body'])
-          .orderBy('timestamp', 'desc')
-          .orderBy('id', 'desc')
-          .offset(page.skip)
-          .limit(page.limit)
-          .execute();
-        return { total, items: rows.map((r) => ({ id: r.id, projectId: r.projectId, event: JSON.parse(r.body) as EventRecord })) };
+        return pageOf(
+          q,
+          page,
+          (all) => all.select(['id', 'projectId', 'body']).orderBy('timestamp', 'desc').orderBy('id', 'desc'),
+          (r) => ({ id: r.id, projectId: r.projectId, event: JSON.parse(r.body) as EventRecord }),
+        );
       },
     },
   };

@@ -4,7 +4,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { ReportRunRow, ReportRunStatus, ReportRunRepo } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { pageOf } from './util.js';
 
 export type ReportRunsTable = Columns<ReportRunRow, { outputBytes: number | string | null }>;
 type Tables = Database & { reportRuns: ReportRunsTable };
@@ -46,9 +46,7 @@ export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
     get,
     async list(reportId, page) {
       const q = db.selectFrom('reportRuns').where('reportId', '=', reportId);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toRun) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc'), toRun);
     },
     async claim(workerId, now, leaseUntil, limit) {
       // queued, or running under a lease that ended (its worker died): at least once

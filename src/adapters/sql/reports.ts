@@ -2,51 +2,27 @@
 // `next_run_time` (claimTick): whichever worker moves it first fires the tick, with any number of
 // workers on one database and no lock held across statements. Runs: report-runs.ts.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from './schema.js';
+import type { Columns, Database } from './schema.js';
 import type { ReportDestination, ReportFilter, ReportFormat, ReportKind, ReportRow, ReportRepo } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { changedRow, pageOf } from './util.js';
 
-export interface ReportsTable {
-  id: string;
-  projectId: number;
-  name: string;
-  description: string | null;
-  kind: string;
-  filter: string | null;
-  window: string | null;
-  format: string;
-  cron: string;
-  timezone: string;
-  destination: string;
-  keySealed: string | null;
-  enabled: number;
-  creationTime: string;
-  modificationTime: string;
-  lastRunTime: string | null;
-  nextRunTime: string | null;
-  leaseOwner: string | null;
-}
+/** the schedule is two columns; JSON is text and booleans 0/1 on both dialects */
+export type ReportsTable = Columns<
+  ReportRow,
+  { kind: string; filter: string | null; format: string; cron: string; timezone: string; destination: string; enabled: number },
+  'schedule'
+>;
 type Db = Kysely<Database & { reports: ReportsTable }>;
 
-function toReport(r: Selectable<ReportsTable>): ReportRow {
+function toReport({ cron, timezone, ...r }: Selectable<ReportsTable>): ReportRow {
   return {
-    id: r.id,
-    projectId: r.projectId,
-    name: r.name,
-    description: r.description,
+    ...r,
     kind: r.kind as ReportKind,
     filter: r.filter === null ? null : (JSON.parse(r.filter) as ReportFilter),
-    window: r.window,
     format: r.format as ReportFormat,
-    schedule: { cron: r.cron, timezone: r.timezone },
+    schedule: { cron, timezone },
     destination: JSON.parse(r.destination) as ReportDestination,
-    keySealed: r.keySealed,
     enabled: Number(r.enabled) === 1,
-    creationTime: r.creationTime,
-    modificationTime: r.modificationTime,
-    lastRunTime: r.lastRunTime,
-    nextRunTime: r.nextRunTime,
-    leaseOwner: r.leaseOwner,
   };
 }
 
@@ -84,20 +60,15 @@ export function reportRepo(base: Kysely<Database>): ReportRepo {
       const r = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
       return r && toReport(r);
     },
-    async list(projectId, page) {
-      const q = db.selectFrom('reports').where('projectId', '=', projectId);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('creationTime').orderBy('id').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toReport) };
-    },
-    async update(id, patch) {
-      const res = await db
-        .updateTable('reports')
-        .set({ ...reportColumns(patch), modificationTime: patch.modificationTime })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) > 0;
-    },
+    list: (projectId, page) =>
+      pageOf(db.selectFrom('reports').where('projectId', '=', projectId), page, (q) => q.selectAll().orderBy('creationTime').orderBy('id'), toReport),
+    update: (id, patch) =>
+      changedRow(
+        db
+          .updateTable('reports')
+          .set({ ...reportColumns(patch), modificationTime: patch.modificationTime })
+          .where('id', '=', id),
+      ),
     async delete(id) {
       const res = await db.deleteFrom('reports').where('id', '=', id).executeTakeFirst();
       return Number(res.numDeletedRows) > 0;
@@ -114,16 +85,15 @@ export function reportRepo(base: Kysely<Database>): ReportRepo {
         .execute();
       return rows.map(toReport);
     },
-    async claimTick(id, due, next, owner) {
+    claimTick: (id, due, next, owner) =>
       // the lease: whoever moves next_run_time away from `due` first fires this tick
-      const res = await db
-        .updateTable('reports')
-        .set({ nextRunTime: next, lastRunTime: due, leaseOwner: owner })
-        .where('id', '=', id)
-        .where('enabled', '=', 1)
-        .where('nextRunTime', '=', due)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
+      changedRow(
+        db
+          .updateTable('reports')
+          .set({ nextRunTime: next, lastRunTime: due, leaseOwner: owner })
+          .where('id', '=', id)
+          .where('enabled', '=', 1)
+          .where('nextRunTime', '=', due),
+      ),
   };
 }

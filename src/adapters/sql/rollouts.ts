@@ -2,7 +2,7 @@
 // conditional UPDATE ... RETURNING, so it happens once however many nodes race for it; counts
 // are a GROUP BY over those rows, never a tally kept beside them.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from './schema.js';
+import type { Columns, Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type {
   FirmwareFileRepo,
@@ -16,49 +16,15 @@ import type {
   BundleComponent,
 } from '../../ports/store.js';
 import { OPEN_ROLLOUT_DEVICE } from '../../ports/store.js';
-import { countOf } from './util.js';
+import { changedRow, countOf, pageOf } from './util.js';
 
-export interface FirmwareFilesTable {
-  bundleId: string;
-  componentName: string;
-  size: number | string;
-  sha256: string;
-  blobKey: string;
-  creationTime: string;
-}
-export interface RolloutsTable {
-  id: string;
-  projectId: number;
-  bundleId: string;
-  name: string;
-  state: string;
-  target: string;
-  waves: string;
-  currentWave: number;
-  waveTime: string;
-  failureThreshold: number;
-  ratePerMinute: number | null;
-  ttl: number;
-  baseInstalled: number;
-  baseFailed: number;
-  creationTime: string;
-  updateTime: string;
-  dirty: number;
-  eventTime: string | null;
-  leaseOwner: string | null;
-  leaseUntil: string | null;
-}
-export interface RolloutDevicesTable {
-  rolloutId: string;
-  deviceId: number;
-  wave: number;
-  state: string;
-  commandId: string | null;
-  notifyTime: string | null;
-  deadline: string | null;
-  updateTime: string;
-  error: string | null;
-}
+export type FirmwareFilesTable = Columns<FirmwareFileRow, { size: number | string }>;
+/** the rollout's row, plus the worker's bookkeeping: announcement owed (`dirty`), last announced, the pass's lease */
+export type RolloutsTable = Columns<
+  RolloutRow,
+  { state: string; target: string; waves: string; dirty: number; eventTime: string | null; leaseOwner: string | null; leaseUntil: string | null }
+>;
+export type RolloutDevicesTable = Columns<RolloutDeviceRow, { state: string }>;
 type Db = Kysely<Database & { firmwareFiles: FirmwareFilesTable; rollouts: RolloutsTable; rolloutDevices: RolloutDevicesTable }>;
 type Within = <T>(fn: (d: Kysely<Database>) => Promise<T>) => Promise<T>;
 
@@ -68,39 +34,24 @@ function toFile(r: Selectable<FirmwareFilesTable>): FirmwareFileRow {
   return { ...r, size: Number(r.size) };
 }
 
-function toRollout(r: Selectable<RolloutsTable>): RolloutRow {
+function toRollout({ dirty: _d, eventTime: _e, leaseOwner: _o, leaseUntil: _u, ...r }: Selectable<RolloutsTable>): RolloutRow {
   return {
-    id: r.id,
-    projectId: r.projectId,
-    bundleId: r.bundleId,
-    name: r.name,
+    ...r,
     state: r.state as RolloutState,
     target: JSON.parse(r.target) as RolloutRow['target'],
     waves: JSON.parse(r.waves) as RolloutRow['waves'],
+    // PostgreSQL may answer integers as strings
     currentWave: Number(r.currentWave),
-    waveTime: r.waveTime,
     failureThreshold: Number(r.failureThreshold),
     ratePerMinute: r.ratePerMinute === null ? null : Number(r.ratePerMinute),
     ttl: Number(r.ttl),
     baseInstalled: Number(r.baseInstalled),
     baseFailed: Number(r.baseFailed),
-    creationTime: r.creationTime,
-    updateTime: r.updateTime,
   };
 }
 
 function toDevice(r: Selectable<RolloutDevicesTable>): RolloutDeviceRow {
-  return {
-    rolloutId: r.rolloutId,
-    deviceId: Number(r.deviceId),
-    wave: Number(r.wave),
-    state: r.state as RolloutDeviceState,
-    commandId: r.commandId,
-    notifyTime: r.notifyTime,
-    deadline: r.deadline,
-    updateTime: r.updateTime,
-    error: r.error,
-  };
+  return { ...r, deviceId: Number(r.deviceId), wave: Number(r.wave), state: r.state as RolloutDeviceState };
 }
 
 const emptyCounts = (): RolloutCounts => ({ targeted: 0, pending: 0, notified: 0, downloading: 0, installed: 0, failed: 0 });
@@ -199,12 +150,13 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
       const r = await db.selectFrom('rollouts').selectAll().where('id', '=', id).executeTakeFirst();
       return r && toRollout(r);
     },
-    async list(projectId, page) {
-      const q = db.selectFrom('rollouts').where('projectId', '=', projectId);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toRollout) };
-    },
+    list: (projectId, page) =>
+      pageOf(
+        db.selectFrom('rollouts').where('projectId', '=', projectId),
+        page,
+        (q) => q.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc'),
+        toRollout,
+      ),
     async counts(ids) {
       const out = new Map<string, RolloutCounts>(ids.map((id) => [id, emptyCounts()]));
       if (!ids.length) return out;
@@ -246,15 +198,14 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
         .execute();
       return rows.map(toRollout);
     },
-    async lease(id, owner, now, until) {
-      const r = await db
-        .updateTable('rollouts')
-        .set({ leaseOwner: owner, leaseUntil: until })
-        .where('id', '=', id)
-        .where((e) => e.or([e('leaseUntil', 'is', null), e('leaseUntil', '<', now), e('leaseOwner', '=', owner)]))
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
-    },
+    lease: (id, owner, now, until) =>
+      changedRow(
+        db
+          .updateTable('rollouts')
+          .set({ leaseOwner: owner, leaseUntil: until })
+          .where('id', '=', id)
+          .where((e) => e.or([e('leaseUntil', 'is', null), e('leaseUntil', '<', now), e('leaseOwner', '=', owner)])),
+      ),
     async release(id, owner) {
       await db.updateTable('rollouts').set({ leaseOwner: null, leaseUntil: null }).where('id', '=', id).where('leaseOwner', '=', owner).execute();
     },
@@ -263,21 +214,19 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
     },
     async claimAnnouncement(id, now, gapMs) {
       const before = new Date(Date.parse(now) - gapMs).toISOString();
-      const r = await db
-        .updateTable('rollouts')
-        .set({ dirty: 0, eventTime: now })
-        .where('id', '=', id)
-        .where('dirty', '=', 1)
-        .where((e) => e.or([e('eventTime', 'is', null), e('eventTime', '<=', before)]))
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+      return changedRow(
+        db
+          .updateTable('rollouts')
+          .set({ dirty: 0, eventTime: now })
+          .where('id', '=', id)
+          .where('dirty', '=', 1)
+          .where((e) => e.or([e('eventTime', 'is', null), e('eventTime', '<=', before)])),
+      );
     },
-    async devices(id, states, page) {
+    devices(id, states, page) {
       let q = db.selectFrom('rolloutDevices').where('rolloutId', '=', id);
       if (states?.length) q = q.where('state', 'in', [...states]);
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('deviceId').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toDevice) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('deviceId'), toDevice);
     },
     async device(id, deviceId) {
       const r = await db.selectFrom('rolloutDevices').selectAll().where('rolloutId', '=', id).where('deviceId', '=', deviceId).executeTakeFirst();
@@ -307,16 +256,15 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
           .executeTakeFirst(),
       );
     },
-    async recordCommand(id, deviceId, commandId, now, deadline) {
-      const r = await db
-        .updateTable('rolloutDevices')
-        .set({ commandId, notifyTime: now, deadline })
-        .where('rolloutId', '=', id)
-        .where('deviceId', '=', deviceId)
-        .where('commandId', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
-    },
+    recordCommand: (id, deviceId, commandId, now, deadline) =>
+      changedRow(
+        db
+          .updateTable('rolloutDevices')
+          .set({ commandId, notifyTime: now, deadline })
+          .where('rolloutId', '=', id)
+          .where('deviceId', '=', deviceId)
+          .where('commandId', 'is', null),
+      ),
     async move(id, deviceId, from, to, now, error) {
       const r = await db
         .updateTable('rolloutDevices')

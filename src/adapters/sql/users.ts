@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { SessionRepo, UserRepo, UserRow } from '../../ports/store.js';
-import { countOf, ilike, likePattern } from './util.js';
+import { ilike, likePattern, pageOf } from './util.js';
 import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
@@ -53,9 +53,7 @@ export function userRepo(db: Db): UserRepo {
         const p = likePattern(f.search);
         q = q.where((e) => e.or([ilike('email', p), ilike('name', p)]));
       }
-      const total = countOf(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
-      const rows = await q.selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
-      return { total, items: rows.map(toUser) };
+      return pageOf(q, page, (all) => all.selectAll().orderBy('id'), toUser);
     },
     async update(id, patch) {
       // a field given as undefined is not given: `set` with nothing left would be invalid SQL

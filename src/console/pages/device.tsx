@@ -49,12 +49,7 @@ function Editable({ label, name, value, onSave }: { label: string; name: string;
           }}
         >
           <input aria-label={label} name={name} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-          <button type="submit" class="primary small" disabled={action.busy}>
-            Save
-          </button>
-          <button type="button" class="small" onClick={() => setEditing(false)}>
-            Cancel
-          </button>
+          <SaveCancel busy={action.busy} onCancel={() => setEditing(false)} />
         </form>
         <ErrorBox error={action.error} />
       </dd>
@@ -107,12 +102,7 @@ function HomeField({ device, onSaved }: { device: Device; onSaved: () => void })
           }}
         >
           <HomeSelect label="Home" homes={homes} value={chosen} onChange={setChosen} current={device.homeId} />
-          <button type="submit" class="primary small" disabled={action.busy}>
-            Save
-          </button>
-          <button type="button" class="small" onClick={() => setEditing(false)}>
-            Cancel
-          </button>
+          <SaveCancel busy={action.busy} onCancel={() => setEditing(false)} />
         </form>
         <ErrorBox error={action.error ?? homes.error} />
       </dd>
@@ -202,3 +192,17 @@ export function DevicePage({ id }: { id: number }) {
 }
 
 export const FieldRow = Field;
+
+/** the buttons of a field being edited in place */
+function SaveCancel({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
+  return (
+    <>
+      <button type="submit" class="primary small" disabled={busy}>
+        Save
+      </button>
+      <button type="button" class="small" onClick={onCancel}>
+        Cancel
+      </button>
+    </>
+  );
+}

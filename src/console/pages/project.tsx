@@ -236,32 +236,9 @@ export function Settings() {
       {p ? (
         <Section title={`Project ${p.id}: ${p.name}`}>
           <form aria-label="project settings" onSubmit={(e) => e.preventDefault()}>
-            <label class="field">
-              <span>
-                <input
-                  type="checkbox"
-                  name="allowUserSignup"
-                  checked={p.allowUserSignup}
-                  disabled={action.busy}
-                  onChange={() => change({ allowUserSignup: !p.allowUserSignup })}
-                />{' '}
-                Allow self-signup
-              </span>
-              <small class="hint">POST /users without a credential</small>
-            </label>
-            <label class="field">
-              <span>
-                <input
-                  type="checkbox"
-                  name="verifyEmails"
-                  checked={p.verifyEmails}
-                  disabled={action.busy}
-                  onChange={() => change({ verifyEmails: !p.verifyEmails })}
-                />{' '}
-                Verify emails
-              </span>
-              <small class="hint">self-signups are mailed a code and stay unverified until they enter it; needs a mail server</small>
-            </label>
+            {TOGGLES.map((t) => (
+              <Toggle key={t.name} {...t} checked={p[t.name]} busy={action.busy} onChange={() => change({ [t.name]: !p[t.name] })} />
+            ))}
             <Field
               label="Command actions"
               hint='"spec": lowercase actions only (SPEC §2.8); "mode": camelCase too, as MODE firmware sends (doEcho, startDiscovery)'
@@ -286,5 +263,26 @@ export function Settings() {
         </Section>
       ) : null}
     </div>
+  );
+}
+
+/** the project settings that are on or off, with what each means */
+const TOGGLES: readonly { name: 'allowUserSignup' | 'verifyEmails'; label: string; hint: string }[] = [
+  { name: 'allowUserSignup', label: 'Allow self-signup', hint: 'POST /users without a credential' },
+  {
+    name: 'verifyEmails',
+    label: 'Verify emails',
+    hint: 'self-signups are mailed a code and stay unverified until they enter it; needs a mail server',
+  },
+];
+
+function Toggle(props: { name: string; label: string; hint: string; checked: boolean; busy: boolean; onChange: () => void }) {
+  return (
+    <label class="field">
+      <span>
+        <input type="checkbox" name={props.name} checked={props.checked} disabled={props.busy} onChange={props.onChange} /> {props.label}
+      </span>
+      <small class="hint">{props.hint}</small>
+    </label>
   );
 }

@@ -18,9 +18,17 @@ export function hashToken(token: string): string {
   return oneShot ? oneShot('sha256', token, 'hex') : createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** short random id for keys, log requests, deliveries... */
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Short random id for keys, log requests, deliveries...: base64url, whose first character is
+ * always a letter or digit, because an id that begins with '-' reads as an option on a command
+ * line (`hearth-admin keys revoke -x...`). The first character is drawn from the 62 alphanumerics
+ * instead of the 64 base64url characters, so the id loses a fraction of a bit, not its length.
+ */
 export function randomId(bytes = 12): string {
-  return randomBytes(bytes).toString('base64url');
+  const b = randomBytes(bytes + 1);
+  return ALNUM[b[bytes] % ALNUM.length] + b.subarray(0, bytes).toString('base64url').slice(1);
 }
 
 /** A claim code a person can type: 12 characters without look-alikes, in groups of four. */

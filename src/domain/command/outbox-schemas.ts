@@ -15,17 +15,21 @@ export const RESULT_MAX_BYTES = 65_536;
 const plainObject = (what: string) =>
   v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), `${what} must be a JSON object`);
 
-/** only the outbox's own fields: the action and parameters are parsed with CommandBodySchema */
-export const OutboxFieldsSchema = v.object({
-  ttl: v.optional(
+/** a command's `ttl` in whole seconds within the outbox's bounds (a rollout's `ttl` is its command's) */
+export const ttlSchema = (description: string) =>
+  v.optional(
     v.pipe(
       v.number('ttl must be a number of seconds'),
       v.integer('ttl must be an integer'),
       v.minValue(1, 'ttl must be at least 1 second'),
       v.maxValue(TTL_MAX_SECONDS, `ttl must be at most ${TTL_MAX_SECONDS} seconds (30 days)`),
-      v.description('Seconds the command may wait for the device (default 86400)'),
+      v.description(description),
     ),
-  ),
+  );
+
+/** only the outbox's own fields: the action and parameters are parsed with CommandBodySchema */
+export const OutboxFieldsSchema = v.object({
+  ttl: ttlSchema('Seconds the command may wait for the device (default 86400)'),
   key: v.optional(
     v.pipe(
       v.string('key must be a string'),

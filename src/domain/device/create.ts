@@ -91,18 +91,10 @@ export async function createDevices({
     }),
   );
   const one = rows.length === 1 ? rows[0] : undefined;
-  await writeLog({
-    deps,
-    input: {
-      projectId,
-      caller,
-      level: 'info',
-      source: 'api',
-      text: one
-        ? `device ${one.id} created (class ${one.deviceClass}${one.homeId !== null ? `, home ${one.homeId}` : ''})`
-        : `${rows.length} devices created (ids ${rows[0]?.id} to ${rows.at(-1)?.id})`,
-    },
-  });
+  const text = one
+    ? `device ${one.id} created (class ${one.deviceClass}${one.homeId !== null ? `, home ${one.homeId}` : ''})`
+    : `${rows.length} devices created (ids ${rows[0]?.id} to ${rows.at(-1)?.id})`;
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text } });
   // the creator gets the credentials it has to flash into the device (known here: no unsealing)
   const out: Device[] = new Array(rows.length);
   for (const row of rows) {

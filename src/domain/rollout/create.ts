@@ -98,16 +98,8 @@ export async function createRollout({
     return { deviceId: d.id, wave: waveOf(waves, id, d.id), state };
   });
   await deps.store.rollouts.create(row, rows);
-  await writeLog({
-    deps,
-    input: {
-      projectId,
-      caller,
-      level: 'info',
-      source: 'api',
-      text: `rollout ${id} of bundle ${bundle.id} created for ${rows.length} devices in ${waves.length} waves`,
-    },
-  });
+  const text = `rollout ${id} of bundle ${bundle.id} created for ${rows.length} devices in ${waves.length} waves`;
+  await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text } });
   await rolloutChanged(deps, id);
   const counts = (await deps.store.rollouts.counts([id])).get(id)!;
   return rolloutView((await deps.store.rollouts.get(id)) ?? { ...row, baseInstalled: 0, baseFailed: 0 }, counts);

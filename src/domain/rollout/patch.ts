@@ -47,16 +47,8 @@ export async function patchRollout({
     if (state === 'aborted') {
       for (const c of await deps.store.rollouts.openCommands(r.id)) if (await cancelWaiting(deps, c.deviceId, c.commandId)) cancelled++;
     }
-    await writeLog({
-      deps,
-      input: {
-        projectId,
-        caller,
-        level: 'info',
-        source: 'api',
-        text: `rollout ${r.id} ${state === 'running' ? 'resumed' : state}${state === 'aborted' ? ` (${cancelled} waiting commands cancelled)` : ''}`,
-      },
-    });
+    const text = `rollout ${r.id} ${state === 'running' ? 'resumed' : state}${state === 'aborted' ? ` (${cancelled} waiting commands cancelled)` : ''}`;
+    await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'api', text } });
     await rolloutChanged(deps, r.id);
   }
   const latest = (await deps.store.rollouts.get(r.id)) ?? updated;

@@ -2,7 +2,7 @@
 // query, and the Rollout and rollout device as answered.
 import * as v from 'valibot';
 import { IdSchema, SlugSchema, TextSchema } from '../validate.js';
-import { TTL_DEFAULT_SECONDS, TTL_MAX_SECONDS } from '../command/outbox-schemas.js';
+import { TTL_DEFAULT_SECONDS, ttlSchema } from '../command/outbox-schemas.js';
 
 export const ROLLOUT_STATES = ['running', 'paused', 'completed', 'aborted'] as const;
 export const ROLLOUT_DEVICE_STATES = ['pending', 'notified', 'downloading', 'installed', 'failed'] as const;
@@ -68,15 +68,7 @@ export const CreateRolloutSchema = v.object({
       v.maxValue(1_000_000, 'ratePerMinute must be at most 1000000'),
     ),
   ),
-  ttl: v.optional(
-    v.pipe(
-      v.number('ttl must be a number of seconds'),
-      v.integer('ttl must be an integer'),
-      v.minValue(1, 'ttl must be at least 1 second'),
-      v.maxValue(TTL_MAX_SECONDS, `ttl must be at most ${TTL_MAX_SECONDS} seconds (30 days)`),
-      v.description('seconds a device has to install after it is notified: the TTL of its command (default 86400)'),
-    ),
-  ),
+  ttl: ttlSchema('seconds a device has to install after it is notified: the TTL of its command (default 86400)'),
 });
 
 export const PatchRolloutSchema = v.object({

@@ -2,10 +2,10 @@
 // real Hearth that mails through a real SMTP server on loopback (docs/concepts.md#accounts): forgot
 // password end to end with the code read from the mail, the reset and verify links of the mails,
 // and the verification banner of an unverified user until it verifies.
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, newTab } from '../../helpers/browser.js';
 import { codeOf, startMailbox, type Mailbox, type ReceivedMail } from '../../helpers/mailbox.js';
 import { eventually } from '../../helpers/wait.js';
 import { buildConsole } from '../../../scripts/build-console.js';
@@ -44,16 +44,7 @@ afterAll(async () => {
   await mail?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  onTestFinished(() => expect(errors).toEqual([]));
-  return page;
-}
+const newPage = () => newTab(browser);
 
 /** the machine may be busy: what the page or the service shows is waited for, up to 15 s */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });

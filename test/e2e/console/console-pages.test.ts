@@ -2,12 +2,10 @@
 // another place (the module editor: URL, Back/Forward, link), addresses that name nothing (the
 // not-found page, never a frozen tab), homes chosen by name, the device page's live details, the
 // overview's failing deliveries, and every page at phone width.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, signedInTab, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -16,9 +14,8 @@ vi.setConfig({ testTimeout: 90_000 });
 
 let t: TestHearth;
 let browser: Browser;
-let receiver: Server;
-/** the receiver answers with the status named by the last path segment: /hook/200, /hook/500 */
-let receiverBase: string;
+/** answers with the status named by the last path segment: /hook/200, /hook/500 */
+let receiver: StatusReceiver;
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
@@ -27,41 +24,16 @@ beforeAll(async () => {
   // a failed attempt waits an hour for its retry: a delivery the overview counts as retrying stays so
   t = await startTestHearth({ webhooks: { allowPrivateTargets: true, retryScheduleSeconds: [3600] } });
   browser = await launchChromium();
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(Number(req.url?.split('/').pop()) || 200, { 'content-type': 'text/plain' }).end('answer'));
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await statusReceiver();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  receiver?.close();
+  await receiver?.close();
   await t?.close();
 });
 
-/** a signed-in tab (the admin key in session storage, as the sign-in form leaves it) that fails its test on a script error */
-async function signedIn(opts: { width?: number; hash?: string } = {}): Promise<{ page: Page; requests: string[] }> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  onTestFinished(() => expect(errors).toEqual([]));
-  const requests: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().startsWith(t.httpUrl) && !r.url().includes('/console')) requests.push(`${r.method()} ${r.url().slice(t.httpUrl.length)}`);
-  });
-  await page.goto(`${t.httpUrl}/console`);
-  const session = JSON.stringify({ token: t.adminKey, kind: 'project key', projectId: 1, who: 'admin' });
-  await page.evaluate(`sessionStorage.setItem('hearth.console.session', ${JSON.stringify(session)})`);
-  await page.goto(`${t.httpUrl}/console#/${opts.hash ?? 'overview'}`);
-  await page.reload();
-  await page.locator('[data-live="on"]').waitFor();
-  return { page, requests };
-}
+const signedIn = (opts: { width?: number; hash?: string } = {}) => signedInTab(browser, t, opts);
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 const setHash = (page: Page, hash: string) => page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
@@ -73,8 +45,8 @@ const api = async (method: string, path: string, body?: unknown) => {
 
 describe('the smart-module editor', () => {
   it("shows each module's own settings after a typed URL, Back/Forward and a link, and Save writes only the module shown", async () => {
-    const a = { id: unique('mod-a'), url: `${receiverBase}/a/200`, subscriptions: 'alpha' };
-    const b = { id: unique('mod-b'), url: `${receiverBase}/b/200`, subscriptions: 'beta' };
+    const a = { id: unique('mod-a'), url: `${receiver.base}/a/200`, subscriptions: 'alpha' };
+    const b = { id: unique('mod-b'), url: `${receiver.base}/b/200`, subscriptions: 'beta' };
     for (const m of [a, b])
       await api('POST', '/projects/1/smartModules', { id: m.id, moduleType: 'webhooks', eventWebhook: { url: m.url, subscriptions: m.subscriptions } });
     const { page } = await signedIn({ hash: `modules/${a.id}` });
@@ -292,24 +264,24 @@ describe('the overview', () => {
     await api('POST', '/projects/1/smartModules', {
       id: retry,
       moduleType: 'webhooks',
-      eventWebhook: { url: `${receiverBase}/r/500`, subscriptions: 'overview-retry' },
+      eventWebhook: { url: `${receiver.base}/r/500`, subscriptions: 'overview-retry' },
     });
     await api('POST', '/projects/1/smartModules', {
       id: fail,
       moduleType: 'webhooks',
-      eventWebhook: { url: `${receiverBase}/f/400`, subscriptions: 'overview-fail' },
+      eventWebhook: { url: `${receiver.base}/f/400`, subscriptions: 'overview-fail' },
     });
     // a body that is not JSON once the string is put in: sent nowhere, recorded as dropped
     await api('POST', '/projects/1/smartModules', {
       id: drop,
       moduleType: 'webhooks',
-      eventWebhook: { url: `${receiverBase}/d/200`, subscriptions: 'overview-drop', body: '{"v": {{eventData.word}}}' },
+      eventWebhook: { url: `${receiver.base}/d/200`, subscriptions: 'overview-drop', body: '{"v": {{eventData.word}}}' },
     });
     const gone = unique('gone');
     await api('POST', '/projects/1/smartModules', {
       id: gone,
       moduleType: 'webhooks',
-      eventWebhook: { url: `${receiverBase}/g/410`, subscriptions: 'overview-gone' },
+      eventWebhook: { url: `${receiver.base}/g/410`, subscriptions: 'overview-gone' },
     });
     for (const eventType of ['overview-retry', 'overview-fail', 'overview-drop', 'overview-gone'])
       expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType, eventData: { word: 'not json' } } })).status).toBe(204);
@@ -354,7 +326,7 @@ describe('each page reads what it shows once', () => {
     await api('POST', '/projects/1/smartModules', {
       id: m,
       moduleType: 'webhooks',
-      eventWebhook: { url: `${receiverBase}/o/200`, subscriptions: 'once-event' },
+      eventWebhook: { url: `${receiver.base}/o/200`, subscriptions: 'once-event' },
     });
     expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType: 'once-event', eventData: {} } })).status).toBe(204);
     await poll(async () => (await t.http('GET', `/projects/1/smartModules/${m}/deliveries?status=success`, { token: t.adminKey })).body.length).toBe(1);
@@ -420,7 +392,7 @@ describe('phone width', () => {
     const d = await t.seedDevice({ homeId: homeId.id });
     await api('PATCH', `/devices/${d.id}`, { name: 'a lamp with a rather long name in the kitchen', tag: 'kitchen-and-dining-room' });
     const m = unique('phone');
-    await api('POST', '/projects/1/smartModules', { id: m, moduleType: 'webhooks', eventWebhook: { url: `${receiverBase}/p/200` } });
+    await api('POST', '/projects/1/smartModules', { id: m, moduleType: 'webhooks', eventWebhook: { url: `${receiver.base}/p/200` } });
     const { page } = await signedIn({ width: 390 });
     for (const [hash, ready] of [
       ['overview', '[data-metric="devices-total"]'],

@@ -1,12 +1,10 @@
 // The web console in a real browser (Debian Chromium through playwright-core) against a real
 // Hearth with real devices (MQTT.js): sign-in both ways, live status, KV both ways, commands,
 // a webhook module with its delivery log and a redelivery, a report run, and an expired session.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, newTab, signInWithKey, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { inbox, mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -15,52 +13,22 @@ vi.setConfig({ testTimeout: 90_000 });
 
 let t: TestHearth;
 let browser: Browser;
-const received: { body: string; headers: Record<string, unknown> }[] = [];
-let receiver: Server;
-let receiverUrl: string;
+let receiver: StatusReceiver;
 
 beforeAll(async () => {
   await buildConsole();
   t = await startTestHearth({ webhooks: { allowPrivateTargets: true } });
   browser = await launchChromium();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      received.push({ body, headers: req.headers });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await statusReceiver();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  receiver?.close();
+  await receiver?.close();
   await t?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  // a script error in the page fails the test that caused it
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  onTestFinished(() => expect(errors).toEqual([]));
-  return page;
-}
-
-async function signInWithKey(page: Page, key = t.adminKey): Promise<void> {
-  await page.goto(`${t.httpUrl}/console`);
-  await page.getByRole('tab', { name: 'Project API key' }).click();
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
-  await page.locator('[data-live="on"]').waitFor();
-}
+const newPage = () => newTab(browser);
 
 /** the machine may be busy: what the page or a receiver shows is waited for, up to 15 s */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
@@ -70,7 +38,7 @@ const statusCell = (page: Page, d: SeededDevice) => page.locator(`tr[data-device
 describe('sign-in', () => {
   it('takes a project API key, keeps it out of cookies, and signs out', async () => {
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     expect(await page.locator('[data-metric="devices-total"]').textContent()).toMatch(/^\d+$/);
     expect(await page.context().cookies()).toEqual([]);
     expect(await page.evaluate("sessionStorage.getItem('hearth.console.session')")).toContain('pk.');
@@ -122,7 +90,7 @@ describe('devices', () => {
     const name = `live lamp ${Date.now()}`;
     expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name } })).status).toBe(204);
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.getByRole('link', { name: 'Devices', exact: true }).click();
     await page.getByLabel('Search').fill(name);
     await poll(() => statusCell(page, d).textContent()).toBe('offline');
@@ -137,7 +105,7 @@ describe('devices', () => {
 
   it('creates a device, shows its key and claim code once, and deletes it after a confirmation', async () => {
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.getByRole('link', { name: 'Devices', exact: true }).click();
     await page.getByRole('form', { name: 'add a device' }).getByLabel('Name').fill('console lamp');
     await page.getByRole('form', { name: 'add a device' }).getByRole('button', { name: 'Create' }).click();
@@ -162,7 +130,7 @@ describe("a device's page", () => {
     await c.subscribeAsync(`/devices/${d.id}/kv`, { qos: 1 });
     expect((await box.next(`/devices/${d.id}/kv`)).action).toBe('reload');
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
     await page.locator('[data-kv-state="live"]').waitFor();
     await page.getByRole('button', { name: 'Add a key' }).click();
@@ -190,7 +158,7 @@ describe("a device's page", () => {
   it('sends a command the device receives, checks the action as you type, and explains DEVICE_OFFLINE', async () => {
     const d = await t.seedDevice();
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
     await page.getByLabel('Action').fill('doEcho');
     await page.locator('[data-hint="action"]').waitFor();
@@ -215,18 +183,18 @@ describe('smart modules and reports', () => {
     const homeId = await t.seedHome();
     const d = await t.seedDevice({ homeId });
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.getByRole('link', { name: 'Smart modules' }).click();
     const form = page.getByRole('form', { name: 'create a webhook module' });
     const moduleId = `hook-${Date.now()}`;
     await form.getByLabel('Module id').fill(moduleId);
-    await form.getByLabel('Webhook URL').fill(receiverUrl);
+    await form.getByLabel('Webhook URL').fill(receiver.base);
     await form.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('link', { name: moduleId }).click();
 
-    const before = received.length;
+    const before = receiver.received.length;
     expect((await t.http('PUT', `/devices/${d.id}/event`, { token: d.key, body: { eventType: 'doorOpened', eventData: { door: 'front' } } })).status).toBe(204);
-    await poll(() => received.length).toBe(before + 1);
+    await poll(() => receiver.received.length).toBe(before + 1);
     // the delivery is listed at once; its outcome is recorded a moment later, and the log follows
     // a delivery on its way by itself
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -236,13 +204,13 @@ describe('smart modules and reports', () => {
     await page.locator('[data-attempt="0"]').waitFor();
     expect(await page.locator('[data-attempt="0"]').textContent()).toContain('200');
     await page.getByRole('button', { name: 'Redeliver' }).click();
-    await poll(() => received.length).toBe(before + 2);
+    await poll(() => receiver.received.length).toBe(before + 2);
     await poll(async () => page.locator('[data-attempt="1"]').count()).toBeGreaterThan(0);
   });
 
   it('previews a body template against a sample event, with an error shown at its position', async () => {
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.getByRole('link', { name: 'Smart modules' }).click();
     const form = page.getByRole('form', { name: 'create a webhook module' });
     await form.getByText('Advanced: header and body templates').click();
@@ -258,7 +226,7 @@ describe('smart modules and reports', () => {
 
   it('creates a report and runs it now to success', async () => {
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.getByRole('link', { name: 'Reports' }).click();
     const name = `devices ${Date.now()}`;
     await page.getByLabel('Name').fill(name);
@@ -289,19 +257,12 @@ describe('pages', () => {
   });
 
   it('renders every section at a phone width without a CSP violation', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    onTestFinished(() => context.close());
-    const page = await context.newPage();
+    const page = await newTab(browser, { width: 390 });
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
     });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${t.httpUrl}/console`);
-    await page.getByRole('tab', { name: 'Project API key' }).click();
-    await page.getByLabel('API key').fill(t.adminKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithKey(page, t);
     for (const [path, heading] of [
       ['devices', 'Devices'],
       ['homes', 'Homes'],
@@ -318,6 +279,5 @@ describe('pages', () => {
     }
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(violations).toEqual([]);
-    expect(errors).toEqual([]);
   });
 });

@@ -4,11 +4,11 @@
 // the devices table filtered by state, and pause / resume / abort with their confirmations (the
 // abort cancels the update still waiting for the device that never connected).
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Browser } from 'playwright-core';
 import type { MqttClient } from 'mqtt';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, signedInTab } from '../../helpers/browser.js';
 import { inbox, mqttConnect, type Inbox } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -29,23 +29,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** a signed-in tab (the admin key in session storage, as the sign-in form leaves it) that fails its test on a script error */
-async function signedIn(hash: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  onTestFinished(() => expect(errors).toEqual([]));
-  await page.goto(`${t.httpUrl}/console`);
-  const session = JSON.stringify({ token: t.adminKey, kind: 'project key', projectId: 1, who: 'admin' });
-  await page.evaluate(`sessionStorage.setItem('hearth.console.session', ${JSON.stringify(session)})`);
-  await page.goto(`${t.httpUrl}/console#/${hash}`);
-  await page.reload();
-  await page.locator('[data-live="on"]').waitFor();
-  return page;
-}
+const signedIn = async (hash: string) => (await signedInTab(browser, t, { hash, timeoutMs: 30_000 })).page;
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 60_000, interval: 100 });
 const api = async (method: string, path: string, body?: unknown) => {

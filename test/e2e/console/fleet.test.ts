@@ -2,12 +2,10 @@
 // figures (GET /projects/{id}/stats) exactly, counts events live from the stream, and shows
 // deliveries succeeded, failed, retrying and the oldest pending age; the device list pages on the
 // server by id with search and filters kept in the hash.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, signedInTab, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { seedDevice as seedStoreDevice } from '../../helpers/store-seed.js';
 import { mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
@@ -16,50 +14,24 @@ vi.setConfig({ testTimeout: 120_000 });
 
 let t: TestHearth;
 let browser: Browser;
-let receiver: Server;
-/** the receiver answers with the status named by the last path segment: /hook/200, /hook/500 */
-let receiverBase: string;
+/** answers with the status named by the last path segment: /hook/200, /hook/500 */
+let receiver: StatusReceiver;
 
 beforeAll(async () => {
   await buildConsole();
   // a failed attempt waits an hour for its retry: a retrying delivery stays so while the test looks
   t = await startTestHearth({ webhooks: { allowPrivateTargets: true, retryScheduleSeconds: [3600] } });
   browser = await launchChromium();
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(Number(req.url?.split('/').pop()) || 200, { 'content-type': 'text/plain' }).end('answer'));
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await statusReceiver();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  receiver?.close();
+  await receiver?.close();
   await t?.close();
 });
 
-/** a signed-in tab (the admin key in session storage, as the sign-in form leaves it) that fails its test on a script error */
-async function signedIn(hash: string): Promise<{ page: Page; requests: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  onTestFinished(() => expect(errors).toEqual([]));
-  const requests: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().startsWith(t.httpUrl) && !r.url().includes('/console')) requests.push(`${r.method()} ${r.url().slice(t.httpUrl.length)}`);
-  });
-  await page.goto(`${t.httpUrl}/console`);
-  const session = JSON.stringify({ token: t.adminKey, kind: 'project key', projectId: 1, who: 'admin' });
-  await page.evaluate(`sessionStorage.setItem('hearth.console.session', ${JSON.stringify(session)})`);
-  await page.goto(`${t.httpUrl}/console#/${hash}`);
-  await page.reload();
-  await page.locator('[data-live="on"]').waitFor();
-  return { page, requests };
-}
+const signedIn = (hash: string) => signedInTab(browser, t, { hash });
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 const api = async (method: string, path: string, body?: unknown) => {
@@ -83,7 +55,7 @@ describe('the overview', () => {
       await api('POST', '/projects/1/smartModules', {
         id,
         moduleType: 'webhooks',
-        eventWebhook: { url: `${receiverBase}/${id}/${status}`, subscriptions: type },
+        eventWebhook: { url: `${receiver.base}/${id}/${status}`, subscriptions: type },
       });
 
     const { page } = await signedIn('overview');

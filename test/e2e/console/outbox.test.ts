@@ -2,10 +2,10 @@
 // Hearth: a command sent to an offline device with "wait up to 1 hour" is queued; when the device
 // connects over MQTT and answers, its state changes on the page without a reload; an unfinished
 // command is cancelled from the page.
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, newTab, signInWithKey } from '../../helpers/browser.js';
 import { inbox, mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -25,25 +25,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  onTestFinished(() => expect(errors).toEqual([]));
-  return page;
-}
-
-async function signInWithKey(page: Page): Promise<void> {
-  await page.goto(`${t.httpUrl}/console`);
-  await page.getByRole('tab', { name: 'Project API key' }).click();
-  await page.getByLabel('API key').fill(t.adminKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
-  await page.locator('[data-live="on"]').waitFor();
-}
+const newPage = () => newTab(browser);
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
@@ -51,7 +33,7 @@ describe("a device's outbox in the console", () => {
   it('queues a command for an offline device, follows its states live, and cancels another', async () => {
     const d = await t.seedDevice();
     const page = await newPage();
-    await signInWithKey(page);
+    await signInWithKey(page, t);
     await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
     const form = page.getByRole('form', { name: 'send a command' });
     await page.getByLabel('Action').fill('set-interval');

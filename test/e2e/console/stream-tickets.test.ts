@@ -1,10 +1,10 @@
 // The console opens its WebSockets (the event stream, a device's live KV) with single-use tickets
 // (docs/api.md#stream-tickets): no credential appears in any URL the browser requests, so a proxy's
 // request log never holds one. Real Chromium against a real Hearth.
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium } from '../../helpers/browser.js';
+import { launchChromium, newTab, signInWithKey } from '../../helpers/browser.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -24,21 +24,14 @@ afterAll(async () => {
 describe('the console', () => {
   it('opens its event stream and the KV socket with tickets, never with the credential in a URL', async () => {
     const d = await t.seedDevice();
-    const context = await browser.newContext();
-    onTestFinished(() => context.close());
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await newTab(browser);
     const urls: string[] = [];
     const sockets: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
     page.on('websocket', (ws) => sockets.push(ws.url()));
 
-    await page.goto(`${t.httpUrl}/console`);
-    await page.getByRole('tab', { name: 'Project API key' }).click();
-    await page.getByLabel('API key').fill(t.adminKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // the stream is live: its socket opened
-    await page.locator('[data-live="on"]').waitFor();
+    // signed in through the form; the stream is live: its socket opened
+    await signInWithKey(page, t);
     await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
     await page.locator('[data-kv-state="live"]').waitFor();
 
