@@ -13,7 +13,7 @@
 // Also printed: the delivery stage alone (a queue filled first, then drained by the worker), which
 // isolates the webhook worker from event ingestion.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -43,6 +43,8 @@ interface Figures {
   /** of which Hearth (all its threads), and Hearth's main thread (its event loop) */
   hearthMicrosPerEvent: number;
   mainThreadMicrosPerEvent: number;
+  /** the busiest of Hearth's other threads: the sender thread */
+  senderThreadMicrosPerEvent: number;
 }
 
 type Job = Record<string, unknown> & { count: number; offset: number };
@@ -67,15 +69,31 @@ const nextMessage = <T>(p: ChildProcess, pick: (m: any) => boolean): Promise<T> 
     p.on('message', on);
   });
 
-// this process's main thread (its task id is the pid), from /proc: the event loop's share of
-// Hearth's CPU, the rest being the sender thread and libuv/V8 helpers. 0 where there is no /proc.
-function mainThreadMicros(): number {
+// CPU of each thread of this process (task id → µs), from /proc: the main thread (its task id is
+// the pid) runs the event loop; the busiest other thread during a webhook run is the sender
+// thread (the rest: the access-log writer, libuv and V8 helpers). Empty where there is no /proc.
+function threadMicros(): Map<number, number> {
+  const out = new Map<number, number>();
   try {
-    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100; // utime + stime, in USER_HZ (100) ticks
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        out.set(Number(tid), ((Number(f[11]) + Number(f[12])) * 1e6) / 100); // utime + stime, in USER_HZ (100) ticks
+      } catch {
+        // the thread ended between listing and reading
+      }
+    }
   } catch {
-    return 0;
+    // no /proc
   }
+  return out;
+}
+
+/** the main thread's and the busiest other thread's CPU between two threadMicros() samples */
+function threadsBetween(before: Map<number, number>, after: Map<number, number>): { main: number; sender: number } {
+  let sender = 0;
+  for (const [tid, t] of after) if (tid !== process.pid) sender = Math.max(sender, t - (before.get(tid) ?? 0));
+  return { main: (after.get(process.pid) ?? 0) - (before.get(process.pid) ?? 0), sender };
 }
 
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -94,11 +112,11 @@ async function runOnce(
   const sentP = nextMessage<{ started: number; sent: number; cpuMicros: number }>(gen, (m) => m.started !== undefined);
   if (onSent) void sentP.then(onSent, () => {});
   const cpu = process.cpuUsage();
-  const mainCpu = mainThreadMicros();
+  const threads0 = threadMicros();
   gen.send(job);
   const [sent, got] = await Promise.all([sentP, done]);
   const own = process.cpuUsage(cpu);
-  const main = mainThreadMicros() - mainCpu;
+  const threads = threadsBetween(threads0, threadMicros());
   const seconds = (got.last - sent.started) / 1000;
   const sorted = got.latencies.sort((a, b) => a - b);
   const hearthMicros = countOwnCpu ? own.user + own.system : 0;
@@ -113,7 +131,8 @@ async function runOnce(
     duplicates: got.dup,
     cpuMicrosPerEvent: (sent.cpuMicros + got.cpuMicros + hearthMicros) / job.count,
     hearthMicrosPerEvent: hearthMicros / job.count,
-    mainThreadMicrosPerEvent: countOwnCpu ? main / job.count : 0,
+    mainThreadMicrosPerEvent: countOwnCpu ? threads.main / job.count : 0,
+    senderThreadMicrosPerEvent: countOwnCpu ? threads.sender / job.count : 0,
     last: got.last,
   };
 }
@@ -149,7 +168,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     createWorker({ ...hearth.deps, logger: pino({ level: 'warn' }), webhooks: config.webhooks, releaseLeasesOnStart: true, threads: startThread });
   let worker = newWorker();
   const results: Figures[] = [];
-  let stage: { perSecond: number; bare: number } | undefined;
+  let stage: { perSecond: number; bare: number; hearthMicros: number; mainMicros: number; senderMicros: number } | undefined;
   try {
     const { port } = await nextMessage<{ port: number }>(rx, (m) => m.port);
     const hookUrl = `http://127.0.0.1:${port}/hook`;
@@ -226,11 +245,21 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     if (queued.pending < count) throw new Error(`the queue holds ${queued.pending} deliveries, expected ${count}`);
     worker = newWorker();
     const t0 = performance.timeOrigin + performance.now();
+    const cpu0 = process.cpuUsage();
+    const threads0 = threadMicros();
     const drained = await profiled('webhooks-drain', async () => {
       await worker.start();
       return fill;
     });
-    stage = { perSecond: count / ((drained.last - t0) / 1000), bare: results[2].perSecond };
+    const cpu = process.cpuUsage(cpu0);
+    const threads = threadsBetween(threads0, threadMicros());
+    stage = {
+      perSecond: count / ((drained.last - t0) / 1000),
+      bare: results[2].perSecond,
+      hearthMicros: (cpu.user + cpu.system) / count,
+      mainMicros: threads.main / count,
+      senderMicros: threads.sender / count,
+    };
   } finally {
     await worker.close();
     await hearth.close();
@@ -251,7 +280,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const [mqttRun, httpRun, bareRun, steadyHearth, steadyBare] = results;
   for (const r of [mqttRun, httpRun, steadyHearth]) {
     console.log(
-      `  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`,
+      `  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs, sender thread ${fmt(r.senderThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`,
     );
   }
   const x = mqttRun.perSecond / bareRun.perSecond;
@@ -261,10 +290,14 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   console.log(
     `  latency at ${steadyHearth.target.split('@')[1]}: hearth p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms; bare p50 ${steadyBare.p50.toFixed(1)} ms p99 ${steadyBare.p99.toFixed(1)} ms`,
   );
-  if (stage)
+  if (stage) {
     console.log(
       `  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`,
     );
+    console.log(
+      `  delivery stage alone: Hearth ${fmt(stage.hearthMicros)} µs CPU per delivery (main thread ${fmt(stage.mainMicros)} µs, sender thread ${fmt(stage.senderMicros)} µs)`,
+    );
+  }
   return {
     pass,
     summary: `hearth ${Math.round(mqttRun.perSecond)} events/s (MQTT in), ${x.toFixed(2)}x of a bare node:http POST loop; p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms at ${steadyHearth.target.split('@')[1]}`,

@@ -26,9 +26,10 @@ it('bench --against HEAD runs both trees alternately and compares their ratios',
   expect(order).toEqual(['A1', 'B1', 'A2', 'B2']);
   expect(out).toMatch(/webhook-client, A this checkout \([0-9a-f]+[^)]*\): ratio per round\n/);
   expect(out).toMatch(/webhook-client, B HEAD \([0-9a-f]{10}\): ratio per round\n/);
-  // the bench's ratio, in both sides' tables (two rounds and their median), then compared
-  expect(out.match(/\n\s+hand-written \/ undici\s+\d+\.\d\d \d+\.\d\d {2}\(median \d+\.\d\d\)/g)).toHaveLength(2);
-  expect(out).toMatch(/B\/A \(ratio of ratios[^\n]*\n(.*\n)*\s+hand-written \/ undici\s+\d+\.\d\d {2}(B better|B worse|no clear change)/);
+  // the bench's ratio, named by its text and its unit, in both sides' tables (two rounds and their
+  // median), then compared
+  expect(out.match(/\n\s+hand-written \/ undici by CPU per exchange\s+\d+\.\d\d \d+\.\d\d {2}\(median \d+\.\d\d\)/g)).toHaveLength(2);
+  expect(out).toMatch(/B\/A \(ratio of ratios[^\n]*\n(.*\n)*\s+hand-written \/ undici by CPU per exchange\s+\d+\.\d\d {2}(B better|B worse|no clear change)/);
   const tree = /in (\S+hearth-ab-\S+)\n/.exec(out)?.[1];
   expect(tree, out).toBeDefined();
   expect(existsSync(tree!)).toBe(false);

@@ -63,50 +63,86 @@ export function parseAbArgs(argv: string[]): AbArgs | undefined {
 }
 
 /** label → value for every "N.NNx" ratio a bench printed, and every "N µs CPU" (CPU time per
- * event or request: on a busy machine the steadiest figure there is, lower is better); a label is
- * the text before the number on its line, digits replaced by #, so it is the same in every run;
- * repeats get " (2)", " (3)"... */
+ * event or request: on a busy machine the steadiest figure there is, lower is better).
+ *
+ * A figure is keyed by a stable name, the same in every run and on both sides of an A/B run: the
+ * text before the number on its line and the words right after it (its unit: "1.80x memory per
+ * connection", "1.16x events/s"), numbers replaced by # (a name like p99 is kept, and so is a
+ * size after "at": "at 1,000" names a figure, "4,321 events/s" does not). In a table whose header names ratio columns ("wall
+ * x  CPU x"), a row's ratios are named by the row and their column. Only a name that is still
+ * repeated (a bench printing the very same line twice) gets " (2)", " (3)"... */
 export function parseFigures(output: string): Map<string, number> {
   const figures = new Map<string, number>();
   const norm = (s: string) =>
     s
       // an aside (a long or numeric parenthesis) is dropped; a short name like (MQTT) is kept
       .replace(/\s*\(([^()]*)\)/g, (all, inner: string) => (inner.length > 12 || /\d/.test(inner) ? '' : all))
-      .replace(/\d[\d,.]*/g, '#')
+      .replace(/(\bat \d[\d,.]*)|(?<!\w)\d[\d,.]*/g, (all, size?: string) => size ?? '#')
       .replace(/\s+/g, ' ')
-      .replace(/^[\s:;,=(]+|[\s:;,=(]+$/g, '');
+      .replace(/^[\s:;,=()]+|[\s:;,=(]+$/g, '');
+  const put = (label: string, value: number) => {
+    let key = label;
+    for (let n = 2; figures.has(key); n++) key = `${label} (${n})`;
+    figures.set(key, value);
+  };
+  // the ratio columns of the table being printed ("wall x", "CPU x"), while its rows follow
+  let columns: string[] = [];
   for (const line of output.split('\n')) {
     // the closing summary ("  api  FAIL  hearth 276 req/s ... 0.57x") repeats figures printed above
     if (/^\s*\S+\s+(PASS|FAIL)\s/.test(line)) continue;
+    const header = line
+      .trim()
+      .split(/\s{2,}/)
+      .filter((cell) => /^[A-Za-z][\w/ ]* x$/.test(cell));
+    if (header.length) {
+      columns = header;
+      continue;
+    }
+    const ratios = [...line.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])/g)];
+    if (!ratios.length) columns = [];
     let first = '';
     let from = 0;
     let nth = 0;
-    for (const m of line.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])/g)) {
-      // after a verdict ("(floor 0.5x: PASS);  by CPU per message 0.68x") the label starts anew
-      const text = norm(line.slice(from, m.index).replace(/^.*;/, ''));
+    const named: [string, number][] = [];
+    for (const m of ratios) {
+      const end = m.index! + m[0].length;
       // a floor the bench holds itself to ("floor 0.6x") is a constant, not a figure
       if (/(floor|≤|>=|≥)\s*$/.test(line.slice(from, m.index))) {
-        from = m.index! + m[0].length;
+        from = end;
         continue;
       }
+      // after a verdict ("(floor 0.5x: PASS);  by CPU per message 0.68x") the label starts anew
+      const before = norm(line.slice(from, m.index).replace(/^.*;/, ''));
+      // its unit: the words after the number, up to an aside, a separator or the next number
+      const unit = /^[ \t]+([A-Za-zµ][^(,;=\d]*)/.exec(line.slice(end));
+      const after = unit ? norm(unit[1]) : '';
+      from = end + (unit ? unit[0].length : 0);
       nth++;
-      let label = first ? `${first} · ${text || `#${nth}`}` : text || '(unlabelled)';
-      if (!first) first = label;
-      from = m.index! + m[0].length;
-      for (let n = 2; figures.has(label); n++) label = `${label.replace(/ \(\d+\)$/, '')} (${n})`;
-      figures.set(label, Number(m[1]));
+      const text = [before, after].filter(Boolean).join(' ');
+      const label = first ? `${first} · ${text || `#${nth}`}` : text || '(unlabelled)';
+      if (!first) first = before || label;
+      named.push([label, Number(m[1])]);
     }
-    for (const m of line.matchAll(/(?<![\w.])(\d[\d,]*(?:\.\d+)?) µs CPU/g)) {
-      let label = `${norm(line.slice(0, m.index))} µs CPU`.trim();
-      for (let n = 2; figures.has(label); n++) label = `${label.replace(/ \(\d+\)$/, '')} (${n})`;
-      figures.set(label, Number(m[1].replace(/,/g, '')));
-    }
+    // a table row (nothing but its ratios after the first): they take their column's name
+    if (columns.length && named.length === columns.length && /^(\s*\d+(\.\d+)?x)+\s*$/.test(line.slice(ratios[0].index))) {
+      const row = norm(line.trim().split(/\s{2,}/)[0]);
+      named.forEach(([, v], i) => put(`${row} · ${columns[i]}`, v));
+    } else for (const [label, v] of named) put(label, v);
+    for (const m of line.matchAll(/(?<![\w.])(\d[\d,]*(?:\.\d+)?) µs CPU/g))
+      put(`${norm(line.slice(0, m.index))} µs CPU`.trim(), Number(m[1].replace(/,/g, '')));
   }
   return figures;
 }
 
-/** figures where a smaller ratio is the better one (memory, time, latency against a baseline) */
-export const lowerIsBetter = (label: string): boolean => /memory|heap|rss|time x|latency|p50|p99|wall|ms\b|µs/i.test(label);
+/** figures where a smaller number is the better one: memory, time, latency, CPU cost against a
+ * baseline ("1.80x memory per connection", "p99 / bare", a "CPU x" column) and CPU per event. A
+ * ratio "by CPU" is the baseline's CPU over Hearth's, a speed-up: higher is better, like
+ * throughput ("events/s", "req/s", "connects/s", "faster"). */
+export const lowerIsBetter = (label: string): boolean => {
+  const figure = label.includes(' · ') ? label.slice(label.lastIndexOf(' · ') + 3) : label;
+  if (/\bby CPU\b|\/s\b|faster/i.test(figure)) return false;
+  return /memory|heap|rss|time|latency|p50|p99|wall|cpu x|\bms\b|µs/i.test(figure);
+};
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -55,14 +55,71 @@ describe('figures out of a bench output', () => {
       ['hearth (HTTP) / bare node:http', 0.19],
       ['by CPU per request: hearth / bare hono', 0.5],
       ['by CPU per request: hearth / bare hono · hearth / bare node', 0.25],
-      ['delivery stage alone: # events/s', 0.51],
-      ['hearth / bare aedes', 1.8],
+      ['delivery stage alone: # events/s of bare node:http', 0.51],
+      ['hearth / bare aedes memory per connection', 1.8],
       ['hearth, MQTT events: Hearth µs CPU', 1493],
-      ['hearth / bare aedes (2)', 1.16],
+      ['hearth / bare aedes events/s', 1.16],
       ['hearth / bare aedes · by CPU per message', 0.68],
     ]);
   });
-  it('keeps a label stable when the numbers on its line change, and numbers repeats', () => {
+  it('keys a figure by a stable name: the same label printed again is told apart by its unit, not by its place', () => {
+    // connections prints "hearth / bare aedes" three times; a side that skips the heap line must
+    // still match the other side's memory and rate figures, each under its own name
+    const full = parseFigures(
+      [
+        '  hearth / bare aedes  1.80x memory per connection  (floor ≤ 2x: PASS)',
+        '  hearth / bare aedes  1.12x live heap per connection (steadier than RSS)',
+        '  hearth / mosquitto   1.50x memory per connection',
+        '  connects/s: hearth 300, bare aedes 400; hearth / bare aedes 0.75x (target ≥ 0.8x), memory 1.70x (target ≤ 1.0x)',
+      ].join('\n'),
+    );
+    expect([...full]).toEqual([
+      ['hearth / bare aedes memory per connection', 1.8],
+      ['hearth / bare aedes live heap per connection', 1.12],
+      ['hearth / mosquitto memory per connection', 1.5],
+      ['hearth / bare aedes', 0.75],
+      ['hearth / bare aedes · memory', 1.7],
+    ]);
+    const noHeap = parseFigures('  hearth / bare aedes  2.10x memory per connection\n  connects/s: hearth 1; hearth / bare aedes 0.70x');
+    expect(noHeap.get('hearth / bare aedes memory per connection')).toBe(2.1);
+    expect(noHeap.get('hearth / bare aedes')).toBe(0.7);
+    // a fleet size after "at" is part of the name; p50 / p99 keep their digits
+    const fleet = parseFigures(
+      [
+        '  hearth / bare aedes at 1,000: connects/s 1.00x (target ≥ 0.8x), memory per device 1.20x (target ≤ 1.0x)',
+        '  hearth / bare aedes at 10,000: connects/s 0.90x (target ≥ 0.8x), memory per device 1.30x (target ≤ 1.0x)',
+        '  hearth MQTT p50 / bare 1.20x, p99 / bare 3.00x (no floor: reported)',
+      ].join('\n'),
+    );
+    expect([...fleet.keys()]).toEqual([
+      'hearth / bare aedes at 1,000: connects/s',
+      'hearth / bare aedes at 1,000: connects/s · memory per device',
+      'hearth / bare aedes at 10,000: connects/s',
+      'hearth / bare aedes at 10,000: connects/s · memory per device',
+      'hearth MQTT p50 / bare',
+      'hearth MQTT p50 / bare · p99 / bare',
+    ]);
+  });
+  it("names a table row's ratios by the row and the column header", () => {
+    const table = parseFigures(
+      [
+        '  command                             wall ms   CPU ms  wall x  CPU x',
+        '  node -e 0                           40 [38]       35   1.00x  1.00x',
+        '  bundle projects list                120 [110]     95   3.00x  2.70x',
+        '  slowest command: projects list, 95 ms CPU',
+        '  hearth MQTT p50 / bare 1.20x, p99 / bare 1.30x',
+      ].join('\n'),
+    );
+    expect([...table]).toEqual([
+      ['node -e # · wall x', 1],
+      ['node -e # · CPU x', 1],
+      ['bundle projects list · wall x', 3],
+      ['bundle projects list · CPU x', 2.7],
+      ['hearth MQTT p50 / bare', 1.2],
+      ['hearth MQTT p50 / bare · p99 / bare', 1.3],
+    ]);
+  });
+  it('keeps a label stable when the numbers on its line change, and numbers a line printed twice', () => {
     const a = parseFigures('  built server   123 [110-140]  1.20x 1.10x\n  built server   99 [90-100]  1.30x 1.00x');
     expect([...a]).toEqual([
       ['built server # [#-#]', 1.2],
@@ -89,6 +146,19 @@ describe('ratio of ratios', () => {
     expect(mem.verdict).toMatch(/^B better/);
     const [cpu] = compareFigures(maps('Hearth µs CPU', [400, 420]), maps('Hearth µs CPU', [600, 650]));
     expect(cpu.verdict).toMatch(/^B worse \(-34%, every round\)$/);
+  });
+  it("reads the direction off the figure's own name, its unit included", () => {
+    const verdict = (label: string, a: number[], b: number[]) => compareFigures(maps(label, a), maps(label, b))[0].verdict;
+    // memory printed after the number: more memory on B is worse, less is better
+    expect(verdict('hearth / bare aedes memory per connection', [1.5, 1.5], [2, 2])).toMatch(/^B worse/);
+    expect(verdict('hearth / bare aedes memory per connection', [2, 2], [1.5, 1.5])).toMatch(/^B better/);
+    expect(verdict('hearth / bare aedes at 1,000: connects/s · memory per device', [1, 1], [1.3, 1.3])).toMatch(/^B worse/);
+    expect(verdict('hearth MQTT p50 / bare · p99 / bare', [2, 2], [3, 3])).toMatch(/^B worse/);
+    expect(verdict('bundle projects list · CPU x', [2, 2], [3, 3])).toMatch(/^B worse/);
+    // throughput, and "by CPU" (the baseline's CPU over Hearth's): higher is better
+    expect(verdict('hearth / bare aedes events/s', [1, 1], [1.2, 1.2])).toMatch(/^B better/);
+    expect(verdict('hearth / bare aedes · by CPU per message', [0.6, 0.6], [0.7, 0.7])).toMatch(/^B better/);
+    expect(verdict('hearth / bare aedes at 1,000: connects/s', [1, 1], [0.8, 0.8])).toMatch(/^B worse/);
   });
   it('leaves out a figure one side did not print in every round', () => {
     const a = [

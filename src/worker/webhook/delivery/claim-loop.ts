@@ -10,7 +10,7 @@ import type { Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
 import type { LocalClaimer } from '../../../ports/pipeline.js';
-import { resolveTarget } from './resolve-target.js';
+import { resolveTarget, type Resolution } from './resolve-target.js';
 import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';
@@ -118,11 +118,15 @@ export function createRunner(
   /** claimed rows (already held): find their targets, then hand them to the sender */
   async function take(rows: DeliveryRow[]): Promise<void> {
     const jobs: Job[] = [];
+    // a lane is one webhook: its target is looked up once per batch, whatever its number of rows
+    const targets = new Map<string, Promise<Resolution>>();
     await Promise.all(
       rows.map(async (row) => {
         const lane = laneOf(row);
         try {
-          const resolution = await resolveTarget(deps, row);
+          let lookup = targets.get(lane);
+          if (!lookup) targets.set(lane, (lookup = resolveTarget(deps, row)));
+          const resolution = await lookup;
           if ('drop' in resolution) {
             holdings.unhold(lane);
             record(row, undefined, resolution);

@@ -15,12 +15,14 @@ export interface OutcomeWriter {
   write(id: string, outcome: DeliveryOutcome): Promise<boolean>;
 }
 
-// A batch gathers the outcomes of a short window, not only of one turn: each batch is a write
-// transaction (a WAL commit on SQLite), and nothing waits on it but the delivery's own record —
-// the slot the delivery held was freed when its exchange ended (sender-core.ts).
-const WINDOW_MS = 2;
+// A batch gathers the outcomes of a window, not only of one turn: each batch is a write
+// transaction (a WAL commit on SQLite: with synchronous=full an fsync that blocks the event loop,
+// and the same queue pages written to the WAL again), and nothing waits on it but the delivery's
+// own record — the slot the delivery held was freed when its exchange ended (sender-core.ts). At
+// a thousand deliveries a second a 2 ms window wrote a handful per commit; 20 ms writes tens.
+const WINDOW_MS = 20;
 // a batch never waits for more than this many outcomes
-const MAX_BATCH = 200;
+const MAX_BATCH = 500;
 
 export function createOutcomeWriter(queue: Deliveries, workerId: string): OutcomeWriter {
   let waiting: Waiting[] = [];

@@ -14,16 +14,23 @@ export const DELIVERY_HEADER = 'X-Service-Delivery';
 const OWN = new Set([SIGNATURE_HEADER, MODE_SIGNATURE_HEADER, DELIVERY_HEADER].map((h) => h.toLowerCase()));
 const USER_AGENT = 'Hearth-Webhooks/0.1';
 
-// Unsealing (AES-GCM) per delivery is measurable at thousands a second; keys change rarely.
+// Unsealing (AES-GCM) per delivery is measurable at thousands a second; keys change rarely. Keyed
+// by the service secret, then the sealed key, each as the string it is: no key text is built per
+// delivery (the sealed text comes from the module cache, so its hash is computed once).
 const MAX_KEYS = 1000;
-const keys = new Map<string, string>();
+const keys = new Map<string, Map<string, string>>();
 function keyOf(secret: string, sealed: string): string {
-  const cacheKey = `${secret.length}:${secret}:${sealed}`;
-  let key = keys.get(cacheKey);
+  let bySealed = keys.get(secret);
+  if (!bySealed) {
+    // one secret per process in service; a test process starts many
+    if (keys.size >= 16) keys.clear();
+    keys.set(secret, (bySealed = new Map()));
+  }
+  let key = bySealed.get(sealed);
   if (key === undefined) {
     key = unseal(secret, sealed);
-    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
-    keys.set(cacheKey, key);
+    if (bySealed.size >= MAX_KEYS) bySealed.delete(bySealed.keys().next().value!);
+    bySealed.set(sealed, key);
   }
   return key;
 }

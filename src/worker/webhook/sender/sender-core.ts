@@ -47,7 +47,10 @@ export function signalOf(r: WebhookResult): LaneSignal {
 
 export function createSenderCore(client: WebhookClient, opts: SenderOptions, deliver: (batch: ReportBatch) => void): SenderCore {
   const lanes = new Lanes(opts.concurrency);
+  // buffer[head..] waits, oldest first; the slots before head were started and are cut off in
+  // bulk (compact), not shifted out one by one: a start is O(1) when its job is the oldest
   let buffer: Waiting[] = [];
+  let head = 0;
   let sending = 0;
   let stopped = false;
   let out: Report[] = [];
@@ -109,11 +112,11 @@ export function createSenderCore(client: WebhookClient, opts: SenderOptions, del
 
   /** start buffered jobs, oldest first, while the worker and each job's lane have room */
   function startBuffered(): void {
-    if (stopped || buffer.length === 0 || sending >= opts.concurrency) return;
+    if (stopped || head >= buffer.length || sending >= opts.concurrency) return;
     const runnable: Job[] = [];
-    let kept = 0;
-    let i = 0;
-    // the buffer is compacted in place; the scan stops once the worker has no slot left
+    let kept = head;
+    let i = head;
+    // jobs whose lane is full move down in place; the scan stops once the worker has no slot left
     for (; i < buffer.length && sending < opts.concurrency; i++) {
       const w = buffer[i];
       // the slot is taken here; an exchange, a drop or a failure gives it back
@@ -123,20 +126,38 @@ export function createSenderCore(client: WebhookClient, opts: SenderOptions, del
       } else buffer[kept++] = w;
     }
     if (kept < i) {
-      buffer.copyWithin(kept, i);
-      buffer.length -= i - kept;
+      // nothing passed over: the head moves; otherwise the rest closes up behind what was kept
+      if (kept === head) head = i;
+      else {
+        buffer.copyWithin(kept, i);
+        buffer.length -= i - kept;
+      }
+      compact();
     }
     for (const job of runnable) start(job);
   }
 
+  /** drops the started slots before head once they are half the array (amortised O(1) per job) */
+  function compact(): void {
+    if (head === buffer.length) {
+      buffer = [];
+      head = 0;
+    } else if (head >= 64 && head * 2 >= buffer.length) {
+      buffer = buffer.slice(head);
+      head = 0;
+    }
+  }
+
   function releaseStale(now: number): void {
-    if (buffer.length === 0) return;
+    if (head >= buffer.length) return;
     const keep: Waiting[] = [];
-    for (const w of buffer) {
+    for (let i = head; i < buffer.length; i++) {
+      const w = buffer[i];
       if (now - w.at > opts.staleMs) report({ id: w.job.id, released: true });
       else keep.push(w);
     }
     buffer = keep;
+    head = 0;
   }
 
   return {
@@ -151,8 +172,9 @@ export function createSenderCore(client: WebhookClient, opts: SenderOptions, del
     stop(graceMs) {
       stopped = true;
       clearInterval(staleTimer);
-      for (const w of buffer) report({ id: w.job.id, released: true });
+      for (let i = head; i < buffer.length; i++) report({ id: buffer[i].job.id, released: true });
       buffer = [];
+      head = 0;
       if (sending === 0) {
         flush();
         return Promise.resolve();
