@@ -59,15 +59,33 @@ export function loggablePath(path: string): string {
 
 let lastMs = NaN;
 let lastIso = '';
+/** the second `secondPrefix` stands for (ms since the epoch / 1000, floored) */
+let lastSecond = NaN;
+/** `YYYY-MM-DDTHH:MM:SS.` of lastSecond */
+let secondPrefix = '';
+const MS = ['00', '0', ''];
 /**
- * `time.toISOString()`, remembered for the last millisecond seen: a busy API logs tens of
- * requests within one, and formatting the date was a tenth of what logging a request cost.
+ * `time.toISOString()`, remembered for the last millisecond seen, and formatted from the
+ * second's prefix within a second: a busy API logs tens of requests within one millisecond,
+ * and thousands within a second, and toISOString() cost a tenth of what logging a request did.
  */
 export function isoTime(time: Date): string {
   const ms = time.getTime();
-  if (ms !== lastMs) {
-    lastIso = time.toISOString();
-    lastMs = ms;
+  if (ms === lastMs) return lastIso;
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    const full = time.toISOString();
+    // years outside 0000-9999 are written another way (±YYYYYY): those are formatted in full
+    if (full.length !== 24) {
+      lastSecond = NaN;
+      lastMs = ms;
+      return (lastIso = full);
+    }
+    secondPrefix = full.slice(0, 20);
+    lastSecond = second;
   }
+  const milli = ms - second * 1000;
+  lastIso = `${secondPrefix}${MS[String(milli).length - 1]}${milli}Z`;
+  lastMs = ms;
   return lastIso;
 }

@@ -132,6 +132,10 @@ export function createGate(opts: GateOptions): Gate {
       });
     },
     admit(socket) {
+      // every request on a connection says it is signed in; only its first can release a
+      // deadline (a connection is watched once, when it opens), so the key (three socket reads
+      // and a string) is built only while anything waits
+      if (pending.size === 0) return;
       const key = keyOf(socket as Socket);
       const p = pending.get(key);
       if (p) release(key, p);
