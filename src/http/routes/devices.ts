@@ -67,7 +67,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       try {
-        return c.json(await addDeviceHome({ ...actor(c), input: await readBody(c) }), 201);
+        return c.json(await addDeviceHome({ ...actor(c), input: { body: await readBody(c) } }), 201);
       } catch (err) {
         // docs/api.md#errors: a used, expired or unknown provisioning token is 403 INVALID_TOKEN (not 401:
         // the request's credential, if any, was fine)
@@ -91,7 +91,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, a home member, or the device',
     }),
     // the commonest read: answered at once when the read cache holds the device
-    (c) => after(getDevice({ ...actor(c), deviceId: did(c) }), (d) => c.json(d)),
+    (c) => after(getDevice({ ...actor(c), input: { deviceId: did(c) } }), (d) => c.json(d)),
   );
 
   r.patch(
