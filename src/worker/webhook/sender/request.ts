@@ -14,20 +14,6 @@ export const DELIVERY_HEADER = 'X-Service-Delivery';
 const OWN = new Set([SIGNATURE_HEADER, MODE_SIGNATURE_HEADER, DELIVERY_HEADER].map((h) => h.toLowerCase()));
 const USER_AGENT = 'Hearth-Webhooks/0.1';
 
-// Unsealing (AES-GCM) per delivery is measurable at thousands a second; keys change rarely.
-const MAX_KEYS = 1000;
-const keys = new Map<string, string>();
-function keyOf(secret: string, sealed: string): string {
-  const cacheKey = `${secret.length}:${secret}:${sealed}`;
-  let key = keys.get(cacheKey);
-  if (key === undefined) {
-    key = unseal(secret, sealed);
-    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
-    keys.set(cacheKey, key);
-  }
-  return key;
-}
-
 export type Prepared =
   | { send: WebhookRequest }
   /** nothing may be sent: the delivery is recorded as dropped with this reason */
@@ -57,8 +43,9 @@ export interface Job {
   templates?: Target['templates'];
 }
 
+/** the key comes from unseal's cache (domain/auth/tokens.ts): AES-GCM per delivery is measurable at thousands a second */
 export function jobOf(row: DeliveryRow, lane: string, target: Target, secret: string): Job {
-  const job: Job = { id: row.id, lane, url: target.url, key: keyOf(secret, target.keySealed), payload: row.payload };
+  const job: Job = { id: row.id, lane, url: target.url, key: unseal(secret, target.keySealed), payload: row.payload };
   if (target.templates) job.templates = target.templates;
   return job;
 }
