@@ -11,24 +11,17 @@ import { loadConfig, ConfigError, unknownVariables } from './config/load.js';
 import { serverSecret } from './config/secret.js';
 import { openFilesReport, readOpenFileLimit } from './config/open-files.js';
 import type { Config } from './config/schema.js';
-import type { Store } from './ports/store.js';
 import { systemClock } from './ports/clock.js';
 import { createSqlStore } from './adapters/sql/store.js';
-import { createRealtime, type Realtime } from './adapters/realtime.js';
-import { createFsBlobStore } from './adapters/fs/blob-store.js';
+import { createRealtime } from './adapters/realtime.js';
 import { createSmtpMailer } from './adapters/mail/smtp.js';
 import type { Mailer } from './ports/mailer.js';
 import { createPipelineMetrics, registerAdmissionMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
 import { createOutboxMetrics } from './adapters/outbox-metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
-import { systemResolver } from './adapters/dns-resolver.js';
-import { createEventPipeline } from './domain/event/pipeline.js';
 import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
-import { authThrottleOf } from './domain/auth/throttle.js';
-import { HomelessSummary } from './domain/log/homeless.js';
-import { writeLog } from './domain/log/write.js';
 import { followModuleChanges } from './domain/module/changed.js';
 import { createAccessLogRecorder } from './http/access-log.js';
 import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
@@ -38,6 +31,7 @@ import { bindListeners, type Listeners } from './listeners/index.js';
 import { createApiRole } from './roles/api.js';
 import { createBrokerRole } from './roles/broker.js';
 import { startWorkerRole } from './roles/worker.js';
+import { buildDeps } from './roles/deps.js';
 
 export interface Hearth {
   config: Config;
@@ -144,7 +138,18 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.status === 'ready');
   if (listeners.ports.mqtt || listeners.ports.mqtts) registerAdmissionMetrics(metricsRegistry, () => listeners.admission());
   // every dependency once; each role below gets what it needs from it, and nothing changes it
-  const deps = buildDeps(config, { store, realtime, secret, metricsRegistry, mailer });
+  const deps = buildDeps(config, {
+    store,
+    bus: realtime.bus,
+    secret,
+    node: {
+      presence: realtime.presence,
+      failures: realtime.rateLimiter.failures,
+      pipelineMetrics: createPipelineMetrics(metricsRegistry),
+      outboxMetrics: createOutboxMetrics(metricsRegistry, store.commands),
+      mailer,
+    },
+  });
   const closers: (() => Promise<void> | void)[] = [];
   // closed last of all (closers run in reverse): its summaries due are written while the store is open
   closers.push(() => deps.homelessEvents?.close());
@@ -216,49 +221,6 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
       await realtime.close();
       await store.close();
     },
-  };
-}
-
-/** the one Deps of this process: ports, process-wide state (the event pipeline) and config slices */
-function buildDeps(
-  config: Config,
-  {
-    store,
-    realtime,
-    secret,
-    metricsRegistry,
-    mailer,
-  }: { store: Store; realtime: Realtime; secret: string; metricsRegistry: Registry; mailer: Mailer | undefined },
-): Readonly<Deps> {
-  return {
-    store,
-    bus: realtime.bus,
-    clock: systemClock,
-    secret,
-    limits: config.limits,
-    sessionTtlSeconds: config.sessions.ttlSeconds,
-    provisioningTtlSeconds: config.provisioning.ttlSeconds,
-    streamTicketTtlSeconds: config.streamTickets.ttlSeconds,
-    resolver: systemResolver,
-    // the outbox, webhook target cache and local hand-off of this store (domain/event/pipeline.ts)
-    pipeline: createEventPipeline({ store }),
-    presence: realtime.presence,
-    // docs/webhooks.md: the target policy the API applies to module settings
-    webhooks: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
-    // log uploads and report outputs (docs/concepts.md#log-requests, docs/concepts.md#reports): files in the
-    // data directory for every role
-    blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
-    logUploads: config.logRequests,
-    pipelineMetrics: createPipelineMetrics(metricsRegistry),
-    outboxMetrics: createOutboxMetrics(metricsRegistry, store.commands),
-    authThrottle: config.authThrottle.enabled ? authThrottleOf(realtime.rateLimiter.failures, config.authThrottle) : undefined,
-    // the first device in no home at once, then one line with a count per interval; per process (cluster: per node)
-    homelessEvents: new HomelessSummary(config.homelessEvents.summarySeconds * 1000, (line) =>
-      writeLog({ deps: { clock: systemClock, store }, input: { ...line, level: 'warn', source: 'webhooks' } }),
-    ),
-    // docs/concepts.md#accounts: verification and reset mail, with links to the console when the public URL is known
-    mailer,
-    publicUrl: config.http.publicUrl ?? undefined,
   };
 }
 

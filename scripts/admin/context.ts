@@ -12,9 +12,7 @@ import type { Reason } from '../../src/domain/errors.js';
 
 export interface AdminContext {
   config: Config;
-  deps: Deps;
-  /** docs/webhooks.md target policy for webhook URLs, as the server applies it */
-  allowPrivateTargets: boolean;
+  deps: Readonly<Deps>;
   /** an admin caller of an existing project (PROJECT_NOT_FOUND otherwise) */
   adminOf(projectId: number): Promise<Caller>;
   /** the domain's AppError, for a command to throw */
@@ -29,10 +27,9 @@ export async function loadAdminConfig(env: NodeJS.ProcessEnv = process.env): Pro
 
 export async function openContext(config: Config): Promise<AdminContext> {
   mkdirSync(config.dataDir, { recursive: true });
-  const [{ serverSecret }, { createSqlStore }, { systemClock }, { AppError }] = await Promise.all([
+  const [{ serverSecret }, { createSqlStore }, { AppError }] = await Promise.all([
     import('../../src/config/secret.js'),
     import('../../src/adapters/sql/store.js'),
-    import('../../src/ports/clock.js'),
     import('../../src/domain/errors.js'),
   ]);
   // a one-shot process: no read cache (it would start a change feed for nothing), no access-log
@@ -67,27 +64,12 @@ export async function openContext(config: Config): Promise<AdminContext> {
     }
     closeRedis = () => quit(redis!);
   } else bus = (await import('../../src/adapters/local/bus.js')).createLocalBus();
-  const { createFsBlobStore } = await import('../../src/adapters/fs/blob-store.js');
-  const { createEventPipeline } = await import('../../src/domain/event/pipeline.js');
-  const { systemResolver } = await import('../../src/adapters/dns-resolver.js');
-  const deps: Deps = {
-    store,
-    // as main.ts: events the CLI causes go through an outbox of its own (no worker here to hand to)
-    pipeline: createEventPipeline({ store }),
-    resolver: systemResolver,
-    bus,
-    clock: systemClock,
-    secret: serverSecret(config),
-    limits: config.limits,
-    sessionTtlSeconds: config.sessions.ttlSeconds,
-    provisioningTtlSeconds: config.provisioning.ttlSeconds,
-    // as main.ts: a deleted device's uploaded log files go with it
-    blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
-  };
+  // the server's own builder (src/roles/deps.ts), without what only a server node has
+  const { buildDeps } = await import('../../src/roles/deps.js');
+  const deps = buildDeps(config, { store, bus, secret: serverSecret(config) });
   return {
     config,
     deps,
-    allowPrivateTargets: config.webhooks.allowPrivateTargets,
     async adminOf(projectId) {
       if (!(await store.projects.get(projectId))) throw new AppError('PROJECT_NOT_FOUND', { projectId });
       return { type: 'project key', projectId, keyId: 'admin-cli', keyName: 'admin CLI', scopes: ['admin'] };

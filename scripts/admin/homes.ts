@@ -36,7 +36,7 @@ export const homes: Record<string, Command> = {
     run: async (ctx, a) => {
       const projectId = intArg(a.positionals[0], '<projectId>');
       const name = stringArg(a.positionals[1], '<name>');
-      return (await home()).createHome({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input: { projectId, name } });
+      return (await home()).createHome({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input: { body: { projectId, name } } });
     },
   },
   delete: {

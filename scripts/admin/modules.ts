@@ -43,9 +43,9 @@ export const modules: Record<string, Command> = {
         eventWebhook: eventUrl === undefined ? undefined : { url: eventUrl, subscriptions },
         commandWebhook: commandUrl === undefined ? undefined : { url: commandUrl },
       };
-      const { webhookChecks } = await import('../../src/domain/webhook/checks.js');
+      const { webhookChecksOf } = await import('../../src/domain/webhook/checks.js');
       return (await mod()).createModule({
-        deps: { ...ctx.deps, checks: webhookChecks({ allowPrivateTargets: ctx.allowPrivateTargets, resolver: ctx.deps.resolver }) },
+        deps: { ...ctx.deps, checks: webhookChecksOf(ctx.deps) },
         caller,
         input: { projectId, body },
       });

@@ -19,7 +19,7 @@ export const projects: Record<string, Command> = {
     usage: 'projects create <name>',
     summary: 'create a project with device class `default` (then: keys create <projectId>)',
     maxPositionals: 1,
-    run: async ({ deps }, a) => (await project()).createProject({ deps, input: { name: stringArg(a.positionals[0], '<name>') } }),
+    run: async ({ deps }, a) => (await project()).createProject({ deps, input: { body: { name: stringArg(a.positionals[0], '<name>') } } }),
   },
 };
 
@@ -88,8 +88,8 @@ export const users: Record<string, Command> = {
       const caller = await ctx.adminOf(projectId);
       const { readSecret } = await import('./secret-input.js');
       const password = await readSecret('password for ' + email);
-      const input = { projectId, email, password, name: str(a, 'name') ?? email.split('@')[0], canCreateDevices: a.values['can-create-devices'] === true };
-      return (await user()).createUser({ deps: ctx.deps, caller, input });
+      const body = { projectId, email, password, name: str(a, 'name') ?? email.split('@')[0], canCreateDevices: a.values['can-create-devices'] === true };
+      return (await user()).createUser({ deps: ctx.deps, caller, input: { body } });
     },
   },
 };
@@ -117,8 +117,8 @@ export const devices: Record<string, Command> = {
     options: { class: { type: 'string' }, name: { type: 'string' } },
     run: async (ctx, a) => {
       const projectId = intArg(a.positionals[0], '<projectId>');
-      const input = { projectId, deviceClass: str(a, 'class') ?? 'default', name: str(a, 'name') };
-      return (await device()).addDeviceHome({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input });
+      const body = { projectId, deviceClass: str(a, 'class') ?? 'default', name: str(a, 'name') };
+      return (await device()).addDeviceHome({ deps: ctx.deps, caller: await ctx.adminOf(projectId), input: { body } });
     },
   },
   import: {

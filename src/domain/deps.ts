@@ -1,7 +1,7 @@
 // What domain verbs get: ports and a typed slice of configuration, built by main.ts (or a test).
-// A verb takes one object, `verb({ deps, caller, input })`: deps a Pick of these (of the Store only
-// the repositories it uses, StoreOf<...>), caller who asks (absent for housekeeping), input plain
-// data with the raw body parsed at the top (docs/architecture.md#house-rules).
+// A verb takes one object, `verb({ deps, caller, input })` (VerbArgs): deps a Pick of these (of the
+// Store only the repositories it uses, StoreOf<...>), caller who asks, input plain data; a raw
+// request body is always `input.body`, parsed at the top (docs/architecture.md#house-rules).
 import type { Resolver } from '../ports/resolver.js';
 import type { Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
@@ -13,9 +13,24 @@ import type { OutboxMetrics, PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from '../ports/pipeline.js';
 import type { AuthThrottle } from '../ports/rate-limiter.js';
 import type { HomelessSummary } from './log/homeless.js';
+import type { Caller } from './auth/caller.js';
 
 /** deps holding only the named parts of the Store: a verb says which repositories it uses (`StoreOf<'devices' | 'kv'>`) */
 export type StoreOf<K extends keyof Store> = { store: Pick<Store, K> };
+
+/** what a verb takes: `verb({ deps, caller, input })`; an input type that may be undefined (or none) makes input optional */
+export type VerbArgs<D, I = undefined> = { deps: D; caller: Caller } & InputOf<I>;
+/** what a verb no caller asks takes (housekeeping, or one that finds out who asks, like a login) */
+export type SystemArgs<D, I = undefined> = { deps: D } & InputOf<I>;
+type InputOf<I> = undefined extends I ? { input?: I } : { input: I };
+
+/** the raw request body of a verb, parsed at the top: always `input.body` */
+export type Body = { body: unknown };
+export type DeviceRef = { deviceId: number };
+export type ProjectRef = { projectId: number };
+export type HomeRef = { homeId: number };
+/** the client's address, which the sign-in throttles are mostly per */
+export type ClientIp = { ip?: string };
 
 export interface DomainLimits {
   eventDataBytes: number;

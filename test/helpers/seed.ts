@@ -19,7 +19,7 @@ export async function seedKey(t: TestApi, projectId: number, scopes: string[] = 
 
 /** another project (class `default`) and an admin key of it */
 export async function seedProject(t: TestApi, name = 'Other project'): Promise<{ projectId: number; key: string }> {
-  const p = await createProject({ deps: t.deps, input: { name } });
+  const p = await createProject({ deps: t.deps, input: { body: { name } } });
   return { projectId: p.id, key: (await seedKey(t, p.id)).key };
 }
 

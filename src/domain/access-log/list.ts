@@ -1,8 +1,7 @@
 // getHTTPAccessLogEntries (docs/operations.md#logs): recorded requests of one project, newest first.
 // Entries never carry their projectId; paths were stored without their secrets (http/access-log).
 import * as v from 'valibot';
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import type { AccessLogRow, Page, Paged } from '../../ports/store.js';
 import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
 
@@ -51,11 +50,7 @@ export async function listAccessLogs({
   deps,
   caller,
   input: { query, page },
-}: {
-  deps: StoreOf<'accessLogs'>;
-  caller: Caller;
-  input: { query: AccessLogQuery; page: Page };
-}): Promise<Paged<AccessLogEntry>> {
+}: VerbArgs<StoreOf<'accessLogs'>, { query: AccessLogQuery; page: Page }>): Promise<Paged<AccessLogEntry>> {
   const projectId = historyProject(caller, query.projectId, 'logs');
   const r = await deps.store.accessLogs.list(
     { projectId, since: query.since, until: query.until, method: query.method, statusCode: query.statusCode, pathPrefix: query.pathPrefix },

@@ -1,5 +1,5 @@
 // Resolves a presented token to a Caller. The prefix says where to look; only hashes are compared.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { ApiKeyRow, DeviceRow, SessionRow, UserRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { Caller } from './caller.js';
@@ -39,7 +39,7 @@ const live = (deps: D, s: SessionRow | undefined): s is SessionRow => s !== unde
  * the HTTP fast path admits most requests so. Otherwise the store is asked, and gives every
  * refusal; a token of no known kind is refused at once.
  */
-export function resolveCaller({ deps, input: { token, ip } }: { deps: D; input: { token: string | undefined; ip?: string } }): Maybe<Caller> {
+export function resolveCaller({ deps, input: { token, ip } }: SystemArgs<D, { token: string | undefined; ip?: string }>): Maybe<Caller> {
   if (!token) return { type: 'nobody', ip };
   return callerOfCredential({ deps, input: { kind: token.slice(0, 3), hash: hashToken(token), ip } });
 }
@@ -49,7 +49,7 @@ export function resolveCaller({ deps, input: { token, ip } }: { deps: D; input: 
  * stands for (ticket.ts), looked up as the token itself would be, so a revoked key or an ended
  * session is refused the same way.
  */
-export function callerOfCredential({ deps, input: { kind, hash, ip } }: { deps: D; input: { kind: string; hash: string; ip?: string } }): Maybe<Caller> {
+export function callerOfCredential({ deps, input: { kind, hash, ip } }: SystemArgs<D, { kind: string; hash: string; ip?: string }>): Maybe<Caller> {
   const { store } = deps;
   if (kind === 'pk.') {
     const k = store.apiKeys.peekByHash?.(hash);

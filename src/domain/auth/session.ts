@@ -4,7 +4,7 @@
 // address, per address, and far later per account from everywhere (throttle.ts throttledSignIn,
 // docs/api.md#sign-in-throttling); the `appId` given at sign-in is kept with the session.
 import * as v from 'valibot';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, ClientIp, Deps, StoreOf, SystemArgs, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { IdSchema, parseInput } from '../validate.js';
 import type { Caller } from './caller.js';
@@ -33,14 +33,11 @@ let decoy: Promise<string> | undefined;
 /** `ip`: the client's address, which the throttle's lanes are mostly per */
 export async function login({
   deps,
-  input,
-  ip,
-}: {
-  deps: Pick<Deps, 'clock' | 'sessionTtlSeconds' | 'authThrottle'> & StoreOf<'sessions' | 'users'>;
-  input: unknown;
-  ip?: string;
-}): Promise<v.InferOutput<typeof LoginResponseSchema>> {
-  const b = parseInput(LoginBodySchema, input);
+  input: { body, ip },
+}: SystemArgs<Pick<Deps, 'clock' | 'sessionTtlSeconds' | 'authThrottle'> & StoreOf<'sessions' | 'users'>, Body & ClientIp>): Promise<
+  v.InferOutput<typeof LoginResponseSchema>
+> {
+  const b = parseInput(LoginBodySchema, body);
   const address = ip ?? 'unknown';
   const lanes: SignInLanes = {
     pair: { key: `login:${b.projectId}:${b.email}@${address}`, policy: 'account' },
@@ -76,7 +73,7 @@ function sessionCaller(caller: Caller): Extract<Caller, { type: 'user' }> {
   return caller;
 }
 
-export async function getSession({ deps, caller }: { deps: StoreOf<'sessions'>; caller: Caller }): Promise<Session> {
+export async function getSession({ deps, caller }: VerbArgs<StoreOf<'sessions'>>): Promise<Session> {
   const u = sessionCaller(caller);
   const s = await deps.store.sessions.getByHash(u.tokenHash);
   if (!s) throw new AppError('INVALID_TOKEN');
@@ -86,7 +83,7 @@ export async function getSession({ deps, caller }: { deps: StoreOf<'sessions'>; 
 }
 
 /** sign out: the token stops working here at once, and live streams opened with it close */
-export async function logout({ deps, caller }: { deps: Pick<Deps, 'bus'> & StoreOf<'sessions'>; caller: Caller }): Promise<void> {
+export async function logout({ deps, caller }: VerbArgs<Pick<Deps, 'bus'> & StoreOf<'sessions'>>): Promise<void> {
   const u = sessionCaller(caller);
   await deps.store.sessions.delete(u.tokenHash);
   await deps.bus.publish('revoke', { kind: 'session', tokenHash: u.tokenHash });

@@ -4,7 +4,7 @@
 // WebSocket upgrade resolves the credential again (a key revoked or a session ended since refuses it),
 // and the socket then acts as that credential, closing when it ends, as with the credential itself.
 import * as v from 'valibot';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, VerbArgs, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import type { Caller } from './caller.js';
 import { requireCaller } from './access.js';
@@ -23,7 +23,7 @@ export type StreamTicket = v.InferOutput<typeof StreamTicketSchema>;
 type D = Pick<Deps, 'clock' | 'streamTicketTtlSeconds'> & StoreOf<'streamTickets'>;
 
 /** `token`: the credential the caller presented (already resolved to `caller`); the ticket stands for it */
-export async function issueStreamTicket({ deps, caller, input }: { deps: D; caller: Caller; input: { token: string | undefined } }): Promise<StreamTicket> {
+export async function issueStreamTicket({ deps, caller, input }: VerbArgs<D, { token: string | undefined }>): Promise<StreamTicket> {
   requireCaller(caller);
   const token = input.token;
   if (!token) throw new AppError('AUTHORIZATION_REQUIRED');
@@ -44,10 +44,10 @@ export async function issueStreamTicket({ deps, caller, input }: { deps: D; call
 export async function redeemStreamTicket({
   deps,
   input,
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'streamTickets' | 'apiKeys' | 'devices' | 'sessions' | 'users'>;
-  input: { ticket: string; ip?: string };
-}): Promise<Caller> {
+}: SystemArgs<
+  Pick<Deps, 'clock'> & StoreOf<'streamTickets' | 'apiKeys' | 'devices' | 'sessions' | 'users'>,
+  { ticket: string; ip?: string }
+>): Promise<Caller> {
   if (!input.ticket.startsWith('wt.')) throw new AppError('INVALID_TOKEN');
   const row = await deps.store.streamTickets.take(hashToken(input.ticket), deps.clock.now().toISOString());
   if (!row) throw new AppError('INVALID_TOKEN');

@@ -87,7 +87,11 @@ const unsealedBySecret = new Map<string, Map<string, string>>();
 
 export function unseal(secret: string, sealed: string): string {
   let unsealed = unsealedBySecret.get(secret);
-  if (!unsealed) unsealedBySecret.set(secret, (unsealed = new Map()));
+  if (!unsealed) {
+    // one secret per process in service; a test process starts many
+    if (unsealedBySecret.size >= 16) unsealedBySecret.clear();
+    unsealedBySecret.set(secret, (unsealed = new Map()));
+  }
   const hit = unsealed.get(sealed);
   if (hit !== undefined) return hit;
   // a value that does not open throws here and is not remembered

@@ -1,8 +1,7 @@
 // Create a bundle (docs/concepts.md): a project key with `devices`, in its own project, for one of its
 // device classes. Bundle ids are unique across the service (the id alone names a bundle in
 // recordFirmwareInstallation), so an id taken in another project is ALREADY_EXISTS too.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -14,14 +13,10 @@ import { bundleView } from './view.js';
 export async function createBundle({
   deps,
   caller,
-  input,
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'bundles' | 'deviceClasses' | 'logs'>;
-  caller: Caller;
-  input: unknown;
-}): Promise<Bundle> {
+  input: { body },
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'bundles' | 'deviceClasses' | 'logs'>, Body>): Promise<Bundle> {
   requireCaller(caller);
-  const b = parseInput(CreateBundleBodySchema, input);
+  const b = parseInput(CreateBundleBodySchema, body);
   const projectId = listProjectId(caller, b.projectId);
   requireProjectKey(caller, projectId, 'devices');
   if (!(await deps.store.deviceClasses.get(projectId, b.deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass: b.deviceClass });

@@ -2,8 +2,7 @@
 // (it records what they run); their config schemas become [] (getDeviceConfigurationSchemas).
 // A bundle a running or paused rollout brings is INVALID_STATE (docs/firmware.md#rollouts: abort
 // the rollout first); its stored files go with it.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { bundleFor } from './access.js';
 import { AppError } from '../errors.js';
@@ -13,11 +12,7 @@ export async function deleteBundle({
   deps,
   caller,
   input: { bundleId },
-}: {
-  deps: Pick<Deps, 'clock' | 'blobs'> & StoreOf<'bundles' | 'devices' | 'logs' | 'rollouts' | 'firmwareFiles'>;
-  caller: Caller;
-  input: { bundleId: string };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock' | 'blobs'> & StoreOf<'bundles' | 'devices' | 'logs' | 'rollouts' | 'firmwareFiles'>, { bundleId: string }>): Promise<void> {
   const b = await bundleFor(deps, caller, bundleId, true);
   if (await deps.store.rollouts.activeForBundle(b.id)) {
     throw new AppError('INVALID_STATE', { bundleId: b.id, message: 'a running or paused rollout brings this bundle; abort it first' });

@@ -1,7 +1,6 @@
 // Read bundles: a project key (`devices`) sees its project's, filtered by class and channel; a
 // device sees those of its own class and channel whatever filters it sends.
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { listProjectId } from '../project/access.js';
@@ -9,15 +8,7 @@ import { bundleFor, callingDevice, fitsDevice } from './access.js';
 import type { Bundle } from './schemas.js';
 import { bundleView } from './view.js';
 
-export async function getBundle({
-  deps,
-  caller,
-  input: { bundleId },
-}: {
-  deps: StoreOf<'bundles' | 'devices'>;
-  caller: Caller;
-  input: { bundleId: string };
-}): Promise<Bundle> {
+export async function getBundle({ deps, caller, input: { bundleId } }: VerbArgs<StoreOf<'bundles' | 'devices'>, { bundleId: string }>): Promise<Bundle> {
   return bundleView(await bundleFor(deps, caller, bundleId, false));
 }
 
@@ -25,11 +16,7 @@ export async function listBundles({
   deps,
   caller,
   input: { filter },
-}: {
-  deps: StoreOf<'bundles' | 'devices'>;
-  caller: Caller;
-  input: { filter: { projectId?: number; deviceClass?: string; channel?: string } };
-}): Promise<Bundle[]> {
+}: VerbArgs<StoreOf<'bundles' | 'devices'>, { filter: { projectId?: number; deviceClass?: string; channel?: string } }>): Promise<Bundle[]> {
   requireCaller(caller);
   const projectId = listProjectId(caller, filter.projectId);
   if (caller.type === 'device') {

@@ -1,7 +1,6 @@
 // Register a client certificate on a device (docs/tls.md#client-certificates): a project key with
 // scope devices; self-signed is fine, the fingerprint is what the device is recognised by.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -14,11 +13,7 @@ export async function addDeviceCertificate({
   deps,
   caller,
   input: { deviceId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<Certificate> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>, DeviceRef & Body>): Promise<Certificate> {
   const d = await deviceFor(deps, caller, deviceId, ['project key']);
   const { pem } = parseInput(AddCertificateBodySchema, body);
   const now = deps.clock.now();

@@ -1,6 +1,5 @@
 // The client certificates registered on a device (docs/tls.md#client-certificates), oldest first.
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import type { Certificate } from './schemas.js';
 import { certificateView } from './view.js';
@@ -9,11 +8,7 @@ export async function listDeviceCertificates({
   deps,
   caller,
   input: { deviceId },
-}: {
-  deps: StoreOf<'devices' | 'members' | 'deviceCertificates'>;
-  caller: Caller;
-  input: { deviceId: number };
-}): Promise<Certificate[]> {
+}: VerbArgs<StoreOf<'devices' | 'members' | 'deviceCertificates'>, DeviceRef>): Promise<Certificate[]> {
   const d = await deviceFor(deps, caller, deviceId, ['project key']);
   return (await deps.store.deviceCertificates.list(d.id)).map(certificateView);
 }

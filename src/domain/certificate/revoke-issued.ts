@@ -1,8 +1,7 @@
 // Revoke a certificate by fingerprint (docs/tls.md#revoking-a-ca-issued-certificate): for a certificate the CA in
 // HEARTH_TLS_CA_FILE issued, which was never registered and so cannot be deleted. The fingerprint
 // is refused from then on, and the device's live connections signed in with it close on every node.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -18,15 +17,7 @@ const view = (r: { fingerprint: string; deviceId: number; creationTime: string }
   creationTime: r.creationTime,
 });
 
-export async function revokeIssuedCertificate({
-  deps,
-  caller,
-  input: { deviceId, body },
-}: {
-  deps: D;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<Revocation> {
+export async function revokeIssuedCertificate({ deps, caller, input: { deviceId, body } }: VerbArgs<D, DeviceRef & Body>): Promise<Revocation> {
   const d = await deviceFor(deps, caller, deviceId, ['project key']);
   const fingerprint = normalizeFingerprint(parseInput(RevokeCertificateBodySchema, body).fingerprint);
   const registered = await deps.store.deviceCertificates.get(fingerprint);
@@ -51,11 +42,7 @@ export async function listCertificateRevocations({
   deps,
   caller,
   input: { deviceId },
-}: {
-  deps: StoreOf<'devices' | 'members' | 'deviceCertificates'>;
-  caller: Caller;
-  input: { deviceId: number };
-}): Promise<Revocation[]> {
+}: VerbArgs<StoreOf<'devices' | 'members' | 'deviceCertificates'>, DeviceRef>): Promise<Revocation[]> {
   const d = await deviceFor(deps, caller, deviceId, ['project key']);
   return (await deps.store.deviceCertificates.revocations(d.id)).map(view);
 }

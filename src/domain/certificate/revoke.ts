@@ -1,8 +1,7 @@
 // Revoke a device certificate (docs/tls.md#client-certificates): the row goes (the next sign-in with it
 // is refused), then the bus tells every broker node to close the connections signed in with it,
 // as revoking a project key does.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -12,11 +11,10 @@ export async function revokeDeviceCertificate({
   deps,
   caller,
   input: { deviceId, fingerprint },
-}: {
-  deps: Pick<Deps, 'bus' | 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>;
-  caller: Caller;
-  input: { deviceId: number; fingerprint: string };
-}): Promise<void> {
+}: VerbArgs<
+  Pick<Deps, 'bus' | 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>,
+  { deviceId: number; fingerprint: string }
+>): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key']);
   const fp = normalizeFingerprint(fingerprint);
   if (!(await deps.store.deviceCertificates.delete(d.id, fp))) throw new AppError('NOT_FOUND', { deviceId: d.id, fingerprint: fp });

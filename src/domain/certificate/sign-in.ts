@@ -1,6 +1,7 @@
 // Which device a client certificate signs in (docs/tls.md#client-certificates), for the broker (MQTTS,
 // MQTT over WSS). The TLS layer has already proven the client holds the certificate's key and,
 // for a certificate from HEARTH_TLS_CA_FILE, checked its chain and dates (`caVerified`).
+import type { SystemArgs } from '../deps.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DeviceRow, Store } from '../../ports/store.js';
 import { AppError } from '../errors.js';
@@ -30,10 +31,10 @@ export interface CertificateSignIn {
 export async function deviceForCertificate({
   deps,
   input: { cert, deviceId },
-}: {
-  deps: { store: Pick<Store, 'devices' | 'deviceCertificates'>; clock: Clock };
-  input: { cert: PresentedCertificate; deviceId: number | undefined };
-}): Promise<CertificateSignIn> {
+}: SystemArgs<
+  { store: Pick<Store, 'devices' | 'deviceCertificates'>; clock: Clock },
+  { cert: PresentedCertificate; deviceId: number | undefined }
+>): Promise<CertificateSignIn> {
   const now = deps.clock.now().getTime();
   const fingerprint = normalizeFingerprint(cert.fingerprint256);
   const refuse = (why: string) => new AppError('PERMISSION_DENIED', { message: `client certificate ${fingerprint.slice(0, 16)}…: ${why}` });

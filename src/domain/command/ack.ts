@@ -2,7 +2,7 @@
 // MQTT (`/devices/{id}/commandAck`, the id in the body) or HTTP (the id in the path), with its
 // own key only. `status` ok (default) → acked, error → failed. An answer to an unknown or
 // another device's command is NOT_FOUND, to a finished one INVALID_STATE: nothing changes.
-import type { StoreOf } from '../deps.js';
+import type { Body, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { CommandRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
@@ -16,12 +16,11 @@ export async function ackCommand({
   deps,
   caller,
   input: { deviceId, commandId, body },
-}: {
-  deps: CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>;
-  caller: Caller;
+}: VerbArgs<
+  CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>,
   /** commandId: from the HTTP path; absent, the body's `id` (MQTT) */
-  input: { deviceId: number; commandId?: string; body: unknown };
-}): Promise<CommandRow> {
+  DeviceRef & Body & { commandId?: string }
+>): Promise<CommandRow> {
   const device = await deviceFor(deps, caller, deviceId, ['self']);
   const ack = parseInput(CommandAckSchema, body);
   const id = commandId ?? ack.id;

@@ -1,7 +1,7 @@
 // cancelCommand (docs/concepts.md#command-outbox): an unfinished command becomes `cancelled` and
 // is never sent again; a finished one (answered, expired, cancelled, or delivered without
 // ackRequired) answers INVALID_STATE.
-import type { StoreOf } from '../deps.js';
+import type { DeviceRef, StoreOf, SystemArgs } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { CommandRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
@@ -13,11 +13,9 @@ export async function cancelCommand({
   deps,
   caller,
   input: { deviceId, commandId },
-}: {
-  deps: CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>;
+}: SystemArgs<CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands'>, DeviceRef & { commandId: string }> & {
   /** absent: the system cancels on its own behalf (a rollout) */
   caller?: Caller;
-  input: { deviceId: number; commandId: string };
 }): Promise<CommandRow> {
   if (caller) await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   const row = await commandOf(deps, deviceId, commandId);

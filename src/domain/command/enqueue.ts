@@ -2,7 +2,7 @@
 // stored first (durable), then announced on the bus so that whichever broker holds the device's
 // connection sends it at once; a device offline gets it when it next subscribes or opens its
 // command WebSocket. Without a caller it is the system's own (a rollout): no access check.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, DeviceRef, StoreOf, SystemArgs } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import type { CommandRow, DeviceRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
@@ -21,11 +21,9 @@ export async function enqueueCommand({
   deps,
   caller,
   input: { deviceId, body },
-}: {
-  deps: EnqueueCommandDeps;
+}: SystemArgs<EnqueueCommandDeps, DeviceRef & Body> & {
   /** absent: the system enqueues on its own behalf */
   caller?: Caller;
-  input: { deviceId: number; body: unknown };
 }): Promise<{ command: CommandRow; created: boolean }> {
   // docs/concepts.md#command-outbox: the same credentials as PUT /devices/{id}/command
   const device: DeviceRow | undefined = caller

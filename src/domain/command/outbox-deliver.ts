@@ -3,7 +3,7 @@
 // confirmed. A claim is one statement in the store, so in cluster mode exactly one broker sends
 // a command on a given connection; a broker killed after claiming loses nothing, since a
 // command still `sent` goes out again on the device's next connection.
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import type { CommandRow } from '../../ports/store.js';
 import { commandUpdated, type CommandUpdatedDeps } from './outbox-view.js';
 
@@ -20,10 +20,7 @@ export const commandMessage = (r: CommandRow) => ({ action: r.action, parameters
 export async function claimCommands({
   deps,
   input: { deviceId, connectionId, fresh },
-}: {
-  deps: OutboxDeliveryDeps;
-  input: { deviceId: number; connectionId: string; fresh: boolean };
-}): Promise<CommandRow[]> {
+}: SystemArgs<OutboxDeliveryDeps, { deviceId: number; connectionId: string; fresh: boolean }>): Promise<CommandRow[]> {
   const rows = await deps.store.commands.claim(deviceId, connectionId, deps.clock.now().toISOString(), fresh);
   // the first write of a command is its change to `sent`; later ones change no state
   for (const r of rows) if (r.sends === 1) await commandUpdated(deps, r);
@@ -34,10 +31,7 @@ export async function claimCommands({
 export async function commandDelivered({
   deps,
   input: { commandId, connectionId },
-}: {
-  deps: OutboxDeliveryDeps;
-  input: { commandId: string; connectionId: string };
-}): Promise<CommandRow | undefined> {
+}: SystemArgs<OutboxDeliveryDeps, { commandId: string; connectionId: string }>): Promise<CommandRow | undefined> {
   const row = await deps.store.commands.get(commandId);
   if (!row) return undefined;
   const done = await deps.store.commands.delivered(commandId, connectionId, deps.clock.now().toISOString(), !row.ackRequired);

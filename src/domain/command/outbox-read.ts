@@ -1,7 +1,6 @@
 // listCommands, getCommand (docs/concepts.md#command-outbox): the device's outbox, newest first,
 // for whoever may send it commands.
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import type { CommandRow, Page, Paged } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -14,11 +13,7 @@ export async function listCommands({
   deps,
   caller,
   input: { deviceId, query, page },
-}: {
-  deps: ReadCommandsDeps;
-  caller: Caller;
-  input: { deviceId: number; query: unknown; page: Page };
-}): Promise<Paged<CommandRow>> {
+}: VerbArgs<ReadCommandsDeps, { deviceId: number; query: unknown; page: Page }>): Promise<Paged<CommandRow>> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   const q = parseWith(CommandListQuerySchema, query);
   return deps.store.commands.list(device.id, q.state ? [q.state] : undefined, page);
@@ -35,11 +30,7 @@ export async function getCommand({
   deps,
   caller,
   input: { deviceId, commandId },
-}: {
-  deps: ReadCommandsDeps;
-  caller: Caller;
-  input: { deviceId: number; commandId: string };
-}): Promise<CommandRow> {
+}: VerbArgs<ReadCommandsDeps, { deviceId: number; commandId: string }>): Promise<CommandRow> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   return commandOf(deps, device.id, commandId);
 }

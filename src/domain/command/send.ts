@@ -1,9 +1,8 @@
 // sendCommandDevice (docs/api.md#device-operations, docs/concepts.md#devices): a command reaches every live connection of the device
 // at once, on any node, through the bus; with none, 403 DEVICE_OFFLINE. Commands are not queued
 // for later: an offline device never sees a command it was not there for.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import type { Presence } from '../../ports/presence.js';
-import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
@@ -13,15 +12,7 @@ export interface SendCommandDeps extends Pick<Deps, 'bus'>, StoreOf<'devices' | 
   presence?: Presence;
 }
 
-export async function sendCommand({
-  deps,
-  caller,
-  input: { deviceId, body },
-}: {
-  deps: SendCommandDeps;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<void> {
+export async function sendCommand({ deps, caller, input: { deviceId, body } }: VerbArgs<SendCommandDeps, DeviceRef & Body>): Promise<void> {
   // docs/concepts.md#devices: project key with scope `commands`, or a member of the device's home
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member'], 'commands');
   const input = parseWith(CommandBodySchema, body);

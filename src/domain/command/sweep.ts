@@ -2,7 +2,7 @@
 // Commands past their expiration become `expired` on time, whether or not their device ever
 // comes back; finished commands older than the retention are removed. In batches, so no
 // statement runs long; several workers may sweep at once (each change happens once).
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import { commandUpdated, type CommandUpdatedDeps } from './outbox-view.js';
 
 export interface SweepResult {
@@ -13,10 +13,7 @@ export interface SweepResult {
 export async function sweepOutbox({
   deps,
   input: { batchSize, retentionDays },
-}: {
-  deps: CommandUpdatedDeps & StoreOf<'devices' | 'commands'>;
-  input: { batchSize: number; retentionDays: number };
-}): Promise<SweepResult> {
+}: SystemArgs<CommandUpdatedDeps & StoreOf<'devices' | 'commands'>, { batchSize: number; retentionDays: number }>): Promise<SweepResult> {
   const out: SweepResult = { expired: 0, removed: 0 };
   for (;;) {
     const rows = await deps.store.commands.expire(deps.clock.now().toISOString(), batchSize);

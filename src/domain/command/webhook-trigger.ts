@@ -2,8 +2,7 @@
 // {moduleId}/command queues one delivery to the module's command webhook. It resolves once the
 // row is committed (the 204 promises the delivery is durable), then wakes the workers.
 import * as v from 'valibot';
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { idOrNotFound } from '../id.js';
@@ -28,18 +27,17 @@ export async function triggerCommand({
   deps,
   caller,
   input: { homeIdRaw, moduleId, body },
-}: {
-  deps: Pick<Deps, 'bus' | 'clock' | 'limits'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules' | 'projects'>;
-  caller: Caller;
-  input: { homeIdRaw: string; moduleId: string; body: unknown };
-}): Promise<string> {
+}: VerbArgs<
+  Pick<Deps, 'bus' | 'clock' | 'limits'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules' | 'projects'>,
+  { homeIdRaw: string; moduleId: string } & Body
+>): Promise<string> {
   const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'commands');
   // docs/webhooks.md: 404 when the module or its command webhook does not exist for the home's project
   const module = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(home.projectId, moduleId) : undefined;
   if (!module?.commandWebhook) throw new AppError('MODULE_NOT_FOUND', { moduleId });
-  const input = parseWith(CommandTriggerSchema, body);
-  await checkProjectAction(deps, home.projectId, input.action);
-  const size = Buffer.byteLength(JSON.stringify(input.parameters));
+  const cmd = parseWith(CommandTriggerSchema, body);
+  await checkProjectAction(deps, home.projectId, cmd.action);
+  const size = Buffer.byteLength(JSON.stringify(cmd.parameters));
   if (size > deps.limits.eventDataBytes) {
     throw new AppError('INVALID_PARAMETERS', {
       issues: [{ path: 'parameters', message: `parameters are ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }],
@@ -52,7 +50,7 @@ export async function triggerCommand({
       : caller.type === 'project key'
         ? { projectKeyId: caller.keyId, projectKeyName: caller.keyName }
         : undefined;
-  const payload = commandWebhookBody({ action: input.action, parameters: input.parameters, timestamp: now.toISOString(), homeId: home.id, origin });
+  const payload = commandWebhookBody({ action: cmd.action, parameters: cmd.parameters, timestamp: now.toISOString(), homeId: home.id, origin });
   const id = newDeliveryId(now);
   await deps.store.deliveries.insertMany([
     {
@@ -61,7 +59,7 @@ export async function triggerCommand({
       moduleId,
       kind: 'command',
       eventId: null,
-      eventType: input.action,
+      eventType: cmd.action,
       payload: JSON.stringify(payload),
       creationTime: now.toISOString(),
     },

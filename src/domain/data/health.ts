@@ -5,7 +5,7 @@
 // REFUSE_FOR_MS; the first post after that is accepted again (a probe), and the next successful
 // delivery clears the state. The worker reports every attempt through noteDataDelivery.
 import type { DataSourceRow } from '../../ports/store.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 
 export const REFUSE_FOR_MS = 30_000;
 
@@ -20,10 +20,7 @@ export function refusalOf(s: DataSourceRow, now: Date): string | undefined {
 export async function noteDataDelivery({
   deps,
   input: outcome,
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'dataSources'>;
-  input: { projectId: number; sourceId: string; ok: boolean; error?: string };
-}): Promise<void> {
+}: SystemArgs<Pick<Deps, 'clock'> & StoreOf<'dataSources'>, { projectId: number; sourceId: string; ok: boolean; error?: string }>): Promise<void> {
   const s = await deps.store.dataSources.get(outcome.projectId, outcome.sourceId);
   if (!s) return;
   const now = deps.clock.now().toISOString();

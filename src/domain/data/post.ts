@@ -4,9 +4,8 @@
 // and the queued batches commit in ONE transaction: a post either counts for every source that
 // accepted it or for none (a store failure is a 5xx, and the client may send again). A webhook
 // source that is failing refuses the batch: the answer is `partial` with failedDataSources.
-import type { Caller } from '../auth/caller.js';
 import type { DeviceRow } from '../../ports/store.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, DeviceRef, StoreOf, SystemArgs, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { parseInput } from '../validate.js';
 import { DataPostSchema, type DataPostResult } from './schemas.js';
@@ -20,27 +19,13 @@ export type PostDeps = RouteDeps & StoreOf<'devices' | 'members'>;
 type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
 /** HTTP: the device itself, or a project key with scope `data` */
-export async function postData({
-  deps,
-  caller,
-  input: { deviceId, body },
-}: {
-  deps: PostDeps;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<DataPostResult> {
+export async function postData({ deps, caller, input: { deviceId, body } }: VerbArgs<PostDeps, DeviceRef & Body>): Promise<DataPostResult> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'self'], 'data');
   return routeData(deps, device, parseInput(DataPostSchema, body).data);
 }
 
 /** MQTT: the connection already proved it is the device */
-export async function postDeviceData({
-  deps,
-  input: { device, body },
-}: {
-  deps: RouteDeps;
-  input: { device: Device; body: unknown };
-}): Promise<DataPostResult> {
+export async function postDeviceData({ deps, input: { device, body } }: SystemArgs<RouteDeps, { device: Device } & Body>): Promise<DataPostResult> {
   return routeData(deps, device, parseInput(DataPostSchema, body).data);
 }
 

@@ -1,8 +1,7 @@
 // Create a data source (docs/concepts.md#data-sources). A webhook source gets a signing key (shown in this answer
 // only) and its URL passes the target policy of docs/webhooks.md at registration.
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../auth/caller.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import type { DataSourceRow } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -22,11 +21,7 @@ export async function createDataSource({
   deps,
   caller,
   input: { projectId, body },
-}: {
-  deps: DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
-  caller: Caller;
-  input: { projectId: number; body: unknown };
-}): Promise<DataSource> {
+}: VerbArgs<DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> }, ProjectRef & Body>): Promise<DataSource> {
   const checks = deps.checks;
   requireDataManager(caller, projectId);
   const input = parseInput(CreateDataSourceSchema, body);

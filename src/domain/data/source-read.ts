@@ -1,6 +1,5 @@
 // List, get and delete data sources, and read the records a `store` source keeps (docs/concepts.md#data-sources).
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -9,15 +8,7 @@ import { loadSource, requireDataManager } from './access.js';
 import { toDataSource } from './view.js';
 import type { DataDeps } from './source-create.js';
 
-export async function listDataSources({
-  deps,
-  caller,
-  input: { projectId },
-}: {
-  deps: DataDeps & StoreOf<'dataSources'>;
-  caller: Caller;
-  input: { projectId: number };
-}): Promise<DataSource[]> {
+export async function listDataSources({ deps, caller, input: { projectId } }: VerbArgs<DataDeps & StoreOf<'dataSources'>, ProjectRef>): Promise<DataSource[]> {
   requireDataManager(caller, projectId);
   return (await deps.store.dataSources.list(projectId)).map((s) => toDataSource(s, deps.secret));
 }
@@ -26,11 +17,7 @@ export async function getDataSource({
   deps,
   caller,
   input: { projectId, id },
-}: {
-  deps: DataDeps & StoreOf<'dataSources'>;
-  caller: Caller;
-  input: { projectId: number; id: string };
-}): Promise<DataSource> {
+}: VerbArgs<DataDeps & StoreOf<'dataSources'>, { projectId: number; id: string }>): Promise<DataSource> {
   requireDataManager(caller, projectId);
   return toDataSource(await loadSource(deps, projectId, id), deps.secret);
 }
@@ -40,11 +27,7 @@ export async function deleteDataSource({
   deps,
   caller,
   input: { projectId, id },
-}: {
-  deps: DataDeps & StoreOf<'dataSources' | 'logs' | 'transaction'>;
-  caller: Caller;
-  input: { projectId: number; id: string };
-}): Promise<void> {
+}: VerbArgs<DataDeps & StoreOf<'dataSources' | 'logs' | 'transaction'>, { projectId: number; id: string }>): Promise<void> {
   requireDataManager(caller, projectId);
   const s = await loadSource(deps, projectId, id);
   await deps.store.transaction(async (tx) => {
@@ -64,11 +47,9 @@ export async function listDataRecords({
   deps,
   caller,
   input: { projectId, id, query, page },
-}: {
-  deps: DataDeps & StoreOf<'dataRecords' | 'dataSources'>;
-  caller: Caller;
-  input: { projectId: number; id: string; query: RecordsQuery; page: Page };
-}): Promise<Paged<DataRecordView>> {
+}: VerbArgs<DataDeps & StoreOf<'dataRecords' | 'dataSources'>, { projectId: number; id: string; query: RecordsQuery; page: Page }>): Promise<
+  Paged<DataRecordView>
+> {
   requireDataManager(caller, projectId);
   const s = await loadSource(deps, projectId, id);
   if (s.type !== 'store') throw new AppError('NOT_FOUND', { dataSourceId: id, message: 'a webhook source keeps no records' });

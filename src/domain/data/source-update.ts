@@ -1,7 +1,6 @@
 // Update a data source (docs/concepts.md#data-sources): name, device classes, url (webhook) or retention (store);
 // `rotateKey: true` gives a webhook source a new signing key. `id` and `type` are read-only.
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { Body, StoreOf, VerbArgs } from '../deps.js';
 import type { DataSourcePatch } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -19,11 +18,10 @@ export async function updateDataSource({
   deps,
   caller,
   input: { projectId, id, body },
-}: {
-  deps: DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
-  caller: Caller;
-  input: { projectId: number; id: string; body: unknown };
-}): Promise<DataSource> {
+}: VerbArgs<
+  DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> },
+  { projectId: number; id: string } & Body
+>): Promise<DataSource> {
   const checks = deps.checks;
   requireDataManager(caller, projectId);
   const current = await loadSource(deps, projectId, id);

@@ -5,8 +5,7 @@
 //   3. {projectId, deviceClass, ...}  create a pre-provisioned device
 // Anything else is 403 MISSING_PARAMETERS. Guessing tokens and claim codes backs off per client
 // IP, and per credential for claims (auth/throttle.ts, docs/concepts.md).
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { requireCaller } from '../auth/access.js';
 import { callerKey } from '../auth/caller.js';
 import { throttled, type Lane } from '../auth/throttle.js';
@@ -20,13 +19,12 @@ import { createDevice } from './create.js';
 export async function addDeviceHome({
   deps,
   caller,
-  input,
-}: {
-  deps: Pick<Deps, 'clock' | 'secret' | 'authThrottle'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members' | 'transaction'>;
-  caller: Caller;
-  input: unknown;
-}): Promise<Device> {
-  const b = parseInput(AddDeviceBodySchema, input);
+  input: { body },
+}: VerbArgs<
+  Pick<Deps, 'clock' | 'secret' | 'authThrottle'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members' | 'transaction'>,
+  Body
+>): Promise<Device> {
+  const b = parseInput(AddDeviceBodySchema, body);
   const ip: Lane = { key: `guess-ip:${caller.ip ?? 'unknown'}`, policy: 'client' };
   if (b.token !== undefined) {
     const token = b.token;

@@ -1,8 +1,7 @@
 // addDeviceHome form 2 (docs/api.md#device-operations rule 3, docs/concepts.md#devices): a member of the home (or a project key with
 // `devices`) claims a pre-provisioned device by its claim code while its claimable window is
 // open. The device joins the home, `claimTime` is set and the window closes.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -14,11 +13,7 @@ export async function claimDevice({
   deps,
   caller,
   input,
-}: {
-  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>;
-  caller: Caller;
-  input: { claimCode: string; homeId: number };
-}): Promise<Device> {
+}: VerbArgs<Pick<Deps, 'clock' | 'secret'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>, { claimCode: string; homeId: number }>): Promise<Device> {
   const home = await homeFor(deps, caller, input.homeId, ['project key', 'member'], 'devices');
   const hash = claimCodeHash(input.claimCode);
   const now = deps.clock.now().toISOString();

@@ -1,8 +1,7 @@
 // getDeviceConfigurationSchemas (docs/api.md#device-operations, docs/concepts.md#firmware-bundles): the config schemas of the components of the
 // device's installed bundle; [] when nothing is installed or the bundle has since been deleted.
 import * as v from 'valibot';
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import type { ConfigSchemaSchema } from './schemas.js';
 
@@ -12,11 +11,7 @@ export async function getDeviceConfigurationSchemas({
   deps,
   caller,
   input: { deviceId },
-}: {
-  deps: StoreOf<'bundles' | 'devices' | 'members'>;
-  caller: Caller;
-  input: { deviceId: number };
-}): Promise<ConfigSchema[]> {
+}: VerbArgs<StoreOf<'bundles' | 'devices' | 'members'>, DeviceRef>): Promise<ConfigSchema[]> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self']);
   if (!d.bundleInstalled) return [];
   const bundle = await deps.store.bundles.get(d.bundleInstalled);

@@ -2,8 +2,7 @@
 // project key (`devices`) or a user with canCreateDevices, in the caller's project. It gets a new
 // API key and claim code, both in the answer. Without a home it is claimable for CLAIM_WINDOW
 // seconds from creation; with a home (the caller must be able to add to it) it is already claimed.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -28,7 +27,7 @@ export interface CreateDeviceInput {
 
 type CreateDeps = Pick<Deps, 'clock' | 'secret'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members'>;
 
-export async function createDevice({ deps, caller, input }: { deps: CreateDeps; caller: Caller; input: CreateDeviceInput }): Promise<Device> {
+export async function createDevice({ deps, caller, input }: VerbArgs<CreateDeps, CreateDeviceInput>): Promise<Device> {
   const [d] = await createDevices({ deps, caller, input: { projectId: input.projectId, devices: [input] } });
   return d;
 }
@@ -42,11 +41,7 @@ export async function createDevices({
   deps,
   caller,
   input,
-}: {
-  deps: CreateDeps;
-  caller: Caller;
-  input: { projectId: number; devices: readonly Omit<CreateDeviceInput, 'projectId'>[] };
-}): Promise<Device[]> {
+}: VerbArgs<CreateDeps, { projectId: number; devices: readonly Omit<CreateDeviceInput, 'projectId'>[] }>): Promise<Device[]> {
   const projectId = listProjectId(caller, input.projectId);
   if (caller.type === 'project key') requireProjectKey(caller, projectId, 'devices');
   else if (caller.type !== 'user' || !caller.canCreateDevices) {

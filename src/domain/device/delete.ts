@@ -2,9 +2,8 @@
 // and (bus `revoke`) its live connections on every node. A home member only takes it out of the
 // home. docs/api.md#device-operations rule 7: a device in use by another part of the system is 409 DEVICE_IN_USE; each
 // such part registers a check in `deviceBlockers` (the log-request feature: an upload in progress).
-import type { Deps } from '../deps.js';
+import type { Deps, DeviceRef, VerbArgs } from '../deps.js';
 import type { DeviceRow } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { writeLog } from '../log/write.js';
 
@@ -21,15 +20,7 @@ export const deviceCleanups: DeviceCleanup[] = [];
 
 // the whole Store, not StoreOf: the deps go on to the hooks above, which other features register
 // with needs this file does not know
-export async function deleteDevice({
-  deps,
-  caller,
-  input: { deviceId },
-}: {
-  deps: Pick<Deps, 'store' | 'bus' | 'clock'>;
-  caller: Caller;
-  input: { deviceId: number };
-}): Promise<void> {
+export async function deleteDevice({ deps, caller, input: { deviceId } }: VerbArgs<Pick<Deps, 'store' | 'bus' | 'clock'>, DeviceRef>): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   if (caller.type !== 'project key') {
     await deps.store.devices.update(d.id, { homeId: null });

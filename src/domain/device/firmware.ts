@@ -3,8 +3,7 @@
 // BUNDLE_NOT_FOUND. The bundle's class is not checked against the device's: this records what
 // the device says it runs. It counts as installed in the rollouts of the bundle
 // (docs/firmware.md#rollouts).
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -17,11 +16,7 @@ export async function recordFirmwareInstallation({
   deps,
   caller,
   input: { deviceId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & RolloutTrackDeps & CancelDeps & StoreOf<'bundles' | 'devices' | 'members' | 'rollouts'>;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock'> & RolloutTrackDeps & CancelDeps & StoreOf<'bundles' | 'devices' | 'members' | 'rollouts'>, DeviceRef & Body>): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'self']);
   const { bundleId } = parseInput(FirmwareBodySchema, body);
   const bundle = await deps.store.bundles.get(bundleId);

@@ -4,7 +4,7 @@
 // "also present during on-demand provisioning"). Consuming the token and creating the device are
 // one transaction, so a request that fails (an unknown class) does not burn the token. The device
 // is named `<class>-<id>` (docs/concepts.md#devices; a body `name` is not used with a token, docs/api.md#device-operations rule 5).
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import { hashToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -18,10 +18,7 @@ export const invalidProvisioningToken = () => new AppError('INVALID_TOKEN', { cr
 export async function provisionDevice({
   deps,
   input,
-}: {
-  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'logs' | 'transaction'>;
-  input: { token: string; deviceClass?: string };
-}): Promise<Device> {
+}: SystemArgs<Pick<Deps, 'clock' | 'secret'> & StoreOf<'logs' | 'transaction'>, { token: string; deviceClass?: string }>): Promise<Device> {
   const now = deps.clock.now().toISOString();
   const row = await deps.store.transaction(async (store) => {
     const t = await store.provisioningTokens.consume(hashToken(input.token), now);

@@ -1,9 +1,8 @@
 // getDeviceInfo and getAllDevices (docs/api.md#device-operations, docs/concepts.md#devices). A project key (`devices`) sees its
 // project's devices; a user sees the devices of its homes only; a device sees itself (one) and
 // may not list. apiKey/claimCode only for privileged readers (view.ts).
-import type { Deps, StoreOf } from '../deps.js';
+import type { DeviceRef, Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
 import { deviceFor, requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { after, type Maybe } from '../maybe.js';
@@ -16,7 +15,7 @@ type D = Pick<Deps, 'secret'> & StoreOf<'devices' | 'members'>;
 const READERS = ['project key', 'member', 'self'] as const;
 
 /** without a promise when the read cache holds what deviceFor needs (the commonest read) */
-export function getDevice({ deps, caller, deviceId }: { deps: D; caller: Caller; deviceId: number }): Maybe<Device> {
+export function getDevice({ deps, caller, input: { deviceId } }: VerbArgs<D, DeviceRef>): Maybe<Device> {
   return after(deviceFor(deps, caller, deviceId, READERS), (d) => deviceView(deps.secret, d, revealsSecrets(caller)));
 }
 
@@ -24,12 +23,11 @@ export async function listDevices({
   deps,
   caller,
   input: { filter, page, total },
-}: {
-  deps: D;
-  caller: Caller;
+}: VerbArgs<
+  D,
   /** `total: false`: the page without the count of all that match (total null) */
-  input: { filter: DeviceListFilter; page: Page; total?: boolean };
-}): Promise<Omit<Paged<Device>, 'total'> & { total: number | null }> {
+  { filter: DeviceListFilter; page: Page; total?: boolean }
+>): Promise<Omit<Paged<Device>, 'total'> & { total: number | null }> {
   requireCaller(caller);
   const projectId = listProjectId(caller, filter.projectId);
   let homeIds: number[] | undefined;

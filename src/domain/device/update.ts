@@ -3,9 +3,8 @@
 // removes it). Every other field is read-only: sent back unchanged it is ignored, changed it is
 // 403 READ_ONLY_FIELD. The presence fields are ignored whatever their value: they change under
 // any client between its read and its write.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import type { DevicePatch } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { checkReadOnly, parseInput } from '../validate.js';
@@ -21,11 +20,7 @@ export async function updateDevice({
   deps,
   caller,
   input: { deviceId, body },
-}: {
-  deps: Pick<Deps, 'clock' | 'secret'> & StoreOf<'devices' | 'homes' | 'members'>;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock' | 'secret'> & StoreOf<'devices' | 'homes' | 'members'>, DeviceRef & Body>): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   const b = parseInput(PatchDeviceBodySchema, body);
   const isKey = caller.type === 'project key';

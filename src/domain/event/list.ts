@@ -1,8 +1,7 @@
 // The events history (docs/concepts.md): accepted events of one project, newest first, as they were
 // delivered (docs/concepts.md#events with the service fields filled). Read by project keys with `events`.
 import * as v from 'valibot';
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import type { EventRecord, Page, Paged } from '../../ports/store.js';
 import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
 
@@ -36,11 +35,7 @@ export async function listEvents({
   deps,
   caller,
   input: { query, page },
-}: {
-  deps: StoreOf<'events'>;
-  caller: Caller;
-  input: { query: EventQuery; page: Page };
-}): Promise<Paged<EventRecord>> {
+}: VerbArgs<StoreOf<'events'>, { query: EventQuery; page: Page }>): Promise<Paged<EventRecord>> {
   const projectId = historyProject(caller, query.projectId, 'events');
   const r = await deps.store.events.list(
     { projectId, homeId: query.homeId, deviceId: query.deviceId, eventType: query.eventType, since: query.since, until: query.until },

@@ -1,7 +1,7 @@
 // sendDeviceEventCloud (docs/api.md#device-operations, docs/concepts.md#events; docs/concepts.md#devices): an event from the device itself (REST or
 // MQTT) or from a project key with scope `events`. The service adds timestamp, homeId and the
 // origin fields, then hands it to the one event pipeline (emitEvent).
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import type { DeviceRow, EventRecord } from '../../ports/store.js';
 import type { Caller } from '../auth/caller.js';
 import { deviceFor } from '../auth/access.js';
@@ -15,15 +15,7 @@ type IngestDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homeless
 type SendDeps = IngestDeps & StoreOf<'devices' | 'members'>;
 type EventDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
-export async function sendEvent({
-  deps,
-  caller,
-  input: { deviceId, body },
-}: {
-  deps: SendDeps;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<EventRecord> {
+export async function sendEvent({ deps, caller, input: { deviceId, body } }: VerbArgs<SendDeps, DeviceRef & Body>): Promise<EventRecord> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'self'], 'events');
   return ingest(deps, caller, device, body);
 }
@@ -32,15 +24,7 @@ export async function sendEvent({
  * The same, for a device the caller has already been admitted to (the broker resolves its
  * connection's device itself, and re-reads it often enough to follow a change of home).
  */
-export function sendEventOf({
-  deps,
-  caller,
-  input: { device, body },
-}: {
-  deps: IngestDeps;
-  caller: Caller;
-  input: { device: EventDevice; body: unknown };
-}): Promise<EventRecord> {
+export function sendEventOf({ deps, caller, input: { device, body } }: VerbArgs<IngestDeps, { device: EventDevice } & Body>): Promise<EventRecord> {
   return ingest(deps, caller, device, body);
 }
 

@@ -4,8 +4,7 @@
 // `bytes=a-`, `bytes=-n`): those bytes only (206), so an interrupted download resumes; a range
 // outside the file is RANGE_NOT_SATISFIABLE; several ranges are answered with the whole file.
 // A device's request moves it to `downloading` in the open rollouts of this bundle.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { FirmwareFileRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { blobsOf } from '../logrequest/limits.js';
@@ -61,11 +60,10 @@ export async function openFirmwareFile({
   deps,
   caller,
   input: { bundleId, componentName, range, ifNoneMatch },
-}: {
-  deps: Pick<Deps, 'blobs'> & RolloutTrackDeps & StoreOf<'bundles' | 'devices' | 'firmwareFiles'>;
-  caller: Caller;
-  input: { bundleId: string; componentName: string; range?: string; ifNoneMatch?: string };
-}): Promise<FileDownload> {
+}: VerbArgs<
+  Pick<Deps, 'blobs'> & RolloutTrackDeps & StoreOf<'bundles' | 'devices' | 'firmwareFiles'>,
+  { bundleId: string; componentName: string; range?: string; ifNoneMatch?: string }
+>): Promise<FileDownload> {
   const { bundle, device } = await fileBundleFor(deps, caller, bundleId, false);
   componentOf(bundle, componentName);
   const file = await deps.store.firmwareFiles.get(bundle.id, componentName);

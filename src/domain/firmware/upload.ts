@@ -5,8 +5,7 @@
 // complete). The new file is recorded, and the component's `url` and `checksum` set, in one
 // transaction; the file it replaces is removed after.
 import { createHash } from 'node:crypto';
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
 import { AppError } from '../errors.js';
 import { randomId } from '../auth/tokens.js';
@@ -32,11 +31,10 @@ export async function uploadFirmwareFile({
   deps,
   caller,
   input: { bundleId, componentName, body, declaredLength, baseUrl },
-}: {
-  deps: Pick<Deps, 'clock' | 'blobs' | 'limits'> & StoreOf<'bundles' | 'devices' | 'firmwareFiles' | 'logs'>;
-  caller: Caller;
-  input: { bundleId: string; componentName: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined; baseUrl: string };
-}): Promise<FirmwareFile> {
+}: VerbArgs<
+  Pick<Deps, 'clock' | 'blobs' | 'limits'> & StoreOf<'bundles' | 'devices' | 'firmwareFiles' | 'logs'>,
+  { bundleId: string; componentName: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined; baseUrl: string }
+>): Promise<FirmwareFile> {
   const { bundle } = await fileBundleFor(deps, caller, bundleId, true);
   componentOf(bundle, componentName);
   const limit = deps.limits.firmwareFileBytes ?? FIRMWARE_FILE_BYTES_DEFAULT;

@@ -1,7 +1,6 @@
 // Create a home (docs/concepts.md). A user's home is in its own project and the user becomes its owner;
 // a project key (scope `homes`) must name its own project and the home starts with no members.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -9,17 +8,9 @@ import { listProjectId } from '../project/access.js';
 import { CreateHomeBodySchema, type Home } from './schemas.js';
 import { homeView } from './view.js';
 
-export async function createHome({
-  deps,
-  caller,
-  input,
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'transaction'>;
-  caller: Caller;
-  input: unknown;
-}): Promise<Home> {
+export async function createHome({ deps, caller, input: { body } }: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'transaction'>, Body>): Promise<Home> {
   requireCaller(caller);
-  const b = parseInput(CreateHomeBodySchema, input);
+  const b = parseInput(CreateHomeBodySchema, body);
   if (caller.type === 'project key' && b.projectId === undefined) throw new AppError('MISSING_PARAMETERS', { fields: ['projectId'] });
   const projectId = listProjectId(caller, b.projectId);
   if (caller.type === 'project key') requireProjectKey(caller, projectId, 'homes');

@@ -1,7 +1,6 @@
 // Delete a home (owner or project key): its devices leave it (they stay in the project, homeless;
 // every way into a home closed their claim window), its KV store and its memberships go.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, HomeRef, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
 import { writeLog } from '../log/write.js';
 
@@ -11,11 +10,7 @@ export async function deleteHome({
   deps,
   caller,
   input: { homeId },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>;
-  caller: Caller;
-  input: { homeId: number };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>, HomeRef>): Promise<void> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const moved = await deps.store.transaction(async (store) => {
     let n = 0;

@@ -2,8 +2,7 @@
 // remove them; any member may leave. Only users of the home's project can be added, by id or by
 // email: anyone else is reported as an unknown user. A home keeps at least one owner while it has
 // members: demoting or removing its last owner is 403 LAST_OWNER (promote another member first).
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, HomeRef, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -23,11 +22,7 @@ export async function listMembers({
   deps,
   caller,
   input: { homeId },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'users'>;
-  caller: Caller;
-  input: { homeId: number };
-}): Promise<Member[]> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'users'>, HomeRef>): Promise<Member[]> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'member']);
   return Promise.all((await deps.store.members.list(h.id)).map((m) => withUser(deps.store, m)));
 }
@@ -79,15 +74,7 @@ async function setRole(
  * (a retry is harmless); with another role it is refused: roles change only through PATCH, so a
  * second invitation never demotes or promotes anyone unnoticed (docs/api.md#homes-and-members).
  */
-export async function addMember({
-  deps,
-  caller,
-  input: { homeId, body },
-}: {
-  deps: D;
-  caller: Caller;
-  input: { homeId: number; body: unknown };
-}): Promise<Member> {
+export async function addMember({ deps, caller, input: { homeId, body } }: VerbArgs<D, HomeRef & Body>): Promise<Member> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const b = parseInput(AddMemberBodySchema, body);
   const u = await userOfProject(deps.store, h.projectId, b);
@@ -105,15 +92,7 @@ export async function addMember({
 }
 
 /** PATCH /homes/{homeId}/members/{userId} {role} */
-export async function updateMember({
-  deps,
-  caller,
-  input: { homeId, userId, body },
-}: {
-  deps: D;
-  caller: Caller;
-  input: { homeId: number; userId: number; body: unknown };
-}): Promise<Member> {
+export async function updateMember({ deps, caller, input: { homeId, userId, body } }: VerbArgs<D, { homeId: number; userId: number } & Body>): Promise<Member> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'owner']);
   const b = parseInput(PatchMemberBodySchema, body);
   return withUser(deps.store, await setRole(deps, h.id, userId, b.role, false));
@@ -123,11 +102,7 @@ export async function removeMember({
   deps,
   caller,
   input: { homeId, userId },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'transaction'>;
-  caller: Caller;
-  input: { homeId: number; userId: number };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'homes' | 'members' | 'transaction'>, { homeId: number; userId: number }>): Promise<void> {
   const leaving = caller.type === 'user' && caller.userId === userId;
   const h = await homeFor(deps, caller, homeId, leaving ? ['project key', 'member'] : ['project key', 'owner']);
   await changeMembers(deps.store, h.id, async (tx, members) => {

@@ -1,8 +1,7 @@
 // On-demand provisioning tokens (docs/api.md#credentials, docs/concepts.md): a member of the home (or a project key with
 // `devices`) asks for one; the device presents it once in POST /devices to join the home. Single
 // use, short-lived (deps.provisioningTtlSeconds), kept as a hash only.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, HomeRef, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
 import { generateToken, hashToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
@@ -13,11 +12,10 @@ export async function createProvisioningToken({
   deps,
   caller,
   input: { homeId, body },
-}: {
-  deps: Pick<Deps, 'clock' | 'provisioningTtlSeconds'> & StoreOf<'deviceClasses' | 'homes' | 'members' | 'provisioningTokens'>;
-  caller: Caller;
-  input: { homeId: number; body: unknown };
-}): Promise<ProvisioningToken> {
+}: VerbArgs<
+  Pick<Deps, 'clock' | 'provisioningTtlSeconds'> & StoreOf<'deviceClasses' | 'homes' | 'members' | 'provisioningTokens'>,
+  HomeRef & Body
+>): Promise<ProvisioningToken> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'member'], 'devices');
   const b = parseInput(ProvisioningBodySchema, body);
   if (!(await deps.store.deviceClasses.get(h.projectId, b.deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass: b.deviceClass });

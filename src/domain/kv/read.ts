@@ -1,12 +1,12 @@
 // Reading pairs: one, all (optionally by prefix), and the `reload` sync message.
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import type { KvItem } from '../../ports/store.js';
 import type { KvSyncMessage } from '../../ports/bus.js';
 import { AppError } from '../errors.js';
 import { checkKey } from './set.js';
 import type { KvTarget } from './target.js';
 
-export async function getKv({ deps, input: { target, key } }: { deps: StoreOf<'kv'>; input: { target: KvTarget; key: unknown } }): Promise<KvItem> {
+export async function getKv({ deps, input: { target, key } }: SystemArgs<StoreOf<'kv'>, { target: KvTarget; key: unknown }>): Promise<KvItem> {
   const k = checkKey(key);
   const item = await deps.store.kv.get(target.scope, target.ownerId, k);
   if (!item) throw new AppError('KEY_NOT_FOUND', { key: k });
@@ -16,15 +16,12 @@ export async function getKv({ deps, input: { target, key } }: { deps: StoreOf<'k
 export async function listKv({
   deps,
   input: { target, keyPrefix },
-}: {
-  deps: StoreOf<'kv'>;
-  input: { target: KvTarget; keyPrefix?: string };
-}): Promise<{ rev: number; items: KvItem[] }> {
+}: SystemArgs<StoreOf<'kv'>, { target: KvTarget; keyPrefix?: string }>): Promise<{ rev: number; items: KvItem[] }> {
   return deps.store.kv.list(target.scope, target.ownerId, keyPrefix || undefined);
 }
 
 /** docs/devices.md#kv-sync: the whole store, sent on subscribe and on a device's `reload` */
-export async function reloadMessage({ deps, input: { target } }: { deps: StoreOf<'kv'>; input: { target: KvTarget } }): Promise<KvSyncMessage> {
+export async function reloadMessage({ deps, input: { target } }: SystemArgs<StoreOf<'kv'>, { target: KvTarget }>): Promise<KvSyncMessage> {
   const { rev, items } = await listKv({ deps, input: { target } });
   return { action: 'reload', rev, numItems: items.length, items };
 }

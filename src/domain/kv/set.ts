@@ -1,6 +1,6 @@
 // Create or update a pair (createUpdateKeyValuePair; also device `set` sync messages).
 import * as v from 'valibot';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { KvKeySchema, KvValueSchema, isServiceKey } from './schemas.js';
 import { announceKvChange } from './announce.js';
@@ -25,10 +25,7 @@ export function checkKey(key: unknown): string {
 export async function setKv({
   deps,
   input,
-}: {
-  deps: Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits'> & StoreOf<'kv'>;
-  input: SetKvInput;
-}): Promise<{ rev: number }> {
+}: SystemArgs<Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits'> & StoreOf<'kv'>, SetKvInput>): Promise<{ rev: number }> {
   const { target } = input;
   const key = checkKey(input.key);
   if (!v.is(KvValueSchema, input.value)) {

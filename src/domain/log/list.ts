@@ -1,8 +1,7 @@
 // getLogEntries (docs/operations.md#logs): the general log of one project, newest first. Entries never
 // carry their projectId: the caller asked for one project and sees only that one.
 import * as v from 'valibot';
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import type { GeneralLogRow, LogCaller, Page, Paged } from '../../ports/store.js';
 import { historyProject, idQuery, pageQueryEntries, timeQuery } from './query.js';
 
@@ -47,15 +46,7 @@ export function toLogEntry(r: GeneralLogRow): LogEntry {
 }
 
 // `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
-export async function listLogs({
-  deps,
-  caller,
-  input: { query, page },
-}: {
-  deps: StoreOf<'logs'>;
-  caller: Caller;
-  input: { query: LogQuery; page: Page };
-}): Promise<Paged<LogEntry>> {
+export async function listLogs({ deps, caller, input: { query, page } }: VerbArgs<StoreOf<'logs'>, { query: LogQuery; page: Page }>): Promise<Paged<LogEntry>> {
   const projectId = historyProject(caller, query.projectId, 'logs');
   const r = await deps.store.logs.list({ projectId, since: query.since, until: query.until, level: query.level, source: query.source }, page);
   return { total: r.total, items: r.items.map(toLogEntry) };

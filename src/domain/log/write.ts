@@ -1,20 +1,16 @@
 // The general log (docs/operations.md#logs): what an operator wants to know. Writing it never fails
 // the operation that reports something.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { logCaller } from '../auth/caller.js';
 
 export const LEVEL = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 export type LogSource = 'api' | 'broker' | 'webhooks' | 'reports' | 'worker' | 'admin' | 'data';
 
-export async function writeLog({
-  deps,
-  input: entry,
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'logs'>;
-  /** `caller` is who the line is about (recorded with it), not who may write it */
-  input: { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string };
-}): Promise<void> {
+/** `caller` is who the line is about (recorded with it), not who may write it */
+export type LogEntry = { projectId: number | null; caller?: Caller; level: keyof typeof LEVEL; source: LogSource; text: string };
+
+export async function writeLog({ deps, input: entry }: SystemArgs<Pick<Deps, 'clock'> & StoreOf<'logs'>, LogEntry>): Promise<void> {
   try {
     await deps.store.logs.insert({
       projectId: entry.projectId,

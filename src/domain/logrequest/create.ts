@@ -1,6 +1,5 @@
 // requestDeviceLogs (docs/api.md#device-operations, docs/concepts.md#log-requests): a new request with a fresh upload token, announced to
 // the device through its KV store. One open request (requested or uploading) per device.
-import type { Caller } from '../auth/caller.js';
 import type { LogRequestRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
 import { hashToken, randomId } from '../auth/tokens.js';
@@ -9,7 +8,7 @@ import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
 import { CreateLogRequestSchema } from './schemas.js';
 import { announceKey, keyValueOf, setKeyIn } from './kv-key.js';
-import type { StoreOf } from '../deps.js';
+import type { Body, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import type { LogDeps } from './limits.js';
 
 /** upload tokens travel in a URL path: base64url only, with a readable prefix */
@@ -19,11 +18,10 @@ export async function requestDeviceLogs({
   deps,
   caller,
   input: { deviceId, body },
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'members' | 'transaction'>;
-  caller: Caller;
-  input: { deviceId: number; body: unknown };
-}): Promise<{ request: LogRequestRow; token: string }> {
+}: VerbArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'members' | 'transaction'>, DeviceRef & Body>): Promise<{
+  request: LogRequestRow;
+  token: string;
+}> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   const parsed = parseInput(CreateLogRequestSchema, body);
   if (parsed.start && parsed.end && parsed.start > parsed.end) {

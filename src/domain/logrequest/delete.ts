@@ -1,8 +1,7 @@
 // deleteDeviceLogRequest (docs/api.md#device-operations rule 8, docs/concepts.md#log-requests): a `requested` request is cancelled and
 // removed; an `uploading` one is in use (409 REQUEST_IN_USE); a finished one is removed with
 // its file.
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { getLogRequest } from './read.js';
@@ -13,11 +12,7 @@ export async function deleteLogRequest({
   deps,
   caller,
   input: { deviceId, requestId },
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'members' | 'transaction'>;
-  caller: Caller;
-  input: { deviceId: number; requestId: string };
-}): Promise<void> {
+}: VerbArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'members' | 'transaction'>, { deviceId: number; requestId: string }>): Promise<void> {
   const r = await getLogRequest({ deps, caller, input: { deviceId, requestId } });
   if (r.status === 'uploading') throw new AppError('REQUEST_IN_USE', { requestId, status: r.status });
   if (r.status === 'requested') {

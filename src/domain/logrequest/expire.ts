@@ -2,7 +2,7 @@
 // `uploadTtlSeconds` fails, its parts are removed and the device's KV key with it, so the device
 // is free for a new request. Run by the retention job and on first sight of the token.
 import type { LogRequestRow } from '../../ports/store.js';
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { endRequest } from './end.js';
 import { partsFolder, uploadLimits, type LogDeps } from './limits.js';
@@ -22,10 +22,7 @@ export async function abandonUpload(deps: LogDeps & StoreOf<'devices' | 'logs' |
 export async function expireAbandonedUploads({
   deps,
   input: { batch = 100 } = {},
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
-  input?: { batch?: number };
-}): Promise<number> {
+}: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, { batch?: number } | undefined>): Promise<number> {
   let n = 0;
   for (;;) {
     const rows = await deps.store.logRequests.expired(deps.clock.now().toISOString(), batch);

@@ -1,8 +1,7 @@
 // getDeviceLogRequests, getDeviceLogRequest (docs/api.md#device-operations) and the download of a stored log file
 // (docs/concepts.md#log-requests `url`). A request is found only through a device the caller may see.
-import type { Caller } from '../auth/caller.js';
 import type { LogRequestRow, Page, Paged } from '../../ports/store.js';
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { blobsOf, fileKey, type LogDeps } from './limits.js';
@@ -11,11 +10,7 @@ export async function listLogRequests({
   deps,
   caller,
   input: { deviceId, page },
-}: {
-  deps: StoreOf<'devices' | 'logRequests' | 'members'>;
-  caller: Caller;
-  input: { deviceId: number; page: Page };
-}): Promise<Paged<LogRequestRow>> {
+}: VerbArgs<StoreOf<'devices' | 'logRequests' | 'members'>, { deviceId: number; page: Page }>): Promise<Paged<LogRequestRow>> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   return deps.store.logRequests.list(device.id, page);
 }
@@ -25,11 +20,7 @@ export async function getLogRequest({
   deps,
   caller,
   input: { deviceId, requestId },
-}: {
-  deps: StoreOf<'devices' | 'logRequests' | 'members'>;
-  caller: Caller;
-  input: { deviceId: number; requestId: string };
-}): Promise<LogRequestRow> {
+}: VerbArgs<StoreOf<'devices' | 'logRequests' | 'members'>, { deviceId: number; requestId: string }>): Promise<LogRequestRow> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   const r = await deps.store.logRequests.get(requestId);
   if (!r || r.deviceId !== device.id) throw new AppError('REQUEST_NOT_FOUND', { requestId });
@@ -47,11 +38,7 @@ export async function openLogFile({
   deps,
   caller,
   input: { deviceId, requestId },
-}: {
-  deps: Pick<LogDeps, 'blobs'> & StoreOf<'devices' | 'logRequests' | 'members'>;
-  caller: Caller;
-  input: { deviceId: number; requestId: string };
-}): Promise<LogFile> {
+}: VerbArgs<Pick<LogDeps, 'blobs'> & StoreOf<'devices' | 'logRequests' | 'members'>, { deviceId: number; requestId: string }>): Promise<LogFile> {
   const r = await getLogRequest({ deps, caller, input: { deviceId, requestId } });
   if (r.status !== 'success') throw new AppError('NOT_FOUND', { requestId, message: `the request is ${r.status}: no file is stored` });
   const blob = await blobsOf(deps).open(fileKey(r.id));

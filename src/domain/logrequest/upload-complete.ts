@@ -1,7 +1,7 @@
 // POST /deviceLogger/{token}/uploads/{uploadId} (docs/concepts.md#log-requests): every part present with its size,
 // assembled in part order into the stored file, whose size must be the announced one. The
 // request becomes `success` with its file name, type and url; its KV key goes.
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { endRequest } from './end.js';
@@ -11,10 +11,7 @@ import { blobsOf, fileKey, partKey, partSizeOf, partsFolder, type LogDeps } from
 export async function completeUpload({
   deps,
   input: { token, uploadId },
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
-  input: { token: string; uploadId: string };
-}): Promise<void> {
+}: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, { token: string; uploadId: string }>): Promise<void> {
   const r = await requestForToken(deps, token);
   requireSession(r, uploadId);
   const blobs = blobsOf(deps);

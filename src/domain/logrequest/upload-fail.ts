@@ -1,6 +1,6 @@
 // PATCH /deviceLogger/{token} `{status: "failure"}` (docs/concepts.md#log-requests): the device could not collect or
 // send its logs. The request ends as `failure`, parts already sent are removed.
-import type { StoreOf } from '../deps.js';
+import type { Body, StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -12,10 +12,7 @@ import { partsFolder, type LogDeps } from './limits.js';
 export async function reportUploadFailure({
   deps,
   input: { token, body },
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
-  input: { token: string; body: unknown };
-}): Promise<void> {
+}: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, { token: string } & Body>): Promise<void> {
   const r = await requestForToken(deps, token);
   const parsed = parseInput(ReportFailureSchema, body);
   const now = deps.clock.now().toISOString();

@@ -2,7 +2,7 @@
 // Parts may arrive in any order and be sent again; each must have exactly its size (partSize,
 // the last one the remainder), checked from Content-Length before reading and again on the
 // bytes themselves, never buffering more than one part's size.
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
 import { requestForToken, requireSession } from './token.js';
@@ -14,10 +14,10 @@ const wrongSize = (n: number, expected: number, got: number | string) =>
 export async function putPart({
   deps,
   input: { token, uploadId, partNumber, body, declaredLength },
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
-  input: { token: string; uploadId: string; partNumber: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined };
-}): Promise<void> {
+}: SystemArgs<
+  LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>,
+  { token: string; uploadId: string; partNumber: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined }
+>): Promise<void> {
   const r = await requestForToken(deps, token);
   requireSession(r, uploadId);
   const n = /^[1-9]\d{0,5}$/.test(partNumber) ? Number(partNumber) : 0;

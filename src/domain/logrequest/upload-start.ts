@@ -1,7 +1,7 @@
 // POST /deviceLogger/{token} (docs/concepts.md#log-requests): the device announces the file it will send and gets an
 // upload session: how many parts, of what size, and where to PUT each. The request becomes
 // `uploading`. Starting again replaces an unfinished session (a device that restarted).
-import type { StoreOf } from '../deps.js';
+import type { Body, StoreOf, SystemArgs } from '../deps.js';
 import { randomId } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -19,10 +19,7 @@ export interface UploadSession {
 export async function startUpload({
   deps,
   input: { token, body, baseUrl },
-}: {
-  deps: LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>;
-  input: { token: string; body: unknown; baseUrl: string };
-}): Promise<UploadSession> {
+}: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, Body & { token: string; baseUrl: string }>): Promise<UploadSession> {
   const r = await requestForToken(deps, token);
   const parsed = parseInput(StartUploadSchema, body);
   const limits = uploadLimits(deps);

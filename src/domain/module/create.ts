@@ -1,7 +1,6 @@
 // Create a webhooks module (docs/webhooks.md). Each webhook gets a generated key, shown in full in this
 // answer only.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import type { ModuleRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
@@ -28,11 +27,7 @@ export async function createModule({
   deps,
   caller,
   input: { projectId, body },
-}: {
-  deps: ModuleDeps & StoreOf<'logs' | 'modules'> & { checks: WebhookChecks };
-  caller: Caller;
-  input: { projectId: number; body: unknown };
-}): Promise<Module> {
+}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'modules'> & { checks: WebhookChecks }, ProjectRef & Body>): Promise<Module> {
   const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const input = parseWith(ModuleCreateSchema, body);

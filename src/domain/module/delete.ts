@@ -1,7 +1,6 @@
 // DELETE a module (docs/webhooks.md), with its delivery log and whatever was still queued for it: a
 // deleted module's webhooks are never called again.
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from './changed.js';
@@ -13,11 +12,7 @@ export async function deleteModule({
   deps,
   caller,
   input: { projectId, moduleId },
-}: {
-  deps: ModuleDeps & StoreOf<'logs' | 'transaction'>;
-  caller: Caller;
-  input: { projectId: number; moduleId: string };
-}): Promise<void> {
+}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'transaction'>, { projectId: number; moduleId: string }>): Promise<void> {
   requireModuleManager(caller, projectId);
   const deleted =
     MODULE_ID_PATTERN.test(moduleId) &&

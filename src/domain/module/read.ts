@@ -1,7 +1,6 @@
 // Reading modules: a project's (project key, keys masked) and a home's (docs/webhooks.md: the modules of
 // the home's project; a home member sees their ids and descriptions only, not targets or keys).
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { ModuleRow, Page, Paged } from '../../ports/store.js';
 import { homeFor } from '../auth/access.js';
 import { idOrNotFound } from '../id.js';
@@ -16,11 +15,7 @@ export async function getModule({
   deps,
   caller,
   input: { projectId, moduleId },
-}: {
-  deps: ModuleDeps & StoreOf<'modules'>;
-  caller: Caller;
-  input: { projectId: number; moduleId: string };
-}): Promise<Module> {
+}: VerbArgs<ModuleDeps & StoreOf<'modules'>, { projectId: number; moduleId: string }>): Promise<Module> {
   requireModuleManager(caller, projectId);
   return moduleView(await loadModule(deps, projectId, moduleId), deps.secret);
 }
@@ -31,11 +26,7 @@ export async function listModules({
   deps,
   caller,
   input: { projectId, page },
-}: {
-  deps: ModuleDeps & StoreOf<'modules'>;
-  caller: Caller;
-  input: { projectId: number; page: Page };
-}): Promise<Paged<Module>> {
+}: VerbArgs<ModuleDeps & StoreOf<'modules'>, { projectId: number; page: Page }>): Promise<Paged<Module>> {
   requireModuleManager(caller, projectId);
   const rows = await deps.store.modules.list(projectId);
   return pageOf(
@@ -48,11 +39,7 @@ export async function listHomeModules({
   deps,
   caller,
   input: { homeIdRaw, page },
-}: {
-  deps: Pick<Deps, 'secret'> & StoreOf<'homes' | 'members' | 'modules'>;
-  caller: Caller;
-  input: { homeIdRaw: string; page: Page };
-}): Promise<Paged<Module | ModuleBrief>> {
+}: VerbArgs<Pick<Deps, 'secret'> & StoreOf<'homes' | 'members' | 'modules'>, { homeIdRaw: string; page: Page }>): Promise<Paged<Module | ModuleBrief>> {
   const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'modules');
   const rows = await deps.store.modules.list(home.projectId);
   const items =

@@ -2,8 +2,7 @@
 // answer only. The old key stops signing at once, retries of queued deliveries included: a
 // receiver rotating its key wants the new one.
 import type { ModulePatch } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { Body, StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from './changed.js';
@@ -18,11 +17,7 @@ export async function rotateModuleKeys({
   deps,
   caller,
   input: { projectId, moduleId, body },
-}: {
-  deps: ModuleDeps & StoreOf<'logs' | 'modules'>;
-  caller: Caller;
-  input: { projectId: number; moduleId: string; body: unknown };
-}): Promise<Module> {
+}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'modules'>, { projectId: number; moduleId: string } & Body>): Promise<Module> {
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);
   const which = parseWith(RotateKeysSchema, body ?? {}).webhook ?? 'both';

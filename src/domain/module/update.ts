@@ -2,8 +2,7 @@
 // here gets a key, shown in this answer only. A changed URL or `enabled: true` turns a webhook the
 // service disabled (410) back on; `enabled: false` turns it off.
 import type { ModulePatch, ModuleRow, WebhookDisabled } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { Body, StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from './changed.js';
@@ -80,11 +79,7 @@ export async function updateModule({
   deps,
   caller,
   input: { projectId, moduleId, body },
-}: {
-  deps: ModuleDeps & StoreOf<'logs' | 'modules'> & { checks: WebhookChecks };
-  caller: Caller;
-  input: { projectId: number; moduleId: string; body: unknown };
-}): Promise<Module> {
+}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'modules'> & { checks: WebhookChecks }, { projectId: number; moduleId: string } & Body>): Promise<Module> {
   const checks = deps.checks;
   requireModuleManager(caller, projectId);
   const row = await loadModule(deps, projectId, moduleId);

@@ -1,7 +1,7 @@
 // A device connection opened (docs/concepts.md#devices, docs/devices.md#mqtt): the device's first live connection anywhere flips
 // isConnected, stamps lastConnectTime and emits `_deviceConnected_ {transport}`. Further
 // connections of an already connected device change nothing a client can see.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { DeviceRow } from '../../ports/store.js';
 import type { Presence } from '../../ports/presence.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
@@ -17,10 +17,7 @@ export interface PresenceDeps extends Pick<Deps, 'bus' | 'clock' | 'pipeline'>, 
 export async function deviceConnected({
   deps,
   input: { device, connectionId, transport },
-}: {
-  deps: PresenceDeps;
-  input: { device: PresenceDevice; connectionId: string; transport: Transport };
-}): Promise<boolean> {
+}: SystemArgs<PresenceDeps, { device: PresenceDevice; connectionId: string; transport: Transport }>): Promise<boolean> {
   if (!(await deps.presence.connected(device.id, connectionId))) return false;
   const now = deps.clock.now();
   // the device was resolved a moment ago, at CONNECT: its home is current. isConnected and the

@@ -1,10 +1,11 @@
 // Devices whose last live connection was held by a broker node that died (cluster mode, Presence
 // heartbeats): nobody will report their disconnection, so the reaper does. Each becomes offline
 // with `_deviceDisconnected_`; the transport is unknown by then.
+import type { SystemArgs } from '../deps.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { PresenceDeps } from './connected.js';
 
-export async function devicesOrphaned({ deps, input: { deviceIds } }: { deps: PresenceDeps; input: { deviceIds: number[] } }): Promise<void> {
+export async function devicesOrphaned({ deps, input: { deviceIds } }: SystemArgs<PresenceDeps, { deviceIds: number[] }>): Promise<void> {
   for (const id of deviceIds) {
     // a device that reconnected through another node meanwhile has a live connection again
     if ((await deps.presence.count(id)) > 0) continue;

@@ -2,10 +2,11 @@
 // them (cluster mode: Redis restarted empty, or the node was reaped after a long pause). The
 // connections never closed, so a device the reaper marked offline meanwhile is connected again,
 // with `_deviceConnected_`; one that was never marked offline changes nothing.
+import type { SystemArgs } from '../deps.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { PresenceDeps } from './connected.js';
 
-export async function devicesRestored({ deps, input: { deviceIds } }: { deps: PresenceDeps; input: { deviceIds: number[] } }): Promise<void> {
+export async function devicesRestored({ deps, input: { deviceIds } }: SystemArgs<PresenceDeps, { deviceIds: number[] }>): Promise<void> {
   for (const id of deviceIds) {
     const device = await deps.store.devices.get(id);
     if (!device || device.isConnected) continue;

@@ -1,13 +1,11 @@
 // First start on an empty store: project 1, device class `default`, and an admin project key
 // whose plaintext is returned once (docs/concepts.md) for main.ts to print and write to the data dir.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import { generateToken, hashToken, randomId } from '../auth/tokens.js';
 
 export async function bootstrapIfEmpty({
   deps,
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'transaction'>;
-}): Promise<{ projectId: number; adminKey: string } | undefined> {
+}: SystemArgs<Pick<Deps, 'clock'> & StoreOf<'transaction'>>): Promise<{ projectId: number; adminKey: string } | undefined> {
   return deps.store.transaction(async (store) => {
     // cluster nodes started together: the first creates the project, the others find it
     await store.projects.lockFirstStart();

@@ -1,7 +1,6 @@
 // Create a device class (docs/concepts.md): id per the docs/concepts.md#firmware-bundles bundleId pattern, unique per project.
 // Project keys with the `devices` scope manage classes (a provisioning backend needs no admin).
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -13,11 +12,7 @@ export async function createDeviceClass({
   deps,
   caller,
   input: { projectId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>;
-  caller: Caller;
-  input: { projectId: number; body: unknown };
-}): Promise<DeviceClass> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>, ProjectRef & Body>): Promise<DeviceClass> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   const b = parseInput(CreateDeviceClassBodySchema, body);
   if (await deps.store.deviceClasses.get(projectId, b.id)) throw new AppError('ALREADY_EXISTS', { deviceClass: b.id });

@@ -1,8 +1,7 @@
 // Delete a device class. A class that still has devices is in use: 409 DEVICE_IN_USE with the
 // count (their records name it, and a class that vanished under them would make them unreadable
 // for firmware and provisioning). Bundles of the class are left alone.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { projectKeyFor } from './access.js';
@@ -11,11 +10,7 @@ export async function deleteDeviceClass({
   deps,
   caller,
   input: { projectId, classId },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>;
-  caller: Caller;
-  input: { projectId: number; classId: string };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>, { projectId: number; classId: string }>): Promise<void> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   if (!(await deps.store.deviceClasses.get(projectId, classId))) throw new AppError('NOT_FOUND', { deviceClass: classId });
   const devices = await deps.store.deviceClasses.deviceCount(projectId, classId);

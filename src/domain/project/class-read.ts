@@ -1,6 +1,6 @@
 // Read device classes (docs/concepts.md). Project keys with the `devices` scope and users of the
 // project may read them: a user with canCreateDevices must be able to pick one.
-import type { StoreOf } from '../deps.js';
+import type { ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { hasScope } from '../auth/access.js';
 import { AppError } from '../errors.js';
@@ -16,15 +16,7 @@ async function canRead(deps: StoreOf<'projects'>, caller: Caller, projectId: num
   throw new AppError('PERMISSION_DENIED', { required: 'project key with scope devices, or a user of the project' });
 }
 
-export async function listDeviceClasses({
-  deps,
-  caller,
-  input: { projectId },
-}: {
-  deps: D;
-  caller: Caller;
-  input: { projectId: number };
-}): Promise<DeviceClass[]> {
+export async function listDeviceClasses({ deps, caller, input: { projectId } }: VerbArgs<D, ProjectRef>): Promise<DeviceClass[]> {
   await canRead(deps, caller, projectId);
   return (await deps.store.deviceClasses.list(projectId)).map(deviceClassView);
 }
@@ -33,11 +25,7 @@ export async function getDeviceClass({
   deps,
   caller,
   input: { projectId, classId },
-}: {
-  deps: D;
-  caller: Caller;
-  input: { projectId: number; classId: string };
-}): Promise<DeviceClass> {
+}: VerbArgs<D, { projectId: number; classId: string }>): Promise<DeviceClass> {
   await canRead(deps, caller, projectId);
   const c = await deps.store.deviceClasses.get(projectId, classId);
   if (!c) throw new AppError('NOT_FOUND', { deviceClass: classId });

@@ -1,7 +1,6 @@
 // Change a device class (docs/tls.md#client-certificates): whether its devices must sign in with a client
 // certificate. Project keys with the `devices` scope. Connections already open stay.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -13,11 +12,7 @@ export async function updateDeviceClass({
   deps,
   caller,
   input: { projectId, classId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>;
-  caller: Caller;
-  input: { projectId: number; classId: string; body: unknown };
-}): Promise<DeviceClass> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>, { projectId: number; classId: string } & Body>): Promise<DeviceClass> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   const b = parseInput(UpdateDeviceClassBodySchema, body);
   if (!(await deps.store.deviceClasses.setCertificateRequired(projectId, classId, b.certificateRequired)))

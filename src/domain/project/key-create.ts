@@ -1,6 +1,5 @@
 // Create a project API key (docs/api.md#credentials, docs/concepts.md): the plaintext is returned once; only its hash is kept.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import { generateToken, hashToken, randomId } from '../auth/tokens.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -12,11 +11,7 @@ export async function createApiKey({
   deps,
   caller,
   input: { projectId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'apiKeys' | 'logs' | 'projects'>;
-  caller: Caller;
-  input: { projectId: number; body: unknown };
-}): Promise<CreatedApiKey> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'apiKeys' | 'logs' | 'projects'>, ProjectRef & Body>): Promise<CreatedApiKey> {
   await projectKeyFor(deps, caller, projectId, 'admin');
   const { name, scopes } = parseInput(CreateApiKeyBodySchema, body);
   const key = generateToken('pk.');

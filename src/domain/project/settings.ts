@@ -2,8 +2,7 @@
 // admin changes them (`allowUserSignup`: whether POST /users without a credential is allowed;
 // `verifyEmails`, docs/concepts.md#accounts, only where the server sends mail; `commandActions`,
 // docs/concepts.md#commands).
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import { requireProjectKey } from '../auth/access.js';
 import type { ProjectRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
@@ -21,15 +20,7 @@ const projectView = (p: ProjectRow): Project => ({
   creationTime: p.creationTime,
 });
 
-export async function getProject({
-  deps,
-  caller,
-  input: { projectId },
-}: {
-  deps: StoreOf<'projects'>;
-  caller: Caller;
-  input: { projectId: number };
-}): Promise<Project> {
+export async function getProject({ deps, caller, input: { projectId } }: VerbArgs<StoreOf<'projects'>, ProjectRef>): Promise<Project> {
   const p = await ownProject(deps, caller, projectId);
   if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: 'a project key' });
   return projectView(p);
@@ -39,11 +30,7 @@ export async function updateProject({
   deps,
   caller,
   input: { projectId, body },
-}: {
-  deps: Pick<Deps, 'clock' | 'mailer'> & StoreOf<'logs' | 'projects'>;
-  caller: Caller;
-  input: { projectId: number; body: unknown };
-}): Promise<Project> {
+}: VerbArgs<Pick<Deps, 'clock' | 'mailer'> & StoreOf<'logs' | 'projects'>, ProjectRef & Body>): Promise<Project> {
   const p = await ownProject(deps, caller, projectId);
   requireProjectKey(caller, projectId, 'admin');
   const b = parseInput(PatchProjectBodySchema, body);

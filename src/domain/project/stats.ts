@@ -2,8 +2,7 @@
 // (per-minute rows added at ingest and as delivery outcomes are written, index-only device
 // counts, the live delivery rows), never from the events or deliveries history: the answer costs
 // the same with 10 devices or 100,000, and every node's counts are in the rows it reads.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { minuteOf, type StatCount } from '../../ports/store.js';
 import { ownProject } from './access.js';
@@ -16,11 +15,7 @@ export async function getFleetStats({
   deps,
   caller,
   input: { projectId },
-}: {
-  deps: Pick<Deps, 'clock'> & StoreOf<'projects' | 'devices' | 'deliveries' | 'stats'>;
-  caller: Caller;
-  input: { projectId: number };
-}): Promise<FleetStats> {
+}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'projects' | 'devices' | 'deliveries' | 'stats'>, ProjectRef>): Promise<FleetStats> {
   await ownProject(deps, caller, projectId);
   if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: 'a project key' });
   const now = deps.clock.now();

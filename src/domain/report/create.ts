@@ -1,8 +1,7 @@
 // Create a scheduled report (docs/concepts.md#reports). Its next run is computed now, in its zone;
 // a webhook destination gets a signing key, shown in this answer only.
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../auth/caller.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { ReportRow } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -25,11 +24,7 @@ export async function createReport({
   deps,
   caller,
   input: { body },
-}: {
-  deps: ReportDeps & StoreOf<'logs' | 'reports'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
-  caller: Caller;
-  input: { body: unknown };
-}): Promise<Report> {
+}: VerbArgs<ReportDeps & StoreOf<'logs' | 'reports'> & { checks: Pick<WebhookChecks, 'checkUrl'> }, Body>): Promise<Report> {
   const checks = deps.checks;
   requireReportManager(caller);
   const input = parseInput(CreateReportSchema, body);

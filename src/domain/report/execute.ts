@@ -3,7 +3,7 @@
 // queue the delivery in the same transaction. The run record shows `rows` so far while it works
 // (docs/concepts.md#reports: a long run shows progress); each progress write also extends the lease, and a
 // lease lost to another worker stops this one without touching the run.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { ReportRunRow } from '../../ports/store.js';
 import { writeLog } from '../log/write.js';
 import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
@@ -33,10 +33,7 @@ export const outputKey = (reportId: string, runId: string, format: string) => `r
 export async function executeRun({
   deps,
   input: { run, options },
-}: {
-  deps: ExecuteDeps;
-  input: { run: ReportRunRow; options: ExecuteOptions };
-}): Promise<RunResult> {
+}: SystemArgs<ExecuteDeps, { run: ReportRunRow; options: ExecuteOptions }>): Promise<RunResult> {
   const { store } = deps;
   const leaseUntil = () => new Date(deps.clock.now().getTime() + options.leaseMs).toISOString();
   const fail = async (error: string, rows: number): Promise<RunResult> => {

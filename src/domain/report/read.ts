@@ -1,7 +1,6 @@
 // List, get and delete scheduled reports (docs/concepts.md#reports). Deleting a report removes its
 // runs and their outputs.
-import type { Caller } from '../auth/caller.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { writeLog } from '../log/write.js';
 import type { Report } from './schemas.js';
@@ -13,25 +12,13 @@ export async function listReports({
   deps,
   caller,
   input: { projectId, page },
-}: {
-  deps: ReportDeps & StoreOf<'reports'>;
-  caller: Caller;
-  input: { projectId: number | undefined; page: Page };
-}): Promise<Paged<Report>> {
+}: VerbArgs<ReportDeps & StoreOf<'reports'>, { projectId: number | undefined; page: Page }>): Promise<Paged<Report>> {
   const pid = requireReportManager(caller, projectId);
   const r = await deps.store.reports.list(pid, page);
   return { total: r.total, items: r.items.map((x) => toReport(x, deps.secret)) };
 }
 
-export async function getReport({
-  deps,
-  caller,
-  input: { reportId },
-}: {
-  deps: ReportDeps & StoreOf<'reports'>;
-  caller: Caller;
-  input: { reportId: string };
-}): Promise<Report> {
+export async function getReport({ deps, caller, input: { reportId } }: VerbArgs<ReportDeps & StoreOf<'reports'>, { reportId: string }>): Promise<Report> {
   return toReport(await loadReport(deps, caller, reportId), deps.secret);
 }
 
@@ -39,11 +26,7 @@ export async function deleteReport({
   deps,
   caller,
   input: { reportId },
-}: {
-  deps: ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'logs' | 'reports' | 'transaction'>;
-  caller: Caller;
-  input: { reportId: string };
-}): Promise<void> {
+}: VerbArgs<ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'logs' | 'reports' | 'transaction'>, { reportId: string }>): Promise<void> {
   const r = await loadReport(deps, caller, reportId);
   await deps.store.transaction(async (tx) => {
     await tx.reportRuns.deleteForReport(r.id);

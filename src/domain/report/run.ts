@@ -2,7 +2,7 @@
 // run's output (the CSV or JSON it produced). A manual run covers the window ending now.
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged, ReportRunRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
@@ -19,11 +19,7 @@ export async function runReportNow({
   deps,
   caller,
   input: { reportId },
-}: {
-  deps: ReportDeps & StoreOf<'logs' | 'reportRuns' | 'reports'>;
-  caller: Caller;
-  input: { reportId: string };
-}): Promise<Run> {
+}: VerbArgs<ReportDeps & StoreOf<'logs' | 'reportRuns' | 'reports'>, { reportId: string }>): Promise<Run> {
   const r = await loadReport(deps, caller, reportId);
   const now = deps.clock.now().toISOString();
   const run = await deps.store.reportRuns.create({
@@ -43,11 +39,7 @@ export async function listRuns({
   deps,
   caller,
   input: { reportId, page },
-}: {
-  deps: ReportDeps & StoreOf<'reportRuns' | 'reports'>;
-  caller: Caller;
-  input: { reportId: string; page: Page };
-}): Promise<Paged<Run>> {
+}: VerbArgs<ReportDeps & StoreOf<'reportRuns' | 'reports'>, { reportId: string; page: Page }>): Promise<Paged<Run>> {
   const r = await loadReport(deps, caller, reportId);
   const runs = await deps.store.reportRuns.list(r.id, page);
   return { total: runs.total, items: runs.items.map((x) => toRun(x, r)) };
@@ -64,11 +56,7 @@ export async function getRun({
   deps,
   caller,
   input: { reportId, runId },
-}: {
-  deps: ReportDeps & StoreOf<'reportRuns' | 'reports'>;
-  caller: Caller;
-  input: { reportId: string; runId: string };
-}): Promise<Run> {
+}: VerbArgs<ReportDeps & StoreOf<'reportRuns' | 'reports'>, { reportId: string; runId: string }>): Promise<Run> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
   return toRun(run, report);
 }
@@ -86,11 +74,7 @@ export async function openRunOutput({
   deps,
   caller,
   input: { reportId, runId },
-}: {
-  deps: ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'reportRuns' | 'reports'>;
-  caller: Caller;
-  input: { reportId: string; runId: string };
-}): Promise<RunOutput> {
+}: VerbArgs<ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'reportRuns' | 'reports'>, { reportId: string; runId: string }>): Promise<RunOutput> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
   const blob = run.status === 'success' && run.outputKey ? await deps.blobs?.open(run.outputKey) : undefined;
   if (!blob) throw new AppError('NOT_FOUND', { runId, message: run.status === 'success' ? 'the output is gone' : `the run is ${run.status}: no output` });

@@ -3,7 +3,7 @@
 // due time to the next one (the lease, store.reports.claimTick), and only the worker whose update
 // took effect queues the run, in the same transaction. A tick missed while no worker ran fires
 // once, not once per missed occurrence; the next time is counted from now.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { nextRunAfter } from './schedule.js';
 import { newRunId, REPORT_QUEUE } from './run.js';
@@ -11,10 +11,7 @@ import { newRunId, REPORT_QUEUE } from './run.js';
 export async function fireDueReports({
   deps,
   input: { owner, limit },
-}: {
-  deps: Pick<Deps, 'bus' | 'clock'> & StoreOf<'logs' | 'reports' | 'transaction'>;
-  input: { owner: string; limit?: number };
-}): Promise<number> {
+}: SystemArgs<Pick<Deps, 'bus' | 'clock'> & StoreOf<'logs' | 'reports' | 'transaction'>, { owner: string; limit?: number }>): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.store.reports.due(now.toISOString(), limit ?? 100);
   let fired = 0;

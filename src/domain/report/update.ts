@@ -1,8 +1,7 @@
 // Update a scheduled report (docs/concepts.md#reports PATCH → 200, the updated record). A changed schedule or
 // `enabled` moves nextRunTime; a new webhook URL, or `rotateKey`, brings a new signing key (shown
 // in this answer only). Read-only fields sent back unchanged are ignored.
-import type { Caller } from '../auth/caller.js';
-import type { StoreOf } from '../deps.js';
+import type { Body, StoreOf, VerbArgs } from '../deps.js';
 import type { ReportPatch, ReportRow } from '../../ports/store.js';
 import type { WebhookChecks } from '../module/checks.js';
 import { sealedNewKey } from '../module/settings.js';
@@ -20,11 +19,7 @@ export async function updateReport({
   deps,
   caller,
   input: { reportId, body },
-}: {
-  deps: ReportDeps & StoreOf<'logs' | 'reports'> & { checks: Pick<WebhookChecks, 'checkUrl'> };
-  caller: Caller;
-  input: { reportId: string; body: unknown };
-}): Promise<Report> {
+}: VerbArgs<ReportDeps & StoreOf<'logs' | 'reports'> & { checks: Pick<WebhookChecks, 'checkUrl'> }, { reportId: string } & Body>): Promise<Report> {
   const checks = deps.checks;
   const cur = await loadReport(deps, caller, reportId);
   const input = parseInput(PatchReportSchema, body);

@@ -3,7 +3,7 @@
 // every webhook (docs/webhooks.md#verifying-signatures, docs/webhooks.md) with the report's key when the worker sends it. The body
 // carries the output itself up to a size; a larger one is announced and fetched from the API. The run
 // ends with its delivery: it stays `running` until the delivery's outcome, which becomes the run's.
-import type { StoreOf } from '../deps.js';
+import type { StoreOf, SystemArgs } from '../deps.js';
 import type { ReportRow, ReportRunRow } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import type { BlobStore } from '../../ports/blob-store.js';
@@ -70,10 +70,10 @@ export async function reportDelivery(
 export async function settleReportDelivery({
   deps,
   input,
-}: {
-  deps: StoreOf<'reportRuns'>;
-  input: { deliveryId: string; payload: string; status: 'success' | 'failed' | 'dropped'; reason?: string; time: string };
-}): Promise<boolean> {
+}: SystemArgs<
+  StoreOf<'reportRuns'>,
+  { deliveryId: string; payload: string; status: 'success' | 'failed' | 'dropped'; reason?: string; time: string }
+>): Promise<boolean> {
   let runId: unknown;
   try {
     runId = (JSON.parse(input.payload) as Partial<ReportWebhookBody>).runId;

@@ -5,7 +5,7 @@
 // may keep its records longer or shorter than the default (`retentionDays`, docs/concepts.md#data-sources); time-series
 // points go after `tsdb.retentionDays` (docs/timeseries.md#retention). The same
 // pass ends abandoned log uploads (docs/concepts.md#log-requests).
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { PrunableHistory } from '../../ports/store.js';
 import { expireAbandonedUploads } from '../logrequest/index.js';
 
@@ -43,11 +43,11 @@ export const yieldBetweenBatches = (): Promise<void> => new Promise((r) => setTi
 export async function enforceRetention({
   deps,
   input: limits,
-}: {
+}: SystemArgs<
   /** pause: what runs between two batches (a collaborator, so it travels with the ports) */
-  deps: RetentionDeps & { pause?: () => Promise<void> };
-  input: RetentionLimits;
-}): Promise<RetentionResult> {
+  RetentionDeps & { pause?: () => Promise<void> },
+  RetentionLimits
+>): Promise<RetentionResult> {
   const pause = deps.pause ?? yieldBetweenBatches;
   const now = deps.clock.now().getTime();
   const cutoff = (days: number) => new Date(now - days * 86_400_000).toISOString();

@@ -12,7 +12,7 @@
 //      it when it wakes), with the idempotency key `rollout:<id>` so a worker killed between
 //      enqueuing and recording enqueues nothing twice.
 // Then, for every rollout with a change not yet announced, `_rolloutUpdated_` (track.ts).
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { BundleComponent, FirmwareFileRow, RolloutRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { enqueueCommand, type EnqueueCommandDeps } from '../command/enqueue.js';
@@ -50,10 +50,7 @@ export function componentsFor(components: BundleComponent[], files: FirmwareFile
 export async function advanceRollouts({
   deps,
   input: { owner, leaseMs },
-}: {
-  deps: AdvanceDeps;
-  input: { owner: string; leaseMs: number };
-}): Promise<AdvanceResult> {
+}: SystemArgs<AdvanceDeps, { owner: string; leaseMs: number }>): Promise<AdvanceResult> {
   const out: AdvanceResult = { notified: 0, failedOverdue: 0, paused: 0, completed: 0, waves: 0 };
   for (const r of await deps.store.rollouts.due(DUE_MAX)) {
     const until = () => new Date(deps.clock.now().getTime() + leaseMs).toISOString();

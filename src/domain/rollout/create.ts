@@ -5,8 +5,7 @@
 // split the fleet in the proportions asked. A device that already runs the bundle starts
 // `installed`. The worker (rollout/advance.ts) notifies them from then on.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
 import type { DeviceRow, RolloutDeviceState, RolloutWave } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -44,11 +43,7 @@ export async function createRollout({
   deps,
   caller,
   input: { projectId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & RolloutTrackDeps & StoreOf<'projects' | 'bundles' | 'devices' | 'rollouts' | 'logs'>;
-  caller: Caller;
-  input: { projectId: number; body: unknown };
-}): Promise<Rollout> {
+}: VerbArgs<Pick<Deps, 'clock'> & RolloutTrackDeps & StoreOf<'projects' | 'bundles' | 'devices' | 'rollouts' | 'logs'>, ProjectRef & Body>): Promise<Rollout> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   const b = parseInput(CreateRolloutSchema, body);
   const bundle = await deps.store.bundles.get(b.bundleId);

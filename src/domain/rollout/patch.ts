@@ -3,8 +3,7 @@
 // the state it is in changes nothing. Resuming makes the failure threshold judge only the results
 // that come after (else the failures that paused it would pause it again at once). Aborting
 // cancels the rollout's notification commands still queued or sent; devices keep their states.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { FINISHED_ROLLOUT, type RolloutRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -19,11 +18,7 @@ export async function patchRollout({
   deps,
   caller,
   input: { projectId, rolloutId, body },
-}: {
-  deps: Pick<Deps, 'clock'> & CancelDeps & StoreOf<'projects' | 'rollouts' | 'logs'>;
-  caller: Caller;
-  input: { projectId: number; rolloutId: string; body: unknown };
-}): Promise<Rollout> {
+}: VerbArgs<Pick<Deps, 'clock'> & CancelDeps & StoreOf<'projects' | 'rollouts' | 'logs'>, { projectId: number; rolloutId: string } & Body>): Promise<Rollout> {
   const r = await rolloutFor(deps, caller, projectId, rolloutId);
   const { state } = parseInput(PatchRolloutSchema, body);
   const finished = (x: RolloutRow) => new AppError('INVALID_STATE', { rolloutId, state: x.state, message: `the rollout is ${x.state}` });

@@ -1,7 +1,6 @@
 // Read rollouts (docs/firmware.md#rollouts): the project's, newest first; one; and its devices,
 // by state, in device id order.
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { parseInput } from '../validate.js';
 import { projectKeyFor } from '../project/access.js';
@@ -15,11 +14,7 @@ export async function getRollout({
   deps,
   caller,
   input: { projectId, rolloutId },
-}: {
-  deps: ReadDeps;
-  caller: Caller;
-  input: { projectId: number; rolloutId: string };
-}): Promise<Rollout> {
+}: VerbArgs<ReadDeps, { projectId: number; rolloutId: string }>): Promise<Rollout> {
   const r = await rolloutFor(deps, caller, projectId, rolloutId);
   return rolloutView(r, (await deps.store.rollouts.counts([r.id])).get(r.id)!);
 }
@@ -28,11 +23,7 @@ export async function listRollouts({
   deps,
   caller,
   input: { projectId, page },
-}: {
-  deps: ReadDeps;
-  caller: Caller;
-  input: { projectId: number; page: Page };
-}): Promise<Paged<Rollout>> {
+}: VerbArgs<ReadDeps, { projectId: number; page: Page }>): Promise<Paged<Rollout>> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   const { items, total } = await deps.store.rollouts.list(projectId, page);
   const counts = await deps.store.rollouts.counts(items.map((r) => r.id));
@@ -43,11 +34,7 @@ export async function listRolloutDevices({
   deps,
   caller,
   input: { projectId, rolloutId, query, page },
-}: {
-  deps: ReadDeps;
-  caller: Caller;
-  input: { projectId: number; rolloutId: string; query: unknown; page: Page };
-}): Promise<Paged<RolloutDevice>> {
+}: VerbArgs<ReadDeps, { projectId: number; rolloutId: string; query: unknown; page: Page }>): Promise<Paged<RolloutDevice>> {
   const r = await rolloutFor(deps, caller, projectId, rolloutId);
   const q = parseInput(RolloutDevicesQuerySchema, query);
   const { items, total } = await deps.store.rollouts.devices(r.id, q.state ? [q.state] : undefined, page);

@@ -1,7 +1,6 @@
 // docs/timeseries.md#querying: a series' points aggregated per bucket of a resolution, read from the
 // rollup that serves it (resolution.ts), so the cost follows the number of buckets, not of points.
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import type { TsdbBucket } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
@@ -37,11 +36,7 @@ export async function getTimeSeriesData({
   deps,
   caller,
   input,
-}: {
-  deps: TsdbAccessDeps & StoreOf<'tsdb'>;
-  caller: Caller;
-  input: { homeIdRaw: string; moduleId: string; seriesId: string; query: unknown };
-}): Promise<TimeSeriesData> {
+}: VerbArgs<TsdbAccessDeps & StoreOf<'tsdb'>, { homeIdRaw: string; moduleId: string; seriesId: string; query: unknown }>): Promise<TimeSeriesData> {
   const key = await seriesFor(deps, caller, input, READERS);
   const q = parseWith(DataQuerySchema, input.query);
   const resolution = q.resolution ?? autoResolution(q.begin, q.end);

@@ -1,7 +1,6 @@
 // docs/timeseries.md#querying: the series of a home's tsdb module, one of them, and its time range
 // (first and last point).
-import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { READERS, seriesFor, tsdbModuleFor, type TsdbAccessDeps } from './access.js';
 import type { TimeRange, TimeSeriesInfo } from './schemas.js';
@@ -13,25 +12,17 @@ interface SeriesPath {
   seriesId: string;
 }
 
-export async function listTimeSeries({
-  deps,
-  caller,
-  input,
-}: {
-  deps: ReadDeps;
-  caller: Caller;
-  input: { homeIdRaw: string; moduleId: string };
-}): Promise<TimeSeriesInfo[]> {
+export async function listTimeSeries({ deps, caller, input }: VerbArgs<ReadDeps, { homeIdRaw: string; moduleId: string }>): Promise<TimeSeriesInfo[]> {
   const { homeId, moduleId } = await tsdbModuleFor(deps, caller, input.homeIdRaw, input.moduleId, READERS);
   return (await deps.store.tsdb.listSeries(homeId, moduleId)).map((id) => ({ id, homeId, moduleId }));
 }
 
-export async function getTimeSeries({ deps, caller, input }: { deps: ReadDeps; caller: Caller; input: SeriesPath }): Promise<TimeSeriesInfo> {
+export async function getTimeSeries({ deps, caller, input }: VerbArgs<ReadDeps, SeriesPath>): Promise<TimeSeriesInfo> {
   const key = await seriesFor(deps, caller, input, READERS);
   return { id: key.seriesId, homeId: key.homeId, moduleId: key.moduleId };
 }
 
-export async function getTimeSeriesRange({ deps, caller, input }: { deps: ReadDeps; caller: Caller; input: SeriesPath }): Promise<TimeRange> {
+export async function getTimeSeriesRange({ deps, caller, input }: VerbArgs<ReadDeps, SeriesPath>): Promise<TimeRange> {
   const key = await seriesFor(deps, caller, input, READERS);
   const r = await deps.store.tsdb.timeRange(key);
   // a series whose points all passed their retention

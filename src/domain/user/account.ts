@@ -2,7 +2,7 @@
 // answers the same whether or not the address has an account (204), so accounts cannot be probed;
 // both ask and confirm are throttled like sign-in (account-codes.ts). A reset ends every session
 // of the user, and proves the address too (the code came through it).
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, ClientIp, Deps, StoreOf, SystemArgs } from '../deps.js';
 import { hashPassword } from '../auth/password.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -13,9 +13,9 @@ import { AccountMailBodySchema, ResetPasswordBodySchema, VerifyEmailBodySchema }
 type D = Pick<Deps, 'clock' | 'secret' | 'mailer' | 'publicUrl' | 'authThrottle'> & StoreOf<'logs' | 'projects' | 'users'>;
 
 /** POST /auth/user/emailVerification/start: mails a new code to an unverified user of a project that verifies */
-export async function startEmailVerification({ deps, input, ip }: { deps: D; input: unknown; ip?: string }): Promise<void> {
+export async function startEmailVerification({ deps, input: { body, ip } }: SystemArgs<D, Body & ClientIp>): Promise<void> {
   // input parsed at the top (house rule 2): a malformed body is 403 whether or not mail is configured
-  const b = parseInput(AccountMailBodySchema, input);
+  const b = parseInput(AccountMailBodySchema, body);
   requireMailer(deps, 'email verification');
   await throttleMailRequest(deps, b.projectId, b.email, ip);
   const u = await deps.store.users.getByEmail(b.projectId, b.email);
@@ -24,8 +24,8 @@ export async function startEmailVerification({ deps, input, ip }: { deps: D; inp
 }
 
 /** POST /auth/user/emailVerification: the right code marks the address verified */
-export async function confirmEmailVerification({ deps, input, ip }: { deps: D; input: unknown; ip?: string }): Promise<void> {
-  const b = parseInput(VerifyEmailBodySchema, input);
+export async function confirmEmailVerification({ deps, input: { body, ip } }: SystemArgs<D, Body & ClientIp>): Promise<void> {
+  const b = parseInput(VerifyEmailBodySchema, body);
   const u = await throttledCode(deps, b.projectId, b.email, ip, async () => {
     const u = await deps.store.users.getByEmail(b.projectId, b.email);
     if (!u || !(await takeCode(deps, u, 'verify', b.token))) throw wrongCode();
@@ -36,9 +36,9 @@ export async function confirmEmailVerification({ deps, input, ip }: { deps: D; i
 }
 
 /** POST /auth/user/passwordReset/start: mails a reset code (valid one hour) to a user of the project */
-export async function startPasswordReset({ deps, input, ip }: { deps: D; input: unknown; ip?: string }): Promise<void> {
+export async function startPasswordReset({ deps, input: { body, ip } }: SystemArgs<D, Body & ClientIp>): Promise<void> {
   // input parsed at the top (house rule 2): a malformed body is 403 whether or not mail is configured
-  const b = parseInput(AccountMailBodySchema, input);
+  const b = parseInput(AccountMailBodySchema, body);
   requireMailer(deps, 'password reset');
   await throttleMailRequest(deps, b.projectId, b.email, ip);
   const u = await deps.store.users.getByEmail(b.projectId, b.email);
@@ -48,14 +48,9 @@ export async function startPasswordReset({ deps, input, ip }: { deps: D; input: 
 /** POST /auth/user/passwordReset: the right code sets the new password and ends every session */
 export async function confirmPasswordReset({
   deps,
-  input,
-  ip,
-}: {
-  deps: D & Pick<Deps, 'bus'> & StoreOf<'sessions'>;
-  input: unknown;
-  ip?: string;
-}): Promise<void> {
-  const b = parseInput(ResetPasswordBodySchema, input);
+  input: { body, ip },
+}: SystemArgs<D & Pick<Deps, 'bus'> & StoreOf<'sessions'>, Body & ClientIp>): Promise<void> {
+  const b = parseInput(ResetPasswordBodySchema, body);
   const u = await throttledCode(deps, b.projectId, b.email, ip, async () => {
     const u = await deps.store.users.getByEmail(b.projectId, b.email);
     if (!u || !(await takeCode(deps, u, 'reset', b.token))) throw wrongCode();

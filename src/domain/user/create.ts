@@ -5,7 +5,7 @@
 // kept as a scrypt hash only. docs/concepts.md#accounts: in a project that verifies emails (and a
 // server that sends mail) a self-signup starts unverified and is mailed a code; every other user
 // is verified from the start.
-import type { Deps, StoreOf } from '../deps.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { Caller } from '../auth/caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { hashPassword } from '../auth/password.js';
@@ -20,21 +20,21 @@ import { issueCode } from './account-codes.js';
 import type { UserRow } from '../../ports/store.js';
 
 type D = Pick<Deps, 'clock' | 'authThrottle' | 'secret' | 'mailer' | 'publicUrl'> & StoreOf<'logs' | 'projects' | 'users'>;
-type Body = ReturnType<typeof parseBody>;
-const parseBody = (input: unknown) => parseInput(CreateUserBodySchema, input);
+type Parsed = ReturnType<typeof parseBody>;
+const parseBody = (body: unknown) => parseInput(CreateUserBodySchema, body);
 
-export async function createUser({ deps, caller, input }: { deps: D; caller: Caller; input: unknown }): Promise<User> {
-  if (caller.type === 'nobody') return signUp(deps, caller, input);
+export async function createUser({ deps, caller, input: { body } }: VerbArgs<D, Body>): Promise<User> {
+  if (caller.type === 'nobody') return signUp(deps, caller, body);
   requireCaller(caller);
-  const b = parseBody(input);
+  const b = parseBody(body);
   listProjectId(caller, b.projectId);
   requireProjectKey(caller, b.projectId, 'users');
   return userView(await insertUser(deps, caller, b));
 }
 
 /** POST /users with no credential */
-async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, input: unknown): Promise<User> {
-  const b = parseBody(input);
+async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, body: unknown): Promise<User> {
+  const b = parseBody(body);
   const project = await deps.store.projects.get(b.projectId);
   // a project that does not exist or does not take signups is not told apart: the request
   // simply lacks a credential
@@ -55,7 +55,7 @@ async function signUp(deps: D, caller: Extract<Caller, { type: 'nobody' }>, inpu
   return userView(u);
 }
 
-async function insertUser(deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'users'>, caller: Caller, b: Body, verified = true): Promise<UserRow> {
+async function insertUser(deps: Pick<Deps, 'clock'> & StoreOf<'logs' | 'users'>, caller: Caller, b: Parsed, verified = true): Promise<UserRow> {
   if (await deps.store.users.getByEmail(b.projectId, b.email)) throw new AppError('ALREADY_EXISTS', { fields: ['email'] });
   const u = await deps.store.users.create({
     projectId: b.projectId,

@@ -1,7 +1,6 @@
 // Delete a user (project key with `users`): its sessions go and are revoked on the bus (live
 // event streams close), its memberships go. Homes it owned stay, managed by project keys.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { userFor } from './access.js';
 
@@ -9,11 +8,7 @@ export async function deleteUser({
   deps,
   caller,
   input: { userId },
-}: {
-  deps: Pick<Deps, 'bus' | 'clock'> & StoreOf<'logs' | 'transaction' | 'users'>;
-  caller: Caller;
-  input: { userId: number };
-}): Promise<void> {
+}: VerbArgs<Pick<Deps, 'bus' | 'clock'> & StoreOf<'logs' | 'transaction' | 'users'>, { userId: number }>): Promise<void> {
   const u = await userFor(deps, caller, userId, false);
   const sessions = await deps.store.transaction(async (store) => {
     const s = await store.sessions.listForUser(u.id);

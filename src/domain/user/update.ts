@@ -3,8 +3,7 @@
 // rule: the same value is ignored). docs/concepts.md#accounts: a user changing its password gives
 // `currentPassword` unless its session is under 10 minutes old (it just signed in); a new password
 // ends every other session of the user (revoked on the bus): whoever knew the old one is signed out.
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { AppError } from '../errors.js';
 import { checkReadOnly, parseInput } from '../validate.js';
@@ -20,11 +19,7 @@ export async function updateUser({
   deps,
   caller,
   input: { userId, body },
-}: {
-  deps: Pick<Deps, 'bus' | 'clock'> & StoreOf<'sessions' | 'users'>;
-  caller: Caller;
-  input: { userId: number; body: unknown };
-}): Promise<User> {
+}: VerbArgs<Pick<Deps, 'bus' | 'clock'> & StoreOf<'sessions' | 'users'>, { userId: number } & Body>): Promise<User> {
   const u = await userFor(deps, caller, userId, true);
   const b = parseInput(PatchUserBodySchema, body);
   const current = userView(u);

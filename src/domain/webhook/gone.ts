@@ -3,7 +3,7 @@
 // with `enabled: true` turns it on again; every node's cached targets drop it, and the project's
 // general log says what happened and how to undo it.
 import type { DeliveryKind } from '../../ports/queue.js';
-import type { Deps, StoreOf } from '../deps.js';
+import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from '../module/changed.js';
 
@@ -11,10 +11,10 @@ import { modulesChanged } from '../module/changed.js';
 export async function disableGoneWebhook({
   deps,
   input: { projectId, moduleId, kind, reason },
-}: {
-  deps: Pick<Deps, 'clock' | 'pipeline' | 'bus'> & StoreOf<'modules' | 'logs'>;
-  input: { projectId: number; moduleId: string; kind: DeliveryKind; reason: string };
-}): Promise<boolean> {
+}: SystemArgs<
+  Pick<Deps, 'clock' | 'pipeline' | 'bus'> & StoreOf<'modules' | 'logs'>,
+  { projectId: number; moduleId: string; kind: DeliveryKind; reason: string }
+>): Promise<boolean> {
   if (kind !== 'event' && kind !== 'command') return false;
   const time = deps.clock.now().toISOString();
   const disabled = { time, reason };

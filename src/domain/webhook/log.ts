@@ -1,8 +1,7 @@
 // The delivery log (docs/webhooks.md): a module's deliveries newest first, one delivery with its payload
 // and every attempt, and redelivery (a new round of retries, same delivery id).
 import * as v from 'valibot';
-import type { Deps, StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged } from '../../ports/store.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type DeliveryRow } from '../../ports/queue.js';
 import { AppError } from '../errors.js';
@@ -62,11 +61,7 @@ export async function listDeliveries({
   deps,
   caller,
   input: { projectId, moduleId, query, page },
-}: {
-  deps: LogDeps;
-  caller: Caller;
-  input: { projectId: number; moduleId: string; query: unknown; page: Page };
-}): Promise<Paged<DeliverySummary>> {
+}: VerbArgs<LogDeps, { projectId: number; moduleId: string; query: unknown; page: Page }>): Promise<Paged<DeliverySummary>> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   const q = parseWith(DeliveryQuerySchema, query);
@@ -83,15 +78,7 @@ async function loadDelivery(deps: StoreOf<'deliveries'>, projectId: number, modu
 
 type DeliveryInput = { projectId: number; moduleId: string; deliveryId: string };
 
-export async function getDelivery({
-  deps,
-  caller,
-  input: { projectId, moduleId, deliveryId },
-}: {
-  deps: LogDeps;
-  caller: Caller;
-  input: DeliveryInput;
-}): Promise<DeliveryDetail> {
+export async function getDelivery({ deps, caller, input: { projectId, moduleId, deliveryId } }: VerbArgs<LogDeps, DeliveryInput>): Promise<DeliveryDetail> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   return deliveryDetail(await loadDelivery(deps, projectId, moduleId, deliveryId));
@@ -102,11 +89,7 @@ export async function redeliver({
   deps,
   caller,
   input: { projectId, moduleId, deliveryId },
-}: {
-  deps: Pick<Deps, 'bus' | 'clock'> & LogDeps;
-  caller: Caller;
-  input: DeliveryInput;
-}): Promise<DeliverySummary> {
+}: VerbArgs<Pick<Deps, 'bus' | 'clock'> & LogDeps, DeliveryInput>): Promise<DeliverySummary> {
   requireModuleManager(caller, projectId);
   await loadModule(deps, projectId, moduleId);
   await loadDelivery(deps, projectId, moduleId, deliveryId);

@@ -5,6 +5,7 @@
 // (module/settings.ts checkEventTemplates): what the preview accepts, a module may hold.
 import * as v from 'valibot';
 import type { Caller } from '../auth/caller.js';
+import type { Body, ProjectRef } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { requireModuleManager } from '../module/access.js';
@@ -39,7 +40,7 @@ export const TemplatePreviewResultSchema = v.object({
 });
 export type TemplatePreview = v.InferOutput<typeof TemplatePreviewResultSchema>;
 
-export function previewTemplates({ caller, input }: { caller: Caller; input: { projectId: number; body: unknown } }): TemplatePreview {
+export function previewTemplates({ caller, input }: { caller: Caller; input: ProjectRef & Body }): TemplatePreview {
   requireModuleManager(caller, input.projectId);
   const { headers, body, event } = parseWith(TemplatePreviewSchema, input.body);
   checkEventTemplates(checkTemplates, { headers, body });

@@ -48,7 +48,7 @@ export function authRoutes(): Hono<HttpEnv> {
       response: LoginResponseSchema,
       auth: 'anyone (no credential needed)',
     }),
-    async (c) => c.json(await login({ deps: c.get('deps'), input: await readBody(c), ip: clientIp(c) })),
+    async (c) => c.json(await login({ deps: c.get('deps'), input: { body: await readBody(c), ip: clientIp(c) } })),
   );
 
   r.get(
@@ -119,7 +119,7 @@ export function authRoutes(): Hono<HttpEnv> {
       o.path,
       op({ operationId: o.operationId, summary: o.summary, tag, success: 204, statuses: mailStatuses, body: o.body, auth: 'anyone (no credential needed)' }),
       async (c) => {
-        await o.run({ deps: c.get('deps'), input: await readBody(c), ip: clientIp(c) });
+        await o.run({ deps: c.get('deps'), input: { body: await readBody(c), ip: clientIp(c) } });
         return c.body(null, 204);
       },
     );

@@ -49,7 +49,7 @@ export function bundlesRoutes(): Hono<HttpEnv> {
       response: BundleSchema,
       auth: KEY,
     }),
-    async (c) => c.json(await createBundle({ ...actor(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await createBundle({ ...actor(c), input: { body: await readBody(c) } }), 201),
   );
 
   r.get(

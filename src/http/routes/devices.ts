@@ -67,7 +67,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       try {
-        return c.json(await addDeviceHome({ ...actor(c), input: await readBody(c) }), 201);
+        return c.json(await addDeviceHome({ ...actor(c), input: { body: await readBody(c) } }), 201);
       } catch (err) {
         // docs/api.md#errors: a used, expired or unknown provisioning token is 403 INVALID_TOKEN (not 401:
         // the request's credential, if any, was fine)
@@ -91,9 +91,9 @@ export function devicesRoutes(): Hono<HttpEnv> {
       auth: 'project key with scope devices, a home member, or the device',
     }),
     // the commonest read: answered at once when the read cache holds the device. Its arguments
-    // are one literal: `{ ...actor(c), deviceId }` (a property added to a spread copy) takes
-    // V8's slow path on Node 20, about a microsecond, a tenth of the GET (`npm run bench -- api`)
-    (c) => after(getDevice({ deps: c.get('deps'), caller: c.get('caller'), deviceId: did(c) }), (d) => c.json(d)),
+    // are one literal: `{ ...actor(c), ... }` (a property added to a spread copy) takes V8's slow
+    // path on Node 20, about a microsecond, a tenth of the GET (`npm run bench -- api`)
+    (c) => after(getDevice({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c) } }), (d) => c.json(d)),
   );
 
   r.patch(

@@ -67,7 +67,7 @@ export function homesRoutes(): Hono<HttpEnv> {
       response: HomeSchema,
       auth: `${KEY} (naming its projectId), or a user`,
     }),
-    async (c) => c.json(await createHome({ ...actor(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await createHome({ ...actor(c), input: { body: await readBody(c) } }), 201),
   );
 
   r.get(

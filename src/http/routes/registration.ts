@@ -22,7 +22,7 @@ export function registrationRoutes(): Hono<HttpEnv> {
       response: RegistrationResponseSchema,
       auth: 'the device itself',
     }),
-    async (c) => c.json(await updateClaimable({ ...actor(c), input: await readBody(c) })),
+    async (c) => c.json(await updateClaimable({ ...actor(c), input: { body: await readBody(c) } })),
   );
 
   return r;

@@ -58,7 +58,7 @@ export function usersRoutes(): Hono<HttpEnv> {
       response: UserSchema,
       auth: `${KEY}; or no credential (self-signup)`,
     }),
-    async (c) => c.json(await createUser({ ...actor(c), input: await readBody(c) }), 201),
+    async (c) => c.json(await createUser({ ...actor(c), input: { body: await readBody(c) } }), 201),
   );
 
   r.get(

@@ -34,7 +34,7 @@ describe.each(backends)('tsdb access (%s)', (_name, backend) => {
 
   it('a user of the project who is not a member, and anyone of another project: 404, the home unknown', async () => {
     const outsider = (await w.t.seedUser()).token;
-    const other = await createProject({ deps: w.t.deps, input: { name: 'other' } });
+    const other = await createProject({ deps: w.t.deps, input: { body: { name: 'other' } } });
     const foreignKey = (await w.t.seedProjectKey(['admin'], other.id)).key;
     const foreignHome = await w.t.seedHome({ projectId: other.id });
     const foreignUser = (await w.t.seedUser({ projectId: other.id, homeIds: [foreignHome] })).token;
