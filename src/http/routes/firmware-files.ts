@@ -36,6 +36,12 @@ function chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8A
   };
 }
 
+const DOWNLOAD_HEADERS = {
+  etag: 'The sha256 of the file, quoted',
+  'content-length': 'Bytes in this answer',
+  'accept-ranges': '`bytes`: a Range request resumes a download',
+};
+
 const componentOf = (c: Context) => ({ bundleId: c.req.param('bundleId') ?? '', componentName: c.req.param('componentName') ?? '' });
 
 export function firmwareFilesRoutes(): Hono<HttpEnv> {
@@ -50,6 +56,10 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       success: 201,
       statuses,
       response: FirmwareFileSchema,
+      rawBody: {
+        mediaType: 'application/octet-stream',
+        description: 'The file, byte for byte, up to limits.firmwareFileBytes (64 MiB); with Content-Length, or streamed chunked',
+      },
       auth: 'project key with scope devices',
     }),
     async (c) => {
@@ -73,6 +83,18 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       tag,
       success: 200,
       statuses: [401, 403, 404, 416, 429, 500, 503],
+      rawResponse: {
+        mediaType: 'application/octet-stream',
+        headers: DOWNLOAD_HEADERS,
+        also: {
+          206: {
+            description: 'The range asked for (one `Range: bytes=a-b`, `a-` or `-n`)',
+            body: true,
+            headers: { ...DOWNLOAD_HEADERS, 'content-range': '`bytes <first>-<last>/<size>`' },
+          },
+          304: { description: 'Not modified: If-None-Match named the ETag', body: false, headers: { etag: DOWNLOAD_HEADERS.etag } },
+        },
+      },
       auth: 'project key with scope devices, or a device of the bundle class',
     }),
     async (c) => {
