@@ -6,6 +6,8 @@ import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { actor } from '../params.js';
 import { baseUrlOf, webStream } from './log-requests.js';
+import { AppError } from '../../domain/errors.js';
+import { closeAfterAnswer } from '../close-after-answer.js';
 import { FirmwareFileSchema, etagOf, openFirmwareFile, uploadFirmwareFile } from '../../domain/firmware/index.js';
 // a deleted device leaves the rollouts that targeted it (registered when loaded)
 import '../../domain/rollout/device-cleanup.js';
@@ -16,7 +18,8 @@ const statuses = [401, 403, 404, 429, 500, 503] as const;
 /**
  * The request body as chunks, without cancelling it when the reader stops early (a file past
  * its limit): cancelling destroys the socket before the refusal is written, so the client would
- * see the connection drop instead of BODY_TOO_LARGE. The server drains or closes it after the answer.
+ * see the connection drop instead of BODY_TOO_LARGE. The answer closes the connection gently
+ * (close-after-answer.ts).
  */
 function chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> | null {
   if (!body) return null;
@@ -67,11 +70,17 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
       const body = chunksOf(c.req.raw.body);
       const deps = c.get('deps');
-      const file = await uploadFirmwareFile({
-        ...actor(c),
-        input: { ...componentOf(c), body, declaredLength: declared, baseUrl: deps.publicUrl ?? baseUrlOf(c) },
-      });
-      return c.json(file, 201);
+      try {
+        const file = await uploadFirmwareFile({
+          ...actor(c),
+          input: { ...componentOf(c), body, declaredLength: declared, baseUrl: deps.publicUrl ?? baseUrlOf(c) },
+        });
+        return c.json(file, 201);
+      } catch (e) {
+        // refused with the body not read to its end: an answer the client can read, then the close
+        if (e instanceof AppError && e.reason === 'BODY_TOO_LARGE') closeAfterAnswer(c);
+        throw e;
+      }
     },
   );
 
