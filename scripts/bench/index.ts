@@ -44,6 +44,10 @@ const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: Bench
     what: 'connect and reconnect storms of a fleet (embedded curve, restarts with and without admission control, a cluster losing a broker) vs bare Aedes and Mosquitto',
     load: () => import('./fleet.js'),
   },
+  rollout: {
+    what: 'a firmware rollout to the whole fleet (15,000 devices, one node): time until every device is notified, server CPU per device, vs the same commands sent one by one',
+    load: () => import('./rollout.js'),
+  },
   cluster: {
     what: 'cluster mode, real node processes on PostgreSQL + Redis: event ingest and command latency with 1 broker vs 2, scaling ratio',
     load: () => import('./cluster.js'),

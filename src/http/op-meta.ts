@@ -13,6 +13,17 @@ export interface OpMeta {
   body?: GenericSchema;
   query?: GenericSchema;
   response?: GenericSchema;
+  /** the body is raw bytes of this media type, not JSON (a file upload), for the docs */
+  rawBody?: { mediaType: string; description: string };
+  /**
+   * the success answer is raw bytes of this media type (a file download), for the docs: its
+   * headers, and the other successes it may answer (206 with its own headers, 304 without a body)
+   */
+  rawResponse?: {
+    mediaType: string;
+    headers: Record<string, string>;
+    also?: Record<number, { description: string; body: boolean; headers?: Record<string, string> }>;
+  };
   /** who may call, for the docs */
   auth?: string;
   /** false for endpoints that take no credential at all (health, token in the path) */

@@ -28,6 +28,9 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable',
 };
 
+/** raw bytes (a file's body) */
+const BINARY = { type: 'string', format: 'binary' };
+
 /** an example error body per status: the commonest reason of that status */
 const ERROR_EXAMPLE: Record<number, { reason: Reason; data?: unknown }> = {
   401: { reason: 'AUTHORIZATION_REQUIRED' },
@@ -169,6 +172,15 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
           }
         : {}),
     };
+    if (meta.rawResponse) {
+      const raw = meta.rawResponse;
+      const bytes = { [raw.mediaType]: { schema: BINARY } };
+      const headersOf = (h: Record<string, string>) =>
+        Object.fromEntries(Object.entries(h).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+      responses[String(meta.success)] = { description: DESCRIPTIONS[meta.success] ?? 'Success', headers: headersOf(raw.headers), content: bytes };
+      for (const [status, a] of Object.entries(raw.also ?? {}))
+        responses[status] = { description: a.description, headers: headersOf(a.headers ?? raw.headers), ...(a.body ? { content: bytes } : {}) };
+    }
     for (const s of meta.statuses ?? [401, 403, 404, 429, 500, 503]) {
       responses[String(s)] = {
         description: DESCRIPTIONS[s] ?? 'Error',
@@ -205,6 +217,9 @@ export function buildOpenApi(app: Hono<any>, info: { version: string }) {
               },
             },
           }
+        : {}),
+      ...(meta.rawBody
+        ? { requestBody: { required: true, description: meta.rawBody.description, content: { [meta.rawBody.mediaType]: { schema: BINARY } } } }
         : {}),
       responses,
     };

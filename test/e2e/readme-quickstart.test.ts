@@ -14,36 +14,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHearthProcess, type HearthProcess } from '../helpers/process.js';
 import { freePort } from '../helpers/redis-server.js';
+import { docBlocks } from '../helpers/doc-blocks.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-/** a fenced shell block of the README: its text, the line it starts on, and why it is not run (when it is not) */
-export interface ReadmeBlock {
-  line: number;
-  text: string;
-  quickstart: boolean;
-  notRun?: string;
-}
-
-const NOT_RUN = /^\*Not run by the README test: ([\s\S]+?)\*\s*$/;
-
-/** every ```sh / ```bash / ```shell block of the README, in order, with its not-run note if the paragraph above it is one */
-export function readmeBlocks(readme: string): ReadmeBlock[] {
-  const start = readme.indexOf('<!-- quickstart:start -->');
-  const end = readme.indexOf('<!-- quickstart:end -->');
-  return [...readme.matchAll(/^```(sh|bash|shell)\n([\s\S]*?)^```$/gm)].map((m) => {
-    const before = readme.slice(0, m.index).trimEnd();
-    // the paragraph just above the block
-    const above = before.slice(before.lastIndexOf('\n\n') + 2);
-    const note = NOT_RUN.exec(above);
-    return {
-      line: readme.slice(0, m.index).split('\n').length,
-      text: m[2],
-      quickstart: m.index > start && m.index < end,
-      ...(note ? { notRun: note[1].replace(/\s+/g, ' ') } : {}),
-    };
-  });
-}
 
 describe('README quickstart', () => {
   let server: HearthProcess;
@@ -62,30 +35,30 @@ describe('README quickstart', () => {
   });
 
   it('finds each block and its not-run note', () => {
-    const blocks = readmeBlocks(
+    const blocks = docBlocks(
       'a\n\n```sh\necho a\n```\n\n*Not run by the README test: it needs\na cluster.*\n\n```bash\nnpm start\n```\n\n```\ndiagram\n```\n\n<!-- quickstart:start -->\n```sh\necho q\n```\n<!-- quickstart:end -->\n',
     );
     expect(blocks).toEqual([
-      { line: 3, text: 'echo a\n', quickstart: false },
-      { line: 10, text: 'npm start\n', quickstart: false, notRun: 'it needs a cluster.' },
-      { line: 19, text: 'echo q\n', quickstart: true },
+      { line: 3, text: 'echo a\n', marked: false },
+      { line: 10, text: 'npm start\n', marked: false, notRun: 'it needs a cluster.' },
+      { line: 19, text: 'echo q\n', marked: true },
     ]);
   });
 
   it("every block of the README is run or says why not; the quickstart's are all run", () => {
-    const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    const blocks = docBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     // positive control: the quickstart and the other sections' blocks are found
-    expect(blocks.filter((b) => b.quickstart).length).toBeGreaterThanOrEqual(5);
-    expect(blocks.filter((b) => !b.quickstart && !b.notRun).length).toBeGreaterThanOrEqual(1);
-    expect(blocks.filter((b) => b.quickstart && b.notRun)).toEqual([]);
+    expect(blocks.filter((b) => b.marked).length).toBeGreaterThanOrEqual(5);
+    expect(blocks.filter((b) => !b.marked && !b.notRun).length).toBeGreaterThanOrEqual(1);
+    expect(blocks.filter((b) => b.marked && b.notRun)).toEqual([]);
     for (const b of blocks.filter((x) => x.notRun)) expect(b.notRun!.length, `README.md:${b.line}`).toBeGreaterThan(20);
   });
 
   it('runs verbatim: device to cloud, cloud to device, a webhook, the live stream, then every other block', async () => {
-    const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((b) => !b.notRun);
+    const blocks = docBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((b) => !b.notRun);
     // the quickstart first (the others use what it made), then the rest in the README's order;
     // after each block a line that says it ran to its end
-    const ordered = [...blocks.filter((b) => b.quickstart), ...blocks.filter((b) => !b.quickstart)];
+    const ordered = [...blocks.filter((b) => b.marked), ...blocks.filter((b) => !b.marked)];
     const script = ordered.map((b) => `${b.text}\necho "readme block at line ${b.line} ran"\n`).join('\n');
     const receiverPort = await freePort();
     const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], {

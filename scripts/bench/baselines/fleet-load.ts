@@ -9,7 +9,8 @@
 //   {type:'connect', ...}  → {type:'connected', count, ms, connack: ms[], failures}
 //   {type:'drop'}          → {type:'dropped'}      (closes every connection, reconnects off)
 //   {type:'reconnect'}     → {type:'reconnecting'}  (reconnects on: what is closed comes back)
-//   {type:'status', reset} → {type:'status', up, lost, failures} (lost: connections that were up and closed)
+//   {type:'status', reset} → {type:'status', up, lost, commands, failures} (lost: connections that were up and closed;
+//                            commands: PUBLISHes received on command topics)
 //   {type:'close'}
 import { connect as netConnect, type Socket } from 'node:net';
 import { connectPacket, subscribePacket } from './load-connect.js';
@@ -55,6 +56,8 @@ let reconnect = false;
 let upCount = 0;
 /** connections that were up and were closed by the other side (or by a drop) */
 let lost = 0;
+/** PUBLISH packets received on a device's command topic (the rollout bench counts its notifications) */
+let commands = 0;
 let waitingFor: { start: number } | undefined;
 const connack: number[] = [];
 const failures: Failures = { tcpRefused: 0, closedBeforeConnack: 0, connackRefused: 0, subscribeRefused: 0 };
@@ -150,10 +153,11 @@ function open(s: State): void {
         upCount++;
         settle();
         checkDone();
-      } else if (type === 3 && ((first >> 1) & 3) === 1) {
-        // PUBLISH at QoS 1 (a KV reload...): PUBACK its packet id, after the topic
+      } else if (type === 3) {
         const at = 2 + ((body[0] << 8) | body[1]);
-        socket.write(Buffer.from([0x40, 2, body[at], body[at + 1]]));
+        if (body.subarray(2, at).toString('latin1').endsWith('/command')) commands++;
+        // PUBLISH at QoS 1 (a KV reload, an outbox command...): PUBACK its packet id, after the topic
+        if (((first >> 1) & 3) === 1) socket.write(Buffer.from([0x40, 2, body[at], body[at + 1]]));
       }
     }
   });
@@ -194,7 +198,7 @@ process.on('message', (m: FleetJob | { type: 'drop' | 'reconnect' | 'close' } | 
       send({ type: 'reconnecting' });
       break;
     case 'status':
-      send({ type: 'status', up: upCount, lost, failures: { ...failures } });
+      send({ type: 'status', up: upCount, lost, commands, failures: { ...failures } });
       if (m.reset) for (const k of Object.keys(failures) as (keyof Failures)[]) failures[k] = 0;
       break;
     case 'close':

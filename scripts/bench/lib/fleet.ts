@@ -39,8 +39,8 @@ export interface Generators {
   connect(ports: number[], clients: FleetClient[], reconnect: boolean): Promise<{ ms: number; connack: number[]; failures: Failures }>;
   drop(): Promise<void>;
   reconnect(): Promise<void>;
-  /** connected now, and the failures since the last reset */
-  status(reset?: boolean): Promise<{ up: number; lost: number; failures: Failures }>;
+  /** connected now, commands received so far, and the failures since the last reset */
+  status(reset?: boolean): Promise<{ up: number; lost: number; commands: number; failures: Failures }>;
   close(): Promise<void>;
 }
 
@@ -79,8 +79,9 @@ export async function startGenerators(n: number, inflight: number): Promise<Gene
     drop: async () => void (await all({ type: 'drop' }, 'dropped')),
     reconnect: async () => void (await all({ type: 'reconnect' }, 'reconnecting')),
     async status(reset = false) {
-      const r = await all<{ up: number; lost: number; failures: Failures }>({ type: 'status', reset }, 'status');
-      return { up: r.reduce((a, x) => a + x.up, 0), lost: r.reduce((a, x) => a + x.lost, 0), failures: sumFailures(r.map((x) => x.failures)) };
+      const r = await all<{ up: number; lost: number; commands: number; failures: Failures }>({ type: 'status', reset }, 'status');
+      const sum = (k: 'up' | 'lost' | 'commands') => r.reduce((a, x) => a + x[k], 0);
+      return { up: sum('up'), lost: sum('lost'), commands: sum('commands'), failures: sumFailures(r.map((x) => x.failures)) };
     },
     close: async () => void (await Promise.all(children.map((c) => c.close()))),
   };

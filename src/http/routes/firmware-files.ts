@@ -6,6 +6,8 @@ import type { HttpEnv } from '../env.js';
 import { op } from '../op.js';
 import { actor } from '../params.js';
 import { baseUrlOf, webStream } from './log-requests.js';
+import { AppError } from '../../domain/errors.js';
+import { closeAfterAnswer } from '../close-after-answer.js';
 import { FirmwareFileSchema, etagOf, openFirmwareFile, uploadFirmwareFile } from '../../domain/firmware/index.js';
 // a deleted device leaves the rollouts that targeted it (registered when loaded)
 import '../../domain/rollout/device-cleanup.js';
@@ -16,7 +18,8 @@ const statuses = [401, 403, 404, 429, 500, 503] as const;
 /**
  * The request body as chunks, without cancelling it when the reader stops early (a file past
  * its limit): cancelling destroys the socket before the refusal is written, so the client would
- * see the connection drop instead of BODY_TOO_LARGE. The server drains or closes it after the answer.
+ * see the connection drop instead of BODY_TOO_LARGE. The answer closes the connection gently
+ * (close-after-answer.ts).
  */
 function chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> | null {
   if (!body) return null;
@@ -36,6 +39,12 @@ function chunksOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8A
   };
 }
 
+const DOWNLOAD_HEADERS = {
+  etag: 'The sha256 of the file, quoted',
+  'content-length': 'Bytes in this answer',
+  'accept-ranges': '`bytes`: a Range request resumes a download',
+};
+
 const componentOf = (c: Context) => ({ bundleId: c.req.param('bundleId') ?? '', componentName: c.req.param('componentName') ?? '' });
 
 export function firmwareFilesRoutes(): Hono<HttpEnv> {
@@ -50,6 +59,10 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       success: 201,
       statuses,
       response: FirmwareFileSchema,
+      rawBody: {
+        mediaType: 'application/octet-stream',
+        description: 'The file, byte for byte, up to limits.firmwareFileBytes (64 MiB); with Content-Length, or streamed chunked',
+      },
       auth: 'project key with scope devices',
     }),
     async (c) => {
@@ -57,11 +70,17 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
       const body = chunksOf(c.req.raw.body);
       const deps = c.get('deps');
-      const file = await uploadFirmwareFile({
-        ...actor(c),
-        input: { ...componentOf(c), body, declaredLength: declared, baseUrl: deps.publicUrl ?? baseUrlOf(c) },
-      });
-      return c.json(file, 201);
+      try {
+        const file = await uploadFirmwareFile({
+          ...actor(c),
+          input: { ...componentOf(c), body, declaredLength: declared, baseUrl: deps.publicUrl ?? baseUrlOf(c) },
+        });
+        return c.json(file, 201);
+      } catch (e) {
+        // refused with the body not read to its end: an answer the client can read, then the close
+        if (e instanceof AppError && e.reason === 'BODY_TOO_LARGE') closeAfterAnswer(c);
+        throw e;
+      }
     },
   );
 
@@ -73,6 +92,18 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       tag,
       success: 200,
       statuses: [401, 403, 404, 416, 429, 500, 503],
+      rawResponse: {
+        mediaType: 'application/octet-stream',
+        headers: DOWNLOAD_HEADERS,
+        also: {
+          206: {
+            description: 'The range asked for (one `Range: bytes=a-b`, `a-` or `-n`)',
+            body: true,
+            headers: { ...DOWNLOAD_HEADERS, 'content-range': '`bytes <first>-<last>/<size>`' },
+          },
+          304: { description: 'Not modified: If-None-Match named the ETag', body: false, headers: { etag: DOWNLOAD_HEADERS.etag } },
+        },
+      },
       auth: 'project key with scope devices, or a device of the bundle class',
     }),
     async (c) => {

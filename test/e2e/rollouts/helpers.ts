@@ -44,7 +44,11 @@ export function rawPut(
       answered = true;
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) });
+        // answered before the whole body was sent: this request is over
+        if (!req.writableFinished) req.destroy();
+      });
     });
     // the server may answer (and close) before the whole body is sent: that is the answer
     req.on('error', (e) => {

@@ -59,6 +59,25 @@ describe('OpenAPI document', () => {
     expect(events).toEqual(expect.arrayContaining(['projectId', 'homeId', 'deviceId', 'eventType', 'since', 'until']));
   });
 
+  it('documents the firmware file upload as raw bytes and its download as bytes with ETag, 206 and 304', () => {
+    const path = doc.paths['/bundles/{bundleId}/components/{componentName}/file'];
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    expect(path.put.operationId).toBe('putFirmwareFile');
+    expect(path.put.requestBody.required).toBe(true);
+    expect(path.put.requestBody.content).toEqual({ 'application/octet-stream': binary });
+    expect(path.put.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FirmwareFile' });
+    const get = path.get;
+    expect(get.operationId).toBe('getFirmwareFile');
+    expect(get.requestBody).toBeUndefined();
+    expect(get.responses['200'].content).toEqual({ 'application/octet-stream': binary });
+    expect(Object.keys(get.responses['200'].headers)).toEqual(expect.arrayContaining(['etag', 'content-length', 'accept-ranges']));
+    expect(get.responses['206'].content).toEqual({ 'application/octet-stream': binary });
+    expect(get.responses['206'].headers).toHaveProperty('content-range');
+    expect(get.responses['304'].content).toBeUndefined();
+    expect(get.responses['416'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '206', '304', '401', '403', '404', '416', '429', '500', '503']);
+  });
+
   it('marks the operations endpoints as taking no credential', () => {
     expect(doc.paths['/healthz'].get.security).toEqual([]);
   });

@@ -1,0 +1,34 @@
+// `npm run bench -- rollout` end to end at a tiny size (20 devices, 2 generators), so the bench
+// cannot rot. Only what does not depend on speed is checked: the table is printed with every
+// row, every device was notified and got its command (the bench's verdict), and the ratios are
+// printed. No figure is asserted.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function bench(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/index.ts', 'rollout'], {
+      cwd: ROOT,
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BENCH_'))), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => res({ code, out }));
+  });
+}
+
+describe('npm run bench -- rollout', () => {
+  it('runs end to end at a tiny size and prints its figures', { timeout: 600_000 }, async () => {
+    const { code, out } = await bench({ BENCH_ROLLOUT_DEVICES: '20', BENCH_FLEET_GENERATORS: '2', BENCH_FLEET_INFLIGHT: '10', BENCH_CONNECTIONS: '5' });
+    expect(out, out).toContain('rollout      PASS  20 devices notified in');
+    expect(code).toBe(0);
+    expect(out).toContain('counts at the end {"targeted":20,"pending":0,"notified":20,"downloading":0,"installed":0,"failed":0}');
+    for (const row of ['rollout', 'direct commands', 'outbox commands']) expect(out).toMatch(new RegExp(`^  ${row} +20 +[\\d.]+ +[\\d.]+ .* 0$`, 'm'));
+    expect(out).toMatch(/rollout \/ direct: time [\d.]+x, CPU per device [\d.]+x; rollout \/ outbox: time [\d.]+x, CPU per device [\d.]+x/);
+  });
+});
