@@ -10,17 +10,14 @@ export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.' | 'wt.';
 // and never reused; a call per token, IV and claim code cost more than the key's hash
 // (`devices import` of 100,000 devices makes four per device: issue #25).
 const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
-let poolAt = 0;
+/** the current block and how much of it is handed out (a new block on refill: slices stay valid) */
+let pool = { bytes: Buffer.alloc(0), at: 0 };
 
 function random(n: number): Buffer {
   if (n > POOL_BYTES / 8) return randomBytes(n);
-  if (poolAt + n > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    poolAt = 0;
-  }
-  const out = pool.subarray(poolAt, poolAt + n);
-  poolAt += n;
+  if (pool.at + n > pool.bytes.length) pool = { bytes: randomBytes(POOL_BYTES), at: 0 };
+  const out = pool.bytes.subarray(pool.at, pool.at + n);
+  pool.at += n;
   return out;
 }
 
