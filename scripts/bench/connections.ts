@@ -140,7 +140,7 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   );
   // the broker's CPU per connect: steadier than the rate on a machine shared with other work
   console.log(
-    `  CPU per connect: hearth ${h.cpuPerConnect.toFixed(0)} µs, bare aedes ${a.cpuPerConnect.toFixed(0)} µs${m ? `, mosquitto ${m.cpuPerConnect.toFixed(0)} µs` : ''}; hearth / bare aedes ${(h.cpuPerConnect / a.cpuPerConnect).toFixed(2)}x CPU per connect (lower is better)`,
+    `  hearth / bare aedes CPU µs per connect ${(h.cpuPerConnect / a.cpuPerConnect).toFixed(2)}x (lower is better); per connect: hearth ${h.cpuPerConnect.toFixed(0)} µs CPU, bare aedes ${a.cpuPerConnect.toFixed(0)} µs CPU${m ? `, mosquitto ${m.cpuPerConnect.toFixed(0)} µs CPU` : ''}`,
   );
   if (!all) console.log('  FAIL: not every connection was established');
   return {
