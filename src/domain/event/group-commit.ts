@@ -99,9 +99,9 @@ export class GroupCommit<T> {
       this.lastMs = this.lastEnd - t0;
     } finally {
       this.running = false;
+      // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)
+      this.schedule();
     }
-    // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)
-    this.schedule();
   }
 
   private async commitBatch(batch: Waiter<T>[]): Promise<void> {
