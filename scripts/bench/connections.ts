@@ -6,7 +6,7 @@
 // persistence) with the same connections and subscriptions, and Mosquitto when installed.
 // Floor: Hearth ≤ 1.5x bare Aedes per connection.
 import { createHash } from 'node:crypto';
-import { forkChild, rssOf, startMosquitto } from './baselines/brokers.js';
+import { cpuMicrosOf, forkChild, rssOf, startMosquitto } from './baselines/brokers.js';
 import type { ConnectJob } from './baselines/mqtt-load.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 
@@ -22,13 +22,18 @@ interface Figures {
   rssAfter: number;
   perConnection: number;
   heapPerConnection?: number;
+  /** the broker's CPU (user + system, all threads) during the connects, per connection, µs */
+  cpuPerConnect: number;
 }
 
 /** keys both sides can compute: the server seeds their hashes, the clients present them */
 const keyOf = (i: number) => 'dk.' + createHash('sha256').update(`hearth-bench-connections-${i}`).digest('base64url');
 
 async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
-  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']);
+  // BENCH_PROFILE=<dir> (lib/profile.ts): the broker process writes one profile per thread into <dir>/connections-<mode>/ when it exits
+  const dir = process.env.BENCH_PROFILE;
+  const prof = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/connections-${mode}`] : [];
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...prof]);
   const load = await forkChild('./mqtt-load.ts');
   try {
     const keys = mode === 'hearth' ? Array.from({ length: N }, (_, i) => keyOf(i)) : undefined;
@@ -43,11 +48,13 @@ async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
         : { clientId: `c${i}`, topic: `/devices/${i + 1}/command` },
     );
     const before = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    const cpu0 = cpuMicrosOf(server.proc.pid!);
     const connected = await load.request<{ count: number; ms: number }>(
       { type: 'connect', port, clients, concurrency: CONCURRENCY, keepalive: 60 },
       'connected',
       600_000,
     );
+    const cpu = cpuMicrosOf(server.proc.pid!) - cpu0;
     const after = await server.request<{ rss: number; heapUsed: number; connections?: number }>({ type: 'measure' }, 'memory');
     if (mode === 'hearth' && after.connections !== N) console.log(`  note: hearth reports ${after.connections} live device connections`);
     return {
@@ -58,6 +65,7 @@ async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
       rssAfter: after.rss,
       perConnection: (after.rss - before.rss) / connected.count,
       heapPerConnection: (after.heapUsed - before.heapUsed) / connected.count,
+      cpuPerConnect: cpu / connected.count,
     };
   } finally {
     await load.close();
@@ -72,11 +80,13 @@ async function mosquitto(): Promise<Figures | undefined> {
   try {
     const clients: ConnectJob['clients'] = Array.from({ length: N }, (_, i) => ({ clientId: `c${i}`, topic: `/devices/${i + 1}/command` }));
     const before = rssOf(m.pid);
+    const cpu0 = cpuMicrosOf(m.pid);
     const connected = await load.request<{ count: number; ms: number }>(
       { type: 'connect', port: m.port, clients, concurrency: CONCURRENCY, keepalive: 60 },
       'connected',
       600_000,
     );
+    const cpu = cpuMicrosOf(m.pid) - cpu0;
     await new Promise((r) => setTimeout(r, 500));
     const after = rssOf(m.pid);
     return {
@@ -86,6 +96,7 @@ async function mosquitto(): Promise<Figures | undefined> {
       rssBefore: before,
       rssAfter: after,
       perConnection: (after - before) / connected.count,
+      cpuPerConnect: cpu / connected.count,
     };
   } finally {
     await load.close();
@@ -106,11 +117,11 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   else console.log('  mosquitto not installed: that baseline is skipped');
 
   console.log(
-    `  ${'target'.padEnd(12)} ${'connected'.padStart(9)} ${'seconds'.padStart(8)} ${'RSS before'.padStart(11)} ${'RSS after'.padStart(10)} ${'KiB/conn'.padStart(9)} ${'heap KiB/conn'.padStart(14)}`,
+    `  ${'target'.padEnd(12)} ${'connected'.padStart(9)} ${'seconds'.padStart(8)} ${'RSS before'.padStart(11)} ${'RSS after'.padStart(10)} ${'KiB/conn'.padStart(9)} ${'heap KiB/conn'.padStart(14)} ${'CPU µs/conn'.padStart(11)}`,
   );
   for (const r of rows) {
     console.log(
-      `  ${r.target.padEnd(12)} ${r.connections.toLocaleString('en-US').padStart(9)} ${r.seconds.toFixed(1).padStart(8)} ${(mib(r.rssBefore) + ' MiB').padStart(11)} ${(mib(r.rssAfter) + ' MiB').padStart(10)} ${kib(r.perConnection).padStart(9)} ${(r.heapPerConnection === undefined ? '' : kib(r.heapPerConnection)).padStart(14)}`,
+      `  ${r.target.padEnd(12)} ${r.connections.toLocaleString('en-US').padStart(9)} ${r.seconds.toFixed(1).padStart(8)} ${(mib(r.rssBefore) + ' MiB').padStart(11)} ${(mib(r.rssAfter) + ' MiB').padStart(10)} ${kib(r.perConnection).padStart(9)} ${(r.heapPerConnection === undefined ? '' : kib(r.heapPerConnection)).padStart(14)} ${r.cpuPerConnect.toFixed(0).padStart(11)}`,
     );
   }
   const [h, a] = rows;
@@ -126,6 +137,10 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   const rate = (r: Figures) => r.connections / r.seconds;
   console.log(
     `  connects/s: hearth ${rate(h).toFixed(0)}, bare aedes ${rate(a).toFixed(0)}${m ? `, mosquitto ${rate(m).toFixed(0)}` : ''}; hearth / bare aedes ${(rate(h) / rate(a)).toFixed(2)}x (target ≥ 0.8x), memory ${ratio.toFixed(2)}x (target ≤ 1.0x)`,
+  );
+  // the broker's CPU per connect: steadier than the rate on a machine shared with other work
+  console.log(
+    `  hearth / bare aedes CPU µs per connect ${(h.cpuPerConnect / a.cpuPerConnect).toFixed(2)}x (lower is better); per connect: hearth ${h.cpuPerConnect.toFixed(0)} µs CPU, bare aedes ${a.cpuPerConnect.toFixed(0)} µs CPU${m ? `, mosquitto ${m.cpuPerConnect.toFixed(0)} µs CPU` : ''}`,
   );
   if (!all) console.log('  FAIL: not every connection was established');
   return {

@@ -8,7 +8,8 @@
 //   (4) with BENCH_FLEET_CLUSTER_DEVICES each (15,000), PostgreSQL + Redis; one broker is killed
 //   and its devices reconnect to the others.
 // Load: BENCH_FLEET_GENERATORS child processes (4), each from its own source address
-// (127.0.0.2, ...), BENCH_FLEET_INFLIGHT connections in flight each (100). BENCH_FLEET_MODES
+// (127.0.0.2, ...), BENCH_FLEET_INFLIGHT connections in flight each (100; the embedded storms after
+// the drop lift it: every device at once). BENCH_FLEET_MODES
 // (embedded,cluster) picks the parts. Informational: the targets of the issue are printed as
 // ratios (connect rate ≥ 0.8x bare Aedes, memory ≤ 1.0x, a killed broker's devices back within
 // 30 s), never asserted.
@@ -44,7 +45,7 @@ function printLargest(n: number, l: LargestFigures): void {
       `  ${s.label.padEnd(30)} ${secs(s.apiMs).padStart(7)} ${secs(s.gaugeMs).padStart(9)} ${`${fmt(s.healthz.p50, 1)}/${fmt(s.healthz.p99, 1)}/${fmt(s.healthz.max)}`.padStart(22)} ${`${fmt(s.api.p50, 1)}/${fmt(s.api.p99, 1)}/${fmt(s.api.max)}`.padStart(19)} ${`${s.healthz.errors}+${s.api.errors}`.padStart(12)} ${String(refusedOf(s.failures)).padStart(7)} ${(s.held === undefined ? '' : fmt(s.held)).padStart(6)}`,
     );
   console.log(
-    '  (a restart storm counts from the restart request: the node stops, starts, and every device comes back; probe errors while it is down are expected)',
+    '  (every device reconnects at once, no in-flight cap; a restart storm counts from the restart request: the node stops, starts, and every device comes back; probe errors while it is down are expected; refusals fail the run only with admission control on)',
   );
 }
 
@@ -52,7 +53,9 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
   const s = settings();
   const stormRate = s.rate || loadConfig({}).limits.connectRatePerSecond;
   const load0 = load();
-  console.log(`  ${s.generators} generators (127.0.0.2 and up) x ${s.inflight} in flight, keep-alive 60, SUBSCRIBE command + kv; load average ${load0}`);
+  console.log(
+    `  ${s.generators} generators (127.0.0.2 and up) x ${s.inflight} in flight (the storms after the drop: every device at once), keep-alive 60, SUBSCRIBE command + kv; load average ${load0}`,
+  );
   const summary: string[] = [];
   let pass = true;
   if (s.modes.includes('embedded')) {
@@ -81,9 +84,11 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
       );
       if (here.some((r) => refusedOf(r.failures) > 0)) pass = false;
     }
+    // refusals fail the run only where admission control is on (held is reported there)
     const refusedStorms = big?.storms.reduce((t, x) => t + refusedOf(x.failures), 0) ?? 0;
-    if (refusedStorms) pass = false;
-    summary.push(`embedded ${ratios.join('; ')}; storms refused ${refusedStorms}`);
+    const refusedAdmitted = big?.storms.reduce((t, x) => t + (x.held === undefined ? 0 : refusedOf(x.failures)), 0) ?? 0;
+    if (refusedAdmitted) pass = false;
+    summary.push(`embedded ${ratios.join('; ')}; storms refused ${refusedStorms} (with admission control ${refusedAdmitted})`);
   }
   if (s.modes.includes('cluster')) {
     const c = await clusterRun(s);

@@ -121,13 +121,16 @@ export async function bindListeners(
   const mqttServers: NetServer[] = [];
   const tlsServers: TlsServer[] = [];
   const ports: Ports = { http: 0, https: 0, mqtt: 0, mqtts: 0 };
-  // MQTT connections that arrive before the broker: held, unread (TCP buffers what they send)
-  let held: Socket[] | undefined = [];
+  // MQTT connections that arrive before the broker: held, unread (TCP buffers what they send),
+  // ahead of admission control: a restart storm meets the rate once the broker serves, rather than
+  // passing the rate into this hold while the node starts and then reaching the broker all at once
+  let held: { socket: Socket; admit: (socket: Socket) => void }[] | undefined = [];
   let mqttHandler: ((socket: Socket) => void) | undefined;
-  const onMqtt = (socket: Socket) => {
-    if (mqttHandler) return mqttHandler(socket);
+  const toBroker = (socket: Socket) => mqttHandler!(socket);
+  const onMqtt = (admit: (socket: Socket) => void) => (socket: Socket) => {
+    if (!held) return admit(socket);
     socket.on('error', ignore);
-    held!.push(socket);
+    held.push({ socket, admit });
   };
   // a handshake that failed or timed out: Node leaves the socket open when the server listens
   // for 'tlsClientError', so close it here (issue: stalled MQTTS handshakes were kept forever)
@@ -170,14 +173,14 @@ export async function bindListeners(
       ports.https = await listen(s, config.https.port, config.host, 'HEARTH_HTTPS_PORT');
     }
     if (opts.broker && config.mqtt.enabled) {
-      const s = createTcpServer(gate.throttle('MQTT', onMqtt));
+      const s = createTcpServer(onMqtt(gate.throttle('MQTT', toBroker)));
       mqttServers.push(s);
       gate.watch(s, 'MQTT');
       ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
     }
     if (opts.broker && tlsServerOptions) {
       // throttled once the handshake is done, before the CONNECT is read
-      const s = createTlsServer(tlsServerOptions, gate.throttle('MQTTS', onMqtt));
+      const s = createTlsServer(tlsServerOptions, onMqtt(gate.throttle('MQTTS', toBroker)));
       s.on('tlsClientError', onTlsError);
       mqttServers.push(s);
       tlsServers.push(s);
@@ -196,7 +199,7 @@ export async function bindListeners(
 
   const stopMqtt = () => {
     for (const s of mqttServers) if (s.listening) s.close();
-    for (const socket of held ?? []) socket.destroy();
+    for (const h of held ?? []) h.socket.destroy();
     held = [];
     gate.dropWaiting();
   };
@@ -219,9 +222,9 @@ export async function bindListeners(
         mqttHandler = roles.mqtt;
         const waiting = held ?? [];
         held = undefined;
-        for (const socket of waiting) {
+        for (const { socket, admit } of waiting) {
           socket.off('error', ignore);
-          if (!socket.destroyed) mqttHandler(socket);
+          if (!socket.destroyed) admit(socket);
         }
       }
     },

@@ -11,6 +11,7 @@
 //   {type:'reconnect'}     → {type:'reconnecting'}  (reconnects on: what is closed comes back)
 //   {type:'status', reset} → {type:'status', up, lost, commands, failures} (lost: connections that were up and closed;
 //                            commands: PUBLISHes received on command topics)
+//   {type:'inflight', inflight} → {type:'inflight'} (the cap from now on: a storm of the whole fleet lifts it)
 //   {type:'close'}
 import { connect as netConnect, type Socket } from 'node:net';
 import { connectPacket, subscribePacket } from './load-connect.js';
@@ -180,32 +181,40 @@ function start(j: FleetJob): void {
   ).unref();
 }
 
-process.on('message', (m: FleetJob | { type: 'drop' | 'reconnect' | 'close' } | { type: 'status'; reset?: boolean }) => {
-  switch (m.type) {
-    case 'connect':
-      start(m);
-      break;
-    case 'drop':
-      reconnect = false;
-      queue.length = 0;
-      for (const s of states) s.socket?.destroy();
-      send({ type: 'dropped' });
-      break;
-    case 'reconnect':
-      reconnect = true;
-      for (const s of states) if (!s.up && !s.socket) queue.push(s);
-      pump();
-      send({ type: 'reconnecting' });
-      break;
-    case 'status':
-      send({ type: 'status', up: upCount, lost, commands, failures: { ...failures } });
-      if (m.reset) for (const k of Object.keys(failures) as (keyof Failures)[]) failures[k] = 0;
-      break;
-    case 'close':
-      for (const s of states) s.socket?.destroy();
-      process.exit(0);
-  }
-});
+process.on(
+  'message',
+  (m: FleetJob | { type: 'drop' | 'reconnect' | 'close' } | { type: 'status'; reset?: boolean } | { type: 'inflight'; inflight: number }) => {
+    switch (m.type) {
+      case 'inflight':
+        job!.inflight = m.inflight;
+        pump();
+        send({ type: 'inflight' });
+        break;
+      case 'connect':
+        start(m);
+        break;
+      case 'drop':
+        reconnect = false;
+        queue.length = 0;
+        for (const s of states) s.socket?.destroy();
+        send({ type: 'dropped' });
+        break;
+      case 'reconnect':
+        reconnect = true;
+        for (const s of states) if (!s.up && !s.socket) queue.push(s);
+        pump();
+        send({ type: 'reconnecting' });
+        break;
+      case 'status':
+        send({ type: 'status', up: upCount, lost, commands, failures: { ...failures } });
+        if (m.reset) for (const k of Object.keys(failures) as (keyof Failures)[]) failures[k] = 0;
+        break;
+      case 'close':
+        for (const s of states) s.socket?.destroy();
+        process.exit(0);
+    }
+  },
+);
 // the bench went away (a crash, Ctrl-C): no orphaned connections
 process.on('disconnect', () => process.exit(0));
 send({ type: 'up' });

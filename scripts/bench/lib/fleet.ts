@@ -39,6 +39,8 @@ export interface Generators {
   connect(ports: number[], clients: FleetClient[], reconnect: boolean): Promise<{ ms: number; connack: number[]; failures: Failures }>;
   drop(): Promise<void>;
   reconnect(): Promise<void>;
+  /** connections between TCP connect and SUBACK per generator from now on */
+  setInflight(inflight: number): Promise<void>;
   /** connected now, commands received so far, and the failures since the last reset */
   status(reset?: boolean): Promise<{ up: number; lost: number; commands: number; failures: Failures }>;
   close(): Promise<void>;
@@ -78,6 +80,7 @@ export async function startGenerators(n: number, inflight: number): Promise<Gene
     },
     drop: async () => void (await all({ type: 'drop' }, 'dropped')),
     reconnect: async () => void (await all({ type: 'reconnect' }, 'reconnecting')),
+    setInflight: async (inflight) => void (await all({ type: 'inflight', inflight }, 'inflight')),
     async status(reset = false) {
       const r = await all<{ up: number; lost: number; commands: number; failures: Failures }>({ type: 'status', reset }, 'status');
       const sum = (k: 'up' | 'lost' | 'commands') => r.reduce((a, x) => a + x[k], 0);

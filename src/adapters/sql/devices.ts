@@ -4,6 +4,7 @@ import type { Database, DeviceClassesTable, DevicesTable } from './schema.js';
 import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
 import { countOf, ilike, likePattern, pageOf } from './util.js';
 import { precompiled } from './statements.js';
+import type { RawSqlite } from './sqlite-raw.js';
 
 type Db = Kysely<Database>;
 
@@ -13,7 +14,11 @@ const CONNECTED = sql<boolean>`is_connected = 1`;
 
 const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
 
-export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
+// SQLite's presence flips, prepared once (sqlite-raw.ts): parameters time, id
+const ONLINE_SQL = 'update devices set is_connected = 1, last_connect_time = ? where id = ?';
+const OFFLINE_SQL = 'update devices set is_connected = 0, last_disconnect_time = ? where id = ?';
+
+export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqlite): DeviceRepo {
   const filtered = (f: DeviceFilter) => {
     let q = db.selectFrom('devices');
     if (f.projectId !== undefined) q = q.where('projectId', '=', f.projectId);
@@ -97,9 +102,10 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
       await setOne({ id, connected, time });
     },
     async setConnectedMany(changes) {
-      if (changes.length === 1) return void (await setOne(changes[0]));
+      if (changes.length === 1 && !raw) return void (await setOne(changes[0]));
       // PostgreSQL: one statement (a round trip per device would hold the group commit);
-      // SQLite: a prepared statement per device costs microseconds inside the caller's transaction
+      // SQLite: a prepared statement per device costs microseconds inside the caller's transaction,
+      // run without Kysely (building and mapping each through it cost more than SQLite's update)
       if (dialect === 'postgres' && changes.length) {
         await sql`update devices as d set is_connected = v.c,
             last_connect_time = case when v.c = 1 then v.t else d.last_connect_time end,
@@ -109,6 +115,14 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
           where d.id = v.id`.execute(db);
         return;
       }
+      if (raw)
+        return raw((conn) =>
+          conn.atomically(() => {
+            const on = conn.prepare(ONLINE_SQL);
+            const off = conn.prepare(OFFLINE_SQL);
+            for (const c of changes) (c.connected ? on : off).run(c.time, c.id);
+          }),
+        );
       for (const c of changes) await setOne(c);
     },
     async markAllOffline(time) {
@@ -140,6 +154,8 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres'): DeviceRepo {
 }
 
 export function deviceClassRepo(db: Db): DeviceClassRepo {
+  // read at every device sign-in (certificateRequired), compiled once
+  const byId = precompiled(db, () => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', 0).where('id', '=', ''));
   return {
     async create({ certificateRequired, ...c }) {
       await db
@@ -148,7 +164,7 @@ export function deviceClassRepo(db: Db): DeviceClassRepo {
         .execute();
     },
     async get(projectId, id) {
-      const r = await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
+      const r = await byId(projectId, id);
       return r && toDeviceClass(r);
     },
     list: async (projectId) => (await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute()).map(toDeviceClass),

@@ -41,7 +41,7 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     },
     close: () => handle.close(),
     ...registryRepos(db, handle.dialect),
-    devices: deviceRepo(db, handle.dialect),
+    devices: deviceRepo(db, handle.dialect, raw),
     kv: kvRepo(db, within),
     ...logRepos(db, raw, inTx ? undefined : handle.accessLogWriter),
     modules: moduleRepo(db),

@@ -6,8 +6,23 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 
 export type TokenPrefix = 'pk.' | 'dk.' | 'ut.' | 'pt.' | 'cc.' | 'wt.';
 
+// Random bytes come from the CSPRNG (randomBytes) in blocks of 4 KiB, each byte handed out once
+// and never reused; a call per token, IV and claim code cost more than the key's hash
+// (`devices import` of 100,000 devices makes four per device: issue #25).
+const POOL_BYTES = 4096;
+/** the current block and how much of it is handed out (a new block on refill: slices stay valid) */
+let pool = { bytes: Buffer.alloc(0), at: 0 };
+
+function random(n: number): Buffer {
+  if (n > POOL_BYTES / 8) return randomBytes(n);
+  if (pool.at + n > pool.bytes.length) pool = { bytes: randomBytes(POOL_BYTES), at: 0 };
+  const out = pool.bytes.subarray(pool.at, pool.at + n);
+  pool.at += n;
+  return out;
+}
+
 export function generateToken(prefix: TokenPrefix): string {
-  return prefix + randomBytes(32).toString('base64url');
+  return prefix + random(32).toString('base64url');
 }
 
 // crypto.hash (Node >= 20.12) hashes in one call, at under half the cost of a Hash object; every
@@ -27,14 +42,14 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
  * instead of the 64 base64url characters, so the id loses a fraction of a bit, not its length.
  */
 export function randomId(bytes = 12): string {
-  const b = randomBytes(bytes + 1);
+  const b = random(bytes + 1);
   return ALNUM[b[bytes] % ALNUM.length] + b.subarray(0, bytes).toString('base64url').slice(1);
 }
 
 /** A claim code a person can type: 12 characters without look-alikes, in groups of four. */
 export function generateClaimCode(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  const b = randomBytes(12);
+  const b = random(12);
   let s = '';
   for (let i = 0; i < 12; i++) s += alphabet[b[i] % alphabet.length] + (i % 4 === 3 && i < 11 ? '-' : '');
   return s;
@@ -72,7 +87,7 @@ function sealKey(secret: string): Buffer {
 
 /** AES-256-GCM; output `v1.<iv>.<tag>.<ciphertext>` in base64url */
 export function seal(secret: string, plaintext: string): string {
-  const iv = randomBytes(12);
+  const iv = random(12);
   const c = createCipheriv('aes-256-gcm', sealKey(secret), iv);
   const ct = Buffer.concat([c.update(plaintext, 'utf8'), c.final()]);
   return ['v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');

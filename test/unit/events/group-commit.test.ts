@@ -1,6 +1,7 @@
 // GroupCommit (src/domain/event/group-commit.ts) over a real SQLite table with a primary key:
 // items of one turn share one transaction; when that transaction fails, each item is retried in
-// a transaction of its own, so one bad item fails alone and the others are committed.
+// a transaction of its own, so one bad item fails alone and the others are committed. Right
+// after a commit (a storm), the next one gathers for about as long as the last one took.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { GroupCommit } from '../../../src/domain/event/group-commit.js';
@@ -96,5 +97,41 @@ describe('GroupCommit', () => {
       { items: ['a'], ok: true },
       { items: ['b', 'c'], ok: true },
     ]);
+  });
+
+  it('during a storm, items of several turns right after a commit share the next one', async () => {
+    const t = table();
+    let slow = true;
+    const gc = new GroupCommit<string>(
+      async (items) => {
+        // the first commit takes a while: the next gathers about as long (at most maxGatherMs)
+        if (slow) ((slow = false), await new Promise((r) => setTimeout(r, 300)));
+        await t.commit(items);
+      },
+      { maxGatherMs: 5_000 },
+    );
+    await gc.add('a');
+    const b = gc.add('b');
+    // a later turn of the event loop: without the window, 'b' would have committed alone by now
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const c = gc.add('c');
+    expect(await outcomes([b, c])).toEqual(['ok', 'ok']);
+    expect(t.commits).toEqual([
+      { items: ['a'], ok: true },
+      { items: ['b', 'c'], ok: true },
+    ]);
+  });
+
+  it('never gathers with maxGatherMs 0: each turn commits at once', async () => {
+    const t = table();
+    const gc = new GroupCommit<string>(t.commit, { maxGatherMs: 0 });
+    await gc.add('a');
+    const b = gc.add('b');
+    // positive control for the turn boundary: 'b' is committed before 'c' is added
+    await b;
+    const c = gc.add('c');
+    expect(await outcomes([c])).toEqual(['ok']);
+    expect(t.commits.map((x) => x.items)).toEqual([['a'], ['b'], ['c']]);
   });
 });

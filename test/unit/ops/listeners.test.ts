@@ -46,6 +46,35 @@ describe('listeners', () => {
     expect(await (await fetch(`http://127.0.0.1:${l.ports.http}/healthz`)).text()).toBe('served');
   });
 
+  it('connections held before serve meet admission control when handed over, not while the node starts', async () => {
+    const base = config();
+    const l = await bindListeners({ ...base, limits: { ...base.limits, connectRatePerSecond: 2 } }, { broker: true, logger });
+    onTestFinished(() => l.close());
+    const devices: Socket[] = [];
+    for (let i = 0; i < 6; i++) {
+      const d = connect(l.ports.mqtt, '127.0.0.1');
+      onTestFinished(() => void d.destroy());
+      d.resume();
+      devices.push(d);
+    }
+    await Promise.all(devices.map((d) => once(d, 'connect')));
+    // a request to the same process, answered after it accepted the six (positive control)
+    expect((await fetch(`http://127.0.0.1:${l.ports.http}/healthz`)).status).toBe(503);
+    // nothing passed the rate into the start-up hold
+    expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 0, held: 0, waiting: 0 }]);
+
+    let handed = 0;
+    const all = new Promise<void>((resolve) => {
+      l.serve({
+        request: (_req, res) => res.end('served'),
+        mqtt: () => void (++handed === devices.length && resolve()),
+      });
+    });
+    await all;
+    // two tokens at once, the other four waited for the rate
+    expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 6, held: 4, waiting: 0 }]);
+  });
+
   it('without the broker role, or with HEARTH_MQTT_ENABLED=false, no MQTT port is bound', async () => {
     const worker = await bindListeners(config(), { broker: false, logger });
     onTestFinished(() => worker.close());
