@@ -11,7 +11,9 @@
 // presence flip per fsync (issue #25: 1.04 items per commit at 3,000 devices). So an item that
 // arrives less than STORM_GAP_MS after the previous commit ended waits up to about as long as
 // that commit took (at most MAX_GATHER_MS) for others to share its commit, or until the batch is
-// full. A lone event after a quiet moment is never delayed.
+// full. A lone event after a quiet moment is never delayed, and only items the owner marks as
+// storm-prone (`gathers`: the pipeline's presence flips) wait at all: one device publishing events
+// back to back, each after the last one's ack, would otherwise wait a window before every commit.
 
 /** writes the items in one transaction, all or none */
 export type CommitBatch<T> = (items: T[]) => Promise<void>;
@@ -29,9 +31,11 @@ const STORM_GAP_MS = 50;
 /** the longest an item waits for others to share its commit */
 const MAX_GATHER_MS = 20;
 
-export interface GroupCommitOptions {
+export interface GroupCommitOptions<T> {
   /** the longest an item waits for others during a storm (MAX_GATHER_MS); 0: never waits */
   maxGatherMs?: number;
+  /** which items may wait for others (all by default); an item that may not commits at once */
+  gathers?: (item: T) => boolean;
 }
 
 export class GroupCommit<T> {
@@ -44,12 +48,14 @@ export class GroupCommit<T> {
   private lastEnd = -Infinity;
   private lastMs = 0;
   private readonly maxGatherMs: number;
+  private readonly gathers: ((item: T) => boolean) | undefined;
 
   constructor(
     private readonly commit: CommitBatch<T>,
-    opts: GroupCommitOptions = {},
+    opts: GroupCommitOptions<T> = {},
   ) {
     this.maxGatherMs = opts.maxGatherMs ?? MAX_GATHER_MS;
+    this.gathers = opts.gathers;
   }
 
   /** resolves once `item` is committed */
@@ -85,6 +91,7 @@ export class GroupCommit<T> {
   /** 0 when idle; during a storm, about as long as the last commit took */
   private gatherMs(): number {
     if (!this.maxGatherMs || performance.now() - this.lastEnd >= STORM_GAP_MS) return 0;
+    if (this.gathers && !this.gathers(this.queue[0].item)) return 0;
     return Math.max(1, Math.min(this.maxGatherMs, Math.round(this.lastMs)));
   }
 

@@ -24,10 +24,14 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
   const handoff = new LocalHandoff();
   const targets = new TargetCache(store);
   const dropped = new DroppedPoints();
-  const outbox = new GroupCommit<OutboxItem>(async (items) => {
-    await commitOutbox(store, handoff, items);
-    await commitPoints(store, dropped, items);
-  });
+  // only presence flips gather (connect and disconnect storms); events commit as they come
+  const outbox = new GroupCommit<OutboxItem>(
+    async (items) => {
+      await commitOutbox(store, handoff, items);
+      await commitPoints(store, dropped, items);
+    },
+    { gathers: (item) => item.presence !== undefined },
+  );
   return {
     commit: (item) => outbox.add(item),
     projectModules: (projectId) => targets.modules(projectId),

@@ -123,6 +123,33 @@ describe('GroupCommit', () => {
     ]);
   });
 
+  it('during a storm, only items the owner marks gather: the others commit at once', async () => {
+    const t = table();
+    const gc = new GroupCommit<string>(
+      async (items) => {
+        // a commit holding an 's' item takes a while: a marked item after it gathers about as long
+        if (items.some((x) => x.startsWith('s'))) await new Promise((r) => setTimeout(r, 300));
+        await t.commit(items);
+      },
+      { maxGatherMs: 5_000, gathers: (item) => item.startsWith('p') },
+    );
+    await gc.add('s1');
+    // 'e' is not marked: it commits in its own turn, so 'e2', two turns later, commits alone too
+    const e = gc.add('e');
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const e2 = gc.add('e2');
+    expect(await outcomes([e, e2])).toEqual(['ok', 'ok']);
+    // positive control: marked items right after a slow commit wait, and share one commit
+    await gc.add('s2');
+    const p1 = gc.add('p1');
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const p2 = gc.add('p2');
+    expect(await outcomes([p1, p2])).toEqual(['ok', 'ok']);
+    expect(t.commits.map((x) => x.items)).toEqual([['s1'], ['e'], ['e2'], ['s2'], ['p1', 'p2']]);
+  });
+
   it('never gathers with maxGatherMs 0: each turn commits at once', async () => {
     const t = table();
     const gc = new GroupCommit<string>(t.commit, { maxGatherMs: 0 });
