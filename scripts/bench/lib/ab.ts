@@ -140,6 +140,8 @@ export function parseFigures(output: string): Map<string, number> {
  * throughput ("events/s", "req/s", "connects/s", "faster"). */
 export const lowerIsBetter = (label: string): boolean => {
   const figure = label.includes(' · ') ? label.slice(label.lastIndexOf(' · ') + 3) : label;
+  // CPU per event measured at a rate ("hearth MQTT @1797/s: ... µs CPU"): the unit decides
+  if (/µs CPU$/.test(figure)) return true;
   if (/\bby CPU\b|\/s\b|faster/i.test(figure)) return false;
   return /memory|heap|rss|time|latency|p50|p99|wall|cpu x|\bms\b|µs/i.test(figure);
 };

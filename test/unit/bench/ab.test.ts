@@ -155,6 +155,8 @@ describe('ratio of ratios', () => {
     expect(verdict('hearth / bare aedes at 1,000: connects/s · memory per device', [1, 1], [1.3, 1.3])).toMatch(/^B worse/);
     expect(verdict('hearth MQTT p50 / bare · p99 / bare', [2, 2], [3, 3])).toMatch(/^B worse/);
     expect(verdict('bundle projects list · CPU x', [2, 2], [3, 3])).toMatch(/^B worse/);
+    // CPU per event at a rate: the rate in the name ("@#/s") does not make it a throughput
+    expect(verdict('hearth MQTT @#/s: Hearth µs CPU', [563, 563], [532, 532])).toMatch(/^B better/);
     // throughput, and "by CPU" (the baseline's CPU over Hearth's): higher is better
     expect(verdict('hearth / bare aedes events/s', [1, 1], [1.2, 1.2])).toMatch(/^B better/);
     expect(verdict('hearth / bare aedes · by CPU per message', [0.6, 0.6], [0.7, 0.7])).toMatch(/^B better/);
