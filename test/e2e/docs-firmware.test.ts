@@ -4,14 +4,12 @@
 // side is the Mosquitto clients and curl; the test checks that each block ran to its end, that
 // what the page says it prints is printed, and, through the API, that the rollout finished with
 // its device installed and the file downloaded byte for byte.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHearthProcess, type HearthProcess } from '../helpers/process.js';
-import { docBlocks } from '../helpers/doc-blocks.js';
+import { docBlocks, runDocScript } from '../helpers/doc-blocks.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGE = join(ROOT, 'docs/firmware.md');
@@ -35,23 +33,10 @@ describe('docs/firmware.md walk-through', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     expect(blocks.filter((b) => b.notRun)).toEqual([]);
     const script = blocks.map((b) => `${b.text}\necho "firmware block at line ${b.line} ran"\n`).join('\n');
-    const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], {
-      cwd: dir,
-      env: { ...process.env, HEARTH_HTTP_PORT: String(server.httpPort), HEARTH_MQTT_PORT: String(server.mqttPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // its own process group: whatever it left in the background is ended with it
-      detached: true,
+    const { code, out, err } = await runDocScript(script, dir, {
+      HEARTH_HTTP_PORT: String(server.httpPort),
+      HEARTH_MQTT_PORT: String(server.mqttPort),
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // nothing left in the group
-    }
     const why = `exit ${code}\nstdout:\n${out}\nstderr:\n${err}\nserver:\n${server.output().slice(-2000)}`;
     expect(code, why).toBe(0);
     expect(

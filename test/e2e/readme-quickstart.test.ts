@@ -6,15 +6,13 @@
 // it as a reader would paste them. A block that cannot run here carries a visible note just above
 // it, `*Not run by the README test: <why>.*`; every other block must run, and the test checks that
 // each one did.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHearthProcess, type HearthProcess } from '../helpers/process.js';
 import { freePort } from '../helpers/redis-server.js';
-import { docBlocks } from '../helpers/doc-blocks.js';
+import { docBlocks, runDocScript } from '../helpers/doc-blocks.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -61,28 +59,11 @@ describe('README quickstart', () => {
     const ordered = [...blocks.filter((b) => b.marked), ...blocks.filter((b) => !b.marked)];
     const script = ordered.map((b) => `${b.text}\necho "readme block at line ${b.line} ran"\n`).join('\n');
     const receiverPort = await freePort();
-    const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        HEARTH_HTTP_PORT: String(server.httpPort),
-        HEARTH_MQTT_PORT: String(server.mqttPort),
-        RECEIVER_PORT: String(receiverPort),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // its own process group: whatever it left in the background is ended with it
-      detached: true,
+    const { code, out, err } = await runDocScript(script, dir, {
+      HEARTH_HTTP_PORT: String(server.httpPort),
+      HEARTH_MQTT_PORT: String(server.mqttPort),
+      RECEIVER_PORT: String(receiverPort),
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // nothing left in the group
-    }
     const why = `exit ${code}\nstdout:\n${out}\nstderr:\n${err}\nserver:\n${server.output().slice(-2000)}`;
     expect(code, why).toBe(0);
     expect(out, why).toMatch(/"type":"project key"/);

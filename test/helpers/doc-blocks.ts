@@ -3,6 +3,9 @@
 // whether it lies between `<!-- <marker>:start -->` and `<!-- <marker>:end -->`, and the reason it
 // is not run when the paragraph just above it says `*Not run by the README test: <why>.*`.
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
 export interface DocBlock {
   line: number;
   text: string;
@@ -28,4 +31,28 @@ export function docBlocks(page: string, marker = 'quickstart'): DocBlock[] {
       ...(note ? { notRun: note[1].replace(/\s+/g, ' ') } : {}),
     };
   });
+}
+
+/**
+ * Runs the blocks as one `set -eo pipefail` bash script in `cwd`, in its own process group, and
+ * ends whatever the script left in the background once bash exits.
+ */
+export async function runDocScript(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn('bash', ['-c', `set -eo pipefail\n${script}`], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // nothing left in the group
+  }
+  return { code, out, err };
 }
