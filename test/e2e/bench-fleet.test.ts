@@ -3,28 +3,14 @@
 // what does not depend on speed is checked: every table is printed, every device got connected
 // (the bench's verdict fails on a refusal or inexact cluster presence), and the storm with
 // admission control reports its held count. No figure is asserted.
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBench } from '../helpers/bench.js';
 import { testDatabaseUrl } from '../helpers/db.js';
 import { REDIS_URL } from '../helpers/redis.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const cluster = !!(testDatabaseUrl && REDIS_URL);
 
-function bench(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/index.ts', 'fleet'], {
-      cwd: ROOT,
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BENCH_'))), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => res({ code, out }));
-  });
-}
+const bench = (env: Record<string, string>) => runBench('fleet', env);
 
 describe('npm run bench -- fleet', () => {
   it('runs end to end at a tiny size and prints every table', { timeout: 900_000 }, async () => {

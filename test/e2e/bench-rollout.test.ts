@@ -2,25 +2,10 @@
 // cannot rot. Only what does not depend on speed is checked: the table is printed with every
 // row, every device was notified and got its command (the bench's verdict), and the ratios are
 // printed. No figure is asserted.
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBench } from '../helpers/bench.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-function bench(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/index.ts', 'rollout'], {
-      cwd: ROOT,
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BENCH_'))), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => res({ code, out }));
-  });
-}
+const bench = (env: Record<string, string>) => runBench('rollout', env);
 
 describe('npm run bench -- rollout', () => {
   it('runs end to end at a tiny size and prints its figures', { timeout: 600_000 }, async () => {
