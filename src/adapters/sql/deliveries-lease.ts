@@ -54,11 +54,14 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
           if (!Number.isSafeInteger(req.limit) || req.limit < 0) throw new RangeError(`claim limit must be a non-negative integer, got ${req.limit}`);
           const due = d.prepare(DUE_SQLITE(excluding, req.limit));
           const lease = d.prepare(LEASE_SQLITE);
-          return d.atomically(() => {
-            const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
-            for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
-            return found;
-          }, true);
+          return d.atomically(
+            () => {
+              const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
+              for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
+              return found;
+            },
+            { immediate: true, relaxed: true },
+          );
         });
         return rows
           .map((r) => ({ ...fromSnake(r), status: 'delivering' as const, claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now }))
@@ -90,17 +93,21 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         // one prepared UPDATE per outcome, all in one transaction (one WAL commit)
         await raw((d) => {
           const st = d.prepare(COMPLETE_SQLITE);
-          d.atomically(() => {
-            const counts: StatCount[] = [];
-            for (const { id, outcome: o } of items) {
-              const next = o.status === 'pending' ? o.nextAttemptTime : null;
-              const row = st.get(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId) as { project_id: number } | undefined;
-              if (!row) continue;
-              kept.add(id);
-              countOutcome(counts, row.project_id, o);
-            }
-            addCountsSqlite((s) => d.prepare(s), counts);
-          });
+          d.atomically(
+            () => {
+              const counts: StatCount[] = [];
+              for (const { id, outcome: o } of items) {
+                const next = o.status === 'pending' ? o.nextAttemptTime : null;
+                const row = st.get(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId) as
+                  { project_id: number } | undefined;
+                if (!row) continue;
+                kept.add(id);
+                countOutcome(counts, row.project_id, o);
+              }
+              addCountsSqlite((s) => d.prepare(s), counts);
+            },
+            { relaxed: true },
+          );
         });
         return kept;
       }
@@ -135,7 +142,12 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         await addCountsSql(trx, counts);
       };
       if (db.isTransaction) await write(db);
-      else await db.transaction().execute(write);
+      else
+        await db.transaction().execute(async (trx) => {
+          // relaxed, as SQLite's above (sqlite-raw.ts, RELAXED): a lost outcome is a delivery sent again
+          if (dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+          await write(trx);
+        });
       return kept;
     },
 
@@ -144,9 +156,12 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
       if (raw) {
         await raw((d) => {
           const st = d.prepare(RELEASE_SQLITE);
-          d.atomically(() => {
-            for (const id of ids) st.run(now, now, id, workerId);
-          });
+          d.atomically(
+            () => {
+              for (const id of ids) st.run(now, now, id, workerId);
+            },
+            { relaxed: true },
+          );
         });
         return;
       }

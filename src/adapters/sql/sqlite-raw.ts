@@ -15,9 +15,28 @@ export interface SqliteConn {
   /**
    * all of fn or none of it: its own transaction, or a savepoint inside the caller's. `immediate`
    * takes the write lock before the first read, for a read-then-write that another connection to
-   * the file must not slip between.
+   * the file must not slip between. `relaxed`: see RELAXED.
    */
-  atomically<T>(fn: () => T, immediate?: boolean): T;
+  atomically<T>(fn: () => T, how?: { immediate?: boolean; relaxed?: boolean }): T;
+}
+
+// RELAXED: bookkeeping that a power cut may undo but a crash of the process may not, because what
+// it records is redone when it is missing: a delivery's lease (it lapses and the row is claimed
+// again) and its outcome (the delivery is sent again, at least once as always). Its own
+// transaction then commits with synchronous=NORMAL: into the WAL, without the fsync that FULL
+// waits for and that blocks the event loop. The WAL is written in order, so the next durable
+// commit (an event's, whose ack waits for its fsync) or checkpoint carries it to disk with it.
+// Inside a caller's transaction it is that transaction's, durable as the caller's is.
+const PRAGMA_NORMAL = 'PRAGMA main.synchronous = NORMAL';
+const PRAGMA_FULL = 'PRAGMA main.synchronous = FULL';
+// SQLite's code for FULL; whether a database syncs every commit is set once, when it is opened
+const FULL = 2;
+const syncsEveryCommit = new WeakMap<BetterSqlite3.Database, boolean>();
+
+function fullSync(database: BetterSqlite3.Database): boolean {
+  let full = syncsEveryCommit.get(database);
+  if (full === undefined) syncsEveryCommit.set(database, (full = database.pragma('main.synchronous', { simple: true }) === FULL));
+  return full;
 }
 
 export type RawSqlite = <T>(fn: (conn: SqliteConn) => T) => Promise<T>;
@@ -25,9 +44,16 @@ export type RawSqlite = <T>(fn: (conn: SqliteConn) => T) => Promise<T>;
 export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, statements: StatementCache, inTx: boolean): RawSqlite {
   const conn: SqliteConn = {
     prepare: (sql) => statements.prepare(sql),
-    atomically(fn, immediate = false) {
+    atomically(fn, how) {
       const tx = database.transaction(fn);
-      return immediate && !database.inTransaction ? tx.immediate() : tx();
+      const run = () => (how?.immediate && !database.inTransaction ? tx.immediate() : tx());
+      if (!how?.relaxed || database.inTransaction || !fullSync(database)) return run();
+      statements.prepare(PRAGMA_NORMAL).run();
+      try {
+        return run();
+      } finally {
+        statements.prepare(PRAGMA_FULL).run();
+      }
     },
   };
   // a store bound to a transaction already holds the connection (Kysely refuses connection() there)

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
-import { precompiled, statementCache } from '../../../src/adapters/sql/statements.js';
+import { Kysely, SqliteDialect } from 'kysely';
+import { kyselyDatabase, precompiled, statementCache } from '../../../src/adapters/sql/statements.js';
+import { rawSqlite } from '../../../src/adapters/sql/sqlite-raw.js';
 import { seal, unseal } from '../../../src/domain/auth/tokens.js';
 import { seedDevice } from '../../helpers/store-seed.js';
 
@@ -79,5 +81,77 @@ describe('hot path: SQLite statements and compiled lookups', () => {
   it('refuses a compiled lookup called with the wrong number of parameters', async () => {
     const byId = precompiled(store.sql.db, () => store.sql.db.selectFrom('devices').selectAll().where('id', '=', 0));
     await expect(byId()).rejects.toThrow(/takes 1 parameters/);
+  });
+});
+
+describe('hot path: relaxed bookkeeping commits (sqlite-raw.ts, RELAXED)', () => {
+  // SQLite's codes: 1 NORMAL (the commit goes into the WAL without an fsync), 2 FULL
+  const level = (d: BetterSqlite3.Database) => d.pragma('main.synchronous', { simple: true });
+
+  function open(file: string, synchronous: 'FULL' | 'NORMAL') {
+    const database = new BetterSqlite3(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma(`synchronous = ${synchronous}`);
+    database.exec('create table t (v integer)');
+    const statements = statementCache(database);
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: kyselyDatabase(database, statements) }) });
+    return { database, db, raw: rawSqlite(db, database, statements, false) };
+  }
+
+  it('commits a relaxed transaction without the fsync of FULL, then puts FULL back, even when it throws', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-relaxed-'));
+    const { database, db, raw } = open(join(dir, 'r.db'), 'FULL');
+    try {
+      const seen: unknown[] = [];
+      await raw((c) =>
+        c.atomically(
+          () => {
+            seen.push(level(database));
+            c.prepare('insert into t (v) values (1)').run();
+          },
+          { relaxed: true },
+        ),
+      );
+      // a durable one (an event's commit) is FULL while it runs
+      await raw((c) => c.atomically(() => void seen.push(level(database))));
+      expect(seen).toEqual([1, 2]);
+      expect(level(database)).toBe(2);
+
+      await expect(
+        raw((c) =>
+          c.atomically(
+            () => {
+              c.prepare('insert into t (v) values (2)').run();
+              throw new Error('half way');
+            },
+            { relaxed: true, immediate: true },
+          ),
+        ),
+      ).rejects.toThrow('half way');
+      expect(level(database)).toBe(2);
+      // all or none still holds: the relaxed one that threw left nothing
+      expect(database.prepare('select v from t order by v').pluck().all()).toEqual([1]);
+
+      // inside a caller's transaction it is the caller's, as durable as the caller's commit
+      seen.length = 0;
+      await raw((c) => c.atomically(() => c.atomically(() => void seen.push(level(database)), { relaxed: true })));
+      expect(seen).toEqual([2]);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves a database opened with synchronous=normal as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-relaxed-'));
+    const { database, db, raw } = open(join(dir, 'n.db'), 'NORMAL');
+    try {
+      await raw((c) => c.atomically(() => void c.prepare('insert into t (v) values (3)').run(), { relaxed: true }));
+      expect(level(database)).toBe(1);
+      expect(database.prepare('select count(*) from t').pluck().get()).toBe(1);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
