@@ -2,15 +2,15 @@
 // every page that listens. It reconnects by itself (1 s, doubling to 30 s); a close for a
 // credential that ended (1008) is not retried: the console returns to sign-in. Every socket is
 // opened with a fresh single-use ticket, never with the credential in its URL (docs/api.md#stream-tickets).
+import type { EventRecord } from '../ports/store/events';
 import { ApiError, session, streamTicket } from './api';
 
-export interface HearthEvent {
-  eventType: string;
-  eventData: Record<string, unknown>;
-  timestamp: string;
-  homeId?: number;
-  originDeviceId?: number;
-  originDeviceClass?: string;
+/**
+ * an event as the stream and GET /events deliver it: the store port's `EventRecord`, imported as a
+ * type only (docs/architecture.md#floors-and-imports; test/unit/ops/console-types.test.ts checks it
+ * against /openapi.json), and whatever fields a newer server adds
+ */
+export interface HearthEvent extends EventRecord {
   [k: string]: unknown;
 }
 

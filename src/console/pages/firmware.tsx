@@ -4,29 +4,23 @@
 // and a form that starts one. A rollout's own page is rollout.tsx. Bundles and rollouts are a
 // project key's business: a user session is told so instead of a page of refusals.
 import { useEffect, useState } from 'preact/hooks';
+import type { BundleComponent, BundleRow } from '../../ports/store/bundles';
+import type { RolloutCounts, RolloutDeviceRow, RolloutDeviceState, RolloutRow, RolloutState } from '../../ports/store/rollouts';
 import { download, list, send, session, upload } from '../api';
 import { onEvent } from '../stream';
 import { go, href } from '../router';
 import { ConfirmButton, ErrorBox, Field, Pager, Section, useAction, useCoalesced, useLoad, when } from '../ui';
 
-// The wire types of bundles and rollouts (bundles and rollouts of the HTTP API), kept here for both pages.
-export interface BundleComponent {
-  componentName: string;
-  componentVersionName: string;
-  filename?: string;
-  /** `sha256:<hex>` once a file is uploaded */
-  checksum?: string;
-  url?: string;
-}
-export interface Bundle {
-  id: string;
-  projectId: number;
+// The wire types of bundles and rollouts (bundles and rollouts of the HTTP API), kept here for both
+// pages: each is what the service's view makes of the store port's row (src/domain/bundle/view.ts,
+// src/domain/rollout/view.ts), named from the port's types, imported as types only
+// (docs/architecture.md#floors-and-imports); test/unit/ops/console-types.test.ts checks them against /openapi.json.
+/** a component's `checksum` is `sha256:<hex>` once a file is uploaded */
+export type Bundle = Pick<BundleRow, 'id' | 'projectId' | 'deviceClass' | 'components' | 'creationTime'> & {
   name?: string;
   description?: string;
-  deviceClass: string;
   channel?: string;
-  components: BundleComponent[];
-}
+};
 /** the answer to an upload */
 export interface ComponentFile {
   componentName: string;
@@ -35,40 +29,12 @@ export interface ComponentFile {
   url: string;
 }
 /** a device's way through a rollout, in order; installed and failed are final */
-export const DEVICE_STATES = ['pending', 'notified', 'downloading', 'installed', 'failed'] as const;
-export type DeviceState = (typeof DEVICE_STATES)[number];
-export type RolloutState = 'running' | 'paused' | 'completed' | 'aborted';
-export interface Wave {
-  percent: number;
-  afterMinutes?: number;
-}
-export interface RolloutTarget {
-  channel?: string;
-  tag?: string;
-  deviceIds?: number[];
-}
-export interface Rollout {
-  id: string;
-  projectId: number;
-  bundleId: string;
-  name: string;
-  state: RolloutState;
-  target: RolloutTarget;
-  waves: Wave[];
-  currentWave: number;
-  failureThreshold: number;
-  ratePerMinute?: number;
-  ttl?: number;
-  counts: { targeted: number } & Record<DeviceState, number>;
-  creationTime: string;
-  updateTime: string;
-}
-export interface RolloutDevice {
-  deviceId: number;
-  state: DeviceState;
-  updateTime: string;
-  error?: string;
-}
+export const DEVICE_STATES: readonly RolloutDeviceState[] = ['pending', 'notified', 'downloading', 'installed', 'failed'];
+export type Rollout = Pick<
+  RolloutRow,
+  'id' | 'projectId' | 'bundleId' | 'name' | 'state' | 'target' | 'waves' | 'currentWave' | 'failureThreshold' | 'creationTime' | 'updateTime'
+> & { counts: RolloutCounts };
+export type RolloutDevice = Pick<RolloutDeviceRow, 'deviceId' | 'state' | 'updateTime'> & { error?: string };
 /** what a `_rolloutUpdated_` event carries: the rollout, or at least its id */
 export type RolloutEvent = Partial<Rollout> & { id?: string; rolloutId?: string };
 

@@ -174,7 +174,6 @@ export function RolloutPage({ id }: { id: string }) {
             {data.target?.tag ? `, tag ${data.target.tag}` : ''}
             {data.target?.deviceIds?.length ? `, devices ${data.target.deviceIds.join(', ')}` : ''}
           </Line>
-          {data.ratePerMinute ? <Line label="Pace">{data.ratePerMinute} devices a minute</Line> : null}
           <Line label="Started">{when(data.creationTime)}</Line>
           <Line label="Updated">{when(data.updateTime)}</Line>
         </dl>
