@@ -35,6 +35,19 @@ export async function ticketSocket(path: string): Promise<WebSocket> {
   return new WebSocket(wsUrl(`${path}${path.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}`));
 }
 
+/** the socket's messages, parsed as JSON; a message that is not JSON is passed over */
+export function onJson<T>(ws: WebSocket, fn: (msg: T) => void): void {
+  ws.onmessage = (m) => {
+    let msg: T;
+    try {
+      msg = JSON.parse(String(m.data));
+    } catch {
+      return;
+    }
+    fn(msg);
+  };
+}
+
 async function connect(): Promise<void> {
   if (!session() || !wanted) return;
   const mine = ++attempt;
@@ -61,15 +74,9 @@ async function connect(): Promise<void> {
     retryMs = 1000;
     for (const l of stateListeners) l(true);
   };
-  ws.onmessage = (m) => {
-    let e: HearthEvent;
-    try {
-      e = JSON.parse(String(m.data));
-    } catch {
-      return;
-    }
+  onJson<HearthEvent>(ws, (e) => {
     for (const l of listeners) l(e);
-  };
+  });
   ws.onclose = (c) => {
     if (socket !== ws) return;
     socket = undefined;
