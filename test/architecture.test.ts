@@ -6,7 +6,7 @@
 // on a fixture that breaks each rule, so this file cannot pass by checking nothing.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildFacts, buildGraph, factsOf, specifiersOf, type ImportGraph } from './helpers/import-graph.js';
+import { buildFacts, buildGraph, factsOf, specifiersOf, typeOnlySpecifiersOf, type ImportGraph } from './helpers/import-graph.js';
 import { allViolations, type Rule, type Violation } from './helpers/import-rules.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -87,15 +87,18 @@ const KNOWN_BREAKS: KnownBreak[] = [
 
 const keyOf = (v: Pick<Violation, 'file' | 'specifier' | 'rule'>): string => `${v.rule} | ${v.file} | ${v.specifier}`;
 
+/** a fixture graph: `type:src/x.ts` is an `import type` of src/x.ts */
 function graphOf(edges: Record<string, string[]>): ImportGraph {
   return new Map(
     Object.entries(edges).map(([file, targets]) => [
       file,
-      targets.map((t) =>
-        t.startsWith('src/') || t.startsWith('broker/') || t.startsWith('scripts/') || t.startsWith('lib/')
-          ? { specifier: `./${t}`, target: t }
-          : { specifier: t },
-      ),
+      targets.map((written) => {
+        const t = written.replace(/^type:/, '');
+        const typeOnly = written !== t ? { typeOnly: true } : {};
+        return t.startsWith('src/') || t.startsWith('broker/') || t.startsWith('scripts/') || t.startsWith('lib/')
+          ? { specifier: `./${t}`, target: t, ...typeOnly }
+          : { specifier: t };
+      }),
     ]),
   );
 }
@@ -113,6 +116,17 @@ describe('the import checker', () => {
       'const h = await import(someVariable);',
     ].join('\n');
     expect(specifiersOf(text).sort()).toEqual(['../b.js', './a.js', './c.js', './d.js', './e.js']);
+  });
+
+  it('tells an import of types only from one that may bring code', () => {
+    const text = [
+      "import type { A } from './a.js';",
+      "export type { B } from './b.js';",
+      "import { type C } from './c.js';",
+      "import type { D } from './d.js';",
+      "import { d } from './d.js';",
+    ].join('\n');
+    expect([...typeOnlySpecifiersOf(text)].sort()).toEqual(['./a.js', './b.js']);
   });
 
   it('reports each kind of break in a fixture graph', () => {
@@ -135,6 +149,9 @@ describe('the import checker', () => {
       'src/ports/bus.ts': ['src/ports/bus.ts'],
       'src/console/main.tsx': ['src/domain/ok.ts', 'preact'],
       'src/console/api.ts': ['src/console/main.tsx'],
+      // the console may name the ports' types, never import their code
+      'src/console/stream.ts': ['type:src/ports/events.ts', 'src/ports/bus.ts'],
+      'src/ports/events.ts': [],
       'lib/stray.ts': [],
       'src/domain/a.ts': ['src/domain/b.ts'],
       'src/domain/b.ts': ['src/domain/c.ts'],
@@ -168,6 +185,7 @@ describe('the import checker', () => {
       [
         'adapter-throws-app-error | src/adapters/sql/kv.ts | ./src/domain/errors.ts',
         'console-leaves-console | src/console/main.tsx | ./src/domain/ok.ts',
+        'console-leaves-console | src/console/stream.ts | ./src/ports/bus.ts',
         'cycle | src/domain/a.ts | src/domain/a.ts, src/domain/b.ts, src/domain/c.ts',
         'cycle | src/domain/ok.ts | src/domain/ok.ts, src/ports/store.ts',
         'cycle | src/ports/bus.ts | src/ports/bus.ts',

@@ -3,7 +3,8 @@
 // reaches no smart module (docs/webhooks.md#event-webhook), so the choice is made in words.
 import { useMemo } from 'preact/hooks';
 import { list, qs } from './api';
-import { Field, useLoad } from './ui';
+import { SelectField, type Choice } from './forms';
+import { useLoad } from './ui';
 
 export interface Home {
   id: number;
@@ -32,14 +33,18 @@ export function useHomes(projectId: number): Homes {
   }, [homes.data, homes.error]);
 }
 
-/** a chooser of the project's homes by name ("" = no home); names two homes share get their ids */
+/**
+ * a chooser of the project's homes by name, after the `lead` choices (by default "" = no home);
+ * names two homes share get their ids
+ */
 export function HomeSelect({
   label,
   homes,
   value,
   onChange,
   current,
-  none = 'in no home',
+  name = 'homeId',
+  lead = [['', 'in no home']],
 }: {
   label: string;
   homes: Homes;
@@ -47,22 +52,13 @@ export function HomeSelect({
   onChange: (v: string) => void;
   /** the device's home now: listed even when it is not among the homes read */
   current?: number;
-  none?: string;
+  name?: string;
+  lead?: readonly Choice[];
 }) {
   const items = homes.list ?? [];
   const counts = new Map<string, number>();
   for (const h of items) counts.set(h.name, (counts.get(h.name) ?? 0) + 1);
-  return (
-    <Field label={label}>
-      <select name="homeId" value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
-        <option value="">{none}</option>
-        {items.map((h) => (
-          <option key={h.id} value={String(h.id)}>
-            {counts.get(h.name)! > 1 ? `${h.name} (id ${h.id})` : h.name}
-          </option>
-        ))}
-        {current !== undefined && !items.some((h) => h.id === current) ? <option value={String(current)}>{homes.nameOf(current)}</option> : null}
-      </select>
-    </Field>
-  );
+  const choices: Choice[] = [...lead, ...items.map((h): Choice => [String(h.id), counts.get(h.name)! > 1 ? `${h.name} (id ${h.id})` : h.name])];
+  if (current !== undefined && !items.some((h) => h.id === current)) choices.push([String(current), homes.nameOf(current)]);
+  return <SelectField label={label} name={name} value={value} choices={choices} onValue={onChange} />;
 }

@@ -1,10 +1,10 @@
 // The Hearth console: a single page at /console that talks to the public API only (api.ts) and
 // watches the live event stream (stream.ts). Pages are chosen by the hash route (router.ts).
-import { render } from 'preact';
+import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onExpired, request, session, setSession, type Session } from './api';
 import { onStreamState, startStream, stopStream } from './stream';
-import { go, href, routeKey, sectionOf, useRoute } from './router';
+import { go, href, routeKey, sectionOf, useRoute, type Route } from './router';
 import { SignIn } from './pages/sign-in';
 import { AccountLink, VerifyBanner, accountPage } from './pages/account';
 import { Overview } from './pages/overview';
@@ -32,6 +32,25 @@ const NAV: [string, string][] = [
   ['reports', 'Reports'],
   ['logs', 'Logs'],
 ];
+
+/** the page of each route */
+const PAGES: { [N in Route['name']]: (r: Extract<Route, { name: N }>) => JSX.Element } = {
+  overview: () => <Overview />,
+  devices: () => <Devices />,
+  device: (r) => <DevicePage id={r.id} />,
+  homes: () => <Homes />,
+  classes: () => <Classes />,
+  keys: () => <Keys />,
+  users: () => <Users />,
+  settings: () => <Settings />,
+  modules: () => <Modules />,
+  module: (r) => <ModulePage id={r.id} />,
+  firmware: () => <Firmware />,
+  rollout: (r) => <RolloutPage id={r.id} />,
+  reports: () => <Reports />,
+  logs: () => <Logs />,
+  'not-found': (r) => <NotFound why={r.why} back={r.back} />,
+};
 
 function Live() {
   const [open, setOpen] = useState(false);
@@ -65,53 +84,7 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
   // the folded menu (phone width) closes on any move, Back/Forward included, not only on its links
   useEffect(() => setMenu(false), [place]);
   const page = sectionOf(route);
-  let body;
-  switch (route.name) {
-    case 'devices':
-      body = <Devices />;
-      break;
-    case 'device':
-      body = <DevicePage id={route.id} />;
-      break;
-    case 'homes':
-      body = <Homes />;
-      break;
-    case 'classes':
-      body = <Classes />;
-      break;
-    case 'keys':
-      body = <Keys />;
-      break;
-    case 'users':
-      body = <Users />;
-      break;
-    case 'settings':
-      body = <Settings />;
-      break;
-    case 'modules':
-      body = <Modules />;
-      break;
-    case 'module':
-      body = <ModulePage id={route.id} />;
-      break;
-    case 'firmware':
-      body = <Firmware />;
-      break;
-    case 'rollout':
-      body = <RolloutPage id={route.id} />;
-      break;
-    case 'reports':
-      body = <Reports />;
-      break;
-    case 'logs':
-      body = <Logs />;
-      break;
-    case 'not-found':
-      body = <NotFound why={route.why} back={route.back} />;
-      break;
-    default:
-      body = <Overview />;
-  }
+  const body = (PAGES[route.name] as (r: Route) => JSX.Element)(route);
   return (
     <div class="shell">
       <header class="top">
@@ -147,28 +120,24 @@ function Shell({ s, signOut }: { s: Session; signOut: () => void }) {
   );
 }
 
+const ENDED = 'Your session has ended. Sign in again.';
+
 function App() {
   const [s, setS] = useState<Session | undefined>(session());
   const [notice, setNotice] = useState<string>();
   useRoute(); // re-render on every hash change
   const account = accountPage();
-  useEffect(
-    () =>
-      onExpired(() => {
-        stopStream();
-        setSession(undefined);
-        setS(undefined);
-        setNotice('Your session has ended. Sign in again.');
-      }),
-    [],
-  );
+  /** back to sign-in, saying why */
+  const end = (why: string) => {
+    stopStream();
+    setSession(undefined);
+    setS(undefined);
+    setNotice(why);
+  };
+  useEffect(() => onExpired(() => end(ENDED)), []);
   useEffect(() => {
     if (!s) return;
-    startStream(() => {
-      setSession(undefined);
-      setS(undefined);
-      setNotice('Your session has ended. Sign in again.');
-    });
+    startStream(() => end(ENDED));
     return () => stopStream();
   }, [s]);
   // the links of the account mails work signed in or not (docs/concepts.md#accounts)
@@ -196,10 +165,7 @@ function App() {
     );
   const signOut = async () => {
     if (s.kind === 'user') await request('DELETE', '/userSession').catch(() => undefined);
-    stopStream();
-    setSession(undefined);
-    setS(undefined);
-    setNotice('Signed out.');
+    end('Signed out.');
     location.hash = '';
   };
   return <Shell s={s} signOut={signOut} />;

@@ -2,15 +2,15 @@
 // every page that listens. It reconnects by itself (1 s, doubling to 30 s); a close for a
 // credential that ended (1008) is not retried: the console returns to sign-in. Every socket is
 // opened with a fresh single-use ticket, never with the credential in its URL (docs/api.md#stream-tickets).
+import type { EventRecord } from '../ports/store/events';
 import { ApiError, session, streamTicket } from './api';
 
-export interface HearthEvent {
-  eventType: string;
-  eventData: Record<string, unknown>;
-  timestamp: string;
-  homeId?: number;
-  originDeviceId?: number;
-  originDeviceClass?: string;
+/**
+ * an event as the stream and GET /events deliver it: the store port's `EventRecord`, imported as a
+ * type only (docs/architecture.md#floors-and-imports; test/unit/ops/console-types.test.ts checks it
+ * against /openapi.json), and whatever fields a newer server adds
+ */
+export interface HearthEvent extends EventRecord {
   [k: string]: unknown;
 }
 
@@ -33,6 +33,19 @@ export const wsUrl = (path: string) => `${location.protocol === 'https:' ? 'wss'
 export async function ticketSocket(path: string): Promise<WebSocket> {
   const ticket = await streamTicket();
   return new WebSocket(wsUrl(`${path}${path.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}`));
+}
+
+/** the socket's messages, parsed as JSON; a message that is not JSON is passed over */
+export function onJson<T>(ws: WebSocket, fn: (msg: T) => void): void {
+  ws.onmessage = (m) => {
+    let msg: T;
+    try {
+      msg = JSON.parse(String(m.data));
+    } catch {
+      return;
+    }
+    fn(msg);
+  };
 }
 
 async function connect(): Promise<void> {
@@ -61,15 +74,9 @@ async function connect(): Promise<void> {
     retryMs = 1000;
     for (const l of stateListeners) l(true);
   };
-  ws.onmessage = (m) => {
-    let e: HearthEvent;
-    try {
-      e = JSON.parse(String(m.data));
-    } catch {
-      return;
-    }
+  onJson<HearthEvent>(ws, (e) => {
     for (const l of listeners) l(e);
-  };
+  });
   ws.onclose = (c) => {
     if (socket !== ws) return;
     socket = undefined;

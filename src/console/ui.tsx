@@ -1,9 +1,9 @@
-// Shared pieces of the pages: loading state with the service's reason in words, paging over the
-// range header, copy buttons, a confirm step for destructive actions, a JSON editor that checks
-// as you type.
+// Shared pieces of the pages: loading state with the service's reason in words, following what
+// moves by itself, copy buttons, a confirm step for destructive actions, a JSON editor that checks
+// as you type. Forms are in forms.tsx, tables and paged lists in lists.tsx.
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api';
+import { ApiError, send } from './api';
 
 export function errorText(err: unknown): string {
   return err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
@@ -18,8 +18,16 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
+export interface Loaded<T> {
+  data?: T;
+  error?: unknown;
+  loading: boolean;
+  reload: () => void;
+  set: (t: T) => void;
+}
+
 /** load(): re-runs when deps change; `reload` runs it again; a stale answer is dropped */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; loading: boolean; reload: () => void; set: (t: T) => void } {
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   const seq = useRef(0);
   const run = useCallback(() => {
@@ -60,8 +68,25 @@ export function useCoalesced(fn: () => void, busy: boolean): () => void {
   }, []);
 }
 
+/** `reload` every `ms` while `on`: what moves on by itself (a run, a log upload, a delivery) is followed until it settles */
+export function usePoll(reload: () => void, on: boolean | undefined, ms: number): void {
+  useEffect(() => {
+    if (!on) return;
+    const timer = setInterval(reload, ms);
+    return () => clearInterval(timer);
+  }, [on]);
+}
+
+export interface Action {
+  busy: boolean;
+  error?: unknown;
+  /** runs `fn`; true when it succeeded, false when it threw (its error kept in `error`) */
+  run: (fn: () => Promise<unknown>) => Promise<boolean>;
+  clear: () => void;
+}
+
 /** runs an action, keeping its error and busy state for the button that started it */
-export function useAction(): { busy: boolean; error?: unknown; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const run = async (fn: () => Promise<unknown>) => {
@@ -78,24 +103,6 @@ export function useAction(): { busy: boolean; error?: unknown; run: (fn: () => P
     }
   };
   return { busy, error, run, clear: () => setError(undefined) };
-}
-
-export function Pager({ skip, limit, total, onPage }: { skip: number; limit: number; total: number; onPage: (skip: number) => void }) {
-  if (total <= limit && skip === 0) return <p class="muted">{total} in all</p>;
-  const last = Math.min(skip + limit, total);
-  return (
-    <nav class="pager" aria-label="pages">
-      <button type="button" disabled={skip === 0} onClick={() => onPage(Math.max(0, skip - limit))}>
-        Previous
-      </button>
-      <span>
-        {total === 0 ? 0 : skip + 1}–{last} of {total}
-      </span>
-      <button type="button" disabled={last >= total} onClick={() => onPage(skip + limit)}>
-        Next
-      </button>
-    </nav>
-  );
 }
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -136,6 +143,20 @@ export function Secret({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** what the service shows once (a new key, a claim code), until the person says Done (`onDone`) */
+export function ShownOnce({ children, onDone }: { children: ComponentChildren; onDone?: () => void }) {
+  return (
+    <div class="once" role="status">
+      {children}
+      {onDone ? (
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
 /** a destructive action asks once more, inline */
 export function ConfirmButton({ label, confirm, onConfirm }: { label: string; confirm: string; onConfirm: () => void }) {
   const [asking, setAsking] = useState(false);
@@ -162,6 +183,17 @@ export function ConfirmButton({ label, confirm, onConfirm }: { label: string; co
         Cancel
       </button>
     </span>
+  );
+}
+
+/** `DELETE path` through `action`, asked once more first; `onDone` once it is gone (read the list again) */
+export function DeleteButton(p: { confirm: string; action: Action; path: string; onDone?: () => void; label?: string }) {
+  return (
+    <ConfirmButton
+      label={p.label ?? 'Delete'}
+      confirm={p.confirm}
+      onConfirm={() => void p.action.run(() => send('DELETE', p.path)).then((ok) => ok && p.onDone?.())}
+    />
   );
 }
 

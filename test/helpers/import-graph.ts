@@ -11,6 +11,8 @@ export interface ImportRef {
   specifier: string;
   /** Repo-relative path of the file a relative specifier names; undefined for packages. */
   target?: string;
+  /** every import of it in the file is `import type` / `export type ... from`: erased from any build */
+  typeOnly?: boolean;
 }
 
 /** Repo-relative file path → what it imports. Paths always use '/'. */
@@ -34,6 +36,23 @@ export function listSources(root: string, dirs: string[]): string[] {
 export function specifiersOf(text: string): string[] {
   const info = ts.preProcessFile(text, true, true);
   return info.importedFiles.map((f) => f.fileName);
+}
+
+/** the specifiers a file names only in `import type` and `export type ... from` declarations */
+export function typeOnlySpecifiersOf(text: string, fileName = 'file.ts'): Set<string> {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const typeOnly = new Set<string>();
+  const valued = new Set<string>();
+  for (const st of sf.statements) {
+    const isImport = ts.isImportDeclaration(st);
+    if (!isImport && !ts.isExportDeclaration(st)) continue;
+    const spec = st.moduleSpecifier;
+    if (!spec || !ts.isStringLiteral(spec)) continue;
+    const onlyTypes = isImport ? st.importClause?.phaseModifier === ts.SyntaxKind.TypeKeyword : st.isTypeOnly;
+    (onlyTypes ? typeOnly : valued).add(spec.text);
+  }
+  for (const s of valued) typeOnly.delete(s);
+  return typeOnly;
 }
 
 /**
@@ -61,11 +80,14 @@ export function buildGraph(root: string, dirs: string[]): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
+    const typeOnly = typeOnlySpecifiersOf(text, file);
     graph.set(
       file,
-      specifiersOf(text).map((specifier) =>
-        specifier.startsWith('.') ? { specifier, target: resolveRelative(file, specifier, exists) ?? `?${specifier}` } : { specifier },
-      ),
+      specifiersOf(text).map((specifier) => ({
+        specifier,
+        ...(specifier.startsWith('.') ? { target: resolveRelative(file, specifier, exists) ?? `?${specifier}` } : {}),
+        ...(typeOnly.has(specifier) ? { typeOnly: true } : {}),
+      })),
     );
   }
   return graph;

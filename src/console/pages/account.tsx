@@ -5,7 +5,8 @@
 // "if an account exists" and never more.
 import { useState } from 'preact/hooks';
 import { request, session } from '../api';
-import { ErrorBox, Field, useAction } from '../ui';
+import { TextField } from '../forms';
+import { ErrorBox, useAction } from '../ui';
 
 /** the account page a location hash names (`#/verify?…`, `#/reset?…`), read apart from the sections' router */
 export function accountPage(): 'verify' | 'reset' | undefined {
@@ -18,19 +19,28 @@ export function routeParams(): URLSearchParams {
   return new URLSearchParams(location.hash.split('?')[1] ?? '');
 }
 
-const value = (e: Event) => (e.target as HTMLInputElement).value;
-
-/** the sign-in page's fields shared by the account forms */
-function ProjectAndEmail(p: { projectId: string; email: string; setProjectId: (v: string) => void; setEmail: (v: string) => void }) {
+/** the project and email fields of the sign-in page and the account forms */
+export function ProjectAndEmail(p: { projectId: string; email: string; setProjectId: (v: string) => void; setEmail: (v: string) => void }) {
   return (
     <>
-      <Field label="Project id">
-        <input name="projectId" inputMode="numeric" required value={p.projectId} onInput={(e) => p.setProjectId(value(e))} />
-      </Field>
-      <Field label="Email">
-        <input name="email" type="email" autocomplete="username" required value={p.email} onInput={(e) => p.setEmail(value(e))} />
-      </Field>
+      <TextField label="Project id" name="projectId" inputMode="numeric" required value={p.projectId} onValue={p.setProjectId} />
+      <TextField label="Email" name="email" type="email" autocomplete="username" required value={p.email} onValue={p.setEmail} />
     </>
+  );
+}
+
+/** the code an account mail holds */
+function CodeField({ value, onValue, hint = true }: { value: string; onValue: (v: string) => void; hint?: boolean }) {
+  return (
+    <TextField
+      label="Code"
+      hint={hint ? 'the code in the mail, like ABCD-1234' : undefined}
+      name="token"
+      autocomplete="one-time-code"
+      required
+      value={value}
+      onValue={onValue}
+    />
   );
 }
 
@@ -56,12 +66,8 @@ function ResetForm(p: {
   return (
     <form onSubmit={submit} aria-label="new password">
       <ProjectAndEmail {...p} />
-      <Field label="Code" hint="the code in the mail, like ABCD-1234">
-        <input name="token" autocomplete="one-time-code" required value={token} onInput={(e) => setToken(value(e))} />
-      </Field>
-      <Field label="New password">
-        <input name="newPassword" type="password" autocomplete="new-password" required value={password} onInput={(e) => setPassword(value(e))} />
-      </Field>
+      <CodeField value={token} onValue={setToken} />
+      <TextField label="New password" name="newPassword" type="password" autocomplete="new-password" required value={password} onValue={setPassword} />
       <button type="submit" class="primary" disabled={action.busy}>
         Set the new password
       </button>
@@ -140,9 +146,7 @@ export function AccountLink({ page, onBack }: { page: 'reset' | 'verify'; onBack
       <h1>Verify your email address</h1>
       <form onSubmit={verify} aria-label="verify email">
         <ProjectAndEmail {...fields} />
-        <Field label="Code" hint="the code in the mail, like ABCD-1234">
-          <input name="token" autocomplete="one-time-code" required value={token} onInput={(e) => setToken(value(e))} />
-        </Field>
+        <CodeField value={token} onValue={setToken} />
         <button type="submit" class="primary" disabled={action.busy}>
           Verify
         </button>
@@ -179,9 +183,7 @@ export function VerifyBanner({ projectId, email, onVerified }: { projectId: numb
         {sent ? ' A new code is on its way; the older one no longer works.' : ''}
       </p>
       <form onSubmit={verify} aria-label="verify email" class="inline">
-        <Field label="Code">
-          <input name="token" autocomplete="one-time-code" required value={token} onInput={(e) => setToken(value(e))} />
-        </Field>
+        <CodeField value={token} onValue={setToken} hint={false} />
         <button type="submit" class="primary" disabled={action.busy}>
           Verify
         </button>

@@ -9,7 +9,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { list, send, session } from '../api';
 import { onEvent } from '../stream';
-import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, useAction, useLoad, when } from '../ui';
+import { RowForm, SelectField, TextField, type Choice } from '../forms';
+import { Table, type Column } from '../lists';
+import { ConfirmButton, ErrorBox, JsonField, parseJson, Section, useAction, useLoad, when } from '../ui';
 import { loadProject } from './project';
 
 interface Command {
@@ -24,14 +26,15 @@ interface Command {
 }
 
 /** "if the device is offline": 0 refuses (the direct command), else the outbox ttl in seconds */
-const WAITS: [number, string][] = [
-  [0, 'refuse (deliver only to a live connection)'],
-  [3600, 'wait up to 1 hour'],
-  [86_400, 'wait up to 1 day'],
-  [604_800, 'wait up to 7 days'],
-  [2_592_000, 'wait up to 30 days'],
+const WAITS: Choice[] = [
+  ['0', 'refuse (deliver only to a live connection)'],
+  ['3600', 'wait up to 1 hour'],
+  ['86400', 'wait up to 1 day'],
+  ['604800', 'wait up to 7 days'],
+  ['2592000', 'wait up to 30 days'],
 ];
 const FINISHED = new Set(['acked', 'failed', 'expired', 'cancelled']);
+const COLUMNS: Column[] = ['Action', 'State', 'Created', 'Expires', 'Result', { label: 'Cancel', hidden: true }];
 
 export const ACTION_PATTERN = /^[0-9a-z][0-9a-z_-]+[0-9a-z]$/;
 export const MODE_ACTION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z_-]+[0-9A-Za-z]$/;
@@ -58,25 +61,26 @@ export function SendCommand({ id, online }: { id: number; online?: boolean }) {
     <>
       <Section title="Send a command">
         {online === false ? <p class="muted">The device is offline now: choose to wait for it, or a command is delivered only to a live connection.</p> : null}
-        <form
-          aria-label="send a command"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <RowForm
+          layout="stack"
+          label="send a command"
+          action={run}
+          submit="Send"
+          disabled={!actionOk || !paramsParsed.ok}
+          onSubmit={async () => {
             setSent(undefined);
-            run.run(async () => {
-              const parameters = paramsParsed.ok ? paramsParsed.value : undefined;
-              if (wait > 0) {
-                await send('POST', `/devices/${id}/commands`, { action, parameters, ttl: wait, ackRequired });
-                setSent(`Queued “${action}” in the device's outbox.`);
-                setQueued((n) => n + 1);
-              } else {
-                await send('PUT', `/devices/${id}/command`, { action, parameters });
-                setSent(`Delivered “${action}” to the device's live connections.`);
-              }
-            });
+            const parameters = paramsParsed.ok ? paramsParsed.value : undefined;
+            if (wait > 0) {
+              await send('POST', `/devices/${id}/commands`, { action, parameters, ttl: wait, ackRequired });
+              setSent(`Queued “${action}” in the device's outbox.`);
+              setQueued((n) => n + 1);
+            } else {
+              await send('PUT', `/devices/${id}/command`, { action, parameters });
+              setSent(`Delivered “${action}” to the device's live connections.`);
+            }
           }}
         >
-          <Field
+          <TextField
             label="Action"
             hint={
               action === '' || actionOk ? (
@@ -87,39 +91,26 @@ export function SendCommand({ id, online }: { id: number; online?: boolean }) {
                 </span>
               )
             }
-          >
-            <input
-              name="action"
-              required
-              aria-invalid={action !== '' && !actionOk}
-              value={action}
-              onInput={(e) => setAction((e.target as HTMLInputElement).value)}
-            />
-          </Field>
+            name="action"
+            required
+            invalid={action !== '' && !actionOk}
+            value={action}
+            onValue={setAction}
+          />
           <JsonField label="Parameters (JSON object)" value={params} onInput={setParams} rows={4} />
-          <Field label="If the device is offline">
-            <select name="wait" value={String(wait)} onChange={(e) => setWait(Number((e.target as HTMLSelectElement).value))}>
-              {WAITS.map(([s, text]) => (
-                <option value={String(s)}>{text}</option>
-              ))}
-            </select>
-          </Field>
+          <SelectField label="If the device is offline" name="wait" value={String(wait)} choices={WAITS} onValue={(v) => setWait(Number(v))} />
           {wait > 0 ? (
             <label class="check">
               <input type="checkbox" name="ackRequired" checked={ackRequired} onChange={(e) => setAckRequired((e.target as HTMLInputElement).checked)} /> wait
               for the device's answer (ackRequired)
             </label>
           ) : null}
-          <button type="submit" class="primary" disabled={run.busy || !actionOk || !paramsParsed.ok}>
-            Send
-          </button>
-        </form>
+        </RowForm>
         {sent ? (
           <p class="ok" role="status">
             {sent}
           </p>
         ) : null}
-        <ErrorBox error={run.error} />
       </Section>
       <Outbox id={id} changed={queued} />
     </>
@@ -146,38 +137,26 @@ function Outbox({ id, changed }: { id: number; changed: number }) {
     <Section title="Outbox">
       {page.data && page.data.items.length === 0 ? <p class="muted">No commands waiting or sent through the outbox.</p> : null}
       {page.data && page.data.items.length > 0 ? (
-        <table aria-label="outbox">
-          <thead>
-            <tr>
-              <th>Action</th>
-              <th>State</th>
-              <th>Created</th>
-              <th>Expires</th>
-              <th>Result</th>
-              <th />
+        <Table label="outbox" columns={COLUMNS}>
+          {page.data.items.map((c) => (
+            <tr key={c.id} data-command={c.id}>
+              <td>{c.action}</td>
+              <td data-field="state">{c.state}</td>
+              <td>{when(c.creationTime)}</td>
+              <td>{when(c.expirationTime)}</td>
+              <td>{c.result ? <code>{JSON.stringify(c.result)}</code> : '—'}</td>
+              <td>
+                {FINISHED.has(c.state) || (c.state === 'delivered' && !c.ackRequired) ? null : (
+                  <ConfirmButton
+                    label="Cancel command"
+                    confirm={`Cancel “${c.action}”?`}
+                    onConfirm={() => void cancel.run(() => send('DELETE', `/devices/${id}/commands/${c.id}`))}
+                  />
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((c) => (
-              <tr data-command={c.id}>
-                <td>{c.action}</td>
-                <td data-field="state">{c.state}</td>
-                <td>{when(c.creationTime)}</td>
-                <td>{when(c.expirationTime)}</td>
-                <td>{c.result ? <code>{JSON.stringify(c.result)}</code> : '—'}</td>
-                <td>
-                  {FINISHED.has(c.state) || (c.state === 'delivered' && !c.ackRequired) ? null : (
-                    <ConfirmButton
-                      label="Cancel command"
-                      confirm={`Cancel “${c.action}”?`}
-                      onConfirm={() => void cancel.run(() => send('DELETE', `/devices/${id}/commands/${c.id}`))}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       ) : null}
       <ErrorBox error={page.error ?? cancel.error} />
     </Section>

@@ -3,7 +3,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { get, list, qs } from '../api';
 import { Chart } from '../chart';
-import { ErrorBox, Field, Section, useLoad } from '../ui';
+import { SelectField, type Choice } from '../forms';
+import { ErrorBox, Section, useLoad } from '../ui';
 
 interface Source {
   id: string;
@@ -51,15 +52,7 @@ export function DeviceData({ id, projectId }: { id: number; projectId: number })
         </p>
       ) : null}
       {sources.data && sources.data.length > 1 ? (
-        <Field label="Data source">
-          <select value={source} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
-            {sources.data.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name || s.id}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField label="Data source" value={source} choices={sources.data.map((s): Choice => [s.id, s.name || s.id])} onValue={setChosen} />
       ) : null}
       {chart.count > 0 && chart.fields.length > 0 ? (
         <Chart title={`records of ${source}`} labels={chart.fields} data={chart.data} />

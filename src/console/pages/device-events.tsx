@@ -1,8 +1,9 @@
 // The device's events: live from the stream, above the history (GET /events, newest first).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { list, qs } from '../api';
+import { qs } from '../api';
 import { onEvent, type HearthEvent } from '../stream';
-import { ErrorBox, Pager, Section, useCoalesced, useLoad, when } from '../ui';
+import { usePaged } from '../lists';
+import { ErrorBox, Section, useCoalesced, when } from '../ui';
 
 const LIMIT = 20;
 
@@ -14,15 +15,11 @@ function EventRow({ e, live }: { e: HearthEvent; live?: boolean }) {
   );
 }
 
-export function DeviceEvents({ id, projectId }: { id: number; projectId?: number }) {
+export function DeviceEvents({ id, projectId }: { id: number; projectId: number }) {
   const [liveEvents, setLive] = useState<HearthEvent[]>([]);
-  const [skip, setSkip] = useState(0);
-  const skipRef = useRef(skip);
-  skipRef.current = skip;
-  const history = useLoad(
-    async () => (projectId ? list<HearthEvent>(`/events${qs({ projectId, deviceId: id })}`, skip, LIMIT) : undefined),
-    [id, projectId, skip],
-  );
+  const history = usePaged<HearthEvent>(`/events${qs({ projectId, deviceId: id })}`, LIMIT);
+  const skipRef = useRef(history.skip);
+  skipRef.current = history.skip;
   // an event reaches the stream only once it is in the history (docs/concepts.md#events), so the
   // first page of the history is read again as live events arrive: at most one read at a time,
   // and one more after it if events came meanwhile
@@ -51,7 +48,7 @@ export function DeviceEvents({ id, projectId }: { id: number; projectId?: number
           <EventRow key={`h${i}`} e={e} />
         ))}
       </ul>
-      {history.data ? <Pager skip={skip} limit={LIMIT} total={history.data.total} onPage={setSkip} /> : null}
+      {history.pager}
     </Section>
   );
 }

@@ -4,8 +4,10 @@
 // over it unseen.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { send } from '../api';
-import { ticketSocket } from '../stream';
-import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, useAction } from '../ui';
+import { onJson, ticketSocket } from '../stream';
+import { RowForm, TextField } from '../forms';
+import { Table, type Column } from '../lists';
+import { DeleteButton, ErrorBox, JsonField, parseJson, Section, useAction } from '../ui';
 
 interface Item {
   key: string;
@@ -17,6 +19,8 @@ type Sync =
   | { action: 'reload'; rev: number; items: Item[] }
   | { action: 'set'; rev: number; key: string; value: unknown }
   | { action: 'delete'; rev: number; key: string };
+
+const COLUMNS: Column[] = ['Key', 'Value', { label: 'Actions', hidden: true }];
 
 export function DeviceKv({ id }: { id: number }) {
   const [items, setItems] = useState<Map<string, unknown>>(new Map());
@@ -48,13 +52,7 @@ export function DeviceKv({ id }: { id: number }) {
         setState('closed');
         if (!closed) retry = setTimeout(open, 2000);
       };
-      ws.onmessage = (m) => {
-        let msg: Sync;
-        try {
-          msg = JSON.parse(String(m.data));
-        } catch {
-          return;
-        }
+      onJson<Sync>(ws, (msg) => {
         setRev(msg.rev);
         if (msg.action === 'reload') setItems(new Map(msg.items.map((i) => [i.key, i.value])));
         else if (msg.action === 'set') setItems((old) => new Map(old).set(msg.key, msg.value));
@@ -69,7 +67,7 @@ export function DeviceKv({ id }: { id: number }) {
           const now = msg.action === 'set' ? JSON.stringify(msg.value) : undefined;
           if (now !== ed.base) setConflict({ value: msg.action === 'set' ? msg.value : undefined, rev: msg.rev });
         }
-      };
+      });
     };
     void open();
     return () => {
@@ -85,14 +83,11 @@ export function DeviceKv({ id }: { id: number }) {
     action.clear();
     setEditing({ key, text: items.has(key) ? JSON.stringify(items.get(key), null, 2) : '""', base: base ?? '', isNew });
   };
-  const save = () =>
-    action.run(async () => {
-      const parsed = parseJson(editing!.text);
-      if (!parsed.ok) throw new Error(`The value is not JSON: ${parsed.error}`);
-      await send('PUT', `/devices/${id}/kv/${encodeURIComponent(editing!.key)}`, { value: parsed.value });
-      setEditing(undefined);
-      setConflict(undefined);
-    });
+  const save = async () => {
+    const parsed = parseJson(editing!.text);
+    if (!parsed.ok) throw new Error(`The value is not JSON: ${parsed.error}`);
+    await send('PUT', `/devices/${id}/kv/${encodeURIComponent(editing!.key)}`, { value: parsed.value });
+  };
   const keys = [...items.keys()].sort();
   return (
     <Section
@@ -103,55 +98,37 @@ export function DeviceKv({ id }: { id: number }) {
         </span>
       }
     >
-      <div class="scroll">
-        <table class="kv">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Value</th>
-              <th scope="col">
-                <span class="sr">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k} data-kv-key={k}>
-                <td>
-                  <code>{k}</code>
-                </td>
-                <td>
-                  <code class="value">{JSON.stringify(items.get(k))}</code>
-                </td>
-                <td class="actions">
-                  <button type="button" class="small" onClick={() => startEdit(k)} aria-label={`Edit ${k}`}>
-                    Edit
-                  </button>
-                  <ConfirmButton
-                    label="Delete"
-                    confirm={`Delete ${k}?`}
-                    onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/kv/${encodeURIComponent(k)}`))}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table class="kv" columns={COLUMNS}>
+        {keys.map((k) => (
+          <tr key={k} data-kv-key={k}>
+            <td>
+              <code>{k}</code>
+            </td>
+            <td>
+              <code class="value">{JSON.stringify(items.get(k))}</code>
+            </td>
+            <td class="actions">
+              <button type="button" class="small" onClick={() => startEdit(k)} aria-label={`Edit ${k}`}>
+                Edit
+              </button>
+              <DeleteButton confirm={`Delete ${k}?`} action={action} path={`/devices/${id}/kv/${encodeURIComponent(k)}`} />
+            </td>
+          </tr>
+        ))}
+      </Table>
       {keys.length === 0 ? <p class="muted">No keys yet.</p> : null}
       {editing ? (
-        <form
-          class="editor"
-          aria-label="edit a key"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save();
-          }}
+        <RowForm
+          layout="editor"
+          label="edit a key"
+          action={action}
+          showErrors={false}
+          onSubmit={save}
+          onDone={() => (setEditing(undefined), setConflict(undefined))}
+          onCancel={() => setEditing(undefined)}
         >
           {editing.isNew ? (
-            <Field label="Key">
-              <input name="kvKey" required value={editing.key} onInput={(e) => setEditing({ ...editing, key: (e.target as HTMLInputElement).value })} />
-            </Field>
+            <TextField label="Key" name="kvKey" required value={editing.key} onValue={(key) => setEditing({ ...editing, key })} />
           ) : (
             <p>
               Editing <code>{editing.key}</code>
@@ -179,13 +156,7 @@ export function DeviceKv({ id }: { id: number }) {
               Saving writes yours over it.
             </div>
           ) : null}
-          <button type="submit" class="primary" disabled={action.busy}>
-            Save
-          </button>
-          <button type="button" onClick={() => setEditing(undefined)}>
-            Cancel
-          </button>
-        </form>
+        </RowForm>
       ) : (
         <button type="button" onClick={() => startEdit('', true)}>
           Add a key

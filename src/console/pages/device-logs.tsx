@@ -1,7 +1,6 @@
 // Log requests: ask the device for its logs, follow the request's status, download the file.
-import { useEffect } from 'preact/hooks';
 import { download, get, send } from '../api';
-import { ConfirmButton, ErrorBox, Section, useAction, useLoad, when } from '../ui';
+import { DeleteButton, ErrorBox, Section, useAction, useLoad, usePoll, when } from '../ui';
 
 interface LogRequest {
   id: string;
@@ -16,11 +15,7 @@ export function DeviceLogRequests({ id }: { id: number }) {
   const action = useAction();
   const open = requests.data?.some((r) => r.status === 'requested' || r.status === 'uploading');
   // an open request moves on by the device's doing: follow it while it is open
-  useEffect(() => {
-    if (!open) return;
-    const t = setInterval(requests.reload, 3000);
-    return () => clearInterval(t);
-  }, [open]);
+  usePoll(requests.reload, open, 3000);
   return (
     <Section
       title="Log requests"
@@ -50,11 +45,7 @@ export function DeviceLogRequests({ id }: { id: number }) {
               </button>
             ) : null}
             {r.status !== 'uploading' ? (
-              <ConfirmButton
-                label="Delete"
-                confirm="Delete this request?"
-                onConfirm={() => action.run(() => send('DELETE', `/devices/${id}/logRequests/${r.id}`)).then(requests.reload)}
-              />
+              <DeleteButton confirm="Delete this request?" action={action} path={`/devices/${id}/logRequests/${r.id}`} onDone={requests.reload} />
             ) : null}
           </li>
         ))}

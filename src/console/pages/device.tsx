@@ -1,11 +1,13 @@
 // One device: its details with inline edit of name, description and tag; KV; commands; events
 // (live and history); data records; log requests.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, send, session } from '../api';
 import { onEvent } from '../stream';
-import { ErrorBox, Field, Secret, Section, useAction, useLoad, when } from '../ui';
+import { Line, RowForm, inputValue } from '../forms';
+import { ErrorBox, Secret, Section, useAction, useLoad, when } from '../ui';
 import { HomeSelect, useHomes } from '../home-names';
-import type { Device } from './devices';
+import { Presence, type Device } from './devices';
 import { DeviceKv } from './device-kv';
 import { SendCommand } from './device-command';
 import { DeviceEvents } from './device-events';
@@ -13,100 +15,92 @@ import { DeviceData } from './device-data';
 import { DeviceLogRequests } from './device-logs';
 import { NotFound } from './not-found';
 
-function Editable({ label, name, value, onSave }: { label: string; name: string; value?: string; onSave: (v: string) => Promise<void> }) {
+/** a line of the details whose value is edited in place: the value with Edit, or its form with Save and Cancel */
+function EditLine(p: {
+  label: string;
+  shown: ComponentChildren;
+  /** the edit button's name for a screen reader, and its words */
+  edit: [aria: string, words: string] | undefined;
+  onEdit: () => void;
+  onSave: () => Promise<unknown>;
+  onSaved?: () => void;
+  /** shown with the form's own error (the homes could not be read) */
+  error?: unknown;
+  children: ComponentChildren;
+  formLabel?: string;
+}) {
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(value ?? '');
   const action = useAction();
   if (!editing)
     return (
-      <div class="kv-line">
-        <dt>{label}</dt>
-        <dd>
-          <span data-field={name}>{value || '—'}</span>{' '}
+      <Line label={p.label}>
+        {p.shown}{' '}
+        {p.edit ? (
           <button
             type="button"
             class="small"
-            aria-label={`Edit ${label.toLowerCase()}`}
+            aria-label={p.edit[0]}
             onClick={() => {
-              setText(value ?? '');
+              p.onEdit();
               setEditing(true);
             }}
           >
-            Edit
+            {p.edit[1]}
           </button>
-        </dd>
-      </div>
+        ) : null}
+      </Line>
     );
   return (
-    <div class="kv-line">
-      <dt>{label}</dt>
-      <dd>
-        <form
-          class="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            action.run(() => onSave(text)).then((ok) => ok && setEditing(false));
-          }}
-        >
-          <input aria-label={label} name={name} value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-          <SaveCancel busy={action.busy} onCancel={() => setEditing(false)} />
-        </form>
-        <ErrorBox error={action.error} />
-      </dd>
-    </div>
+    <Line label={p.label}>
+      <RowForm
+        layout="inline"
+        label={p.formLabel}
+        action={action}
+        error={p.error}
+        onSubmit={p.onSave}
+        onDone={() => (setEditing(false), p.onSaved?.())}
+        onCancel={() => setEditing(false)}
+      >
+        {p.children}
+      </RowForm>
+    </Line>
+  );
+}
+
+function Editable({ label, name, value, onSave }: { label: string; name: string; value?: string; onSave: (v: string) => Promise<void> }) {
+  const [text, setText] = useState(value ?? '');
+  return (
+    <EditLine
+      label={label}
+      shown={<span data-field={name}>{value || '—'}</span>}
+      edit={[`Edit ${label.toLowerCase()}`, 'Edit']}
+      onEdit={() => setText(value ?? '')}
+      onSave={() => onSave(text)}
+    >
+      <input aria-label={label} name={name} value={text} onInput={(e) => setText(inputValue(e))} />
+    </EditLine>
   );
 }
 
 /** the device's home by name; a project key moves it to another home or out of every home (docs/api.md#device-operations) */
 function HomeField({ device, onSaved }: { device: Device; onSaved: () => void }) {
   const homes = useHomes(device.projectId);
-  const [editing, setEditing] = useState(false);
   const [chosen, setChosen] = useState('');
-  const action = useAction();
   const canMove = session()?.kind === 'project key';
   const shown = device.homeId === undefined ? 'in no home (its events reach no smart module)' : homes.nameOf(device.homeId);
-  if (!editing)
-    return (
-      <div class="kv-line">
-        <dt>Home</dt>
-        <dd>
-          <span data-field="home">{shown}</span>{' '}
-          {canMove ? (
-            <button
-              type="button"
-              class="small"
-              aria-label="Change home"
-              onClick={() => {
-                setChosen(device.homeId === undefined ? '' : String(device.homeId));
-                setEditing(true);
-              }}
-            >
-              Change
-            </button>
-          ) : null}
-        </dd>
-      </div>
-    );
   return (
-    <div class="kv-line">
-      <dt>Home</dt>
-      <dd>
-        <form
-          class="inline"
-          aria-label="choose a home"
-          onSubmit={(e) => {
-            e.preventDefault();
-            action
-              .run(() => send('PATCH', `/devices/${device.id}`, { homeId: chosen === '' ? null : Number(chosen) }))
-              .then((ok) => ok && (setEditing(false), onSaved()));
-          }}
-        >
-          <HomeSelect label="Home" homes={homes} value={chosen} onChange={setChosen} current={device.homeId} />
-          <SaveCancel busy={action.busy} onCancel={() => setEditing(false)} />
-        </form>
-        <ErrorBox error={action.error ?? homes.error} />
-      </dd>
-    </div>
+    <EditLine
+      label="Home"
+      formLabel="choose a home"
+      shown={<span data-field="home">{shown}</span>}
+      edit={canMove ? ['Change home', 'Change'] : undefined}
+      onEdit={() => setChosen(device.homeId === undefined ? '' : String(device.homeId))}
+      onSave={() => send('PATCH', `/devices/${device.id}`, { homeId: chosen === '' ? null : Number(chosen) })}
+      onSaved={onSaved}
+      error={homes.error}
+    >
+      <HomeSelect label="Home" homes={homes} value={chosen} onChange={setChosen} current={device.homeId} />
+    </EditLine>
   );
 }
 
@@ -146,33 +140,21 @@ export function DevicePage({ id }: { id: number }) {
       {d ? (
         <Section title="Details">
           <dl class="details">
-            <div class="kv-line">
-              <dt>Id</dt>
-              <dd>{d.id}</dd>
-            </div>
-            <div class="kv-line">
-              <dt>Status</dt>
-              <dd class="status" data-status={on ? 'online' : 'offline'}>
-                <span class={on ? 'dot on' : 'dot'} aria-hidden="true" />
-                {on ? 'online' : 'offline'}
-              </dd>
-            </div>
+            <Line label="Id">{d.id}</Line>
+            <Line label="Status" attrs={{ class: 'status', 'data-status': on ? 'online' : 'offline' }}>
+              <Presence on={on} />
+            </Line>
             <Editable label="Name" name="name" value={d.name} onSave={save('name')} />
             <Editable label="Description" name="description" value={d.description} onSave={save('description')} />
             <Editable label="Tag" name="tag" value={d.tag} onSave={save('tag')} />
-            <div class="kv-line">
-              <dt>Class</dt>
-              <dd>{d.deviceClass}</dd>
-            </div>
+            <Line label="Class">{d.deviceClass}</Line>
             <HomeField device={d} onSaved={device.reload} />
-            <div class="kv-line">
-              <dt>Last connect</dt>
-              <dd data-field="lastConnectTime">{when(lastConnect)}</dd>
-            </div>
-            <div class="kv-line">
-              <dt>Last disconnect</dt>
-              <dd data-field="lastDisconnectTime">{when(lastDisconnect)}</dd>
-            </div>
+            <Line label="Last connect" attrs={{ 'data-field': 'lastConnectTime' }}>
+              {when(lastConnect)}
+            </Line>
+            <Line label="Last disconnect" attrs={{ 'data-field': 'lastDisconnectTime' }}>
+              {when(lastDisconnect)}
+            </Line>
           </dl>
           {d.apiKey ? <Secret label="API key" value={d.apiKey} /> : null}
         </Section>
@@ -188,21 +170,5 @@ export function DevicePage({ id }: { id: number }) {
         </>
       ) : null}
     </div>
-  );
-}
-
-export const FieldRow = Field;
-
-/** the buttons of a field being edited in place */
-function SaveCancel({ busy, onCancel }: { busy: boolean; onCancel: () => void }) {
-  return (
-    <>
-      <button type="submit" class="primary small" disabled={busy}>
-        Save
-      </button>
-      <button type="button" class="small" onClick={onCancel}>
-        Cancel
-      </button>
-    </>
   );
 }

@@ -7,7 +7,9 @@ import { get, list, qs, send, session } from '../api';
 import { onEvent } from '../stream';
 import { href } from '../router';
 import { HomeSelect, useHomes, type Homes } from '../home-names';
-import { ConfirmButton, ErrorBox, Field, Secret, Section, useAction, useLoad, when } from '../ui';
+import { RowForm, SelectField, TextField, type Choice } from '../forms';
+import { Table, type Column } from '../lists';
+import { DeleteButton, ErrorBox, Secret, Section, ShownOnce, useAction, useLoad, when } from '../ui';
 
 export interface Device {
   id: number;
@@ -26,6 +28,36 @@ export interface Device {
 
 const LIMIT = 50;
 const SEARCH_PAUSE_MS = 250;
+const STATUSES: Choice[] = [
+  ['', 'any'],
+  ['online', 'online'],
+  ['offline', 'offline'],
+];
+const HOME_FILTERS: Choice[] = [
+  ['', 'any'],
+  ['in', 'in a home'],
+  ['none', 'in no home'],
+];
+const COLUMNS: Column[] = [
+  'Name',
+  { label: 'Id', class: 'wide' },
+  { label: 'Class', class: 'wide' },
+  'Home',
+  { label: 'Tag', class: 'wide' },
+  'Status',
+  'Last connect',
+  { label: 'Actions', hidden: true },
+];
+
+/** online or offline, with its dot */
+export function Presence({ on }: { on: boolean | undefined }) {
+  return (
+    <>
+      <span class={on ? 'dot on' : 'dot'} aria-hidden="true" />
+      {on ? 'online' : 'offline'}
+    </>
+  );
+}
 
 function CreateDevice({ projectId, homes, onCreated }: { projectId: number; homes: Homes; onCreated: () => void }) {
   const classes = useLoad(() => get<{ id: string }[]>(`/projects/${projectId}/deviceClasses`), [projectId]);
@@ -36,60 +68,41 @@ function CreateDevice({ projectId, homes, onCreated }: { projectId: number; home
   const [created, setCreated] = useState<Device>();
   const action = useAction();
   const cls = deviceClass || classes.data?.[0]?.id || '';
+  const create = async () =>
+    setCreated(
+      await send<Device>('POST', '/devices', {
+        projectId,
+        deviceClass: cls,
+        name: name || undefined,
+        tag: tag || undefined,
+        homeId: homeId === '' ? undefined : Number(homeId),
+      }),
+    );
   return (
     <Section title="Add a device">
-      <form
-        class="row"
-        aria-label="add a device"
-        onSubmit={(e) => {
-          e.preventDefault();
-          action.run(async () => {
-            const d = await send<Device>('POST', '/devices', {
-              projectId,
-              deviceClass: cls,
-              name: name || undefined,
-              tag: tag || undefined,
-              homeId: homeId === '' ? undefined : Number(homeId),
-            });
-            setCreated(d);
-            setName('');
-            onCreated();
-          });
-        }}
+      <RowForm
+        label="add a device"
+        action={action}
+        error={classes.error}
+        submit="Create"
+        disabled={!cls}
+        onSubmit={create}
+        onDone={() => (setName(''), onCreated())}
       >
-        <Field label="Class">
-          <select name="deviceClass" value={cls} onChange={(e) => setClass((e.target as HTMLSelectElement).value)}>
-            {classes.data?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.id}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Name">
-          <input name="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-        </Field>
-        <Field label="Tag">
-          <input name="tag" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />
-        </Field>
+        <SelectField label="Class" name="deviceClass" value={cls} choices={classes.data?.map((c) => c.id) ?? []} onValue={setClass} />
+        <TextField label="Name" name="name" value={name} onValue={setName} />
+        <TextField label="Tag" name="tag" value={tag} onValue={setTag} />
         <HomeSelect label="Home" homes={homes} value={homeId} onChange={setHome} />
-        <button type="submit" class="primary" disabled={action.busy || !cls}>
-          Create
-        </button>
-      </form>
-      <ErrorBox error={action.error ?? classes.error} />
+      </RowForm>
       {created ? (
-        <div class="once" role="status">
+        <ShownOnce onDone={() => setCreated(undefined)}>
           <p>
             Device <a href={href(`devices/${created.id}`)}>{created.id}</a> created. Its key and claim code are shown once here; an admin can read the key again
             on the device's page.
           </p>
           {created.apiKey ? <Secret label="API key" value={created.apiKey} /> : null}
           {created.claimCode ? <Secret label="Claim code" value={created.claimCode} /> : null}
-          <button type="button" onClick={() => setCreated(undefined)}>
-            Done
-          </button>
-        </div>
+        </ShownOnce>
       ) : null}
     </Section>
   );
@@ -225,14 +238,11 @@ export function Devices() {
   useEffect(() => setLive(new Map()), [page.data]);
 
   /** a changed filter starts from the first page */
-  const filter = (key: keyof ListState) => (e: Event) => {
+  const filter = (key: keyof ListState) => (v: string) => {
     setBack([]);
-    setState({ ...state, [key]: (e.target as HTMLInputElement).value, after: undefined });
+    setState({ ...state, [key]: v, after: undefined });
   };
   const items = page.data?.items ?? [];
-  // names two homes share get their ids, as in the other home choosers
-  const homeNames = new Map<string, number>();
-  for (const h of homes.list ?? []) homeNames.set(h.name, (homeNames.get(h.name) ?? 0) + 1);
   const next = () => {
     setBack([...back, after]);
     setState({ ...state, after: items[items.length - 1].id });
@@ -247,91 +257,46 @@ export function Devices() {
       <CreateDevice projectId={projectId} homes={homes} onCreated={page.reload} />
       <Section title="All devices">
         <form class="row filters" role="search" aria-label="filter devices" onSubmit={(e) => e.preventDefault()}>
-          <Field label="Search">
-            <input type="search" name="search" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} placeholder="name, tag or id" />
-          </Field>
-          <Field label="Class">
-            <input name="class" value={deviceClass} onInput={filter('deviceClass')} />
-          </Field>
-          <Field label="Home">
-            <select name="home" value={home} onChange={filter('home')}>
-              <option value="">any</option>
-              <option value="in">in a home</option>
-              <option value="none">in no home</option>
-              {homes.list?.map((h) => (
-                <option key={h.id} value={String(h.id)}>
-                  {homeNames.get(h.name)! > 1 ? `${h.name} (id ${h.id})` : h.name}
-                </option>
-              ))}
-              {/^\d+$/.test(home) && !homes.list?.some((h) => String(h.id) === home) ? <option value={home}>{homes.nameOf(Number(home))}</option> : null}
-            </select>
-          </Field>
-          <Field label="Tag">
-            <input name="tag" value={tag} onInput={filter('tag')} />
-          </Field>
-          <Field label="Status">
-            <select name="status" value={status} onChange={filter('status')}>
-              <option value="">any</option>
-              <option value="online">online</option>
-              <option value="offline">offline</option>
-            </select>
-          </Field>
+          <TextField label="Search" type="search" name="search" value={typed} onValue={setTyped} placeholder="name, tag or id" />
+          <TextField label="Class" name="class" value={deviceClass} onValue={filter('deviceClass')} />
+          <HomeSelect
+            label="Home"
+            name="home"
+            homes={homes}
+            value={home}
+            onChange={filter('home')}
+            current={/^\d+$/.test(home) ? Number(home) : undefined}
+            lead={HOME_FILTERS}
+          />
+          <TextField label="Tag" name="tag" value={tag} onValue={filter('tag')} />
+          <SelectField label="Status" name="status" value={status} choices={STATUSES} onValue={filter('status')} />
         </form>
         <ErrorBox error={page.error ?? del.error} />
-        <div class="scroll">
-          <table class="devices">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" class="wide">
-                  Id
-                </th>
-                <th scope="col" class="wide">
-                  Class
-                </th>
-                <th scope="col">Home</th>
-                <th scope="col" class="wide">
-                  Tag
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col">Last connect</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
+        <Table class="devices" columns={COLUMNS}>
+          {items.map((d) => {
+            const l = live.get(d.id);
+            const on = l ? l.on : !!d.isConnected;
+            const last = l?.on ? l.at : d.lastConnectTime;
+            return (
+              <tr key={d.id} data-device={d.id}>
+                <td>
+                  <a href={href(`devices/${d.id}`)}>{d.name || `device ${d.id}`}</a>
+                </td>
+                <td class="wide">{d.id}</td>
+                <td class="wide">{d.deviceClass}</td>
+                <td data-field="home">{d.homeId === undefined ? '—' : homes.nameOf(d.homeId)}</td>
+                <td class="wide">{d.tag ?? ''}</td>
+                <td class="status" data-status={on ? 'online' : 'offline'}>
+                  <Presence on={on} />
+                </td>
+                <td>{when(last)}</td>
+                <td>
+                  <DeleteButton confirm={`Delete device ${d.id}?`} action={del} path={`/devices/${d.id}`} onDone={page.reload} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map((d) => {
-                const l = live.get(d.id);
-                const on = l ? l.on : !!d.isConnected;
-                const last = l?.on ? l.at : d.lastConnectTime;
-                return (
-                  <tr key={d.id} data-device={d.id}>
-                    <td>
-                      <a href={href(`devices/${d.id}`)}>{d.name || `device ${d.id}`}</a>
-                    </td>
-                    <td class="wide">{d.id}</td>
-                    <td class="wide">{d.deviceClass}</td>
-                    <td data-field="home">{d.homeId === undefined ? '—' : homes.nameOf(d.homeId)}</td>
-                    <td class="wide">{d.tag ?? ''}</td>
-                    <td class="status" data-status={on ? 'online' : 'offline'}>
-                      <span class={on ? 'dot on' : 'dot'} aria-hidden="true" />
-                      {on ? 'online' : 'offline'}
-                    </td>
-                    <td>{when(last)}</td>
-                    <td>
-                      <ConfirmButton
-                        label="Delete"
-                        confirm={`Delete device ${d.id}?`}
-                        onConfirm={() => del.run(() => send('DELETE', `/devices/${d.id}`)).then(page.reload)}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
         {page.data ? (
           <nav class="pager" aria-label="pages">
             <button type="button" disabled={after === undefined} onClick={previous}>

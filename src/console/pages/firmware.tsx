@@ -4,29 +4,25 @@
 // and a form that starts one. A rollout's own page is rollout.tsx. Bundles and rollouts are a
 // project key's business: a user session is told so instead of a page of refusals.
 import { useEffect, useState } from 'preact/hooks';
+import type { BundleComponent, BundleRow } from '../../ports/store/bundles';
+import type { RolloutCounts, RolloutDeviceRow, RolloutDeviceState, RolloutRow, RolloutState } from '../../ports/store/rollouts';
 import { download, list, send, session, upload } from '../api';
 import { onEvent } from '../stream';
 import { go, href } from '../router';
-import { ConfirmButton, ErrorBox, Field, Pager, Section, useAction, useCoalesced, useLoad, when } from '../ui';
+import { RowForm, SelectField, TextField, inputValue, type Choice } from '../forms';
+import { Table, usePaged } from '../lists';
+import { DeleteButton, ErrorBox, Field, Section, useAction, useCoalesced, useLoad, when } from '../ui';
 
-// The wire types of bundles and rollouts (bundles and rollouts of the HTTP API), kept here for both pages.
-export interface BundleComponent {
-  componentName: string;
-  componentVersionName: string;
-  filename?: string;
-  /** `sha256:<hex>` once a file is uploaded */
-  checksum?: string;
-  url?: string;
-}
-export interface Bundle {
-  id: string;
-  projectId: number;
+// The wire types of bundles and rollouts (bundles and rollouts of the HTTP API), kept here for both
+// pages: each is what the service's view makes of the store port's row (src/domain/bundle/view.ts,
+// src/domain/rollout/view.ts), named from the port's types, imported as types only
+// (docs/architecture.md#floors-and-imports); test/unit/ops/console-types.test.ts checks them against /openapi.json.
+/** a component's `checksum` is `sha256:<hex>` once a file is uploaded */
+export type Bundle = Pick<BundleRow, 'id' | 'projectId' | 'deviceClass' | 'components' | 'creationTime'> & {
   name?: string;
   description?: string;
-  deviceClass: string;
   channel?: string;
-  components: BundleComponent[];
-}
+};
 /** the answer to an upload */
 export interface ComponentFile {
   componentName: string;
@@ -35,40 +31,12 @@ export interface ComponentFile {
   url: string;
 }
 /** a device's way through a rollout, in order; installed and failed are final */
-export const DEVICE_STATES = ['pending', 'notified', 'downloading', 'installed', 'failed'] as const;
-export type DeviceState = (typeof DEVICE_STATES)[number];
-export type RolloutState = 'running' | 'paused' | 'completed' | 'aborted';
-export interface Wave {
-  percent: number;
-  afterMinutes?: number;
-}
-export interface RolloutTarget {
-  channel?: string;
-  tag?: string;
-  deviceIds?: number[];
-}
-export interface Rollout {
-  id: string;
-  projectId: number;
-  bundleId: string;
-  name: string;
-  state: RolloutState;
-  target: RolloutTarget;
-  waves: Wave[];
-  currentWave: number;
-  failureThreshold: number;
-  ratePerMinute?: number;
-  ttl?: number;
-  counts: { targeted: number } & Record<DeviceState, number>;
-  creationTime: string;
-  updateTime: string;
-}
-export interface RolloutDevice {
-  deviceId: number;
-  state: DeviceState;
-  updateTime: string;
-  error?: string;
-}
+export const DEVICE_STATES: readonly RolloutDeviceState[] = ['pending', 'notified', 'downloading', 'installed', 'failed'];
+export type Rollout = Pick<
+  RolloutRow,
+  'id' | 'projectId' | 'bundleId' | 'name' | 'state' | 'target' | 'waves' | 'currentWave' | 'failureThreshold' | 'creationTime' | 'updateTime'
+> & { counts: RolloutCounts };
+export type RolloutDevice = Pick<RolloutDeviceRow, 'deviceId' | 'state' | 'updateTime'> & { error?: string };
 /** what a `_rolloutUpdated_` event carries: the rollout, or at least its id */
 export type RolloutEvent = Partial<Rollout> & { id?: string; rolloutId?: string };
 
@@ -172,27 +140,17 @@ function BundleCard({ b, onChanged }: { b: Bundle; onChanged: () => void }) {
         {b.channel ? <span class="tag">channel {b.channel}</span> : null}
       </h3>
       {b.description ? <p class="muted">{b.description}</p> : null}
-      <div class="scroll">
-        <table aria-label={`components of ${b.id}`}>
-          <thead>
-            <tr>
-              <th scope="col">Component</th>
-              <th scope="col">Version</th>
-              <th scope="col">File</th>
-              <th scope="col">Upload</th>
-            </tr>
-          </thead>
-          <tbody>
-            {b.components.map((c) => (
-              <ComponentRow key={c.componentName} bundle={b} c={c} onUploaded={onChanged} />
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ConfirmButton
+      <Table label={`components of ${b.id}`} columns={['Component', 'Version', 'File', 'Upload']}>
+        {b.components.map((c) => (
+          <ComponentRow key={c.componentName} bundle={b} c={c} onUploaded={onChanged} />
+        ))}
+      </Table>
+      <DeleteButton
         label="Delete bundle"
         confirm={`Delete bundle ${b.id} and its files?`}
-        onConfirm={() => void del.run(() => send('DELETE', `/bundles/${encodeURIComponent(b.id)}`)).then((ok) => ok && onChanged())}
+        action={del}
+        path={`/bundles/${encodeURIComponent(b.id)}`}
+        onDone={onChanged}
       />
       <ErrorBox error={del.error} />
     </div>
@@ -221,37 +179,22 @@ function CreateBundle({ projectId, classes, onCreated }: { projectId: number; cl
   const parsed = parseComponents(components);
   return (
     <Section title="Add a bundle">
-      <form
-        aria-label="add a bundle"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!parsed.ok) return;
-          action
-            .run(() => send('POST', '/bundles', { id, projectId, deviceClass: cls, channel: channel || undefined, components: parsed.value }))
-            .then((ok) => {
-              if (!ok) return;
-              setId('');
-              setComponents('');
-              onCreated();
-            });
+      <RowForm
+        layout="stack"
+        label="add a bundle"
+        action={action}
+        submit="Create bundle"
+        disabled={!parsed.ok || !id || !cls}
+        onSubmit={async () => {
+          if (!parsed.ok) throw new Error(`Components: ${parsed.error}`);
+          await send('POST', '/bundles', { id, projectId, deviceClass: cls, channel: channel || undefined, components: parsed.value });
         }}
+        onDone={() => (setId(''), setComponents(''), onCreated())}
       >
         <div class="row">
-          <Field label="Bundle id">
-            <input name="bundleId" required value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
-          </Field>
-          <Field label="Class">
-            <select name="deviceClass" value={cls} onChange={(e) => setClass((e.target as HTMLSelectElement).value)}>
-              {classes.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Channel">
-            <input name="channel" value={channel} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
-          </Field>
+          <TextField label="Bundle id" name="bundleId" required value={id} onValue={setId} />
+          <SelectField label="Class" name="deviceClass" value={cls} choices={classes} onValue={setClass} />
+          <TextField label="Channel" name="channel" value={channel} onValue={setChannel} />
         </div>
         <Field
           label="Components"
@@ -263,18 +206,14 @@ function CreateBundle({ projectId, classes, onCreated }: { projectId: number; cl
             )
           }
         >
-          <textarea name="components" rows={3} value={components} onInput={(e) => setComponents((e.target as HTMLTextAreaElement).value)} />
+          <textarea name="components" rows={3} value={components} onInput={(e) => setComponents(inputValue(e))} />
         </Field>
-        <button type="submit" class="primary" disabled={action.busy || !parsed.ok || !id || !cls}>
-          Create bundle
-        </button>
-      </form>
-      <ErrorBox error={action.error} />
+      </RowForm>
     </Section>
   );
 }
 
-const TTLS: [string, string][] = [
+const TTLS: Choice[] = [
   ['', 'the service default'],
   ['3600', '1 hour'],
   ['86400', '1 day'],
@@ -312,39 +251,36 @@ function CreateRollout({ projectId, bundles }: { projectId: number; bundles: Bun
   return (
     <Section title="Start a rollout">
       {bundles.length === 0 ? <p class="muted">Add a bundle first.</p> : null}
-      <form
-        aria-label="start a rollout"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!parsedIds.ok || !wavesOk) return;
+      <RowForm
+        layout="stack"
+        label="start a rollout"
+        action={action}
+        submit="Start rollout"
+        disabled={!bid || !parsedIds.ok || !wavesOk}
+        onSubmit={async () => {
+          if (!parsedIds.ok) throw new Error(`Target device ids: ${parsedIds.error}`);
           const target = { channel: channel || undefined, tag: tag || undefined, deviceIds: parsedIds.value };
-          action.run(async () => {
-            const r = await send<Rollout>('POST', `/projects/${projectId}/rollouts`, {
-              bundleId: bid,
-              name: name || undefined,
-              target: Object.values(target).some((v) => v !== undefined) ? target : undefined,
-              waves: waves.map((w) => ({ percent: Number(w.percent), afterMinutes: w.afterMinutes.trim() === '' ? undefined : Number(w.afterMinutes) })),
-              failureThreshold: Number(threshold),
-              ratePerMinute: rate.trim() === '' ? undefined : Number(rate),
-              ttl: ttl === '' ? undefined : Number(ttl),
-            });
-            go(`firmware/${encodeURIComponent(r.id)}`);
+          const r = await send<Rollout>('POST', `/projects/${projectId}/rollouts`, {
+            bundleId: bid,
+            name: name || undefined,
+            target: Object.values(target).some((v) => v !== undefined) ? target : undefined,
+            waves: waves.map((w) => ({ percent: Number(w.percent), afterMinutes: w.afterMinutes.trim() === '' ? undefined : Number(w.afterMinutes) })),
+            failureThreshold: Number(threshold),
+            ratePerMinute: rate.trim() === '' ? undefined : Number(rate),
+            ttl: ttl === '' ? undefined : Number(ttl),
           });
+          go(`firmware/${encodeURIComponent(r.id)}`);
         }}
       >
         <div class="row">
-          <Field label="Bundle">
-            <select name="bundle" value={bid} onChange={(e) => setBundle((e.target as HTMLSelectElement).value)}>
-              {bundles.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.id} ({b.deviceClass})
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Rollout name">
-            <input name="name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-          </Field>
+          <SelectField
+            label="Bundle"
+            name="bundle"
+            value={bid}
+            choices={bundles.map((b): Choice => [b.id, `${b.id} (${b.deviceClass})`])}
+            onValue={setBundle}
+          />
+          <TextField label="Rollout name" name="name" value={name} onValue={setName} />
         </div>
         <fieldset>
           <legend>Waves</legend>
@@ -354,23 +290,10 @@ function CreateRollout({ projectId, bundles }: { projectId: number; bundles: Bun
           {waves.map((w, i) => (
             <div class="row" key={i} data-wave={i + 1}>
               <Field label={`Wave ${i + 1}: up to percent`}>
-                <input
-                  type="number"
-                  min={1}
-                  max={100}
-                  required
-                  value={w.percent}
-                  onInput={(e) => setWave(i, 'percent', (e.target as HTMLInputElement).value)}
-                />
+                <input type="number" min={1} max={100} required value={w.percent} onInput={(e) => setWave(i, 'percent', inputValue(e))} />
               </Field>
               <Field label={`Wave ${i + 1}: minutes after the previous`}>
-                <input
-                  type="number"
-                  min={0}
-                  value={w.afterMinutes}
-                  disabled={i === 0}
-                  onInput={(e) => setWave(i, 'afterMinutes', (e.target as HTMLInputElement).value)}
-                />
+                <input type="number" min={0} value={w.afterMinutes} disabled={i === 0} onInput={(e) => setWave(i, 'afterMinutes', inputValue(e))} />
               </Field>
               {waves.length > 1 ? (
                 <button type="button" class="small" onClick={() => setWaves(waves.filter((_, j) => j !== i))}>
@@ -386,52 +309,30 @@ function CreateRollout({ projectId, bundles }: { projectId: number; bundles: Bun
         </fieldset>
         <div class="row">
           <Field label="Failure threshold (%)" hint="paused by itself above this, after 5 results">
-            <input
-              type="number"
-              name="failureThreshold"
-              min={0}
-              max={100}
-              required
-              value={threshold}
-              onInput={(e) => setThreshold((e.target as HTMLInputElement).value)}
-            />
+            <input type="number" name="failureThreshold" min={0} max={100} required value={threshold} onInput={(e) => setThreshold(inputValue(e))} />
           </Field>
           <Field label="Devices notified per minute" hint="empty: no limit">
-            <input type="number" name="ratePerMinute" min={1} value={rate} onInput={(e) => setRate((e.target as HTMLInputElement).value)} />
+            <input type="number" name="ratePerMinute" min={1} value={rate} onInput={(e) => setRate(inputValue(e))} />
           </Field>
-          <Field label="A device's update waits up to">
-            <select name="ttl" value={ttl} onChange={(e) => setTtl((e.target as HTMLSelectElement).value)}>
-              {TTLS.map(([v, t]) => (
-                <option key={v} value={v}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <SelectField label="A device's update waits up to" name="ttl" value={ttl} choices={TTLS} onValue={setTtl} />
         </div>
         <fieldset>
           <legend>Target</legend>
           <p class="hint">The bundle's device class, narrowed by what is filled in here.</p>
           <div class="row">
-            <Field label="Target channel">
-              <input name="channel" value={channel} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
-            </Field>
-            <Field label="Target tag">
-              <input name="tag" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />
-            </Field>
-            <Field
+            <TextField label="Target channel" name="channel" value={channel} onValue={setChannel} />
+            <TextField label="Target tag" name="tag" value={tag} onValue={setTag} />
+            <TextField
               label="Target device ids"
               hint={parsedIds.ok ? 'separated by spaces or commas' : <span class="bad">{(parsedIds as { error: string }).error}</span>}
-            >
-              <input name="deviceIds" value={ids} aria-invalid={!parsedIds.ok} onInput={(e) => setIds((e.target as HTMLInputElement).value)} />
-            </Field>
+              name="deviceIds"
+              value={ids}
+              invalid={!parsedIds.ok}
+              onValue={setIds}
+            />
           </div>
         </fieldset>
-        <button type="submit" class="primary" disabled={action.busy || !bid || !parsedIds.ok || !wavesOk}>
-          Start rollout
-        </button>
-      </form>
-      <ErrorBox error={action.error} />
+      </RowForm>
     </Section>
   );
 }
@@ -439,8 +340,7 @@ function CreateRollout({ projectId, bundles }: { projectId: number; bundles: Bun
 const LIMIT = 20;
 
 function Rollouts({ projectId }: { projectId: number }) {
-  const [skip, setSkip] = useState(0);
-  const page = useLoad(() => list<Rollout>(`/projects/${projectId}/rollouts`, skip, LIMIT), [projectId, skip]);
+  const page = usePaged<Rollout>(`/projects/${projectId}/rollouts`, LIMIT);
   const { data, set } = page;
   const refresh = useCoalesced(page.reload, page.loading);
   useEffect(
@@ -460,45 +360,30 @@ function Rollouts({ projectId }: { projectId: number }) {
       <ErrorBox error={page.error} />
       {data && data.items.length === 0 ? <p class="muted">No rollouts yet.</p> : null}
       {data && data.items.length > 0 ? (
-        <div class="scroll">
-          <table aria-label="rollouts">
-            <thead>
-              <tr>
-                <th scope="col">Rollout</th>
-                <th scope="col">Bundle</th>
-                <th scope="col">State</th>
-                <th scope="col">Wave</th>
-                <th scope="col">Installed</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((r) => (
-                <tr key={r.id} data-rollout={r.id}>
-                  <td>
-                    <a href={href(`firmware/${encodeURIComponent(r.id)}`)}>{r.name || r.id}</a>
-                  </td>
-                  <td>{r.bundleId}</td>
-                  <td data-field="state">{r.state}</td>
-                  <td>{waveText(r)}</td>
-                  <td>
-                    <progress
-                      max={Math.max(r.counts.targeted, 1)}
-                      value={r.counts.installed}
-                      aria-label={`installed on ${r.counts.installed} of ${r.counts.targeted}`}
-                    />{' '}
-                    <span data-count="installed">{r.counts.installed}</span> / {r.counts.targeted}
-                  </td>
-                  <td data-count="failed">{r.counts.failed}</td>
-                  <td>{when(r.creationTime)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="rollouts" columns={['Rollout', 'Bundle', 'State', 'Wave', 'Installed', 'Failed', 'Started']}>
+          {data.items.map((r) => (
+            <tr key={r.id} data-rollout={r.id}>
+              <td>
+                <a href={href(`firmware/${encodeURIComponent(r.id)}`)}>{r.name || r.id}</a>
+              </td>
+              <td>{r.bundleId}</td>
+              <td data-field="state">{r.state}</td>
+              <td>{waveText(r)}</td>
+              <td>
+                <progress
+                  max={Math.max(r.counts.targeted, 1)}
+                  value={r.counts.installed}
+                  aria-label={`installed on ${r.counts.installed} of ${r.counts.targeted}`}
+                />{' '}
+                <span data-count="installed">{r.counts.installed}</span> / {r.counts.targeted}
+              </td>
+              <td data-count="failed">{r.counts.failed}</td>
+              <td>{when(r.creationTime)}</td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
-      {data ? <Pager skip={skip} limit={LIMIT} total={data.total} onPage={setSkip} /> : page.error ? null : <p class="muted">Loading…</p>}
+      {page.pager}
     </Section>
   );
 }
@@ -506,8 +391,7 @@ function Rollouts({ projectId }: { projectId: number }) {
 export function Firmware() {
   const s = session()!;
   const projectId = s.projectId;
-  const [skip, setSkip] = useState(0);
-  const bundles = useLoad(() => list<Bundle>(`/bundles?projectId=${projectId}`, skip, LIMIT), [projectId, skip]);
+  const bundles = usePaged<Bundle>(`/bundles?projectId=${projectId}`, LIMIT);
   const classes = useLoad(() => list<{ id: string }>(`/projects/${projectId}/deviceClasses`, 0, 200), [projectId]);
   if (s.kind !== 'project key')
     return (
@@ -527,7 +411,7 @@ export function Firmware() {
         {bundles.data?.items.map((b) => (
           <BundleCard key={b.id} b={b} onChanged={bundles.reload} />
         ))}
-        {bundles.data ? <Pager skip={skip} limit={LIMIT} total={bundles.data.total} onPage={setSkip} /> : bundles.error ? null : <p class="muted">Loading…</p>}
+        {bundles.pager}
       </Section>
       <CreateBundle projectId={projectId} classes={classes.data?.items.map((c) => c.id) ?? []} onCreated={bundles.reload} />
     </div>

@@ -1,39 +1,41 @@
 // The general log and the HTTP access log, with their filters and paging.
 import { useState } from 'preact/hooks';
-import { list, qs, session } from '../api';
-import { ErrorBox, Field, Pager, Section, useLoad, when } from '../ui';
+import { qs, session } from '../api';
+import { SelectField, inputValue, type Choice } from '../forms';
+import { Table, usePaged } from '../lists';
+import { ErrorBox, Field, Section, when } from '../ui';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'];
+const LEVEL_FILTERS: Choice[] = [['', 'any'], ...LEVELS.map((l, i): Choice => [String(i), l])];
+const METHODS: Choice[] = [['', 'any'], 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const LIMIT = 50;
+
+interface LogLine {
+  timestamp: string;
+  level: number;
+  source: string;
+  text: string;
+  caller?: { type?: string; name?: string };
+}
+interface AccessLine {
+  timestamp: string;
+  method: string;
+  path: string;
+  statusCode: number;
+  latency: number;
+  clientIp: string;
+}
 
 function GeneralLog({ projectId }: { projectId: number }) {
   const [level, setLevel] = useState('');
   const [source, setSource] = useState('');
-  const [skip, setSkip] = useState(0);
-  const page = useLoad(
-    () =>
-      list<{ timestamp: string; level: number; source: string; text: string; caller?: { type?: string; name?: string } }>(
-        `/logs${qs({ projectId, level, source })}`,
-        skip,
-        LIMIT,
-      ),
-    [projectId, level, source, skip],
-  );
+  const page = usePaged<LogLine>(`/logs${qs({ projectId, level, source })}`, LIMIT);
   return (
     <Section title="General log">
       <form class="row filters" aria-label="filter the general log" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Level">
-          <select value={level} onChange={(e) => (setLevel((e.target as HTMLSelectElement).value), setSkip(0))}>
-            <option value="">any</option>
-            {LEVELS.map((l, i) => (
-              <option key={l} value={i}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField label="Level" value={level} choices={LEVEL_FILTERS} onValue={setLevel} />
         <Field label="Source">
-          <input value={source} onInput={(e) => (setSource((e.target as HTMLInputElement).value), setSkip(0))} placeholder="api, broker, webhooks…" />
+          <input value={source} onInput={(e) => setSource(inputValue(e))} placeholder="api, broker, webhooks…" />
         </Field>
       </form>
       <ErrorBox error={page.error} />
@@ -44,7 +46,7 @@ function GeneralLog({ projectId }: { projectId: number }) {
           </li>
         ))}
       </ul>
-      {page.data ? <Pager skip={skip} limit={LIMIT} total={page.data.total} onPage={setSkip} /> : null}
+      {page.pager}
     </Section>
   );
 }
@@ -53,65 +55,34 @@ function AccessLog({ projectId }: { projectId: number }) {
   const [method, setMethod] = useState('');
   const [statusCode, setStatus] = useState('');
   const [pathPrefix, setPrefix] = useState('');
-  const [skip, setSkip] = useState(0);
-  const page = useLoad(
-    () =>
-      list<{ timestamp: string; method: string; path: string; statusCode: number; latency: number; clientIp: string }>(
-        `/httpAccessLogs${qs({ projectId, method, statusCode, pathPrefix })}`,
-        skip,
-        LIMIT,
-      ),
-    [projectId, method, statusCode, pathPrefix, skip],
-  );
+  const page = usePaged<AccessLine>(`/httpAccessLogs${qs({ projectId, method, statusCode, pathPrefix })}`, LIMIT);
   return (
     <Section title="HTTP access log">
       <form class="row filters" aria-label="filter the access log" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Method">
-          <select value={method} onChange={(e) => (setMethod((e.target as HTMLSelectElement).value), setSkip(0))}>
-            {['', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => (
-              <option key={m} value={m}>
-                {m || 'any'}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField label="Method" value={method} choices={METHODS} onValue={setMethod} />
         <Field label="Status">
-          <input inputMode="numeric" value={statusCode} onInput={(e) => (setStatus((e.target as HTMLInputElement).value), setSkip(0))} />
+          <input inputMode="numeric" value={statusCode} onInput={(e) => setStatus(inputValue(e))} />
         </Field>
         <Field label="Path prefix">
-          <input value={pathPrefix} onInput={(e) => (setPrefix((e.target as HTMLInputElement).value), setSkip(0))} placeholder="/devices" />
+          <input value={pathPrefix} onInput={(e) => setPrefix(inputValue(e))} placeholder="/devices" />
         </Field>
       </form>
       <ErrorBox error={page.error} />
-      <div class="scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Method</th>
-              <th scope="col">Path</th>
-              <th scope="col">Status</th>
-              <th scope="col">Latency</th>
-              <th scope="col">Client</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data?.items.map((r, i) => (
-              <tr key={i}>
-                <td>{when(r.timestamp)}</td>
-                <td>{r.method}</td>
-                <td>
-                  <code>{r.path}</code>
-                </td>
-                <td>{r.statusCode}</td>
-                <td>{(r.latency / 1e6).toFixed(1)} ms</td>
-                <td>{r.clientIp}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {page.data ? <Pager skip={skip} limit={LIMIT} total={page.data.total} onPage={setSkip} /> : null}
+      <Table columns={['Time', 'Method', 'Path', 'Status', 'Latency', 'Client']}>
+        {page.data?.items.map((r, i) => (
+          <tr key={i}>
+            <td>{when(r.timestamp)}</td>
+            <td>{r.method}</td>
+            <td>
+              <code>{r.path}</code>
+            </td>
+            <td>{r.statusCode}</td>
+            <td>{(r.latency / 1e6).toFixed(1)} ms</td>
+            <td>{r.clientIp}</td>
+          </tr>
+        ))}
+      </Table>
+      {page.pager}
     </Section>
   );
 }

@@ -1,11 +1,13 @@
 // Smart modules: webhooks with their subscriptions and templates (a preview rendered by the
 // service against a sample event, with errors at their position), and the delivery log with
 // every attempt and redelivery.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, get, list, qs, send, session } from '../api';
 import { href } from '../router';
 import { NotFound } from './not-found';
-import { ConfirmButton, ErrorBox, Field, JsonField, parseJson, Section, Secret, useAction, useLoad, when } from '../ui';
+import { RowForm, SelectField, TextField, inputValue, type Choice } from '../forms';
+import { OpenButton, PlainList, Table } from '../lists';
+import { DeleteButton, ErrorBox, Field, JsonField, parseJson, Section, Secret, ShownOnce, useAction, useLoad, usePoll, when } from '../ui';
 
 interface EventWebhook {
   url: string;
@@ -110,37 +112,26 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
         }),
       );
     });
+  const save = async () => {
+    setSaved(false);
+    const m = module
+      ? await send<Module>('PATCH', `/projects/${projectId}/smartModules/${encodeURIComponent(module.id)}`, { eventWebhook: webhook() })
+      : await send<Module>('POST', `/projects/${projectId}/smartModules`, { id, moduleType: 'webhooks', eventWebhook: webhook() });
+    setSaved(!!module);
+    onSaved(m);
+  };
   return (
-    <form
-      aria-label={module ? 'edit the event webhook' : 'create a webhook module'}
-      onSubmit={(e) => {
-        e.preventDefault();
-        setSaved(false);
-        action.run(async () => {
-          const m = module
-            ? await send<Module>('PATCH', `/projects/${projectId}/smartModules/${encodeURIComponent(module.id)}`, { eventWebhook: webhook() })
-            : await send<Module>('POST', `/projects/${projectId}/smartModules`, { id, moduleType: 'webhooks', eventWebhook: webhook() });
-          setSaved(!!module);
-          onSaved(m);
-        });
-      }}
-    >
-      {module ? null : (
-        <Field label="Module id" hint="3 or more lowercase letters, digits, - or _">
-          <input name="moduleId" required value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
-        </Field>
-      )}
-      <Field label="Webhook URL">
-        <input name="url" type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
-      </Field>
+    <RowForm layout="stack" label={module ? 'edit the event webhook' : 'create a webhook module'} action={action} showErrors={false} onSubmit={save}>
+      {module ? null : <TextField label="Module id" hint="3 or more lowercase letters, digits, - or _" name="moduleId" required value={id} onValue={setId} />}
+      <TextField label="Webhook URL" name="url" type="url" required value={url} onValue={setUrl} />
       <Field label="Subscriptions" hint="event types, one per line; * for all">
-        <textarea name="subscriptions" rows={3} value={subs} onInput={(e) => setSubs((e.target as HTMLTextAreaElement).value)} />
+        <textarea name="subscriptions" rows={3} value={subs} onInput={(e) => setSubs(inputValue(e))} />
       </Field>
       <details>
         <summary>Advanced: header and body templates</summary>
         <JsonField label="Headers (JSON object of templates)" value={headers} onInput={setHeaders} rows={3} />
         <Field label="Body template" hint="placeholders like {{eventData.celsius}}; empty sends the event as JSON">
-          <textarea name="bodyTemplate" rows={5} spellcheck={false} value={body} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />
+          <textarea name="bodyTemplate" rows={5} spellcheck={false} value={body} onInput={(e) => setBody(inputValue(e))} />
         </Field>
         <JsonField label="Sample event" value={sample} onInput={setSample} rows={6} />
         <button type="button" onClick={runPreview} disabled={previewAction.busy}>
@@ -170,7 +161,7 @@ function WebhookForm({ projectId, module, onSaved }: { projectId: number; module
         </span>
       ) : null}
       <TemplateErrors error={action.error} source={body} />
-    </form>
+    </RowForm>
   );
 }
 
@@ -207,21 +198,22 @@ export function Modules() {
           }}
         />
         {created?.eventWebhook?.key ? (
-          <div class="once" role="status">
+          <ShownOnce>
             <p>Module {created.id} created. Its signing key is shown once:</p>
             <Secret label="Signing key" value={created.eventWebhook.key} />
-          </div>
+          </ShownOnce>
         ) : null}
       </Section>
       <Section title="Modules">
-        <ErrorBox error={modules.error} />
-        <ul class="plain">
-          {modules.data?.map((m) => (
+        <PlainList
+          items={modules.data}
+          error={modules.error}
+          row={(m) => (
             <li key={m.id}>
               <a href={href(`modules/${encodeURIComponent(m.id)}`)}>{m.id}</a> <span class="muted">{m.eventWebhook?.url ?? m.commandWebhook?.url}</span>
             </li>
-          ))}
-        </ul>
+          )}
+        />
         {modules.data?.length === 0 ? <p class="muted">No modules yet. Events reach a webhook only from devices in a home.</p> : null}
       </Section>
     </div>
@@ -232,39 +224,24 @@ function DeliveryDetail({ base, id, onRedelivered }: { base: string; id: string;
   const d = useLoad(() => get<Delivery>(`${base}/${encodeURIComponent(id)}`), [id]);
   const action = useAction();
   // a delivery still on its way (queued again by a redelivery) is followed until it settles
-  const moving = d.data?.status === 'pending' || d.data?.status === 'delivering';
-  useEffect(() => {
-    if (!moving) return;
-    const timer = setInterval(d.reload, 1000);
-    return () => clearInterval(timer);
-  }, [moving]);
+  usePoll(d.reload, d.data?.status === 'pending' || d.data?.status === 'delivering', 1000);
   return (
     <div class="delivery-detail">
       <ErrorBox error={d.error ?? action.error} />
       {d.data ? (
         <>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Status</th>
-                <th scope="col">Latency</th>
-                <th scope="col">Answer (first bytes)</th>
+          <Table columns={['Time', 'Status', 'Latency', 'Answer (first bytes)']}>
+            {d.data.attempts?.map((a, i) => (
+              <tr key={i} data-attempt={i}>
+                <td>{when(a.time)}</td>
+                <td>{a.statusCode ?? a.error}</td>
+                <td>{a.latencyMs} ms</td>
+                <td>
+                  <code>{(a.response ?? '').slice(0, 200)}</code>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {d.data.attempts?.map((a, i) => (
-                <tr key={i} data-attempt={i}>
-                  <td>{when(a.time)}</td>
-                  <td>{a.statusCode ?? a.error}</td>
-                  <td>{a.latencyMs} ms</td>
-                  <td>
-                    <code>{(a.response ?? '').slice(0, 200)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
           <button
             type="button"
             onClick={() => action.run(() => send('POST', `${base}/${encodeURIComponent(id)}/redeliver`)).then((ok) => ok && (d.reload(), onRedelivered()))}
@@ -277,6 +254,8 @@ function DeliveryDetail({ base, id, onRedelivered }: { base: string; id: string;
   );
 }
 
+const DELIVERY_STATUSES: Choice[] = [['', 'any'], 'pending', 'delivering', 'success', 'failed', 'dropped'];
+
 export function ModulePage({ id }: { id: string }) {
   const projectId = session()!.projectId;
   const base = `/projects/${projectId}/smartModules/${encodeURIComponent(id)}`;
@@ -285,12 +264,11 @@ export function ModulePage({ id }: { id: string }) {
   const deliveries = useLoad(() => list<Delivery>(`${base}/deliveries${qs({ status })}`, 0, 100), [id, status]);
   const [open, setOpen] = useState<string>();
   const action = useAction();
-  const moving = deliveries.data?.items.some((d) => d.status === 'pending' || d.status === 'delivering');
-  useEffect(() => {
-    if (!moving) return;
-    const timer = setInterval(deliveries.reload, 2000);
-    return () => clearInterval(timer);
-  }, [moving]);
+  usePoll(
+    deliveries.reload,
+    deliveries.data?.items.some((d) => d.status === 'pending' || d.status === 'delivering'),
+    2000,
+  );
   if (module.error instanceof ApiError && module.error.status === 404) return <NotFound why={`There is no module “${id}” in this project.`} back="modules" />;
   return (
     <div class="page">
@@ -304,10 +282,12 @@ export function ModulePage({ id }: { id: string }) {
         <Section
           title="Event webhook"
           actions={
-            <ConfirmButton
+            <DeleteButton
               label="Delete module"
               confirm={`Delete ${id} and its delivery log?`}
-              onConfirm={() => action.run(() => send('DELETE', base)).then((ok) => ok && (location.hash = '#/modules'))}
+              action={action}
+              path={base}
+              onDone={() => (location.hash = '#/modules')}
             />
           }
         >
@@ -323,22 +303,14 @@ export function ModulePage({ id }: { id: string }) {
           </button>
         }
       >
-        <Field label="Status">
-          <select value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
-            {['', 'pending', 'delivering', 'success', 'failed', 'dropped'].map((s) => (
-              <option key={s} value={s}>
-                {s || 'any'}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField label="Status" value={status} choices={DELIVERY_STATUSES} onValue={setStatus} />
         <ErrorBox error={deliveries.error} />
         <ul class="plain deliveries">
           {deliveries.data?.items.map((d) => (
             <li key={d.id} data-delivery={d.status}>
-              <button type="button" class="link" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? undefined : d.id)}>
+              <OpenButton id={d.id} open={open} onOpen={setOpen}>
                 {when(d.creationTime)} {d.eventType ?? d.kind}
-              </button>{' '}
+              </OpenButton>{' '}
               <span class="tag">{d.status}</span> <span class="muted">{d.attemptCount} attempt(s)</span>
               {open === d.id ? <DeliveryDetail base={`${base}/deliveries`} id={d.id} onRedelivered={deliveries.reload} /> : null}
             </li>

@@ -7,7 +7,7 @@ import { get, list, qs, session } from '../api';
 import { onEvent } from '../stream';
 import { href } from '../router';
 import { Chart } from '../chart';
-import { ErrorBox, Section, useCoalesced, useLoad, when } from '../ui';
+import { ErrorBox, Section, useCoalesced, useLoad, usePoll, when } from '../ui';
 
 interface LogEntry {
   timestamp: string;
@@ -109,10 +109,7 @@ export function Overview() {
       }),
     [],
   );
-  useEffect(() => {
-    const timer = setInterval(refresh, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
+  usePoll(refresh, true, REFRESH_MS);
   const counts = stats.data?.devices;
   const figures = stats.data?.deliveries;
   const troubled = deliveries.data?.modules.filter((m) => m.failed + m.dropped + m.retrying > 0 || m.disabled.length > 0) ?? [];

@@ -1,7 +1,9 @@
 // The project's device classes, API keys (a new key is shown once) and users.
 import { useState } from 'preact/hooks';
-import { get, list, qs, send, session } from '../api';
-import { ConfirmButton, ErrorBox, Field, Pager, Secret, Section, useAction, useLoad, when } from '../ui';
+import { get, qs, send, session } from '../api';
+import { RowForm, SelectField, TextField } from '../forms';
+import { PlainList, usePaged } from '../lists';
+import { DeleteButton, ErrorBox, Secret, Section, ShownOnce, useAction, useLoad, when } from '../ui';
 
 const SCOPES = ['admin', 'devices', 'commands', 'events', 'kv', 'logs', 'users', 'homes', 'modules', 'data', 'reports'];
 
@@ -15,42 +17,33 @@ export function Classes() {
     <div class="page">
       <h1>Device classes</h1>
       <Section title="Add a class">
-        <form
-          class="row"
-          aria-label="add a device class"
-          onSubmit={(e) => {
-            e.preventDefault();
-            action
-              .run(() => send('POST', `/projects/${projectId}/deviceClasses`, { id, name: name || id }))
-              .then((ok) => ok && (setId(''), setName(''), classes.reload()));
-          }}
+        <RowForm
+          label="add a device class"
+          action={action}
+          submit="Create"
+          onSubmit={() => send('POST', `/projects/${projectId}/deviceClasses`, { id, name: name || id })}
+          onDone={() => (setId(''), setName(''), classes.reload())}
         >
-          <Field label="Id">
-            <input name="classId" required value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
-          </Field>
-          <Field label="Name">
-            <input name="className" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-          </Field>
-          <button type="submit" class="primary">
-            Create
-          </button>
-        </form>
-        <ErrorBox error={action.error} />
+          <TextField label="Id" name="classId" required value={id} onValue={setId} />
+          <TextField label="Name" name="className" value={name} onValue={setName} />
+        </RowForm>
       </Section>
       <Section title="Classes">
-        <ErrorBox error={classes.error} />
-        <ul class="plain">
-          {classes.data?.map((c) => (
+        <PlainList
+          items={classes.data}
+          error={classes.error}
+          row={(c) => (
             <li key={c.id}>
               <code>{c.id}</code> {c.name} <span class="muted">{c.description}</span>{' '}
-              <ConfirmButton
-                label="Delete"
+              <DeleteButton
                 confirm={`Delete class ${c.id}?`}
-                onConfirm={() => action.run(() => send('DELETE', `/projects/${projectId}/deviceClasses/${encodeURIComponent(c.id)}`)).then(classes.reload)}
+                action={action}
+                path={`/projects/${projectId}/deviceClasses/${encodeURIComponent(c.id)}`}
+                onDone={classes.reload}
               />
             </li>
-          ))}
-        </ul>
+          )}
+        />
       </Section>
     </div>
   );
@@ -67,20 +60,16 @@ export function Keys() {
     <div class="page">
       <h1>Project API keys</h1>
       <Section title="Create a key">
-        <form
-          aria-label="create an API key"
-          onSubmit={(e) => {
-            e.preventDefault();
-            action.run(async () => {
-              setCreated(await send('POST', `/projects/${projectId}/apiKeys`, { name, scopes }));
-              setName('');
-              keys.reload();
-            });
-          }}
+        <RowForm
+          layout="stack"
+          label="create an API key"
+          action={action}
+          submit="Create"
+          disabled={scopes.length === 0}
+          onSubmit={async () => setCreated(await send('POST', `/projects/${projectId}/apiKeys`, { name, scopes }))}
+          onDone={() => (setName(''), keys.reload())}
         >
-          <Field label="Name">
-            <input name="keyName" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-          </Field>
+          <TextField label="Name" name="keyName" required value={name} onValue={setName} />
           <fieldset>
             <legend>Scopes</legend>
             {SCOPES.map((s) => (
@@ -94,98 +83,82 @@ export function Keys() {
               </label>
             ))}
           </fieldset>
-          <button type="submit" class="primary" disabled={scopes.length === 0}>
-            Create
-          </button>
-        </form>
-        <ErrorBox error={action.error} />
+        </RowForm>
         {created ? (
-          <div class="once" role="status">
+          <ShownOnce onDone={() => setCreated(undefined)}>
             <p>The key is shown once: copy it now.</p>
             <Secret label="Key" value={created.key ?? created.apiKey ?? ''} />
-            <button type="button" onClick={() => setCreated(undefined)}>
-              Done
-            </button>
-          </div>
+          </ShownOnce>
         ) : null}
       </Section>
       <Section title="Keys">
-        <ErrorBox error={keys.error} />
-        <ul class="plain">
-          {keys.data?.map((k) => (
+        <PlainList
+          items={keys.data}
+          error={keys.error}
+          row={(k) => (
             <li key={k.id}>
               <strong>{k.name}</strong> <span class="muted">{k.scopes.join(', ')}</span> <span class="muted">{when(k.creationTime)}</span>{' '}
-              <ConfirmButton
+              <DeleteButton
                 label="Revoke"
                 confirm={`Revoke ${k.name}? Its open connections close.`}
-                onConfirm={() => action.run(() => send('DELETE', `/projects/${projectId}/apiKeys/${encodeURIComponent(k.id)}`)).then(keys.reload)}
+                action={action}
+                path={`/projects/${projectId}/apiKeys/${encodeURIComponent(k.id)}`}
+                onDone={keys.reload}
               />
             </li>
-          ))}
-        </ul>
+          )}
+        />
       </Section>
     </div>
   );
 }
 
+const NO_USER = { name: '', email: '', password: '' };
+
 export function Users() {
   const projectId = session()!.projectId;
   const [search, setSearch] = useState('');
-  const [skip, setSkip] = useState(0);
-  const users = useLoad(
-    () => list<{ id: number; name: string; email: string; canCreateDevices?: boolean }>(`/users${qs({ projectId, search })}`, skip, 25),
-    [projectId, search, skip],
-  );
-  const [form, setForm] = useState({ name: '', email: '', password: '' });
+  const users = usePaged<{ id: number; name: string; email: string; canCreateDevices?: boolean }>(`/users${qs({ projectId, search })}`, 25);
+  const [form, setForm] = useState(NO_USER);
   const action = useAction();
-  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
   return (
     <div class="page">
       <h1>Users</h1>
       <Section title="Add a user">
-        <form
-          class="row"
-          aria-label="add a user"
-          onSubmit={(e) => {
-            e.preventDefault();
-            action
-              .run(() => send('POST', '/users', { projectId, ...form }))
-              .then((ok) => ok && (setForm({ name: '', email: '', password: '' }), users.reload()));
-          }}
+        <RowForm
+          label="add a user"
+          action={action}
+          submit="Create"
+          onSubmit={() => send('POST', '/users', { projectId, ...form })}
+          onDone={() => (setForm(NO_USER), users.reload())}
         >
-          <Field label="Name">
-            <input name="userName" required value={form.name} onInput={set('name')} />
-          </Field>
-          <Field label="Email">
-            <input name="userEmail" type="email" required value={form.email} onInput={set('email')} />
-          </Field>
-          <Field label="Password">
-            <input name="userPassword" type="password" autocomplete="new-password" required value={form.password} onInput={set('password')} />
-          </Field>
-          <button type="submit" class="primary">
-            Create
-          </button>
-        </form>
-        <ErrorBox error={action.error} />
+          <TextField label="Name" name="userName" required value={form.name} onValue={set('name')} />
+          <TextField label="Email" name="userEmail" type="email" required value={form.email} onValue={set('email')} />
+          <TextField
+            label="Password"
+            name="userPassword"
+            type="password"
+            autocomplete="new-password"
+            required
+            value={form.password}
+            onValue={set('password')}
+          />
+        </RowForm>
       </Section>
       <Section title="Users">
-        <Field label="Search">
-          <input type="search" value={search} onInput={(e) => (setSearch((e.target as HTMLInputElement).value), setSkip(0))} />
-        </Field>
-        <ErrorBox error={users.error} />
-        <ul class="plain">
-          {users.data?.items.map((u) => (
+        <TextField label="Search" type="search" value={search} onValue={setSearch} />
+        <PlainList
+          items={users.data?.items}
+          error={users.error}
+          row={(u) => (
             <li key={u.id}>
               <strong>{u.name}</strong> <span class="muted">{u.email}</span> <span class="muted">id {u.id}</span>{' '}
-              <ConfirmButton
-                label="Delete"
-                confirm={`Delete ${u.email}?`}
-                onConfirm={() => action.run(() => send('DELETE', `/users/${u.id}`)).then(users.reload)}
-              />
+              <DeleteButton confirm={`Delete ${u.email}?`} action={action} path={`/users/${u.id}`} onDone={users.reload} />
             </li>
-          ))}
-        </ul>
-        {users.data ? <Pager skip={skip} limit={25} total={users.data.total} onPage={setSkip} /> : null}
+          )}
+        />
+        {users.pager}
       </Section>
     </div>
   );
@@ -239,20 +212,15 @@ export function Settings() {
             {TOGGLES.map((t) => (
               <Toggle key={t.name} {...t} checked={p[t.name]} busy={action.busy} onChange={() => change({ [t.name]: !p[t.name] })} />
             ))}
-            <Field
+            <SelectField
               label="Command actions"
               hint='"spec": lowercase actions only (SPEC §2.8); "mode": camelCase too, as MODE firmware sends (doEcho, startDiscovery)'
-            >
-              <select
-                name="commandActions"
-                value={p.commandActions}
-                disabled={action.busy}
-                onChange={(e) => change({ commandActions: (e.target as HTMLSelectElement).value as 'spec' | 'mode' })}
-              >
-                <option value="spec">spec</option>
-                <option value="mode">mode</option>
-              </select>
-            </Field>
+              name="commandActions"
+              value={p.commandActions}
+              choices={['spec', 'mode']}
+              disabled={action.busy}
+              onValue={(v) => change({ commandActions: v as 'spec' | 'mode' })}
+            />
           </form>
           {saved ? (
             <p class="ok" role="status">

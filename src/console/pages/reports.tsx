@@ -1,7 +1,9 @@
 // Scheduled reports: create one, run it now, follow its runs and download an output.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { download, get, list, qs, send, session } from '../api';
-import { ConfirmButton, ErrorBox, Field, Section, useAction, useLoad, when } from '../ui';
+import { RowForm, SelectField, TextField } from '../forms';
+import { OpenButton, PlainList } from '../lists';
+import { DeleteButton, ErrorBox, Section, useAction, useLoad, usePoll, when } from '../ui';
 
 interface Report {
   id: string;
@@ -27,11 +29,7 @@ function Runs({ report }: { report: Report }) {
   const action = useAction();
   const pending = runs.data?.some((r) => r.status === 'queued' || r.status === 'running');
   // a run on its way is followed until it ends, as the delivery log follows a delivery
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setInterval(runs.reload, 2000);
-    return () => clearInterval(timer);
-  }, [pending]);
+  usePoll(runs.reload, pending, 2000);
   return (
     <div class="runs">
       <button
@@ -74,80 +72,49 @@ export function Reports() {
   const [form, setForm] = useState({ name: '', kind: 'devices', format: 'csv', cron: '0 6 * * *', timezone: 'UTC' });
   const [open, setOpen] = useState<string>();
   const action = useAction();
-  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
+  const create = () =>
+    send('POST', '/scheduledReports', {
+      projectId,
+      name: form.name,
+      kind: form.kind,
+      format: form.format,
+      schedule: { cron: form.cron, timezone: form.timezone },
+      destination: { type: 'store' },
+      enabled: true,
+    });
   return (
     <div class="page">
       <h1>Scheduled reports</h1>
       <Section title="Create a report">
-        <form
-          class="row"
-          aria-label="create a report"
-          onSubmit={(e) => {
-            e.preventDefault();
-            action
-              .run(() =>
-                send('POST', '/scheduledReports', {
-                  projectId,
-                  name: form.name,
-                  kind: form.kind,
-                  format: form.format,
-                  schedule: { cron: form.cron, timezone: form.timezone },
-                  destination: { type: 'store' },
-                  enabled: true,
-                }),
-              )
-              .then((ok) => ok && reports.reload());
-          }}
-        >
-          <Field label="Name">
-            <input name="reportName" required value={form.name} onInput={set('name')} />
-          </Field>
-          <Field label="Kind">
-            <select name="kind" value={form.kind} onChange={set('kind')}>
-              {['devices', 'connectivity', 'events', 'deliveries'].map((k) => (
-                <option key={k}>{k}</option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Format">
-            <select name="format" value={form.format} onChange={set('format')}>
-              <option>csv</option>
-              <option>json</option>
-            </select>
-          </Field>
-          <Field label="Schedule (cron)">
-            <input name="cron" required value={form.cron} onInput={set('cron')} />
-          </Field>
-          <Field label="Time zone">
-            <input name="timezone" required value={form.timezone} onInput={set('timezone')} />
-          </Field>
-          <button type="submit" class="primary">
-            Create
-          </button>
-        </form>
-        <ErrorBox error={action.error} />
+        <RowForm label="create a report" action={action} submit="Create" onSubmit={create} onDone={reports.reload}>
+          <TextField label="Name" name="reportName" required value={form.name} onValue={set('name')} />
+          <SelectField label="Kind" name="kind" value={form.kind} choices={KINDS} onValue={set('kind')} />
+          <SelectField label="Format" name="format" value={form.format} choices={['csv', 'json']} onValue={set('format')} />
+          <TextField label="Schedule (cron)" name="cron" required value={form.cron} onValue={set('cron')} />
+          <TextField label="Time zone" name="timezone" required value={form.timezone} onValue={set('timezone')} />
+        </RowForm>
       </Section>
       <Section title="Reports">
-        <ErrorBox error={reports.error} />
-        <ul class="plain">
-          {reports.data?.items.map((r) => (
+        <PlainList
+          items={reports.data?.items}
+          error={reports.error}
+          row={(r) => (
             <li key={r.id} data-report={r.id}>
-              <button type="button" class="link" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? undefined : r.id)}>
+              <OpenButton id={r.id} open={open} onOpen={setOpen}>
                 {r.name}
-              </button>{' '}
+              </OpenButton>{' '}
               <span class="muted">
                 {r.kind} · {r.format} · {r.schedule.cron} {r.schedule.timezone} · next {when(r.nextRunTime)}
               </span>{' '}
-              <ConfirmButton
-                label="Delete"
-                confirm={`Delete ${r.name}?`}
-                onConfirm={() => action.run(() => send('DELETE', `/scheduledReports/${encodeURIComponent(r.id)}`)).then(reports.reload)}
-              />
+              <DeleteButton confirm={`Delete ${r.name}?`} action={action} path={`/scheduledReports/${encodeURIComponent(r.id)}`} onDone={reports.reload} />
               {open === r.id ? <Runs report={r} /> : null}
             </li>
-          ))}
-        </ul>
+          )}
+        />
       </Section>
     </div>
   );
 }
+
+const KINDS = ['devices', 'connectivity', 'events', 'deliveries'];

@@ -2,12 +2,13 @@
 // against the threshold that pauses it, pause / resume / abort with a confirmation, and its
 // devices filtered by state with the service's paging. `_rolloutUpdated_` events of the stream
 // keep the figures and the devices table current without a reload.
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { get, list, qs, send, session } from '../api';
+import { get, qs, send, session } from '../api';
 import { onEvent } from '../stream';
 import { href } from '../router';
-import { ConfirmButton, ErrorBox, Field, Pager, Section, useAction, useCoalesced, useLoad, when } from '../ui';
+import { Line, SelectField, type Choice } from '../forms';
+import { Table, usePaged } from '../lists';
+import { ConfirmButton, ErrorBox, Section, useAction, useCoalesced, useLoad, when } from '../ui';
 import {
   DEVICE_STATES,
   StateBars,
@@ -23,23 +24,11 @@ import {
 } from './firmware';
 
 const LIMIT = 50;
-
-function Line({ label, field, bad, children }: { label: string; field?: string; bad?: boolean; children: ComponentChildren }) {
-  return (
-    <div class="kv-line">
-      <dt>{label}</dt>
-      <dd data-field={field} class={bad ? 'bad' : undefined}>
-        {children}
-      </dd>
-    </div>
-  );
-}
+const STATE_FILTERS: Choice[] = [['', 'any'], ...DEVICE_STATES];
 
 function Devices({ projectId, id, changed }: { projectId: number; id: string; changed: number }) {
   const [state, setState] = useState('');
-  const [skip, setSkip] = useState(0);
-  const base = `/projects/${projectId}/rollouts/${encodeURIComponent(id)}/devices${qs({ state })}`;
-  const page = useLoad(() => list<RolloutDevice>(base, skip, LIMIT), [base, skip]);
+  const page = usePaged<RolloutDevice>(`/projects/${projectId}/rollouts/${encodeURIComponent(id)}/devices${qs({ state })}`, LIMIT);
   const refresh = useCoalesced(page.reload, page.loading);
   // a change of the rollout's counts is a change of some device's state
   useEffect(() => {
@@ -48,50 +37,26 @@ function Devices({ projectId, id, changed }: { projectId: number; id: string; ch
   return (
     <Section title="Devices">
       <form class="row filters" aria-label="filter the rollout's devices" onSubmit={(e) => e.preventDefault()}>
-        <Field label="State">
-          <select
-            name="state"
-            value={state}
-            onChange={(e) => {
-              setState((e.target as HTMLSelectElement).value);
-              setSkip(0);
-            }}
-          >
-            <option value="">any</option>
-            {DEVICE_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField label="State" name="state" value={state} choices={STATE_FILTERS} onValue={setState} />
       </form>
       <ErrorBox error={page.error} />
-      <div class="scroll">
-        <table aria-label="devices of the rollout" data-filter={state || 'any'} data-loading={page.loading ? 'yes' : 'no'}>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">State</th>
-              <th scope="col">Since</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data?.items.map((d) => (
-              <tr key={d.deviceId} data-device={d.deviceId}>
-                <td>
-                  <a href={href(`devices/${d.deviceId}`)}>{d.deviceId}</a>
-                </td>
-                <td data-field="state">{d.state}</td>
-                <td>{when(d.updateTime)}</td>
-                <td>{d.error ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {page.data ? <Pager skip={skip} limit={LIMIT} total={page.data.total} onPage={setSkip} /> : page.error ? null : <p class="muted">Loading…</p>}
+      <Table
+        label="devices of the rollout"
+        columns={['Device', 'State', 'Since', 'Error']}
+        attrs={{ 'data-filter': state || 'any', 'data-loading': page.loading ? 'yes' : 'no' }}
+      >
+        {page.data?.items.map((d) => (
+          <tr key={d.deviceId} data-device={d.deviceId}>
+            <td>
+              <a href={href(`devices/${d.deviceId}`)}>{d.deviceId}</a>
+            </td>
+            <td data-field="state">{d.state}</td>
+            <td>{when(d.updateTime)}</td>
+            <td>{d.error ?? ''}</td>
+          </tr>
+        ))}
+      </Table>
+      {page.pager}
     </Section>
   );
 }
@@ -157,14 +122,14 @@ export function RolloutPage({ id }: { id: string }) {
       </p>
       <Section title="Progress">
         <dl class="details">
-          <Line label="State" field="state">
+          <Line label="State" attrs={{ 'data-field': 'state' }}>
             {data.state}
           </Line>
           <Line label="Bundle">{data.bundleId}</Line>
-          <Line label="Wave" field="wave">
+          <Line label="Wave" attrs={{ 'data-field': 'wave' }}>
             {waveText(data)} ({data.waves.map((w) => `${w.percent}%${w.afterMinutes ? ` after ${w.afterMinutes} min` : ''}`).join(', ')})
           </Line>
-          <Line label="Failure rate" field="failure-rate" bad={over}>
+          <Line label="Failure rate" attrs={{ 'data-field': 'failure-rate', class: over ? 'bad' : undefined }}>
             {rate === undefined ? 'no results yet' : percentText(rate)} against a threshold of {percentText(data.failureThreshold)}
             {data.counts.installed + data.counts.failed < 5 ? ' (it can pause the rollout from 5 results on)' : ''}
           </Line>
@@ -174,7 +139,6 @@ export function RolloutPage({ id }: { id: string }) {
             {data.target?.tag ? `, tag ${data.target.tag}` : ''}
             {data.target?.deviceIds?.length ? `, devices ${data.target.deviceIds.join(', ')}` : ''}
           </Line>
-          {data.ratePerMinute ? <Line label="Pace">{data.ratePerMinute} devices a minute</Line> : null}
           <Line label="Started">{when(data.creationTime)}</Line>
           <Line label="Updated">{when(data.updateTime)}</Line>
         </dl>

@@ -3,8 +3,9 @@
 // password asks a mailed code from here (docs/concepts.md#accounts).
 import { useState } from 'preact/hooks';
 import { request, type Session } from '../api';
-import { ErrorBox, Field, useAction } from '../ui';
-import { ForgotPassword } from './account';
+import { TextField } from '../forms';
+import { ErrorBox, useAction } from '../ui';
+import { ForgotPassword, ProjectAndEmail } from './account';
 
 interface AuthInfo {
   type: string;
@@ -71,27 +72,20 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
       <form onSubmit={submit} aria-label="sign in">
         {mode === 'user' ? (
           <>
-            <Field label="Project id">
-              <input name="projectId" inputMode="numeric" required value={projectId} onInput={(e) => setProjectId((e.target as HTMLInputElement).value)} />
-            </Field>
-            <Field label="Email">
-              <input name="email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
-            </Field>
-            <Field label="Password">
-              <input
-                name="password"
-                type="password"
-                autocomplete="current-password"
-                required
-                value={password}
-                onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-              />
-            </Field>
+            <ProjectAndEmail projectId={projectId} email={email} setProjectId={setProjectId} setEmail={setEmail} />
+            <TextField label="Password" name="password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} />
           </>
         ) : (
-          <Field label="API key" hint="the admin key is in data/admin.key after the first start">
-            <input name="apiKey" type="password" autocomplete="off" required value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
-          </Field>
+          <TextField
+            label="API key"
+            hint="the admin key is in data/admin.key after the first start"
+            name="apiKey"
+            type="password"
+            autocomplete="off"
+            required
+            value={key}
+            onValue={setKey}
+          />
         )}
         <button type="submit" class="primary" disabled={action.busy}>
           Sign in
