@@ -31,6 +31,7 @@ import type { FirmwareFileRepo, RolloutRepo } from './store/rollouts.js';
 import type { StatsRepo } from './store/stats.js';
 
 export * from './store/page.js';
+export * from './store/project-keyed.js';
 export * from './store/projects.js';
 export * from './store/users.js';
 export * from './store/homes.js';

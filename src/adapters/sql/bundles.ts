@@ -1,9 +1,12 @@
 // Software bundles (ports/store/bundles.ts); the components are JSON text.
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { BundlesTable, Database } from './schema.js';
 import type { BundleRepo, BundleRow } from '../../ports/store.js';
+import { deletedRow, firstOf, rowsOf } from './util.js';
 
 type Db = Kysely<Database>;
+
+const toBundle = (r: Selectable<BundlesTable>): BundleRow => ({ ...r, components: JSON.parse(r.components) }) as BundleRow;
 
 export function bundleRepo(db: Db): BundleRepo {
   return {
@@ -13,20 +16,13 @@ export function bundleRepo(db: Db): BundleRepo {
         .values({ ...b, components: JSON.stringify(b.components) })
         .execute();
     },
-    async get(id) {
-      const r = await db.selectFrom('bundles').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && ({ ...r, components: JSON.parse(r.components) } as BundleRow);
-    },
+    get: (id) => firstOf(db.selectFrom('bundles').selectAll().where('id', '=', id), toBundle),
     async list(f) {
       let q = db.selectFrom('bundles').selectAll().where('projectId', '=', f.projectId);
       if (f.deviceClass !== undefined) q = q.where('deviceClass', '=', f.deviceClass);
       if (f.channel !== undefined) q = q.where('channel', '=', f.channel);
-      const rows = await q.orderBy('creationTime').execute();
-      return rows.map((r) => ({ ...r, components: JSON.parse(r.components) }) as BundleRow);
+      return rowsOf(q.orderBy('creationTime'), toBundle);
     },
-    async delete(id) {
-      const r = await db.deleteFrom('bundles').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (id) => deletedRow(db.deleteFrom('bundles').where('id', '=', id)),
   };
 }

@@ -6,7 +6,7 @@ import type { Columns, Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { CommandRepo, CommandRow, CommandState } from '../../ports/store.js';
 import { ANSWERABLE_COMMAND } from '../../ports/store.js';
-import { countOf, pageOf } from './util.js';
+import { countRows, deletedCount, firstOf, fromJson, pageOf, toJson } from './util.js';
 import { precompiled } from './statements.js';
 
 export type CommandsTable = Columns<CommandRow, { parameters: string; ackRequired: number; idemKey: string | null; result: string | null }, 'key'>;
@@ -28,7 +28,7 @@ function toRow(r: Selectable<CommandsTable>): CommandRow {
     deliveredTime: r.deliveredTime,
     ackTime: r.ackTime,
     finishTime: r.finishTime,
-    result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+    result: fromJson<Record<string, unknown>>(r.result),
     connectionId: r.connectionId,
     sends: Number(r.sends),
   };
@@ -40,10 +40,6 @@ const inCreationOrder = (a: CommandRow, b: CommandRow) =>
 
 export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T>(fn: (d: Kysely<Database>) => Promise<T>) => Promise<T>): CommandRepo {
   const db = base as unknown as Db;
-  const one = async (q: Promise<Selectable<CommandsTable> | undefined>) => {
-    const r = await q;
-    return r && toRow(r);
-  };
   // an unfinished command of the device (commands_device index), compiled once
   const anyOpen = precompiled(db, () => db.selectFrom('commands').select('id').where('deviceId', '=', 0).where('finishTime', 'is', null).limit(1));
   return {
@@ -65,14 +61,8 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
             .executeTakeFirst();
           if (held) return { row: toRow(held), existing: true };
         }
-        const open = countOf(
-          await t
-            .selectFrom('commands')
-            .select((e) => e.fn.countAll().as('n'))
-            .where('deviceId', '=', c.deviceId)
-            .where('finishTime', 'is', null)
-            .where('expirationTime', '>', c.creationTime)
-            .executeTakeFirst(),
+        const open = await countRows(
+          t.selectFrom('commands').where('deviceId', '=', c.deviceId).where('finishTime', 'is', null).where('expirationTime', '>', c.creationTime),
         );
         if (open >= limit) return { full: true as const };
         const row = await t
@@ -94,7 +84,7 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
           .executeTakeFirstOrThrow();
         return { row: toRow(row) };
       }),
-    get: (id) => one(db.selectFrom('commands').selectAll().where('id', '=', id).executeTakeFirst()),
+    get: (id) => firstOf(db.selectFrom('commands').selectAll().where('id', '=', id), toRow),
     async list(deviceId, states, page) {
       let q = db.selectFrom('commands').where('deviceId', '=', deviceId);
       if (states?.length) q = q.where('state', 'in', [...states]);
@@ -121,23 +111,23 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
       return rows.map(toRow).sort(inCreationOrder);
     },
     delivered: (id, connectionId, now, final) =>
-      one(
+      firstOf(
         db
           .updateTable('commands')
           .set({ state: 'delivered', deliveredTime: now, finishTime: final ? now : null })
           .where('id', '=', id)
           .where('state', '=', 'sent')
           .where('connectionId', '=', connectionId)
-          .returningAll()
-          .executeTakeFirst(),
+          .returningAll(),
+        toRow,
       ),
     finish(id, deviceId, when, patch) {
       const values: Partial<CommandsTable> = { state: patch.state, finishTime: patch.finishTime };
       if (patch.ackTime !== undefined) values.ackTime = patch.ackTime;
-      if (patch.result !== undefined) values.result = patch.result === null ? null : JSON.stringify(patch.result);
+      if (patch.result !== undefined) values.result = toJson(patch.result);
       let q = db.updateTable('commands').set(values).where('id', '=', id).where('deviceId', '=', deviceId);
       q = when === 'answer' ? q.where('state', 'in', [...ANSWERABLE_COMMAND]) : q.where('finishTime', 'is', null);
-      return one(q.returningAll().executeTakeFirst());
+      return firstOf(q.returningAll(), toRow);
     },
     async expire(now, limit, deviceId) {
       let ids = db.selectFrom('commands').select('id').where('finishTime', 'is', null).where('expirationTime', '<=', now);
@@ -152,23 +142,11 @@ export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T
         .execute();
       return rows.map(toRow).sort(inCreationOrder);
     },
-    async depth() {
-      return countOf(
-        await db
-          .selectFrom('commands')
-          .select((e) => e.fn.countAll().as('n'))
-          .where('finishTime', 'is', null)
-          .executeTakeFirst(),
-      );
-    },
+    depth: () => countRows(db.selectFrom('commands').where('finishTime', 'is', null)),
     async prune(before, limit) {
       const ids = db.selectFrom('commands').select('id').where('finishTime', '<', before).orderBy('finishTime').limit(limit);
-      const res = await db.deleteFrom('commands').where('id', 'in', ids).executeTakeFirst();
-      return Number(res.numDeletedRows);
+      return deletedCount(db.deleteFrom('commands').where('id', 'in', ids));
     },
-    async deleteForDevice(deviceId) {
-      const res = await db.deleteFrom('commands').where('deviceId', '=', deviceId).executeTakeFirst();
-      return Number(res.numDeletedRows);
-    },
+    deleteForDevice: (deviceId) => deletedCount(db.deleteFrom('commands').where('deviceId', '=', deviceId)),
   };
 }

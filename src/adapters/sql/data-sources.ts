@@ -3,52 +3,30 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { DataRecordRow, DataSourceRow, DataSourceType, DataSourceRepo, DataRecordRepo } from '../../ports/store.js';
-import { pageOf } from './util.js';
+import { changedRow, deletedCount, deletedRow, firstOf, fromJson, insertedRow, pageOf, rowsOf, toJson } from './util.js';
 
 export type DataSourcesTable = Columns<DataSourceRow, { deviceClasses: string | null }>;
 export type DataRecordsTable = Columns<DataRecordRow, { id: Generated<number>; data: string }>;
 type Db = Kysely<Database & { dataSources: DataSourcesTable; dataRecords: DataRecordsTable }>;
 
-const json = (x: unknown): string | null => (x === null || x === undefined ? null : JSON.stringify(x));
-
 function toSource(r: Selectable<DataSourcesTable>): DataSourceRow {
-  return { ...r, type: r.type as DataSourceType, deviceClasses: r.deviceClasses === null ? null : (JSON.parse(r.deviceClasses) as string[]) };
+  return { ...r, type: r.type as DataSourceType, deviceClasses: fromJson<string[]>(r.deviceClasses) };
 }
 
 export function dataSourceRepo(base: Kysely<Database>): DataSourceRepo {
   const db = base as unknown as Db;
   return {
-    async create(s) {
-      const res = await db
-        .insertInto('dataSources')
-        .values({ ...s, deviceClasses: json(s.deviceClasses) })
-        .onConflict((oc) => oc.columns(['projectId', 'id']).doNothing())
-        .executeTakeFirst();
-      return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
-    async get(projectId, id) {
-      const r = await db.selectFrom('dataSources').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return r && toSource(r);
-    },
-    async list(projectId) {
-      const rows = await db.selectFrom('dataSources').selectAll().where('projectId', '=', projectId).orderBy('id').execute();
-      return rows.map(toSource);
-    },
-    async listStores() {
-      const rows = await db.selectFrom('dataSources').selectAll().where('type', '=', 'store').orderBy('projectId').orderBy('id').execute();
-      return rows.map(toSource);
-    },
+    create: (s) => insertedRow(db.insertInto('dataSources').values({ ...s, deviceClasses: toJson(s.deviceClasses) }), ['projectId', 'id']),
+    get: (projectId, id) => firstOf(db.selectFrom('dataSources').selectAll().where('projectId', '=', projectId).where('id', '=', id), toSource),
+    list: (projectId) => rowsOf(db.selectFrom('dataSources').selectAll().where('projectId', '=', projectId).orderBy('id'), toSource),
+    listStores: () => rowsOf(db.selectFrom('dataSources').selectAll().where('type', '=', 'store').orderBy('projectId').orderBy('id'), toSource),
     async update(projectId, id, patch) {
       const { deviceClasses, ...rest } = patch;
       const values: Partial<DataSourcesTable> = { ...rest };
-      if (deviceClasses !== undefined) values.deviceClasses = json(deviceClasses);
-      const res = await db.updateTable('dataSources').set(values).where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return Number(res.numUpdatedRows) > 0;
+      if (deviceClasses !== undefined) values.deviceClasses = toJson(deviceClasses);
+      return changedRow(db.updateTable('dataSources').set(values).where('projectId', '=', projectId).where('id', '=', id));
     },
-    async delete(projectId, id) {
-      const res = await db.deleteFrom('dataSources').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return Number(res.numDeletedRows) > 0;
-    },
+    delete: (projectId, id) => deletedRow(db.deleteFrom('dataSources').where('projectId', '=', projectId).where('id', '=', id)),
   };
 }
 
@@ -76,10 +54,7 @@ export function dataRecordRepo(base: Kysely<Database>): DataRecordRepo {
         (r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }),
       );
     },
-    async deleteForSource(projectId, sourceId) {
-      const res = await db.deleteFrom('dataRecords').where('projectId', '=', projectId).where('sourceId', '=', sourceId).executeTakeFirst();
-      return Number(res.numDeletedRows);
-    },
+    deleteForSource: (projectId, sourceId) => deletedCount(db.deleteFrom('dataRecords').where('projectId', '=', projectId).where('sourceId', '=', sourceId)),
     async prune(projectId, sourceId, before, limit) {
       // a bounded batch: the oldest ids first, one short statement at a time
       const ids = db
@@ -90,8 +65,7 @@ export function dataRecordRepo(base: Kysely<Database>): DataRecordRepo {
         .where('timestamp', '<', before)
         .orderBy('timestamp')
         .limit(limit);
-      const res = await db.deleteFrom('dataRecords').where('id', 'in', ids).executeTakeFirst();
-      return Number(res.numDeletedRows);
+      return deletedCount(db.deleteFrom('dataRecords').where('id', 'in', ids));
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Dialect } from './migrations.js';
 import { laneOf, type Deliveries } from '../../ports/queue.js';
 import { leaseOps } from './deliveries-lease.js';
 import { toRow, type DeliveriesDb } from './deliveries-rows.js';
-import { countOf, pageOf } from './util.js';
+import { countOf, deletedCount, firstOf, pageOf } from './util.js';
 import type { RawSqlite } from './sqlite-raw.js';
 
 type Db = DeliveriesDb;
@@ -66,16 +66,8 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       }
     },
 
-    async get(projectId, moduleId, id) {
-      const r = await db
-        .selectFrom('deliveries')
-        .selectAll()
-        .where('id', '=', id)
-        .where('projectId', '=', projectId)
-        .where('moduleId', '=', moduleId)
-        .executeTakeFirst();
-      return r && toRow(r);
-    },
+    get: (projectId, moduleId, id) =>
+      firstOf(db.selectFrom('deliveries').selectAll().where('id', '=', id).where('projectId', '=', projectId).where('moduleId', '=', moduleId), toRow),
 
     async list(f, page) {
       let q = db.selectFrom('deliveries').where('projectId', '=', f.projectId).where('moduleId', '=', f.moduleId);
@@ -99,16 +91,12 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       return repo.get(projectId, moduleId, id);
     },
 
-    async deleteForModule(projectId, moduleId) {
-      const r = await db.deleteFrom('deliveries').where('projectId', '=', projectId).where('moduleId', '=', moduleId).executeTakeFirst();
-      return Number(r.numDeletedRows);
-    },
+    deleteForModule: (projectId, moduleId) => deletedCount(db.deleteFrom('deliveries').where('projectId', '=', projectId).where('moduleId', '=', moduleId)),
 
     async prune(before, limit) {
       // oldest rows sit first in the table: a short scan finds them without an index of its own
       const ids = db.selectFrom('deliveries').select('id').where('creationTime', '<', before).where('nextAttemptTime', 'is', null).limit(limit);
-      const r = await db.deleteFrom('deliveries').where('id', 'in', ids).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      return deletedCount(db.deleteFrom('deliveries').where('id', 'in', ids));
     },
 
     async stats() {

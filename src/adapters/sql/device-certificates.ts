@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { CertificateRevocationRow, DeviceCertificateRepo, DeviceCertificateRow } from '../../ports/store.js';
+import { deletedCount, deletedRow, insertedRow } from './util.js';
 
 /** the tables' columns are the port's rows (one source for both) */
 export type DeviceCertificatesTable = DeviceCertificateRow;
@@ -12,34 +13,16 @@ type Db = Kysely<Database & { deviceCertificates: DeviceCertificatesTable; certi
 export function deviceCertificateRepo(base: Kysely<Database>): DeviceCertificateRepo {
   const db = base as unknown as Db;
   return {
-    async add(c) {
-      const r = await db
-        .insertInto('deviceCertificates')
-        .values(c)
-        .onConflict((oc) => oc.column('fingerprint').doNothing())
-        .executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
+    add: (c) => insertedRow(db.insertInto('deviceCertificates').values(c), ['fingerprint']),
     get: (fingerprint) => db.selectFrom('deviceCertificates').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst(),
     list: (deviceId) =>
       db.selectFrom('deviceCertificates').selectAll().where('deviceId', '=', deviceId).orderBy('creationTime').orderBy('fingerprint').execute(),
-    async delete(deviceId, fingerprint) {
-      const r = await db.deleteFrom('deviceCertificates').where('deviceId', '=', deviceId).where('fingerprint', '=', fingerprint).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (deviceId, fingerprint) => deletedRow(db.deleteFrom('deviceCertificates').where('deviceId', '=', deviceId).where('fingerprint', '=', fingerprint)),
     async deleteForDevice(deviceId) {
       await db.deleteFrom('certificateRevocations').where('deviceId', '=', deviceId).execute();
-      const r = await db.deleteFrom('deviceCertificates').where('deviceId', '=', deviceId).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      return deletedCount(db.deleteFrom('deviceCertificates').where('deviceId', '=', deviceId));
     },
-    async revoke(row) {
-      const r = await db
-        .insertInto('certificateRevocations')
-        .values(row)
-        .onConflict((oc) => oc.column('fingerprint').doNothing())
-        .executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
+    revoke: (row) => insertedRow(db.insertInto('certificateRevocations').values(row), ['fingerprint']),
     revocation: (fingerprint) => db.selectFrom('certificateRevocations').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst(),
     revocations: (deviceId) =>
       db.selectFrom('certificateRevocations').selectAll().where('deviceId', '=', deviceId).orderBy('creationTime').orderBy('fingerprint').execute(),

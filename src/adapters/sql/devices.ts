@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DeviceClassesTable, DevicesTable } from './schema.js';
 import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
-import { countOf, ilike, likePattern, pageOf } from './util.js';
+import { changedRow, countRows, deletedRow, firstOf, ilike, likePattern, pageOf, rowsOf } from './util.js';
 import { precompiled } from './statements.js';
 import type { RawSqlite } from './sqlite-raw.js';
 
@@ -71,14 +71,8 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
       const r = await byKeyHash(h);
       return r && toDevice(r);
     },
-    async getByClaimHash(h) {
-      const r = await db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h).executeTakeFirst();
-      return r && toDevice(r);
-    },
-    async listPage(f, page) {
-      const rows = await filtered(f).selectAll().orderBy('id').offset(page.skip).limit(page.limit).execute();
-      return rows.map(toDevice);
-    },
+    getByClaimHash: (h) => firstOf(db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h), toDevice),
+    listPage: (f, page) => rowsOf(filtered(f).selectAll().orderBy('id').offset(page.skip).limit(page.limit), toDevice),
     async list(f, page) {
       const q = filtered(f);
       return pageOf(q, page, (all) => all.selectAll().orderBy('id'), toDevice);
@@ -88,16 +82,15 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
       const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       if (Object.keys(values).length) await db.updateTable('devices').set(values).where('id', '=', id).execute();
     },
-    async claim(id, homeId, now) {
-      const r = await db
-        .updateTable('devices')
-        .set({ homeId, claimTime: now, claimExpirationTime: now })
-        .where('id', '=', id)
-        .where('homeId', 'is', null)
-        .where('claimExpirationTime', '>', now)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    },
+    claim: (id, homeId, now) =>
+      changedRow(
+        db
+          .updateTable('devices')
+          .set({ homeId, claimTime: now, claimExpirationTime: now })
+          .where('id', '=', id)
+          .where('homeId', 'is', null)
+          .where('claimExpirationTime', '>', now),
+      ),
     async setConnected(id, connected, time) {
       await setOne({ id, connected, time });
     },
@@ -130,26 +123,12 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
       return Number(r.numUpdatedRows);
     },
     async counts(projectId) {
-      const [total, connected] = await Promise.all([
-        db
-          .selectFrom('devices')
-          .select((e) => e.fn.countAll().as('n'))
-          .where('projectId', '=', projectId)
-          .executeTakeFirst(),
-        // the same predicate as the partial index devices_connected, so only its entries are read
-        db
-          .selectFrom('devices')
-          .select((e) => e.fn.countAll().as('n'))
-          .where('projectId', '=', projectId)
-          .where(CONNECTED)
-          .executeTakeFirst(),
-      ]);
-      return { total: countOf(total), connected: countOf(connected) };
+      const ofProject = db.selectFrom('devices').where('projectId', '=', projectId);
+      // the same predicate as the partial index devices_connected, so only its entries are read
+      const [total, connected] = await Promise.all([countRows(ofProject), countRows(ofProject.where(CONNECTED))]);
+      return { total, connected };
     },
-    async delete(id) {
-      const r = await db.deleteFrom('devices').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (id) => deletedRow(db.deleteFrom('devices').where('id', '=', id)),
   };
 }
 
@@ -167,30 +146,17 @@ export function deviceClassRepo(db: Db): DeviceClassRepo {
       const r = await byId(projectId, id);
       return r && toDeviceClass(r);
     },
-    list: async (projectId) => (await db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id').execute()).map(toDeviceClass),
-    async setCertificateRequired(projectId, id, required) {
-      const r = await db
-        .updateTable('deviceClasses')
-        .set({ certificateRequired: required ? 1 : 0 })
-        .where('projectId', '=', projectId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
-    },
-    async delete(projectId, id) {
-      const r = await db.deleteFrom('deviceClasses').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
-    async deviceCount(projectId, id) {
-      return countOf(
-        await db
-          .selectFrom('devices')
-          .select((e) => e.fn.countAll().as('n'))
+    list: (projectId) => rowsOf(db.selectFrom('deviceClasses').selectAll().where('projectId', '=', projectId).orderBy('id'), toDeviceClass),
+    setCertificateRequired: (projectId, id, required) =>
+      changedRow(
+        db
+          .updateTable('deviceClasses')
+          .set({ certificateRequired: required ? 1 : 0 })
           .where('projectId', '=', projectId)
-          .where('deviceClass', '=', id)
-          .executeTakeFirst(),
-      );
-    },
+          .where('id', '=', id),
+      ),
+    delete: (projectId, id) => deletedRow(db.deleteFrom('deviceClasses').where('projectId', '=', projectId).where('id', '=', id)),
+    deviceCount: (projectId, id) => countRows(db.selectFrom('devices').where('projectId', '=', projectId).where('deviceClass', '=', id)),
   };
 }
 

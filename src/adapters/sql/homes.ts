@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { HomeRepo, HomeRole, MemberRepo } from '../../ports/store.js';
-import { pageOf } from './util.js';
+import { deletedRow, pageOf } from './util.js';
 import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
@@ -29,9 +29,9 @@ export function homeRepo(db: Db): HomeRepo {
       if (patch.name !== undefined) await db.updateTable('homes').set({ name: patch.name }).where('id', '=', id).execute();
     },
     async delete(id) {
-      const r = await db.deleteFrom('homes').where('id', '=', id).executeTakeFirst();
+      const gone = await deletedRow(db.deleteFrom('homes').where('id', '=', id));
       await db.deleteFrom('members').where('homeId', '=', id).execute();
-      return Number(r.numDeletedRows) > 0;
+      return gone;
     },
   };
 }
@@ -59,9 +59,6 @@ export function memberRepo(db: Db): MemberRepo {
       const rows = await db.selectFrom('members').select('homeId').where('userId', '=', userId).execute();
       return rows.map((r) => r.homeId);
     },
-    async delete(homeId, userId) {
-      const r = await db.deleteFrom('members').where('homeId', '=', homeId).where('userId', '=', userId).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (homeId, userId) => deletedRow(db.deleteFrom('members').where('homeId', '=', homeId).where('userId', '=', userId)),
   };
 }

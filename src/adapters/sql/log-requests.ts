@@ -5,7 +5,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { LogRequestRow, LogRequestStatus, LogRequestRepo } from '../../ports/store.js';
 import { OPEN_LOG_REQUEST } from '../../ports/store.js';
-import { pageOf } from './util.js';
+import { changedRow, deletedCount, deletedRow, firstOf, fromJson, insertedRow, pageOf, rowsOf, toJson } from './util.js';
 
 export type LogRequestsTable = Columns<
   LogRequestRow,
@@ -27,7 +27,7 @@ function toRow({ openDeviceId: _open, startTime, endTime, ...r }: Selectable<Log
     status: r.status as LogRequestStatus,
     start: startTime,
     end: endTime,
-    prefixes: r.prefixes === null ? null : (JSON.parse(r.prefixes) as string[]),
+    prefixes: fromJson<string[]>(r.prefixes),
     uploadSize: r.uploadSize === null ? null : Number(r.uploadSize),
   };
 }
@@ -37,15 +37,10 @@ const isOpen = (s: LogRequestStatus | undefined) => s === undefined || OPEN_LOG_
 
 export function logRequestRepo(base: Kysely<Database>): LogRequestRepo {
   const db = base as unknown as Db;
-  const one = async (q: Promise<Selectable<LogRequestsTable> | undefined>) => {
-    const r = await q;
-    return r && toRow(r);
-  };
   return {
-    async create(r) {
-      const res = await db
-        .insertInto('logRequests')
-        .values({
+    create: (r) =>
+      insertedRow(
+        db.insertInto('logRequests').values({
           id: r.id,
           projectId: r.projectId,
           deviceId: r.deviceId,
@@ -54,20 +49,18 @@ export function logRequestRepo(base: Kysely<Database>): LogRequestRepo {
           tokenHash: r.tokenHash,
           startTime: r.start,
           endTime: r.end,
-          prefixes: r.prefixes === null ? null : JSON.stringify(r.prefixes),
+          prefixes: toJson(r.prefixes),
           creationTime: r.creationTime,
-        })
-        .onConflict((oc) => oc.column('openDeviceId').doNothing())
-        .executeTakeFirst();
-      return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
-    get: (id) => one(db.selectFrom('logRequests').selectAll().where('id', '=', id).executeTakeFirst()),
-    getByTokenHash: (h) => one(db.selectFrom('logRequests').selectAll().where('tokenHash', '=', h).executeTakeFirst()),
+        }),
+        ['openDeviceId'],
+      ),
+    get: (id) => firstOf(db.selectFrom('logRequests').selectAll().where('id', '=', id), toRow),
+    getByTokenHash: (h) => firstOf(db.selectFrom('logRequests').selectAll().where('tokenHash', '=', h), toRow),
     async list(deviceId, page) {
       const q = db.selectFrom('logRequests').where('deviceId', '=', deviceId);
       return pageOf(q, page, (all) => all.selectAll().orderBy('creationTime', 'desc').orderBy('id', 'desc'), toRow);
     },
-    openFor: (deviceId) => one(db.selectFrom('logRequests').selectAll().where('openDeviceId', '=', deviceId).executeTakeFirst()),
+    openFor: (deviceId) => firstOf(db.selectFrom('logRequests').selectAll().where('openDeviceId', '=', deviceId), toRow),
     async transition(id, from, patch, uploadId) {
       const values: Partial<LogRequestsTable> = { ...patch };
       if (!isOpen(patch.status)) values.openDeviceId = null;
@@ -77,32 +70,22 @@ export function logRequestRepo(base: Kysely<Database>): LogRequestRepo {
         .where('id', '=', id)
         .where('status', 'in', [...from]);
       if (uploadId !== undefined) q = q.where('uploadId', '=', uploadId);
-      const res = await q.executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) return undefined;
-      return one(db.selectFrom('logRequests').selectAll().where('id', '=', id).executeTakeFirst());
+      if (!(await changedRow(q))) return undefined;
+      return firstOf(db.selectFrom('logRequests').selectAll().where('id', '=', id), toRow);
     },
-    async delete(id) {
-      const res = await db.deleteFrom('logRequests').where('id', '=', id).executeTakeFirst();
-      return Number(res.numDeletedRows) > 0;
-    },
-    async expired(now, limit) {
-      const rows = await db
-        .selectFrom('logRequests')
-        .selectAll()
-        .where('status', 'in', [...OPEN_LOG_REQUEST])
-        .where('uploadExpires', '<', now)
-        .orderBy('uploadExpires')
-        .limit(limit)
-        .execute();
-      return rows.map(toRow);
-    },
-    async listForDevice(deviceId) {
-      const rows = await db.selectFrom('logRequests').selectAll().where('deviceId', '=', deviceId).execute();
-      return rows.map(toRow);
-    },
-    async deleteForDevice(deviceId) {
-      const res = await db.deleteFrom('logRequests').where('deviceId', '=', deviceId).executeTakeFirst();
-      return Number(res.numDeletedRows);
-    },
+    delete: (id) => deletedRow(db.deleteFrom('logRequests').where('id', '=', id)),
+    expired: (now, limit) =>
+      rowsOf(
+        db
+          .selectFrom('logRequests')
+          .selectAll()
+          .where('status', 'in', [...OPEN_LOG_REQUEST])
+          .where('uploadExpires', '<', now)
+          .orderBy('uploadExpires')
+          .limit(limit),
+        toRow,
+      ),
+    listForDevice: (deviceId) => rowsOf(db.selectFrom('logRequests').selectAll().where('deviceId', '=', deviceId), toRow),
+    deleteForDevice: (deviceId) => deletedCount(db.deleteFrom('logRequests').where('deviceId', '=', deviceId)),
   };
 }

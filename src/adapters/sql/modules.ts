@@ -2,7 +2,8 @@
 // event fan-out and the worker read a module in one query.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
-import type { ModuleRow, ModuleRepo } from '../../ports/store.js';
+import type { ModulePatch, ModuleRow, ModuleRepo } from '../../ports/store.js';
+import { changedRow, deletedRow, firstOf, fromJson, insertedRow, rowsOf, toJson } from './util.js';
 
 export interface ModulesTable {
   projectId: number;
@@ -19,78 +20,67 @@ export interface ModulesTable {
 }
 export type ModulesDb = Kysely<Database & { modules: ModulesTable }>;
 
-const json = (x: unknown): string | null => (x === null || x === undefined ? null : JSON.stringify(x));
-const parsed = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
-
 function toRow(r: Selectable<ModulesTable>): ModuleRow {
   return {
     projectId: r.projectId,
     id: r.id,
     moduleType: r.moduleType === 'tsdb' ? 'tsdb' : 'webhooks',
     description: r.description,
-    tsdb: parsed(r.tsdb),
-    eventWebhook: parsed(r.eventWebhook),
-    commandWebhook: parsed(r.commandWebhook),
-    eventDisabled: parsed(r.eventDisabled),
-    commandDisabled: parsed(r.commandDisabled),
+    tsdb: fromJson(r.tsdb),
+    eventWebhook: fromJson(r.eventWebhook),
+    commandWebhook: fromJson(r.commandWebhook),
+    eventDisabled: fromJson(r.eventDisabled),
+    commandDisabled: fromJson(r.commandDisabled),
     creationTime: r.creationTime,
     modificationTime: r.modificationTime,
   };
 }
 
+/** the description and the JSON columns a row or a patch gives; a field a patch leaves out stays out of the UPDATE */
+function toColumns(m: ModuleRow | ModulePatch): Partial<ModulesTable> {
+  const c: Partial<ModulesTable> = {};
+  if (m.description !== undefined) c.description = m.description;
+  if ('tsdb' in m && m.tsdb !== undefined) c.tsdb = toJson(m.tsdb);
+  if (m.eventWebhook !== undefined) c.eventWebhook = toJson(m.eventWebhook);
+  if (m.commandWebhook !== undefined) c.commandWebhook = toJson(m.commandWebhook);
+  if (m.eventDisabled !== undefined) c.eventDisabled = toJson(m.eventDisabled);
+  if (m.commandDisabled !== undefined) c.commandDisabled = toJson(m.commandDisabled);
+  return c;
+}
+
 export function moduleRepo(base: Kysely<Database>): ModuleRepo {
   const db = base as unknown as ModulesDb;
   return {
-    async create(m) {
-      const r = await db
-        .insertInto('modules')
-        .values({
-          projectId: m.projectId,
-          id: m.id,
-          moduleType: m.moduleType,
-          description: m.description,
-          tsdb: json(m.tsdb ?? null),
-          eventWebhook: json(m.eventWebhook),
-          commandWebhook: json(m.commandWebhook),
-          eventDisabled: json(m.eventDisabled),
-          commandDisabled: json(m.commandDisabled),
-          creationTime: m.creationTime,
-          modificationTime: m.modificationTime,
-        })
-        .onConflict((oc) => oc.columns(['projectId', 'id']).doNothing())
-        .executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
-    },
-    async get(projectId, id) {
-      const r = await db.selectFrom('modules').selectAll().where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return r && toRow(r);
-    },
-    async list(projectId) {
-      const rows = await db.selectFrom('modules').selectAll().where('projectId', '=', projectId).orderBy('id').execute();
-      return rows.map(toRow);
-    },
+    create: (m) =>
+      insertedRow(
+        db
+          .insertInto('modules')
+          .values({
+            projectId: m.projectId,
+            id: m.id,
+            moduleType: m.moduleType,
+            creationTime: m.creationTime,
+            modificationTime: m.modificationTime,
+            ...toColumns(m),
+          }),
+        ['projectId', 'id'],
+      ),
+    get: (projectId, id) => firstOf(db.selectFrom('modules').selectAll().where('projectId', '=', projectId).where('id', '=', id), toRow),
+    list: (projectId) => rowsOf(db.selectFrom('modules').selectAll().where('projectId', '=', projectId).orderBy('id'), toRow),
     async getMany(keys) {
       if (keys.length === 0) return [];
-      const rows = await db
-        .selectFrom('modules')
-        .selectAll()
-        .where((e) => e.or(keys.map((k) => e.and([e('projectId', '=', k.projectId), e('id', '=', k.id)]))))
-        .execute();
-      return rows.map(toRow);
+      return rowsOf(
+        db
+          .selectFrom('modules')
+          .selectAll()
+          .where((e) => e.or(keys.map((k) => e.and([e('projectId', '=', k.projectId), e('id', '=', k.id)])))),
+        toRow,
+      );
     },
     async update(projectId, id, patch) {
-      const values: Partial<ModulesTable> = { modificationTime: patch.modificationTime };
-      if (patch.description !== undefined) values.description = patch.description;
-      if (patch.eventWebhook !== undefined) values.eventWebhook = json(patch.eventWebhook);
-      if (patch.commandWebhook !== undefined) values.commandWebhook = json(patch.commandWebhook);
-      if (patch.eventDisabled !== undefined) values.eventDisabled = json(patch.eventDisabled);
-      if (patch.commandDisabled !== undefined) values.commandDisabled = json(patch.commandDisabled);
-      const r = await db.updateTable('modules').set(values).where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+      const values: Partial<ModulesTable> = { modificationTime: patch.modificationTime, ...toColumns(patch) };
+      return changedRow(db.updateTable('modules').set(values).where('projectId', '=', projectId).where('id', '=', id));
     },
-    async delete(projectId, id) {
-      const r = await db.deleteFrom('modules').where('projectId', '=', projectId).where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (projectId, id) => deletedRow(db.deleteFrom('modules').where('projectId', '=', projectId).where('id', '=', id)),
   };
 }

@@ -1,8 +1,8 @@
 // Projects and their API keys (ports/store/projects.ts).
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import type { ApiKeyRepo, ProjectRepo, ProjectRow } from '../../ports/store.js';
-import { countOf } from './util.js';
+import type { ApiKeysTable, Database } from './schema.js';
+import type { ApiKeyRepo, ApiKeyRow, ProjectRepo, ProjectRow } from '../../ports/store.js';
+import { countRows, deletedRow, firstOf, rowsOf } from './util.js';
 import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
@@ -26,11 +26,8 @@ export function projectRepo(db: Db, dialect: 'sqlite' | 'postgres'): ProjectRepo
     async create(p) {
       return toProject(await db.insertInto('projects').values(p).returningAll().executeTakeFirstOrThrow());
     },
-    async get(id) {
-      const r = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && toProject(r);
-    },
-    list: async () => (await db.selectFrom('projects').selectAll().orderBy('id').execute()).map(toProject),
+    get: (id) => firstOf(db.selectFrom('projects').selectAll().where('id', '=', id), toProject),
+    list: () => rowsOf(db.selectFrom('projects').selectAll().orderBy('id'), toProject),
     async update(id, patch) {
       const values: { name?: string; allowUserSignup?: number; verifyEmails?: number; commandActions?: string } = {};
       if (patch.name !== undefined) values.name = patch.name;
@@ -39,19 +36,15 @@ export function projectRepo(db: Db, dialect: 'sqlite' | 'postgres'): ProjectRepo
       if (patch.commandActions !== undefined) values.commandActions = patch.commandActions;
       if (Object.keys(values).length) await db.updateTable('projects').set(values).where('id', '=', id).execute();
     },
-    count: async () =>
-      countOf(
-        await db
-          .selectFrom('projects')
-          .select((e) => e.fn.countAll().as('n'))
-          .executeTakeFirst(),
-      ),
+    count: () => countRows(db.selectFrom('projects')),
     async lockFirstStart() {
       // SQLite: one process owns the database file and its writes are serialised already
       if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FIRST_START_LOCK})`.execute(db);
     },
   };
 }
+
+const toApiKey = (r: ApiKeysTable): ApiKeyRow => ({ ...r, scopes: JSON.parse(r.scopes) });
 
 export function apiKeyRepo(db: Db): ApiKeyRepo {
   // the lookup of every request with an API key, compiled once (statements.ts)
@@ -65,19 +58,10 @@ export function apiKeyRepo(db: Db): ApiKeyRepo {
     },
     async getByHash(keyHash) {
       const r = await keyByHash(keyHash);
-      return r && { ...r, scopes: JSON.parse(r.scopes) };
+      return r && toApiKey(r);
     },
-    async get(id) {
-      const r = await db.selectFrom('apiKeys').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && { ...r, scopes: JSON.parse(r.scopes) };
-    },
-    async list(projectId) {
-      const rows = await db.selectFrom('apiKeys').selectAll().where('projectId', '=', projectId).orderBy('creationTime').execute();
-      return rows.map((r) => ({ ...r, scopes: JSON.parse(r.scopes) }));
-    },
-    async delete(id) {
-      const r = await db.deleteFrom('apiKeys').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    get: (id) => firstOf(db.selectFrom('apiKeys').selectAll().where('id', '=', id), toApiKey),
+    list: (projectId) => rowsOf(db.selectFrom('apiKeys').selectAll().where('projectId', '=', projectId).orderBy('creationTime'), toApiKey),
+    delete: (id) => deletedRow(db.deleteFrom('apiKeys').where('id', '=', id)),
   };
 }

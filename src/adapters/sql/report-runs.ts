@@ -4,7 +4,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { ReportRunRow, ReportRunStatus, ReportRunRepo } from '../../ports/store.js';
-import { pageOf } from './util.js';
+import { changedRow, deletedCount, firstOf, pageOf } from './util.js';
 
 export type ReportRunsTable = Columns<ReportRunRow, { outputBytes: number | string | null }>;
 type Tables = Database & { reportRuns: ReportRunsTable };
@@ -23,8 +23,7 @@ function toRun(r: Selectable<ReportRunsTable>): ReportRunRow {
 export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
   const db = base as unknown as Db;
   const get = async (id: string) => {
-    const r = await db.selectFrom('reportRuns').selectAll().where('id', '=', id).executeTakeFirst();
-    return r && toRun(r);
+    return firstOf(db.selectFrom('reportRuns').selectAll().where('id', '=', id), toRun);
   };
   return {
     async create(r) {
@@ -56,50 +55,34 @@ export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
       const taken: ReportRunRow[] = [];
       for (const { id } of candidates) {
         // optimistic: the conditional update decides between workers that saw the same row
-        const res = await db
-          .updateTable('reportRuns')
-          .set({ status: 'running', claimedBy: workerId, leaseUntil, startTime: sql<string>`coalesce(start_time, ${now})`, rows: 0 })
-          .where('id', '=', id)
-          .where(claimable)
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 1) {
+        const won = await changedRow(
+          db
+            .updateTable('reportRuns')
+            .set({ status: 'running', claimedBy: workerId, leaseUntil, startTime: sql<string>`coalesce(start_time, ${now})`, rows: 0 })
+            .where('id', '=', id)
+            .where(claimable),
+        );
+        if (won) {
           const run = await get(id);
           if (run) taken.push(run);
         }
       }
       return taken;
     },
-    async progress(id, workerId, rows, leaseUntil) {
-      const res = await db
-        .updateTable('reportRuns')
-        .set({ rows, leaseUntil })
-        .where('id', '=', id)
-        .where('status', '=', 'running')
-        .where('claimedBy', '=', workerId)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
-    async finish(id, workerId, o) {
-      const res = await db
-        .updateTable('reportRuns')
-        .set({ ...o, leaseUntil: null })
-        .where('id', '=', id)
-        .where('status', '=', 'running')
-        .where('claimedBy', '=', workerId)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
-    async settleDelivery(id, o) {
+    progress: (id, workerId, rows, leaseUntil) =>
+      changedRow(db.updateTable('reportRuns').set({ rows, leaseUntil }).where('id', '=', id).where('status', '=', 'running').where('claimedBy', '=', workerId)),
+    finish: (id, workerId, o) =>
+      changedRow(
+        db
+          .updateTable('reportRuns')
+          .set({ ...o, leaseUntil: null })
+          .where('id', '=', id)
+          .where('status', '=', 'running')
+          .where('claimedBy', '=', workerId),
+      ),
+    settleDelivery: (id, o) =>
       // a run that wrote its output and holds no lease: waiting for its delivery, or settled (a redelivery)
-      const res = await db
-        .updateTable('reportRuns')
-        .set(o)
-        .where('id', '=', id)
-        .where('leaseUntil', 'is', null)
-        .where('outputKey', 'is not', null)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) === 1;
-    },
+      changedRow(db.updateTable('reportRuns').set(o).where('id', '=', id).where('leaseUntil', 'is', null).where('outputKey', 'is not', null)),
     async deleteForReport(reportId) {
       const keys = await db.selectFrom('reportRuns').select('outputKey').where('reportId', '=', reportId).execute();
       await db.deleteFrom('reportRuns').where('reportId', '=', reportId).execute();
@@ -115,15 +98,14 @@ export function reportRunRepo(base: Kysely<Database>): ReportRunRepo {
         .limit(limit)
         .execute();
       if (rows.length === 0) return { removed: 0, outputKeys: [] };
-      const res = await db
-        .deleteFrom('reportRuns')
-        .where(
+      const removed = await deletedCount(
+        db.deleteFrom('reportRuns').where(
           'id',
           'in',
           rows.map((r) => r.id),
-        )
-        .executeTakeFirst();
-      return { removed: Number(res.numDeletedRows), outputKeys: rows.map((r) => r.outputKey).filter((k): k is string => k !== null) };
+        ),
+      );
+      return { removed, outputKeys: rows.map((r) => r.outputKey).filter((k): k is string => k !== null) };
     },
   };
 }

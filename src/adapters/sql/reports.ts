@@ -4,7 +4,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Columns, Database } from './schema.js';
 import type { ReportDestination, ReportFilter, ReportFormat, ReportKind, ReportRow, ReportRepo } from '../../ports/store.js';
-import { changedRow, pageOf } from './util.js';
+import { changedRow, deletedRow, firstOf, fromJson, pageOf, rowsOf, toJson } from './util.js';
 
 /** the schedule is two columns; JSON is text and booleans 0/1 on both dialects */
 export type ReportsTable = Columns<
@@ -18,7 +18,7 @@ function toReport({ cron, timezone, ...r }: Selectable<ReportsTable>): ReportRow
   return {
     ...r,
     kind: r.kind as ReportKind,
-    filter: r.filter === null ? null : (JSON.parse(r.filter) as ReportFilter),
+    filter: fromJson<ReportFilter>(r.filter),
     format: r.format as ReportFormat,
     schedule: { cron, timezone },
     destination: JSON.parse(r.destination) as ReportDestination,
@@ -31,7 +31,7 @@ function reportColumns(r: Partial<ReportRow>): Partial<ReportsTable> {
   for (const k of ['name', 'description', 'kind', 'window', 'format', 'keySealed', 'nextRunTime'] as const) {
     if (r[k] !== undefined) (out as Record<string, unknown>)[k] = r[k];
   }
-  if (r.filter !== undefined) out.filter = r.filter === null ? null : JSON.stringify(r.filter);
+  if (r.filter !== undefined) out.filter = toJson(r.filter);
   if (r.schedule !== undefined) Object.assign(out, { cron: r.schedule.cron, timezone: r.schedule.timezone });
   if (r.destination !== undefined) out.destination = JSON.stringify(r.destination);
   if (r.enabled !== undefined) out.enabled = r.enabled ? 1 : 0;
@@ -56,10 +56,7 @@ export function reportRepo(base: Kysely<Database>): ReportRepo {
         })
         .execute();
     },
-    async get(id) {
-      const r = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && toReport(r);
-    },
+    get: (id) => firstOf(db.selectFrom('reports').selectAll().where('id', '=', id), toReport),
     list: (projectId, page) =>
       pageOf(db.selectFrom('reports').where('projectId', '=', projectId), page, (q) => q.selectAll().orderBy('creationTime').orderBy('id'), toReport),
     update: (id, patch) =>
@@ -69,22 +66,19 @@ export function reportRepo(base: Kysely<Database>): ReportRepo {
           .set({ ...reportColumns(patch), modificationTime: patch.modificationTime })
           .where('id', '=', id),
       ),
-    async delete(id) {
-      const res = await db.deleteFrom('reports').where('id', '=', id).executeTakeFirst();
-      return Number(res.numDeletedRows) > 0;
-    },
-    async due(now, limit) {
-      const rows = await db
-        .selectFrom('reports')
-        .selectAll()
-        .where('enabled', '=', 1)
-        .where('nextRunTime', 'is not', null)
-        .where('nextRunTime', '<=', now)
-        .orderBy('nextRunTime')
-        .limit(limit)
-        .execute();
-      return rows.map(toReport);
-    },
+    delete: (id) => deletedRow(db.deleteFrom('reports').where('id', '=', id)),
+    due: (now, limit) =>
+      rowsOf(
+        db
+          .selectFrom('reports')
+          .selectAll()
+          .where('enabled', '=', 1)
+          .where('nextRunTime', 'is not', null)
+          .where('nextRunTime', '<=', now)
+          .orderBy('nextRunTime')
+          .limit(limit),
+        toReport,
+      ),
     claimTick: (id, due, next, owner) =>
       // the lease: whoever moves next_run_time away from `due` first fires this tick
       changedRow(

@@ -16,7 +16,7 @@ import type {
   BundleComponent,
 } from '../../ports/store.js';
 import { OPEN_ROLLOUT_DEVICE } from '../../ports/store.js';
-import { changedRow, countOf, pageOf } from './util.js';
+import { changedRow, countRows, deletedCount, firstOf, pageOf, rowsOf } from './util.js';
 
 export type FirmwareFilesTable = Columns<FirmwareFileRow, { size: number | string }>;
 /** the rollout's row, plus the worker's bookkeeping: announcement owed (`dirty`), last announced, the pass's lease */
@@ -93,17 +93,10 @@ export function firmwareFileRepo(base: Kysely<Database>, dialect: Dialect, withi
         }
         return old ? { replaced: toFile(old) } : {};
       }),
-    async get(bundleId, componentName) {
-      const r = await db.selectFrom('firmwareFiles').selectAll().where('bundleId', '=', bundleId).where('componentName', '=', componentName).executeTakeFirst();
-      return r && toFile(r);
-    },
-    async list(bundleId) {
-      return (await db.selectFrom('firmwareFiles').selectAll().where('bundleId', '=', bundleId).orderBy('componentName').execute()).map(toFile);
-    },
-    async deleteForBundle(bundleId) {
-      const rows = await db.deleteFrom('firmwareFiles').where('bundleId', '=', bundleId).returningAll().execute();
-      return rows.map(toFile);
-    },
+    get: (bundleId, componentName) =>
+      firstOf(db.selectFrom('firmwareFiles').selectAll().where('bundleId', '=', bundleId).where('componentName', '=', componentName), toFile),
+    list: (bundleId) => rowsOf(db.selectFrom('firmwareFiles').selectAll().where('bundleId', '=', bundleId).orderBy('componentName'), toFile),
+    deleteForBundle: (bundleId) => rowsOf(db.deleteFrom('firmwareFiles').where('bundleId', '=', bundleId).returningAll(), toFile),
   };
 }
 
@@ -146,10 +139,7 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
             .execute();
         }
       }),
-    async get(id) {
-      const r = await db.selectFrom('rollouts').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && toRollout(r);
-    },
+    get: (id) => firstOf(db.selectFrom('rollouts').selectAll().where('id', '=', id), toRollout),
     list: (projectId, page) =>
       pageOf(
         db.selectFrom('rollouts').where('projectId', '=', projectId),
@@ -181,23 +171,22 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
         .where('id', '=', id)
         .where('state', 'in', [...from]);
       if (atWave !== undefined) q = q.where('currentWave', '=', atWave);
-      const r = await q.returningAll().executeTakeFirst();
-      return r && toRollout(r);
+      return firstOf(q.returningAll(), toRollout);
     },
     async activeForBundle(bundleId) {
       const r = await db.selectFrom('rollouts').select('id').where('bundleId', '=', bundleId).where('state', 'in', ['running', 'paused']).executeTakeFirst();
       return r !== undefined;
     },
-    async due(limit) {
-      const rows = await db
-        .selectFrom('rollouts')
-        .selectAll()
-        .where((e) => e.or([e('state', '=', 'running'), e('dirty', '=', 1)]))
-        .orderBy('updateTime')
-        .limit(limit)
-        .execute();
-      return rows.map(toRollout);
-    },
+    due: (limit) =>
+      rowsOf(
+        db
+          .selectFrom('rollouts')
+          .selectAll()
+          .where((e) => e.or([e('state', '=', 'running'), e('dirty', '=', 1)]))
+          .orderBy('updateTime')
+          .limit(limit),
+        toRollout,
+      ),
     lease: (id, owner, now, until) =>
       changedRow(
         db
@@ -228,34 +217,22 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
       if (states?.length) q = q.where('state', 'in', [...states]);
       return pageOf(q, page, (all) => all.selectAll().orderBy('deviceId'), toDevice);
     },
-    async device(id, deviceId) {
-      const r = await db.selectFrom('rolloutDevices').selectAll().where('rolloutId', '=', id).where('deviceId', '=', deviceId).executeTakeFirst();
-      return r && toDevice(r);
-    },
-    async toNotify(id, maxWave, limit) {
-      const rows = await db
-        .selectFrom('rolloutDevices')
-        .selectAll()
-        .where('rolloutId', '=', id)
-        .where('state', '=', 'pending')
-        .where('commandId', 'is', null)
-        .where('wave', '<=', maxWave)
-        .orderBy('wave')
-        .orderBy('deviceId')
-        .limit(limit)
-        .execute();
-      return rows.map(toDevice);
-    },
-    async notifiedSince(id, since) {
-      return countOf(
-        await db
+    device: (id, deviceId) => firstOf(db.selectFrom('rolloutDevices').selectAll().where('rolloutId', '=', id).where('deviceId', '=', deviceId), toDevice),
+    toNotify: (id, maxWave, limit) =>
+      rowsOf(
+        db
           .selectFrom('rolloutDevices')
-          .select((e) => e.fn.countAll().as('n'))
+          .selectAll()
           .where('rolloutId', '=', id)
-          .where('notifyTime', '>=', since)
-          .executeTakeFirst(),
-      );
-    },
+          .where('state', '=', 'pending')
+          .where('commandId', 'is', null)
+          .where('wave', '<=', maxWave)
+          .orderBy('wave')
+          .orderBy('deviceId')
+          .limit(limit),
+        toDevice,
+      ),
+    notifiedSince: (id, since) => countRows(db.selectFrom('rolloutDevices').where('rolloutId', '=', id).where('notifyTime', '>=', since)),
     recordCommand: (id, deviceId, commandId, now, deadline) =>
       changedRow(
         db
@@ -265,17 +242,17 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
           .where('deviceId', '=', deviceId)
           .where('commandId', 'is', null),
       ),
-    async move(id, deviceId, from, to, now, error) {
-      const r = await db
-        .updateTable('rolloutDevices')
-        .set({ state: to, updateTime: now, error: error ?? null })
-        .where('rolloutId', '=', id)
-        .where('deviceId', '=', deviceId)
-        .where('state', 'in', [...from])
-        .returningAll()
-        .executeTakeFirst();
-      return r && toDevice(r);
-    },
+    move: (id, deviceId, from, to, now, error) =>
+      firstOf(
+        db
+          .updateTable('rolloutDevices')
+          .set({ state: to, updateTime: now, error: error ?? null })
+          .where('rolloutId', '=', id)
+          .where('deviceId', '=', deviceId)
+          .where('state', 'in', [...from])
+          .returningAll(),
+        toDevice,
+      ),
     async ofDevice(deviceId, bundleId, from) {
       const rows = await db
         .selectFrom('rolloutDevices as d')
@@ -317,9 +294,6 @@ export function rolloutRepo(base: Kysely<Database>, within: Within): RolloutRepo
         .execute();
       return rows.map((r) => ({ deviceId: Number(r.deviceId), commandId: r.commandId! }));
     },
-    async deleteForDevice(deviceId) {
-      const r = await db.deleteFrom('rolloutDevices').where('deviceId', '=', deviceId).executeTakeFirst();
-      return Number(r.numDeletedRows);
-    },
+    deleteForDevice: (deviceId) => deletedCount(db.deleteFrom('rolloutDevices').where('deviceId', '=', deviceId)),
   };
 }

@@ -7,6 +7,7 @@ import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { SeriesKey, TsdbBucket, TsdbPoint, TsdbRepo } from '../../ports/store.js';
 import type { RawSqlite } from './sqlite-raw.js';
+import { deletedCount, deletedRow } from './util.js';
 
 export interface TsdbSeriesTable {
   id: Generated<number>;
@@ -36,6 +37,12 @@ type Db = Kysely<Database & { tsdbSeries: TsdbSeriesTable; tsdbPoints: TsdbPoint
 /** the rollup levels, finest first (docs/timeseries.md#rollups) */
 export const ROLLUP_LEVELS = [60_000, 3_600_000, 86_400_000] as const;
 const LEVEL_OF = { '1min': 60_000, '1hour': 3_600_000, '1day': 86_400_000 } as const;
+
+/** a bucket's sum, count, min and max, over the raw points or over rollup rows (which hold those four already) */
+const AGGREGATES = {
+  points: { time: 'ts', sum: sql<number>`sum(value)`, count: sql<number>`count(*)`, min: sql<number>`min(value)`, max: sql<number>`max(value)` },
+  rollups: { time: 'bucket', sum: sql<number>`sum(v_sum)`, count: sql<number>`sum(v_count)`, min: sql<number>`min(v_min)`, max: sql<number>`max(v_max)` },
+} as const;
 
 // rows per multi-row statement: well under SQLite's 32766 and PostgreSQL's 65535 parameters
 const POINT_CHUNK = 1000;
@@ -232,43 +239,30 @@ export function tsdbRepo(base: Kysely<Database>, dialect: Dialect, raw?: RawSqli
       // so that both dialects do integer arithmetic on the bigint columns
       const w = sql.lit(Math.trunc(q.width));
       const off = sql.lit(Math.trunc(q.offset));
-      let rows: { start: unknown; s: unknown; c: unknown; lo: unknown; hi: unknown }[];
-      if (q.source === 'raw') {
-        const start = sql<number>`((ts - ${off}) / ${w}) * ${w} + ${off}`;
-        rows = await db
-          .selectFrom('tsdbPoints')
-          .select([
-            start.as('start'),
-            sql<number>`sum(value)`.as('s'),
-            sql<number>`count(*)`.as('c'),
-            sql<number>`min(value)`.as('lo'),
-            sql<number>`max(value)`.as('hi'),
-          ])
-          .where('series', '=', s.id)
-          .where('ts', '>=', q.begin)
-          .where('ts', '<', q.end)
-          .groupBy(start)
-          .orderBy(start)
-          .execute();
-      } else {
-        const start = sql<number>`((bucket - ${off}) / ${w}) * ${w} + ${off}`;
-        rows = await db
-          .selectFrom('tsdbRollups')
-          .select([
-            start.as('start'),
-            sql<number>`sum(v_sum)`.as('s'),
-            sql<number>`sum(v_count)`.as('c'),
-            sql<number>`min(v_min)`.as('lo'),
-            sql<number>`max(v_max)`.as('hi'),
-          ])
-          .where('series', '=', s.id)
-          .where('level', '=', LEVEL_OF[q.source])
-          .where('bucket', '>=', q.begin)
-          .where('bucket', '<', q.end)
-          .groupBy(start)
-          .orderBy(start)
-          .execute();
-      }
+      const a = q.source === 'raw' ? AGGREGATES.points : AGGREGATES.rollups;
+      const start = sql<number>`((${sql.raw(a.time)} - ${off}) / ${w}) * ${w} + ${off}`;
+      const columns = [start.as('start'), a.sum.as('s'), a.count.as('c'), a.min.as('lo'), a.max.as('hi')];
+      const rows =
+        q.source === 'raw'
+          ? await db
+              .selectFrom('tsdbPoints')
+              .select(columns)
+              .where('series', '=', s.id)
+              .where('ts', '>=', q.begin)
+              .where('ts', '<', q.end)
+              .groupBy(start)
+              .orderBy(start)
+              .execute()
+          : await db
+              .selectFrom('tsdbRollups')
+              .select(columns)
+              .where('series', '=', s.id)
+              .where('level', '=', LEVEL_OF[q.source])
+              .where('bucket', '>=', q.begin)
+              .where('bucket', '<', q.end)
+              .groupBy(start)
+              .orderBy(start)
+              .execute();
       return rows.map((r): TsdbBucket => ({ start: n(r.start), sum: n(r.s), count: n(r.c), min: n(r.lo), max: n(r.hi) }));
     },
 
@@ -277,16 +271,14 @@ export function tsdbRepo(base: Kysely<Database>, dialect: Dialect, raw?: RawSqli
       if (!s) return false;
       await db.deleteFrom('tsdbPoints').where('series', '=', s.id).execute();
       await db.deleteFrom('tsdbRollups').where('series', '=', s.id).execute();
-      const r = await db.deleteFrom('tsdbSeries').where('id', '=', s.id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
+      return deletedRow(db.deleteFrom('tsdbSeries').where('id', '=', s.id));
     },
 
     async deleteModule(projectId, moduleId) {
       const ids = db.selectFrom('tsdbSeries').select('id').where('projectId', '=', projectId).where('moduleId', '=', moduleId);
       await db.deleteFrom('tsdbPoints').where('series', 'in', ids).execute();
       await db.deleteFrom('tsdbRollups').where('series', 'in', ids).execute();
-      const r = await db.deleteFrom('tsdbSeries').where('projectId', '=', projectId).where('moduleId', '=', moduleId).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      return deletedCount(db.deleteFrom('tsdbSeries').where('projectId', '=', projectId).where('moduleId', '=', moduleId));
     },
 
     async prune(before, limit) {

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { SessionRepo, UserRepo, UserRow } from '../../ports/store.js';
-import { ilike, likePattern, pageOf } from './util.js';
+import { changedRow, deletedRow, firstOf, ilike, likePattern, pageOf } from './util.js';
 import { precompiled } from './statements.js';
 
 type Db = Kysely<Database>;
@@ -43,10 +43,7 @@ export function userRepo(db: Db): UserRepo {
       const r = await userById(id);
       return r && toUser(r);
     },
-    async getByEmail(projectId, email) {
-      const r = await db.selectFrom('users').selectAll().where('projectId', '=', projectId).where('email', '=', email).executeTakeFirst();
-      return r && toUser(r);
-    },
+    getByEmail: (projectId, email) => firstOf(db.selectFrom('users').selectAll().where('projectId', '=', projectId).where('email', '=', email), toUser),
     async list(f, page) {
       let q = db.selectFrom('users').where('projectId', '=', f.projectId);
       if (f.search) {
@@ -72,19 +69,16 @@ export function userRepo(db: Db): UserRepo {
     },
     async takeCode(id, purpose, hash, now) {
       const c = CODE_COLUMNS[purpose];
-      const r = await db
-        .updateTable('users')
-        .set({ [c.hash]: null, [c.expiration]: null })
-        .where('id', '=', id)
-        .where(c.hash, '=', hash)
-        .where(c.expiration, '>', now)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+      return changedRow(
+        db
+          .updateTable('users')
+          .set({ [c.hash]: null, [c.expiration]: null })
+          .where('id', '=', id)
+          .where(c.hash, '=', hash)
+          .where(c.expiration, '>', now),
+      );
     },
-    async delete(id) {
-      const r = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (id) => deletedRow(db.deleteFrom('users').where('id', '=', id)),
   };
 }
 
@@ -95,10 +89,7 @@ export function sessionRepo(db: Db): SessionRepo {
       await db.insertInto('sessions').values(s).execute();
     },
     getByHash: (tokenHash) => sessionByHash(tokenHash),
-    async delete(tokenHash) {
-      const r = await db.deleteFrom('sessions').where('tokenHash', '=', tokenHash).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
-    },
+    delete: (tokenHash) => deletedRow(db.deleteFrom('sessions').where('tokenHash', '=', tokenHash)),
     listForUser: (userId) => db.selectFrom('sessions').selectAll().where('userId', '=', userId).orderBy('creationTime').execute(),
     async deleteForUser(userId) {
       await db.deleteFrom('sessions').where('userId', '=', userId).execute();

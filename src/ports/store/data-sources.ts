@@ -1,5 +1,6 @@
 // Data sources and the records `store` sources keep (docs/concepts.md#data-sources).
 import type { Page, Paged } from './page.js';
+import type { ProjectKeyedRepo } from './project-keyed.js';
 
 export type DataSourceType = 'store' | 'webhook';
 export interface DataSourceRow {
@@ -40,16 +41,12 @@ export interface DataRecordFilter {
   until?: string;
 }
 
-export interface DataSourceRepo {
+export interface DataSourceRepo extends ProjectKeyedRepo<DataSourceRow> {
   /** false when the project already has a source with that id */
   create(s: DataSourceRow): Promise<boolean>;
-  get(projectId: number, id: string): Promise<DataSourceRow | undefined>;
-  /** by id */
-  list(projectId: number): Promise<DataSourceRow[]>;
   /** every `store` source of every project (retention) */
   listStores(): Promise<DataSourceRow[]>;
   update(projectId: number, id: string, patch: DataSourcePatch): Promise<boolean>;
-  delete(projectId: number, id: string): Promise<boolean>;
 }
 
 export interface DataRecordRepo {

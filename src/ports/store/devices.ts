@@ -1,6 +1,7 @@
 // Device classes and devices (docs/concepts.md#devices): the registry every device-scoped request
 // reads, and the claim and presence updates that must happen once.
 import type { Page, Paged } from './page.js';
+import type { ProjectKeyedRepo } from './project-keyed.js';
 
 export interface DeviceClassRow {
   projectId: number;
@@ -73,11 +74,8 @@ export interface DeviceFilter {
   afterId?: number;
 }
 
-export interface DeviceClassRepo {
+export interface DeviceClassRepo extends ProjectKeyedRepo<DeviceClassRow> {
   create(c: DeviceClassRow): Promise<void>;
-  get(projectId: number, id: string): Promise<DeviceClassRow | undefined>;
-  list(projectId: number): Promise<DeviceClassRow[]>;
-  delete(projectId: number, id: string): Promise<boolean>;
   /** sets the class's certificateRequired; false when there is no such class */
   setCertificateRequired(projectId: number, id: string, required: boolean): Promise<boolean>;
   /** number of devices of that class, to refuse deleting a class in use */

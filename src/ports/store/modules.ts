@@ -1,5 +1,6 @@
 // Smart modules of a project (docs/webhooks.md): the webhooks module, and the tsdb module of home
 // time series (docs/timeseries.md).
+import type { ProjectKeyedRepo } from './project-keyed.js';
 
 /** A webhooks module (docs/webhooks.md). Webhook keys are sealed with the server secret: they sign. */
 export interface EventWebhookRow {
@@ -43,14 +44,10 @@ export type ModulePatch = Partial<Pick<ModuleRow, 'description' | 'eventWebhook'
   modificationTime: string;
 };
 
-export interface ModuleRepo {
+export interface ModuleRepo extends ProjectKeyedRepo<ModuleRow> {
   /** false when the project already has a module with that id */
   create(m: ModuleRow): Promise<boolean>;
-  get(projectId: number, id: string): Promise<ModuleRow | undefined>;
-  /** every module of the project, by id */
-  list(projectId: number): Promise<ModuleRow[]>;
   /** the modules named, of any projects: one query for a batch of deliveries */
   getMany(keys: { projectId: number; id: string }[]): Promise<ModuleRow[]>;
   update(projectId: number, id: string, patch: ModulePatch): Promise<boolean>;
-  delete(projectId: number, id: string): Promise<boolean>;
 }
