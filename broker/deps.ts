@@ -3,7 +3,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Deps } from '../src/domain/deps.js';
-import type { Presence } from '../src/ports/presence.js';
 import type { RateLimiter } from '../src/ports/rate-limiter.js';
 import type { MqttSessions } from '../src/ports/mqtt-sessions.js';
 import type { AccessLogRow } from '../src/ports/store.js';
@@ -46,7 +45,6 @@ export interface BrokerOptions {
 }
 
 export interface BrokerDeps extends Deps {
-  presence: Presence;
   logger: Logger;
   /** per device: docs/api.md#errors "MQTT: a per-device publish rate; excess is dropped and logged" */
   publishLimiter: RateLimiter;

@@ -1,6 +1,6 @@
 // The broker's lines in the general log (docs/operations.md#logs: rejected device connections, dropped MQTT
 // payloads). Writing never fails the connection that caused it.
-import type { Caller } from '../src/domain/auth/caller.js';
+import type { Caller } from '../src/domain/caller.js';
 import { writeLog } from '../src/domain/log/write.js';
 import type { BrokerCore } from './core.js';
 

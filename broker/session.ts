@@ -3,7 +3,7 @@
 // closures and no copy of the device row beyond four fields, resolved at CONNECT (and re-read
 // at most once a second while the device publishes, current-device.ts).
 import type { WebSocket } from 'ws';
-import type { Caller } from '../src/domain/auth/caller.js';
+import type { Caller } from '../src/domain/caller.js';
 import type { PresenceDevice, Transport } from '../src/domain/presence/index.js';
 
 /** the part of an Aedes client the broker uses */

@@ -152,7 +152,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   });
   const closers: (() => Promise<void> | void)[] = [];
   // closed last of all (closers run in reverse): its summaries due are written while the store is open
-  closers.push(() => deps.homelessEvents?.close());
+  closers.push(() => deps.homelessEvents.close());
   if (mailer) closers.push(() => mailer.close());
   // webhook targets cached per project follow module changes made on other nodes
   closers.push(followModuleChanges({ deps }));

@@ -24,64 +24,10 @@ interface KnownBreak {
  */
 const KNOWN_BREAKS: KnownBreak[] = [
   {
-    file: 'src/domain/device/delete.ts',
-    specifier: 'const deviceBlockers = []',
-    rule: 'domain-module-state',
-    why: 'areas register their device-delete checks on import (log requests); to become a list deleteDevice is handed in Deps',
-  },
-  {
-    file: 'src/domain/device/delete.ts',
-    specifier: 'const deviceCleanups = []',
-    rule: 'domain-module-state',
-    why: 'areas register their device-delete cleanups on import (commands, certificates); to become a list in Deps, as above',
-  },
-  {
-    file: 'src/domain/event/emit.ts',
-    specifier: 'let idCounter',
-    rule: 'domain-module-state',
-    why: 'the per-process counter of event ids (unique without a CSPRNG call per event); to become an id source in Deps',
-  },
-  {
-    file: 'src/domain/auth/tokens.ts',
-    specifier: 'let pool',
-    rule: 'domain-module-state',
-    why: 'the per-process block of CSPRNG bytes that keys, claim codes and IVs are cut from (a randomBytes call each cost a bulk import 9%); to become a random source in Deps, as the id counters above',
-  },
-  {
-    file: 'src/domain/webhook/ids.ts',
-    specifier: 'let counter',
-    rule: 'domain-module-state',
-    why: 'the per-process counter of delivery ids, as event ids above',
-  },
-  {
     file: 'src/domain/auth/session.ts',
     specifier: 'let decoy',
     rule: 'domain-module-state',
-    why: 'a password hash computed once, so an unknown email costs a login as long as a wrong password; holds nothing that changes',
-  },
-  {
-    file: 'src/domain/auth/tokens.ts',
-    specifier: 'const sealKeys = new Map<string, Buffer>()',
-    rule: 'domain-module-state',
-    why: 'the AES key derived from the server secret, once per secret; goes with the unseal cache into Deps',
-  },
-  {
-    file: 'src/domain/auth/tokens.ts',
-    specifier: 'const unsealedBySecret = new Map<string, Map<string, string>>()',
-    rule: 'domain-module-state',
-    why: 'the unseal cache (issue 24: one cache owned by Deps, the worker keeps a second in sender/request.ts); not moved yet',
-  },
-  {
-    file: 'src/domain',
-    specifier: 'auth <-> deps.ts <-> log',
-    rule: 'upward-in-folder',
-    why: 'deps.ts imports the homeless-log type from log/homeless.ts, which sits above it; the type moves to ports/ with the Deps rework (issue 24 item 1, another branch owns deps.ts)',
-  },
-  {
-    file: 'src/domain',
-    specifier: 'command <-> device <-> rollout',
-    rule: 'upward-in-folder',
-    why: 'rollouts sit above commands and devices, but device/firmware.ts (the install report) calls rollout tracking and command/outbox-view.ts tells rollout/track.ts of a state change; to become rollout/ verbs the edges call, or a command-state observer in Deps',
+    why: 'a password hash computed once, so an unknown email costs a login as long as a wrong password: a constant computed late, that no caller sees and nothing changes after; in Deps it would be one more field for a fact that depends on no configuration',
   },
 ];
 

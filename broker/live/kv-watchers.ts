@@ -2,7 +2,7 @@
 // to send each change to, holding back changes until the first `reload` went out
 // (docs/devices.md#kv-sync).
 import type { WebSocket } from 'ws';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import type { PresenceDevice } from '../../src/domain/presence/index.js';
 import type { KvSyncMessage } from '../../src/ports/bus.js';
 import type { BrokerCore } from '../core.js';

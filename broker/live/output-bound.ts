@@ -10,7 +10,7 @@
 // - Other WebSockets (command, KV, user streams): send.ts compares bufferedAmount after each send.
 import type { Client } from 'aedes';
 import type { WebSocket } from 'ws';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import type { BrokerCore } from '../core.js';
 import { brokerLog } from '../general-log.js';
 import { sessionOf } from '../session.js';

@@ -2,7 +2,7 @@
 // only while a stream is open or opening, and sends each stream the events its filters and
 // memberships let through (docs/devices.md#mqtt).
 import type { WebSocket } from 'ws';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import type { BusMessages } from '../../src/ports/bus.js';
 import type { BrokerCore } from '../core.js';
 import { closeWebSocket } from '../connections.js';

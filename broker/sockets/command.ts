@@ -3,7 +3,7 @@
 // `{action, parameters}`. The connection counts for presence like an MQTT one (transport
 // "websocket"). Frames the device sends here are ignored; ws answers its pings.
 import type { WebSocketServer } from 'ws';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import { deviceFor } from '../../src/domain/auth/access.js';
 import { AppError } from '../../src/domain/errors.js';
 import { SPEC_STATUSES } from '../../src/protocol/spec-statuses.js';

@@ -6,7 +6,7 @@
 // built or written (until ws has written it to the socket); requests meanwhile merge into one
 // more (docs/devices.md#kv-sync).
 import { WebSocket, type WebSocketServer } from 'ws';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import { deviceFor } from '../../src/domain/auth/access.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { deleteKv, deviceStore, reloadMessage, setKv } from '../../src/domain/kv/index.js';

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { deviceCaller, resolveCaller, tokenFromHeader } from '../../src/domain/auth/resolve.js';
 import { deviceForCertificate, refuseKeyIfCertificateRequired } from '../../src/domain/certificate/index.js';
 import { redeemStreamTicket } from '../../src/domain/auth/ticket.js';
-import { callerProjectId, type Caller } from '../../src/domain/auth/caller.js';
+import { callerProjectId, type Caller } from '../../src/domain/caller.js';
 import { AppError, isAppError } from '../../src/domain/errors.js';
 import { idOrNotFound } from '../../src/domain/id.js';
 import { fitStatus, statusOf } from '../../src/protocol/error-status.js';

@@ -4,7 +4,7 @@
 // events of devices in no home). Optional filters: `homeId`, and `eventTypes` (comma-separated,
 // or the parameter repeated).
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import { hasScope, requireCaller } from '../../src/domain/auth/access.js';
 import { AppError } from '../../src/domain/errors.js';
 import { parseId } from '../../src/domain/id.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Config } from '../../src/config/schema.js';
 import type { Bus } from '../../src/ports/bus.js';
 import type { Deps } from '../../src/domain/deps.js';
-import type { Caller } from '../../src/domain/auth/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import type { Reason } from '../../src/domain/errors.js';
 
 export interface AdminContext {

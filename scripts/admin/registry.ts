@@ -144,15 +144,15 @@ export const devices: Record<string, Command> = {
   },
   delete: {
     usage: 'devices delete <deviceId>',
-    summary: 'delete a device: its record, KV store and log requests (refused while it uploads a log); in cluster mode its live connections close at once',
+    summary:
+      'delete a device: its record, KV store, log requests, outbox commands, rollout entries and certificates (refused while it uploads a log); in cluster mode its live connections close at once',
     maxPositionals: 1,
     run: async (ctx, a) => {
       const deviceId = intArg(a.positionals[0], '<deviceId>');
       const row = await ctx.deps.store.devices.get(deviceId);
       if (!row) throw await ctx.appError('DEVICE_NOT_FOUND', { deviceId });
+      // its DEVICE_IN_USE checks and clean-ups come in Deps (src/roles/deps.ts), as the API's do
       const { deleteDevice } = await device();
-      // the log-request feature registers its DEVICE_IN_USE check and its clean-up when loaded
-      await import('../../src/domain/logrequest/index.js');
       await deleteDevice({ deps: ctx.deps, caller: await ctx.adminOf(row.projectId), input: { deviceId } });
       return { deleted: deviceId };
     },

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth } from '../../src/main.js';
-import { generateToken, hashToken, seal } from '../../src/domain/auth/tokens.js';
+import { hashToken } from '../../src/domain/auth/tokens.js';
+import { newBenchDeviceKey, sealerOf } from './baselines/device-keys.js';
 import { measure, measureInterleaved } from './lib/load.js';
 import { profiled } from './lib/profile.js';
 import { bareHono, bareNode } from './lib/baselines.js';
@@ -36,7 +37,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const results: LoadFigures[] = [];
   try {
     const adminKey = hearth.adminKey!;
-    const deviceKey = generateToken('dk.');
+    const deviceKey = newBenchDeviceKey();
     const device = await hearth.deps.store.devices.create({
       projectId: 1,
       deviceClass: 'default',
@@ -45,7 +46,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       description: 'created through the store by scripts/bench/api.ts',
       tag: 'SN-0001',
       apiKeyHash: hashToken(deviceKey),
-      apiKeySealed: seal(hearth.deps.secret, deviceKey),
+      apiKeySealed: (await sealerOf(hearth))(deviceKey),
       claimCodeHash: null,
       claimCodeSealed: null,
       claimExpirationTime: null,

@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
 import { startHearth } from '../../src/main.js';
-import { generateToken, hashToken, seal } from '../../src/domain/auth/tokens.js';
+import { hashToken } from '../../src/domain/auth/tokens.js';
+import { newBenchDeviceKey, sealerOf } from './baselines/device-keys.js';
 import { createWorker } from '../../src/worker/index.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 import { GENERATOR, RECEIVER } from './webhooks-children.js';
@@ -175,7 +176,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const store = hearth.deps.store;
     const now = new Date().toISOString();
     const home = await store.homes.create({ projectId: 1, name: 'bench home', creationTime: now });
-    const deviceKey = generateToken('dk.');
+    const deviceKey = newBenchDeviceKey();
     const device = await store.devices.create({
       projectId: 1,
       deviceClass: 'default',
@@ -184,7 +185,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       description: null,
       tag: null,
       apiKeyHash: hashToken(deviceKey),
-      apiKeySealed: seal(hearth.deps.secret, deviceKey),
+      apiKeySealed: (await sealerOf(hearth))(deviceKey),
       claimCodeHash: null,
       claimCodeSealed: null,
       claimExpirationTime: null,

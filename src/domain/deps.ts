@@ -3,7 +3,7 @@
 // Store only the repositories it uses, StoreOf<...>), caller who asks, input plain data; a raw
 // request body is always `input.body`, parsed at the top (docs/architecture.md#house-rules).
 import type { Resolver } from '../ports/resolver.js';
-import type { Store } from '../ports/store.js';
+import type { CommandRow, DeviceRow, Store } from '../ports/store.js';
 import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -12,8 +12,11 @@ import type { Presence } from '../ports/presence.js';
 import type { OutboxMetrics, PipelineMetrics } from '../ports/metrics.js';
 import type { EventPipeline } from '../ports/pipeline.js';
 import type { AuthThrottle } from '../ports/rate-limiter.js';
-import type { HomelessSummary } from './log/homeless.js';
-import type { Caller } from './auth/caller.js';
+import type { HomelessEvents } from '../ports/homeless.js';
+import type { Caller } from './caller.js';
+import type { RandomSource } from './crypto/random.js';
+import type { Sealer } from './crypto/sealer.js';
+import type { IdSource } from './crypto/ids.js';
 
 /** deps holding only the named parts of the Store: a verb says which repositories it uses (`StoreOf<'devices' | 'kv'>`) */
 export type StoreOf<K extends keyof Store> = { store: Pick<Store, K> };
@@ -40,51 +43,79 @@ export interface DomainLimits {
   kvStoreBytes: number;
   listDefault: number;
   listMax: number;
-  /** docs/api.md#conventions: JSON nesting allowed in bodies and payloads (json-depth.ts); absent: 32 */
-  jsonDepth?: number;
-  /** docs/concepts.md#command-outbox: unfinished commands one device may hold; absent: 100 */
-  outboxPerDevice?: number;
-  /** docs/firmware.md#files: the largest firmware file a bundle component may carry; absent: 64 MiB */
-  firmwareFileBytes?: number;
+  /** docs/api.md#conventions: JSON nesting allowed in bodies and payloads (json-depth.ts) */
+  jsonDepth: number;
+  /** docs/concepts.md#command-outbox: unfinished commands one device may hold */
+  outboxPerDevice: number;
+  /** docs/firmware.md#files: the largest firmware file a bundle component may carry */
+  firmwareFileBytes: number;
 }
 
-export interface Deps {
+/** throws AppError('DEVICE_IN_USE', ...) when the device must not be deleted now (device/delete.ts) */
+export type DeviceBlocker = (deps: Pick<Deps, 'store' | 'clock' | 'blobs'>, device: DeviceRow) => Promise<unknown>;
+/** runs after a device is deleted, for an area that keeps records of its own about it; a failure is logged, the deletion stays */
+export type DeviceCleanup = (deps: Pick<Deps, 'store' | 'clock' | 'blobs'>, device: DeviceRow) => Promise<unknown>;
+/** told of every committed state change of an outbox command (command/outbox-view.ts), after its event */
+export type CommandObserver = (deps: EmitDeps & Pick<Deps, 'store'>, command: CommandRow) => Promise<void>;
+
+/** what emitting an event takes (event/emit.ts): every verb that announces something picks these */
+export type EmitDeps = Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'ids' | 'pipelineMetrics'>;
+
+/**
+ * What only a running server node has. The admin CLI is no node: it joins no presence, serves no
+ * /metrics, throttles no sign-in and holds no summaries over time, so src/roles/deps.ts gives it
+ * stand-ins for these (toolParts), built there and nowhere else.
+ */
+export interface NodeParts {
+  /** which devices are connected; the CLI's stand-in answers SERVICE_UNAVAILABLE */
+  presence: Presence;
+  /** the event pipeline's figures for /metrics */
+  pipelineMetrics: PipelineMetrics;
+  /** the command outbox's figures for /metrics (docs/concepts.md#command-outbox) */
+  outboxMetrics: OutboxMetrics;
+  /** docs/concepts.md: failed logins, signups and claim/provisioning guesses back off; undefined: turned off (`authThrottle.enabled`) */
+  authThrottle: AuthThrottle | undefined;
+  /** docs/concepts.md#accounts: account mail (verification, password reset); undefined: no mail server, those are off */
+  mailer: Mailer | undefined;
+  /**
+   * docs/concepts.md#homes: events of a device in no home reach no module; the general log says so in one
+   * line per project and interval (the first device at once, then a count with a few ids; per process)
+   */
+  homelessEvents: HomelessEvents;
+}
+
+/** everything a verb may be handed: built once per process by src/roles/deps.ts (buildDeps), or by a test */
+export interface Deps extends NodeParts {
   store: Store;
   bus: Bus;
   clock: Clock;
-  /** seals device keys and claim codes (AES-256-GCM with a key derived from it) */
+  /** the server secret: keys the account-code HMAC (auth/tokens.ts); sealing goes through `sealer` */
   secret: string;
+  /** seals device keys, claim codes and webhook keys under the secret, and remembers recent unseals */
+  sealer: Sealer;
+  /** where credentials, ids, codes and IVs get their random bytes */
+  random: RandomSource;
+  /** event and delivery ids */
+  ids: IdSource;
   limits: DomainLimits;
   sessionTtlSeconds: number;
   provisioningTtlSeconds: number;
+  /** docs/api.md#stream-tickets: how long a WebSocket ticket may wait to be redeemed */
+  streamTicketTtlSeconds: number;
   /** names to addresses, for the webhook target policy's registration check (webhook/target-policy.ts) */
   resolver: Resolver;
   /** the event outbox, webhook target cache and local hand-off: one per store, built once (event/pipeline.ts) */
   pipeline: EventPipeline;
-  /** which devices are connected (commands answer DEVICE_OFFLINE without it); set by main.ts */
-  presence?: Presence;
-  /** uploaded log files and report outputs (docs/concepts.md#log-requests, docs/concepts.md#reports); set by main.ts, absent: 503 */
-  blobs?: BlobStore;
-  /** docs/concepts.md#log-requests/docs/api.md#limits log upload limits; absent: the defaults of src/domain/logrequest/limits.ts */
-  logUploads?: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
-  /** docs/webhooks.md webhook target policy for module settings; set by main.ts, absent: private targets refused */
-  webhooks?: { allowPrivateTargets: boolean };
-  /** the event pipeline's figures for /metrics; set by main.ts */
-  pipelineMetrics?: PipelineMetrics;
-  /** the command outbox's figures for /metrics (docs/concepts.md#command-outbox); set by main.ts */
-  outboxMetrics?: OutboxMetrics;
-  /** docs/concepts.md: failed logins, signups and claim/provisioning guesses back off; absent: not throttled */
-  authThrottle?: AuthThrottle;
-  /** docs/concepts.md#accounts: account mail (verification, password reset); absent: no mail server, those are off */
-  mailer?: Mailer;
-  /** docs/concepts.md#accounts: the server's public base URL (`http.publicUrl`) for links in mail; absent: mail carries the code only */
-  publicUrl?: string;
-  /** docs/api.md#stream-tickets: how long a WebSocket ticket may wait to be redeemed; absent: 10 s */
-  streamTicketTtlSeconds?: number;
-  /**
-   * docs/concepts.md#homes: events of a device in no home reach no module; the general log says so in one
-   * line per project and interval (the first device at once, then a count with a few ids; per process).
-   * Absent: not said.
-   */
-  homelessEvents?: HomelessSummary;
+  /** uploaded log files, firmware files and report outputs (docs/concepts.md#log-requests, docs/concepts.md#reports) */
+  blobs: BlobStore;
+  /** docs/concepts.md#log-requests, docs/api.md#limits: log upload limits */
+  logUploads: { maxFileBytes: number; partBytes: number; uploadTtlSeconds: number };
+  /** docs/webhooks.md: the webhook target policy for module settings */
+  webhooks: { allowPrivateTargets: boolean };
+  /** docs/concepts.md#accounts: the server's public base URL (`http.publicUrl`) for links; undefined: mail carries the code only */
+  publicUrl: string | undefined;
+  /** docs/api.md#device-operations rule 7: each area's checks before a device is deleted, and its cleanups after */
+  deviceDeletion: { blockers: readonly DeviceBlocker[]; cleanups: readonly DeviceCleanup[] };
+  /** told of outbox command state changes (a rollout's notification moves its device: rollout/track.ts) */
+  commandObservers: readonly CommandObserver[];
 }

@@ -1,6 +1,6 @@
 // Hono environment shared by every sub-app, and what createApi needs.
 import type { Logger } from 'pino';
-import type { Caller } from '../domain/auth/caller.js';
+import type { Caller } from '../domain/caller.js';
 import type { Deps } from '../domain/deps.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { OpMeta } from './op-meta.js';

@@ -3,7 +3,7 @@
 // /openapi.json is generated from (one definition: validation, types and docs).
 import type { Context, MiddlewareHandler } from 'hono';
 import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
-import { callerKey, type Caller } from '../domain/auth/caller.js';
+import { callerKey, type Caller } from '../domain/caller.js';
 import { AppError } from '../domain/errors.js';
 import type { Maybe } from '../domain/maybe.js';
 import type { ApiDeps, HttpEnv } from './env.js';

@@ -27,7 +27,7 @@ export async function startWorkerRole(deps: Deps, { config, logger, registry }: 
     store: deps.store,
     bus: deps.bus,
     clock: deps.clock,
-    secret: deps.secret,
+    sealer: deps.sealer,
     pipeline: deps.pipeline,
     logger,
     webhooks: config.webhooks,
@@ -37,7 +37,7 @@ export async function startWorkerRole(deps: Deps, { config, logger, registry }: 
   });
   await worker.start();
   // docs/concepts.md#reports, docs/concepts.md#data-sources: the report tick and runs, and retention
-  const reports = startReportWorker({ store: deps.store, bus: deps.bus, clock: deps.clock, blobs: deps.blobs, logger }, config.reports);
+  const reports = startReportWorker({ store: deps.store, bus: deps.bus, clock: deps.clock, blobs: deps.blobs, ids: deps.ids, logger }, config.reports);
   const retention = startRetention({ ...deps, logger }, { ...config.retention, tsdbDays: config.tsdb.retentionDays });
   // docs/concepts.md#command-outbox: expiry on time, and retention of finished commands
   const outbox = startOutboxSweep({ ...deps, logger }, { ...config.outbox, batchSize: config.retention.batchSize });

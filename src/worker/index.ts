@@ -10,6 +10,7 @@ import type { Bus } from '../ports/bus.js';
 import type { Clock } from '../ports/clock.js';
 import type { StartThread } from '../ports/thread.js';
 import type { EventPipeline } from '../ports/pipeline.js';
+import type { Sealer } from '../domain/crypto/sealer.js';
 import { WEBHOOK_QUEUE } from '../domain/webhook/fan-out.js';
 import { checkClientOptions } from './webhook/client/http-client.js';
 import { createLocalSender } from './webhook/sender/sender.js';
@@ -34,7 +35,8 @@ export interface WorkerDeps {
   store: Store;
   bus: Bus;
   clock: Clock;
-  secret: string;
+  /** opens the target keys (the process's one unseal cache, Deps.sealer) */
+  sealer: Sealer;
   /** the pipeline events are emitted through in this process: new deliveries are handed over from it */
   pipeline: EventPipeline;
   logger: Logger;
@@ -46,7 +48,8 @@ export interface WorkerDeps {
   /** finished deliveries older than this are removed (default 7) */
   retentionDays?: number;
   workerId?: string;
-  random?: () => number;
+  /** the retry delay's jitter, in [0, 1); absent: Math.random (tests fix it) */
+  jitter?: () => number;
   /** how long close() waits for deliveries in flight before handing them back (default 5 s) */
   closeGraceMs?: number;
   /**
@@ -131,14 +134,14 @@ export function createWorker(deps: WorkerDeps): Worker {
           bus: deps.bus,
           clock: deps.clock,
           pipeline: deps.pipeline,
-          secret: deps.secret,
+          sealer: deps.sealer,
           logger: deps.logger,
           metrics,
           workerId: id,
           outcomes: createOutcomeWriter(deps.store.deliveries, id),
           failureLog: new FailureLog(FAILURE_LOG_WINDOW_MS),
           retryScheduleSeconds: deps.webhooks.retryScheduleSeconds,
-          random: deps.random ?? Math.random,
+          jitter: deps.jitter ?? Math.random,
         },
         { concurrency: deps.webhooks.concurrency, pollMs: deps.webhooks.pollMs, leaseMs, holdMs },
         makeSender,

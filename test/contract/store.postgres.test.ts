@@ -7,6 +7,7 @@ import { makePostgresStore, freshSchemaName, testDatabaseUrl } from '../helpers/
 import { createSqlStore } from '../../src/adapters/sql/store.js';
 import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
 import { systemClock } from '../../src/ports/clock.js';
+import { RandomSource } from '../../src/domain/crypto/random.js';
 import { KvStoreBytesError } from '../../src/ports/store.js';
 import { reloadSize } from './store/kv.limits.js';
 
@@ -35,8 +36,9 @@ describe.skipIf(!testDatabaseUrl)('postgres', () => {
     onTestFinished(cleanup);
     // three more nodes, each with its own pool, on the same schema
     const nodes = await Promise.all([1, 2, 3].map(() => createSqlStore({ url, schema })));
+    const random = new RandomSource();
     onTestFinished(() => Promise.all(nodes.map((n) => n.close())).then(() => undefined));
-    const results = await Promise.all(nodes.map((n) => bootstrapIfEmpty({ deps: { store: n, clock: systemClock } })));
+    const results = await Promise.all(nodes.map((n) => bootstrapIfEmpty({ deps: { store: n, clock: systemClock, random } })));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await store.projects.count()).toBe(1);
   });

@@ -11,7 +11,9 @@ import { createLocalBus } from '../../src/adapters/local/bus.js';
 import { createLocalPresence } from '../../src/adapters/local/presence.js';
 import { createMemoryRateLimiter } from '../../src/adapters/local/rate-limiter.js';
 import { systemClock } from '../../src/ports/clock.js';
-import { createEventPipeline } from '../../src/domain/event/pipeline.js';
+import { createFsBlobStore } from '../../src/adapters/fs/blob-store.js';
+import { domainParts, toolParts } from '../../src/roles/deps.js';
+import type { Deps } from '../../src/domain/deps.js';
 import { bootstrapIfEmpty } from '../../src/domain/project/bootstrap.js';
 import { createApi } from '../../src/http/app.js';
 import { createAccessLogRecorder } from '../../src/http/access-log.js';
@@ -41,7 +43,14 @@ export interface TestResponse {
 }
 
 export async function makeTestApi(
-  opts: { rateLimit?: { perSecond: number; burst: number }; bodyLimitBytes?: number; limits?: Partial<ApiDeps['limits']>; authThrottle?: AuthThrottle } = {},
+  opts: {
+    rateLimit?: { perSecond: number; burst: number };
+    bodyLimitBytes?: number;
+    limits?: Partial<ApiDeps['limits']>;
+    authThrottle?: AuthThrottle;
+    /** device-deletion hooks run after the server's own (device/delete.ts) */
+    deviceDeletion?: Partial<Deps['deviceDeletion']>;
+  } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-api-'));
   // a test file that never reaches close() (a failed beforeAll) still leaves nothing behind
@@ -49,18 +58,42 @@ export async function makeTestApi(
   const store = await createSqlStore({ url: join(dir, 'hearth.db') });
   const logger = pino({ level: 'silent' });
   const accessLog = createAccessLogRecorder({ store, logger, flushMs: 50, batchSize: 100 });
+  const secret = 'test-secret-test-secret';
+  // the server's own sealer, ids, pipeline and hooks (src/roles/deps.ts); a node's parts stand in
+  // where the test has no use for them, presence and the throttle are real
+  const parts = domainParts({ store, secret });
   const deps: ApiDeps = {
+    ...toolParts(),
+    ...parts,
     store,
-    // this API's own outbox, target cache and hand-off; a worker built from these deps shares it
-    pipeline: createEventPipeline({ store }),
+    deviceDeletion: {
+      blockers: [...parts.deviceDeletion.blockers, ...(opts.deviceDeletion?.blockers ?? [])],
+      cleanups: [...parts.deviceDeletion.cleanups, ...(opts.deviceDeletion?.cleanups ?? [])],
+    },
     resolver: systemResolver,
     bus: createLocalBus(),
     presence: createLocalPresence(),
     clock: systemClock,
-    secret: 'test-secret-test-secret',
-    limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, kvStoreBytes: 262144, listDefault: 1000, listMax: 10000, ...opts.limits },
+    secret,
+    limits: {
+      eventDataBytes: 65536,
+      kvValueBytes: 65536,
+      kvKeysPerStore: 1000,
+      kvStoreBytes: 262144,
+      listDefault: 1000,
+      listMax: 10000,
+      jsonDepth: 32,
+      outboxPerDevice: 100,
+      firmwareFileBytes: 64 * 1024 * 1024,
+      ...opts.limits,
+    },
     sessionTtlSeconds: 3600,
     provisioningTtlSeconds: 600,
+    streamTicketTtlSeconds: 10,
+    blobs: createFsBlobStore(join(dir, 'blobs')),
+    logUploads: { maxFileBytes: 104_857_600, partBytes: 5_242_880, uploadTtlSeconds: 3600 },
+    webhooks: { allowPrivateTargets: false },
+    publicUrl: undefined,
     logger,
     rateLimiter: createMemoryRateLimiter(opts.rateLimit ?? { perSecond: 100, burst: 200 }),
     rateLimitEnabled: !!opts.rateLimit,

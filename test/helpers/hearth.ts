@@ -9,9 +9,10 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { startHearth, type Hearth } from '../../src/main.js';
-import { generateToken, hashToken, randomId } from '../../src/domain/auth/tokens.js';
+import { hashToken } from '../../src/domain/auth/tokens.js';
 import type { DeviceRow } from '../../src/ports/store.js';
 import { seedDevice as seedStoreDevice } from './store-seed.js';
+import { generateToken, randomId } from './credentials.js';
 
 export interface SeededDevice {
   id: number;

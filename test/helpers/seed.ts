@@ -2,9 +2,10 @@
 // HTTP credential can create a project), and users, sessions, homes and devices made through the
 // API itself, so every fixture went through the same rules as a client's request.
 import { expect } from 'vitest';
-import { generateToken, hashToken, randomId } from '../../src/domain/auth/tokens.js';
+import { hashToken } from '../../src/domain/auth/tokens.js';
 import { createProject } from '../../src/domain/project/create.js';
 import type { TestApi } from './api.js';
+import { generateToken, randomId } from './credentials.js';
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;

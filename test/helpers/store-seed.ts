@@ -1,12 +1,14 @@
 // Fixtures written straight through the Store port, so route tests do not depend on the registry
 // routes (devices, homes, users, keys): each seed writes exactly what those routes would.
 import type { AccessLogRow, Store, DeviceRow, HomeRow, UserRow, HomeRole } from '../../src/ports/store.js';
-import { generateToken, hashToken, randomId, seal } from '../../src/domain/auth/tokens.js';
-import type { Scope } from '../../src/domain/auth/caller.js';
+import { hashToken } from '../../src/domain/auth/tokens.js';
+import type { Scope } from '../../src/domain/caller.js';
+import type { Sealer } from '../../src/domain/crypto/sealer.js';
+import { generateToken, randomId } from './credentials.js';
 
 export interface SeedDeps {
   store: Store;
-  secret: string;
+  sealer: Sealer;
 }
 
 const now = () => new Date().toISOString();
@@ -25,7 +27,7 @@ export async function seedDevice(
     description: null,
     tag: o.tag ?? null,
     apiKeyHash: hashToken(key),
-    apiKeySealed: seal(deps.secret, key),
+    apiKeySealed: deps.sealer.seal(key),
     claimCodeHash: null,
     claimCodeSealed: null,
     claimExpirationTime: null,

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Aedes } from 'aedes';
 import type { Hearth } from '../../../src/main.js';
-import { generateToken, hashToken, seal } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
+import { newBenchDeviceKey, sealerOf } from './device-keys.js';
 
 export interface RunningBroker {
   name: string;
@@ -114,9 +115,10 @@ export async function seedDevices(
 ): Promise<{ id: number; key: string }[]> {
   const out: { id: number; key: string }[] = [];
   const now = new Date().toISOString();
+  const seal = await sealerOf(hearth);
   await hearth.deps.store.transaction(async (store) => {
     for (let i = 0; i < n; i++) {
-      const key = o.keyOf ? o.keyOf(i) : generateToken('dk.');
+      const key = o.keyOf ? o.keyOf(i) : newBenchDeviceKey();
       const d = await store.devices.create({
         projectId: 1,
         deviceClass: 'default',
@@ -125,7 +127,7 @@ export async function seedDevices(
         description: null,
         tag: null,
         apiKeyHash: hashToken(key),
-        apiKeySealed: seal(hearth.deps.secret, key),
+        apiKeySealed: seal(key),
         claimCodeHash: null,
         claimCodeSealed: null,
         claimExpirationTime: null,

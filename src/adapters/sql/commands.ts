@@ -34,7 +34,7 @@ function toRow(r: Selectable<CommandsTable>): CommandRow {
   };
 }
 
-/** creation order: the time, then the id (time-ordered within a process, domain/event/emit.ts newEventId) */
+/** creation order: the time, then the id (time-ordered within a process, domain/crypto/ids.ts) */
 const inCreationOrder = (a: CommandRow, b: CommandRow) =>
   a.creationTime < b.creationTime ? -1 : a.creationTime > b.creationTime ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 

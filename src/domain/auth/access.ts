@@ -3,7 +3,7 @@
 import type { StoreOf } from '../deps.js';
 import type { DeviceRow, HomeRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import type { Caller, Scope } from './caller.js';
+import type { Caller, Scope } from '../caller.js';
 import type { Maybe } from '../maybe.js';
 
 export function requireCaller(caller: Caller): asserts caller is Exclude<Caller, { type: 'nobody' }> {

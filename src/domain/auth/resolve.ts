@@ -2,7 +2,7 @@
 import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { ApiKeyRow, DeviceRow, SessionRow, UserRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../caller.js';
 import { hashToken } from './tokens.js';
 import type { Maybe } from '../maybe.js';
 

@@ -7,10 +7,10 @@ import * as v from 'valibot';
 import type { Body, ClientIp, Deps, StoreOf, SystemArgs, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { IdSchema, parseInput } from '../validate.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../caller.js';
 import { requireCaller } from './access.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { generateToken, hashToken } from './tokens.js';
+import { hashToken } from './tokens.js';
 import { throttledSignIn, type SignInLanes } from './throttle.js';
 import { FormTextSchema } from '../validate.js';
 
@@ -34,7 +34,7 @@ let decoy: Promise<string> | undefined;
 export async function login({
   deps,
   input: { body, ip },
-}: SystemArgs<Pick<Deps, 'clock' | 'sessionTtlSeconds' | 'authThrottle'> & StoreOf<'sessions' | 'users'>, Body & ClientIp>): Promise<
+}: SystemArgs<Pick<Deps, 'clock' | 'random' | 'sessionTtlSeconds' | 'authThrottle'> & StoreOf<'sessions' | 'users'>, Body & ClientIp>): Promise<
   v.InferOutput<typeof LoginResponseSchema>
 > {
   const b = parseInput(LoginBodySchema, body);
@@ -45,7 +45,7 @@ export async function login({
     account: { key: `login:${b.projectId}:${b.email}`, policy: 'accountGlobal' },
   };
   const user = await throttledSignIn(deps.authThrottle, lanes, ['AUTHORIZATION_REQUIRED'], () => checkPassword(deps, b));
-  const token = generateToken('ut.');
+  const token = deps.random.token('ut.');
   const now = deps.clock.now();
   const expirationTime = new Date(now.getTime() + deps.sessionTtlSeconds * 1000).toISOString();
   await deps.store.sessions.create({

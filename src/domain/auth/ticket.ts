@@ -6,13 +6,10 @@
 import * as v from 'valibot';
 import type { Deps, StoreOf, VerbArgs, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../caller.js';
 import { requireCaller } from './access.js';
 import { callerOfCredential } from './resolve.js';
-import { generateToken, hashToken } from './tokens.js';
-
-/** docs/api.md#stream-tickets: the default lifetime of a ticket */
-export const STREAM_TICKET_TTL_SECONDS = 10;
+import { hashToken } from './tokens.js';
 
 export const StreamTicketSchema = v.object({
   ticket: v.pipe(v.string(), v.description('pass as `?ticket=` when opening a WebSocket; single use')),
@@ -20,7 +17,7 @@ export const StreamTicketSchema = v.object({
 });
 export type StreamTicket = v.InferOutput<typeof StreamTicketSchema>;
 
-type D = Pick<Deps, 'clock' | 'streamTicketTtlSeconds'> & StoreOf<'streamTickets'>;
+type D = Pick<Deps, 'clock' | 'random' | 'streamTicketTtlSeconds'> & StoreOf<'streamTickets'>;
 
 /** `token`: the credential the caller presented (already resolved to `caller`); the ticket stands for it */
 export async function issueStreamTicket({ deps, caller, input }: VerbArgs<D, { token: string | undefined }>): Promise<StreamTicket> {
@@ -30,9 +27,9 @@ export async function issueStreamTicket({ deps, caller, input }: VerbArgs<D, { t
   const kind = token.slice(0, 3);
   // a ticket stands for a key, a session or a device key, never for another ticket
   if (kind !== 'pk.' && kind !== 'ut.' && kind !== 'dk.') throw new AppError('PERMISSION_DENIED', { required: 'a project key, a user token or a device key' });
-  const ticket = generateToken('wt.');
+  const ticket = deps.random.token('wt.');
   const now = deps.clock.now();
-  const expirationTime = new Date(now.getTime() + (deps.streamTicketTtlSeconds ?? STREAM_TICKET_TTL_SECONDS) * 1000).toISOString();
+  const expirationTime = new Date(now.getTime() + deps.streamTicketTtlSeconds * 1000).toISOString();
   await deps.store.streamTickets.create(
     { ticketHash: hashToken(ticket), credentialKind: kind, credentialHash: hashToken(token), expirationTime },
     now.toISOString(),

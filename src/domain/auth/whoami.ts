@@ -1,6 +1,6 @@
 // GET /auth (docs/api.md#credentials): what the presented credential acts as. No credential is `nobody`.
 import * as v from 'valibot';
-import type { Caller } from './caller.js';
+import type { Caller } from '../caller.js';
 
 export const AuthInfoSchema = v.object({
   type: v.picklist(['user', 'device', 'project key', 'nobody']),

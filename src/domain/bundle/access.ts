@@ -2,7 +2,7 @@
 // class it is for (docs/concepts.md: "a device sees its class and channel"). Anyone else: not found.
 import type { StoreOf } from '../deps.js';
 import type { BundleRow, DeviceRow } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 

@@ -19,6 +19,6 @@ export async function deleteBundle({
   }
   await deps.store.bundles.delete(b.id);
   await deps.store.firmwareFiles.deleteForBundle(b.id);
-  await deps.blobs?.deleteTree(firmwareFolder(b.id));
+  await deps.blobs.deleteTree(firmwareFolder(b.id));
   await writeLog({ deps, input: { projectId: b.projectId, caller, level: 'info', source: 'api', text: `bundle ${b.id} deleted` } });
 }

@@ -3,7 +3,7 @@
 // own key only. `status` ok (default) → acked, error → failed. An answer to an unknown or
 // another device's command is NOT_FOUND, to a finished one INVALID_STATE: nothing changes.
 import type { Body, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { CommandRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';

@@ -2,7 +2,7 @@
 // is never sent again; a finished one (answered, expired, cancelled, or delivered without
 // ackRequired) answers INVALID_STATE.
 import type { DeviceRef, StoreOf, SystemArgs } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { CommandRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';

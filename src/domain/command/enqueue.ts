@@ -3,17 +3,14 @@
 // connection sends it at once; a device offline gets it when it next subscribes or opens its
 // command WebSocket. Without a caller it is the system's own (a rollout): no access check.
 import type { Body, Deps, DeviceRef, StoreOf, SystemArgs } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { CommandRow, DeviceRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseInput, parseWith } from '../validate.js';
-import { newEventId } from '../event/emit.js';
 import { CommandBodySchema, checkProjectAction } from './schemas.js';
 import { OutboxFieldsSchema, TTL_DEFAULT_SECONDS } from './outbox-schemas.js';
 import { commandUpdated, type CommandUpdatedDeps } from './outbox-view.js';
-
-export const OUTBOX_PER_DEVICE_DEFAULT = 100;
 
 export type EnqueueCommandDeps = Pick<Deps, 'bus' | 'clock' | 'limits'> & CommandUpdatedDeps & StoreOf<'devices' | 'members' | 'commands' | 'projects'>;
 
@@ -36,10 +33,11 @@ export async function enqueueCommand({
   await checkProjectAction(deps, device.projectId, action);
   const now = deps.clock.now();
   const ttl = fields.ttl ?? TTL_DEFAULT_SECONDS;
-  const limit = deps.limits.outboxPerDevice ?? OUTBOX_PER_DEVICE_DEFAULT;
+  const limit = deps.limits.outboxPerDevice;
   const r = await deps.store.commands.create(
     {
-      id: newEventId(now),
+      // an event id: time-ordered, so the outbox lists in creation order (crypto/ids.ts)
+      id: deps.ids.event(now),
       projectId: device.projectId,
       deviceId: device.id,
       action,

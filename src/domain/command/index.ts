@@ -2,7 +2,7 @@ export * from './schemas.js';
 export { sendCommand, type SendCommandDeps } from './send.js';
 export * from './outbox-schemas.js';
 export { toCommand, commandUpdated, COMMAND_UPDATED, type CommandUpdatedDeps } from './outbox-view.js';
-export { enqueueCommand, OUTBOX_PER_DEVICE_DEFAULT, type EnqueueCommandDeps } from './enqueue.js';
+export { enqueueCommand, type EnqueueCommandDeps } from './enqueue.js';
 export { listCommands, getCommand } from './outbox-read.js';
 export { cancelCommand } from './cancel.js';
 export { ackCommand } from './ack.js';

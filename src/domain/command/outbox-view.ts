@@ -1,12 +1,11 @@
 // A command of the outbox as answered, and the one place that announces its changes
 // (docs/concepts.md#command-outbox): `_deviceCommandUpdated_ {id, action, state, result?}` on the
-// device's event stream (history, user streams, webhooks), the outbox figures, and the
-// rollout a `firmware-update` command notifies for (rollout/track.ts).
-import type { Deps, StoreOf } from '../deps.js';
+// device's event stream (history, user streams, webhooks), the outbox figures, and the command
+// observers of Deps (the rollout a `firmware-update` command notifies for: rollout/track.ts).
+import type { Deps, EmitDeps } from '../deps.js';
 import type { CommandRow } from '../../ports/store.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { Command } from './outbox-schemas.js';
-import { trackCommand } from '../rollout/track.js';
 
 export const COMMAND_UPDATED = '_deviceCommandUpdated_';
 
@@ -29,18 +28,19 @@ export function toCommand(r: CommandRow): Command {
   return out;
 }
 
-export type CommandUpdatedDeps = Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics' | 'outboxMetrics'> & StoreOf<'devices' | 'rollouts'>;
+/** the whole Store: the observers are handed these deps, with needs this file does not know */
+export type CommandUpdatedDeps = EmitDeps & Pick<Deps, 'store' | 'outboxMetrics' | 'commandObservers'>;
 
 /** after a state change is committed: the event, and the figures of a final state */
 export async function commandUpdated(deps: CommandUpdatedDeps, r: CommandRow): Promise<void> {
   if (r.finishTime && r.state !== 'queued' && r.state !== 'sent') {
-    deps.outboxMetrics?.finished(r.state, (Date.parse(r.ackTime ?? r.finishTime) - Date.parse(r.creationTime)) / 1000);
+    deps.outboxMetrics.finished(r.state, (Date.parse(r.ackTime ?? r.finishTime) - Date.parse(r.creationTime)) / 1000);
   }
   // the device as it is now (its home may have changed since the command was created)
   const device = (await deps.store.devices.get(r.deviceId)) ?? { id: r.deviceId, deviceClass: '', homeId: null };
   const data: Record<string, unknown> = { id: r.id, action: r.action, state: r.state };
   if (r.result) data.result = r.result;
   await emitEvent(deps, { projectId: r.projectId, event: deviceSystemEvent(device, COMMAND_UPDATED, data, deps.clock.now()) });
-  // docs/firmware.md#rollouts: a rollout's notification moves its device
-  await trackCommand(deps, r);
+  // docs/firmware.md#rollouts: a rollout's notification moves its device (rollout/track.ts trackCommand)
+  for (const observe of deps.commandObservers) await observe(deps, r);
 }

@@ -10,7 +10,6 @@ import { parseWith } from '../validate.js';
 import { MODULE_ID_PATTERN } from '../module/schemas.js';
 import { ActionSchema, checkProjectAction } from './schemas.js';
 import { commandWebhookBody } from '../webhook/payload.js';
-import { newDeliveryId } from '../webhook/ids.js';
 import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 
 // docs/concepts.md#commands: the action's pattern is the project's (checkProjectAction); parameters an object,
@@ -28,7 +27,7 @@ export async function triggerCommand({
   caller,
   input: { homeIdRaw, moduleId, body },
 }: VerbArgs<
-  Pick<Deps, 'bus' | 'clock' | 'limits'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules' | 'projects'>,
+  Pick<Deps, 'bus' | 'clock' | 'limits' | 'ids'> & StoreOf<'deliveries' | 'homes' | 'members' | 'modules' | 'projects'>,
   { homeIdRaw: string; moduleId: string } & Body
 >): Promise<string> {
   const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'commands');
@@ -51,7 +50,7 @@ export async function triggerCommand({
         ? { projectKeyId: caller.keyId, projectKeyName: caller.keyName }
         : undefined;
   const payload = commandWebhookBody({ action: cmd.action, parameters: cmd.parameters, timestamp: now.toISOString(), homeId: home.id, origin });
-  const id = newDeliveryId(now);
+  const id = deps.ids.delivery(now);
   await deps.store.deliveries.insertMany([
     {
       id,

@@ -1,6 +1,6 @@
 // Who manages a project's data sources and reads their records: a project key of that project
 // with scope `data` (or `admin`). Another project's sources are reported as not existing.
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { DataSourceRow } from '../../ports/store.js';
 import type { StoreOf } from '../deps.js';
 import { hasScope, requireCaller } from '../auth/access.js';

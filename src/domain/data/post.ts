@@ -13,7 +13,7 @@ import { takesClass } from './access.js';
 import { refusalOf } from './health.js';
 import { dataBatchDelivery, DATA_QUEUE } from './webhook-batch.js';
 
-type RouteDeps = Pick<Deps, 'bus' | 'clock'> & StoreOf<'dataSources' | 'transaction'>;
+type RouteDeps = Pick<Deps, 'bus' | 'clock' | 'ids'> & StoreOf<'dataSources' | 'transaction'>;
 /** postData also finds the device and checks the caller may speak for it */
 export type PostDeps = RouteDeps & StoreOf<'devices' | 'members'>;
 type Device = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
@@ -43,7 +43,7 @@ export async function routeData(deps: RouteDeps, device: Device, records: Record
   });
   if (stores.length || hooks.length) {
     const rows = stores.flatMap((s) => records.map((data) => ({ projectId: device.projectId, sourceId: s.id, deviceId: device.id, timestamp, data })));
-    const batches = hooks.map((s) => dataBatchDelivery(s, device, records, now));
+    const batches = hooks.map((s) => dataBatchDelivery(s, device, records, now, deps.ids.delivery(now)));
     await deps.store.transaction(async (tx) => {
       if (rows.length) await tx.dataRecords.insertMany(rows);
       if (batches.length) await tx.deliveries.insertMany(batches);

@@ -13,7 +13,7 @@ import { requireDataManager } from './access.js';
 import { toDataSource } from './view.js';
 
 /** all but the Store, of which each verb names the repositories it uses (StoreOf) */
-export type DataDeps = Pick<Deps, 'clock' | 'secret'>;
+export type DataDeps = Pick<Deps, 'clock' | 'sealer'>;
 
 const invalid = (path: string, message: string) => new AppError('INVALID_PARAMETERS', { issues: [{ path, message }] });
 
@@ -34,7 +34,7 @@ export async function createDataSource({
     throw new AppError('LIMIT_EXCEEDED', { limit: MAX_SOURCES_PER_PROJECT, message: `a project has at most ${MAX_SOURCES_PER_PROJECT} data sources` });
   }
   const now = deps.clock.now().toISOString();
-  const key = input.type === 'webhook' ? sealedNewKey(deps.secret) : undefined;
+  const key = input.type === 'webhook' ? sealedNewKey(deps.sealer) : undefined;
   const row: DataSourceRow = {
     projectId,
     id: input.id ?? `ds-${randomBytes(5).toString('hex')}`,
@@ -52,5 +52,5 @@ export async function createDataSource({
   };
   if (!(await deps.store.dataSources.create(row))) throw new AppError('ALREADY_EXISTS', { dataSourceId: row.id });
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'data', text: `data source ${row.id} (${row.type}) created` } });
-  return toDataSource(row, deps.secret, true);
+  return toDataSource(row, deps.sealer, true);
 }

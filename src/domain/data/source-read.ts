@@ -10,7 +10,7 @@ import type { DataDeps } from './source-create.js';
 
 export async function listDataSources({ deps, caller, input: { projectId } }: VerbArgs<DataDeps & StoreOf<'dataSources'>, ProjectRef>): Promise<DataSource[]> {
   requireDataManager(caller, projectId);
-  return (await deps.store.dataSources.list(projectId)).map((s) => toDataSource(s, deps.secret));
+  return (await deps.store.dataSources.list(projectId)).map((s) => toDataSource(s, deps.sealer));
 }
 
 export async function getDataSource({
@@ -19,7 +19,7 @@ export async function getDataSource({
   input: { projectId, id },
 }: VerbArgs<DataDeps & StoreOf<'dataSources'>, { projectId: number; id: string }>): Promise<DataSource> {
   requireDataManager(caller, projectId);
-  return toDataSource(await loadSource(deps, projectId, id), deps.secret);
+  return toDataSource(await loadSource(deps, projectId, id), deps.sealer);
 }
 
 /** the source and the records it kept; batches still queued for a webhook source are dropped by the worker */

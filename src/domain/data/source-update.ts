@@ -42,12 +42,12 @@ export async function updateDataSource({
   let reveal = false;
   if (input.rotateKey) {
     if (current.type !== 'webhook') throw invalid('rotateKey', 'only webhook sources have a key');
-    patch.keySealed = sealedNewKey(deps.secret).sealed;
+    patch.keySealed = sealedNewKey(deps.sealer).sealed;
     reveal = true;
   }
   // a changed target gets a fresh start: its health was the old target's
   if (patch.url !== undefined && patch.url !== current.url) Object.assign(patch, { failingSince: null, lastFailureTime: null, lastError: null });
   await deps.store.dataSources.update(projectId, id, patch);
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'data', text: `data source ${id} updated${reveal ? ' (new key)' : ''}` } });
-  return toDataSource(await loadSource(deps, projectId, id), deps.secret, reveal);
+  return toDataSource(await loadSource(deps, projectId, id), deps.sealer, reveal);
 }

@@ -3,7 +3,6 @@
 // docs/webhooks.md#verifying-signatures, docs/webhooks.md) with the source's key when the worker sends it.
 import type { DataSourceRow, DeviceRow } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
-import { newDeliveryId } from '../webhook/ids.js';
 import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 
 /** the same queue and workers as event and command webhooks */
@@ -25,6 +24,8 @@ export function dataBatchDelivery(
   device: Pick<DeviceRow, 'id' | 'deviceClass' | 'homeId'>,
   records: Record<string, unknown>[],
   now: Date,
+  /** the delivery's id (Deps.ids) */
+  id: string,
 ): NewDelivery {
   const body: DataBatchBody = {
     dataSourceId: source.id,
@@ -36,7 +37,7 @@ export function dataBatchDelivery(
   };
   if (device.homeId !== null) body.homeId = device.homeId;
   return {
-    id: newDeliveryId(now),
+    id,
     projectId: source.projectId,
     moduleId: source.id,
     kind: 'data',

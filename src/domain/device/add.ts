@@ -7,7 +7,7 @@
 // IP, and per credential for claims (auth/throttle.ts, docs/concepts.md).
 import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { requireCaller } from '../auth/access.js';
-import { callerKey } from '../auth/caller.js';
+import { callerKey } from '../caller.js';
 import { throttled, type Lane } from '../auth/throttle.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
@@ -21,7 +21,7 @@ export async function addDeviceHome({
   caller,
   input: { body },
 }: VerbArgs<
-  Pick<Deps, 'clock' | 'secret' | 'authThrottle'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members' | 'transaction'>,
+  Pick<Deps, 'clock' | 'sealer' | 'random' | 'authThrottle'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members' | 'transaction'>,
   Body
 >): Promise<Device> {
   const b = parseInput(AddDeviceBodySchema, body);

@@ -13,7 +13,7 @@ export async function claimDevice({
   deps,
   caller,
   input,
-}: VerbArgs<Pick<Deps, 'clock' | 'secret'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>, { claimCode: string; homeId: number }>): Promise<Device> {
+}: VerbArgs<Pick<Deps, 'clock' | 'sealer'> & StoreOf<'homes' | 'logs' | 'members' | 'transaction'>, { claimCode: string; homeId: number }>): Promise<Device> {
   const home = await homeFor(deps, caller, input.homeId, ['project key', 'member'], 'devices');
   const hash = claimCodeHash(input.claimCode);
   const now = deps.clock.now().toISOString();
@@ -32,5 +32,5 @@ export async function claimDevice({
     deps,
     input: { projectId: home.projectId, caller, level: 'info', source: 'api', text: `device ${claimed.id} claimed into home ${home.id}` },
   });
-  return deviceView(deps.secret, claimed, revealsSecrets(caller));
+  return deviceView(deps.sealer, claimed, revealsSecrets(caller));
 }

@@ -25,7 +25,7 @@ export interface CreateDeviceInput {
   bundleInstalled?: string;
 }
 
-type CreateDeps = Pick<Deps, 'clock' | 'secret'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members'>;
+type CreateDeps = Pick<Deps, 'clock' | 'sealer' | 'random'> & StoreOf<'deviceClasses' | 'devices' | 'homes' | 'logs' | 'members'>;
 
 export async function createDevice({ deps, caller, input }: VerbArgs<CreateDeps, CreateDeviceInput>): Promise<Device> {
   const [d] = await createDevices({ deps, caller, input: { projectId: input.projectId, devices: [input] } });
@@ -61,8 +61,8 @@ export async function createDevices({
   const secrets = new Map<string, { apiKey: string; claimCode: string; at: number }>();
   const rows = await deps.store.devices.createMany(
     input.devices.map((d, at) => {
-      const key = newDeviceKey(deps.secret);
-      const code = newClaimCode(deps.secret);
+      const key = newDeviceKey(deps);
+      const code = newClaimCode(deps);
       secrets.set(key.apiKeyHash, { apiKey: key.apiKey, claimCode: code.claimCode, at });
       const inHome = d.homeId !== undefined;
       return {
@@ -94,7 +94,7 @@ export async function createDevices({
   const out: Device[] = new Array(rows.length);
   for (const row of rows) {
     const s = secrets.get(row.apiKeyHash)!;
-    out[s.at] = deviceView(deps.secret, row, s);
+    out[s.at] = deviceView(deps.sealer, row, s);
   }
   return out;
 }

@@ -18,7 +18,7 @@ export const invalidProvisioningToken = () => new AppError('INVALID_TOKEN', { cr
 export async function provisionDevice({
   deps,
   input,
-}: SystemArgs<Pick<Deps, 'clock' | 'secret'> & StoreOf<'logs' | 'transaction'>, { token: string; deviceClass?: string }>): Promise<Device> {
+}: SystemArgs<Pick<Deps, 'clock' | 'sealer' | 'random'> & StoreOf<'logs' | 'transaction'>, { token: string; deviceClass?: string }>): Promise<Device> {
   const now = deps.clock.now().toISOString();
   const row = await deps.store.transaction(async (store) => {
     const t = await store.provisioningTokens.consume(hashToken(input.token), now);
@@ -27,8 +27,8 @@ export async function provisionDevice({
     if (!home || home.projectId !== t.projectId) throw invalidProvisioningToken();
     const deviceClass = input.deviceClass ?? t.deviceClass;
     if (!(await store.deviceClasses.get(t.projectId, deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass });
-    const key = newDeviceKey(deps.secret);
-    const code = newClaimCode(deps.secret);
+    const key = newDeviceKey(deps);
+    const code = newClaimCode(deps);
     const created = await store.devices.create({
       projectId: t.projectId,
       deviceClass,
@@ -55,5 +55,5 @@ export async function provisionDevice({
     deps,
     input: { projectId: row.projectId, level: 'info', source: 'api', text: `device ${row.id} provisioned on demand into home ${row.homeId}` },
   });
-  return deviceView(deps.secret, row, true);
+  return deviceView(deps.sealer, row, true);
 }

@@ -10,13 +10,13 @@ import { listProjectId } from '../project/access.js';
 import type { Device, DeviceListFilter } from './schemas.js';
 import { deviceView, revealsSecrets } from './view.js';
 
-type D = Pick<Deps, 'secret'> & StoreOf<'devices' | 'members'>;
+type D = Pick<Deps, 'sealer'> & StoreOf<'devices' | 'members'>;
 
 const READERS = ['project key', 'member', 'self'] as const;
 
 /** without a promise when the read cache holds what deviceFor needs (the commonest read) */
 export function getDevice({ deps, caller, input: { deviceId } }: VerbArgs<D, DeviceRef>): Maybe<Device> {
-  return after(deviceFor(deps, caller, deviceId, READERS), (d) => deviceView(deps.secret, d, revealsSecrets(caller)));
+  return after(deviceFor(deps, caller, deviceId, READERS), (d) => deviceView(deps.sealer, d, revealsSecrets(caller)));
 }
 
 export async function listDevices({
@@ -39,5 +39,5 @@ export async function listDevices({
   const f = { projectId, homeIds, homeId, deviceClass, tag, isConnected, search: search || undefined, inHome, afterId };
   const r = total === false ? { items: await deps.store.devices.listPage(f, page), total: null } : await deps.store.devices.list(f, page);
   const reveal = revealsSecrets(caller);
-  return { total: r.total, items: r.items.map((d) => deviceView(deps.secret, d, reveal)) };
+  return { total: r.total, items: r.items.map((d) => deviceView(deps.sealer, d, reveal)) };
 }

@@ -20,13 +20,13 @@ export async function updateDevice({
   deps,
   caller,
   input: { deviceId, body },
-}: VerbArgs<Pick<Deps, 'clock' | 'secret'> & StoreOf<'devices' | 'homes' | 'members'>, DeviceRef & Body>): Promise<void> {
+}: VerbArgs<Pick<Deps, 'clock' | 'sealer'> & StoreOf<'devices' | 'homes' | 'members'>, DeviceRef & Body>): Promise<void> {
   const d = await deviceFor(deps, caller, deviceId, ['project key', 'member']);
   const b = parseInput(PatchDeviceBodySchema, body);
   const isKey = caller.type === 'project key';
   const writable = isKey ? [...ALWAYS_WRITABLE, ...KEY_WRITABLE] : ALWAYS_WRITABLE;
   const readOnly = DEVICE_FIELDS.filter((f) => !writable.includes(f) && !PRESENCE.includes(f));
-  checkReadOnly(b, deviceView(deps.secret, d, revealsSecrets(caller)), readOnly);
+  checkReadOnly(b, deviceView(deps.sealer, d, revealsSecrets(caller)), readOnly);
 
   const patch: DevicePatch = { name: b.name, description: b.description, tag: b.tag };
   const now = deps.clock.now().toISOString();
@@ -43,7 +43,7 @@ export async function updateDevice({
   if (isKey && b.claimCode !== undefined) {
     if (b.claimCode === null) Object.assign(patch, { claimCodeHash: null, claimCodeSealed: null });
     else {
-      const fields = claimCodeFields(deps.secret, b.claimCode);
+      const fields = claimCodeFields(deps.sealer, b.claimCode);
       const holder = await deps.store.devices.getByClaimHash(fields.claimCodeHash);
       if (holder && holder.id !== d.id) throw new AppError('ALREADY_EXISTS', { fields: ['claimCode'] });
       Object.assign(patch, fields);

@@ -2,15 +2,15 @@
 // `claimCode` only for privileged readers (the docs: "hidden except to privileged clients") — a
 // project key with the `devices` scope — and in the answer that creates a device.
 import type { DeviceRow } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { hasScope } from '../auth/access.js';
-import { unseal } from '../auth/tokens.js';
+import type { Sealer } from '../crypto/sealer.js';
 import type { Device } from './schemas.js';
 
 export const revealsSecrets = (caller: Caller): boolean => hasScope(caller, 'devices');
 
 /** `reveal` may carry the plaintext credentials when the caller has them (a device just created): nothing to unseal */
-export function deviceView(secret: string, d: DeviceRow, reveal: boolean | { apiKey: string; claimCode: string }): Device {
+export function deviceView(sealer: Sealer, d: DeviceRow, reveal: boolean | { apiKey: string; claimCode: string }): Device {
   const out: Device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass };
   if (d.homeId !== null) out.homeId = d.homeId;
   if (d.name !== null) out.name = d.name;
@@ -20,8 +20,8 @@ export function deviceView(secret: string, d: DeviceRow, reveal: boolean | { api
     out.apiKey = reveal.apiKey;
     out.claimCode = reveal.claimCode;
   } else if (reveal) {
-    out.apiKey = unseal(secret, d.apiKeySealed);
-    if (d.claimCodeSealed) out.claimCode = unseal(secret, d.claimCodeSealed);
+    out.apiKey = sealer.unseal(d.apiKeySealed);
+    if (d.claimCodeSealed) out.claimCode = sealer.unseal(d.claimCodeSealed);
   }
   if (d.claimExpirationTime !== null) out.claimExpirationTime = d.claimExpirationTime;
   if (d.claimTime !== null) out.claimTime = d.claimTime;

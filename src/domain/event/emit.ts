@@ -1,9 +1,8 @@
 // The one event pipeline (docs/devices.md#mqtt): every accepted event — device, project key or system — is
 // recorded in the events history with its webhook deliveries (outbox, same transaction) and
 // announced on the bus for live watchers.
-import type { Deps } from '../deps.js';
+import type { EmitDeps } from '../deps.js';
 import type { EventRecord, PresenceWrite } from '../../ports/store.js';
-import { randomId } from '../auth/tokens.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 import type { OutboxItem } from '../../ports/pipeline.js';
 import { pointsOfEvent } from '../tsdb/points.js';
@@ -17,17 +16,6 @@ export interface EmitInput {
   json?: string;
 }
 
-// a random prefix per process and a counter: unique without a call to the CSPRNG per event (that
-// call was a measurable share of MQTT ingest)
-const ID_PREFIX = randomId(6);
-let idCounter = 0;
-
-/** time-ordered, unique: sorts like the timestamp within one process */
-export function newEventId(now: Date): string {
-  idCounter = (idCounter + 1) % 0x7fffffff;
-  return `${now.getTime().toString(36).padStart(9, '0')}-${ID_PREFIX}${idCounter.toString(36).padStart(6, '0')}`;
-}
-
 /**
  * Records the event and its webhook deliveries, then announces it. Resolves only once both are
  * committed: the event history row and one delivery row per subscribed module go in ONE
@@ -36,9 +24,10 @@ export function newEventId(now: Date): string {
  * `work` message only wakes workers early, they poll the queue anyway. Deliveries handed to a
  * worker of this process need no `work` message. The outbox is `deps.pipeline` (pipeline.ts).
  */
-export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics'>, input: EmitInput): Promise<string> {
+export async function emitEvent(deps: EmitDeps, input: EmitInput): Promise<string> {
   const now = deps.clock.now();
-  const id = newEventId(now);
+  // time-ordered and unique (crypto/ids.ts)
+  const id = deps.ids.event(now);
   // module lookup is cached per project (domain/webhook/event-targets.ts): no query per event
   const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
@@ -46,9 +35,9 @@ export async function emitEvent(deps: Pick<Deps, 'pipeline' | 'bus' | 'clock' | 
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
   if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer
-  const entered = deps.pipelineMetrics ? performance.now() : 0;
+  const entered = performance.now();
   await deps.pipeline.commit(item);
-  deps.pipelineMetrics?.eventCommitted((performance.now() - entered) / 1000);
+  deps.pipelineMetrics.eventCommitted((performance.now() - entered) / 1000);
   await deps.bus.publish('event', { projectId: input.projectId, deviceId: input.event.originDeviceId, event: input.event });
   if (item.queued) await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
   return id;

@@ -1,16 +1,16 @@
 // sendDeviceEventCloud (docs/api.md#device-operations, docs/concepts.md#events; docs/concepts.md#devices): an event from the device itself (REST or
 // MQTT) or from a project key with scope `events`. The service adds timestamp, homeId and the
 // origin fields, then hands it to the one event pipeline (emitEvent).
-import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
+import type { Body, Deps, DeviceRef, EmitDeps, StoreOf, VerbArgs } from '../deps.js';
 import type { DeviceRow, EventRecord } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
 import { emitEvent } from './emit.js';
 import { EventBodySchema } from './schemas.js';
 
-type IngestDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'homelessEvents'> & StoreOf<'logs'>;
+type IngestDeps = EmitDeps & Pick<Deps, 'limits' | 'homelessEvents'> & StoreOf<'logs'>;
 /** sendEvent also finds the device and checks the caller may speak for it */
 type SendDeps = IngestDeps & StoreOf<'devices' | 'members'>;
 type EventDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
@@ -51,7 +51,7 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     event.originProjectKeyName = caller.keyName;
   }
   await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson) });
-  if (device.homeId === null) await deps.homelessEvents?.note(device.projectId, device.id, event.eventType);
+  if (device.homeId === null) await deps.homelessEvents.note(device.projectId, device.id, event.eventType);
   return event;
 }
 

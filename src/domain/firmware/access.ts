@@ -5,7 +5,7 @@
 // not run. The channel is not checked: a rollout may bring a bundle to any channel it targets.
 import type { StoreOf } from '../deps.js';
 import type { BundleRow, DeviceRow } from '../../ports/store.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 

@@ -7,7 +7,6 @@
 import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { FirmwareFileRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import { blobsOf } from '../logrequest/limits.js';
 import { trackDownload, type RolloutTrackDeps } from '../rollout/track.js';
 import { componentOf, fileBundleFor } from './access.js';
 
@@ -72,7 +71,7 @@ export async function openFirmwareFile({
   if (device) await trackDownload(deps, device.id, bundle.id);
   if (matches(ifNoneMatch, etagOf(file))) return { notModified: true, file };
   const wanted = rangeOf(range, file.size);
-  const opened = await blobsOf(deps).open(file.blobKey, wanted);
+  const opened = await deps.blobs.open(file.blobKey, wanted);
   if (!opened) throw new AppError('NOT_FOUND', { bundleId, componentName, message: 'the file is missing from storage' });
   return { notModified: false, file, stream: opened.stream, range: wanted };
 }

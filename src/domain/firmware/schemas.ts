@@ -1,8 +1,6 @@
 // Firmware files of bundle components (docs/firmware.md#files).
 import * as v from 'valibot';
 
-export const FIRMWARE_FILE_BYTES_DEFAULT = 64 * 1024 * 1024;
-
 /** the answer to an upload */
 export const FirmwareFileSchema = v.object({
   componentName: v.string(),

@@ -8,11 +8,10 @@ import { createHash } from 'node:crypto';
 import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
 import { AppError } from '../errors.js';
-import { randomId } from '../auth/tokens.js';
-import { blobsOf } from '../logrequest/limits.js';
+
 import { writeLog } from '../log/write.js';
 import { componentOf, fileBundleFor, fileUrl } from './access.js';
-import { FIRMWARE_FILE_BYTES_DEFAULT, type FirmwareFile } from './schemas.js';
+import type { FirmwareFile } from './schemas.js';
 
 /** hashes what passes through */
 async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<typeof createHash>): AsyncIterable<Uint8Array> {
@@ -32,15 +31,15 @@ export async function uploadFirmwareFile({
   caller,
   input: { bundleId, componentName, body, declaredLength, baseUrl },
 }: VerbArgs<
-  Pick<Deps, 'clock' | 'blobs' | 'limits'> & StoreOf<'bundles' | 'devices' | 'firmwareFiles' | 'logs'>,
+  Pick<Deps, 'clock' | 'blobs' | 'limits' | 'random'> & StoreOf<'bundles' | 'devices' | 'firmwareFiles' | 'logs'>,
   { bundleId: string; componentName: string; body: AsyncIterable<Uint8Array> | null; declaredLength: number | undefined; baseUrl: string }
 >): Promise<FirmwareFile> {
   const { bundle } = await fileBundleFor(deps, caller, bundleId, true);
   componentOf(bundle, componentName);
-  const limit = deps.limits.firmwareFileBytes ?? FIRMWARE_FILE_BYTES_DEFAULT;
+  const limit = deps.limits.firmwareFileBytes;
   if (declaredLength !== undefined && declaredLength > limit) throw new AppError('BODY_TOO_LARGE', { limit });
-  const blobs = blobsOf(deps);
-  const key = `${firmwareFolder(bundle.id)}/${randomId(12)}`;
+  const blobs = deps.blobs;
+  const key = `${firmwareFolder(bundle.id)}/${deps.random.id(12)}`;
   const hash = createHash('sha256');
   let size: number;
   try {

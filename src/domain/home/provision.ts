@@ -3,7 +3,7 @@
 // use, short-lived (deps.provisioningTtlSeconds), kept as a hash only.
 import type { Body, Deps, HomeRef, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
-import { generateToken, hashToken } from '../auth/tokens.js';
+import { hashToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { ProvisioningBodySchema, type ProvisioningToken } from './schemas.js';
@@ -13,13 +13,13 @@ export async function createProvisioningToken({
   caller,
   input: { homeId, body },
 }: VerbArgs<
-  Pick<Deps, 'clock' | 'provisioningTtlSeconds'> & StoreOf<'deviceClasses' | 'homes' | 'members' | 'provisioningTokens'>,
+  Pick<Deps, 'clock' | 'random' | 'provisioningTtlSeconds'> & StoreOf<'deviceClasses' | 'homes' | 'members' | 'provisioningTokens'>,
   HomeRef & Body
 >): Promise<ProvisioningToken> {
   const h = await homeFor(deps, caller, homeId, ['project key', 'member'], 'devices');
   const b = parseInput(ProvisioningBodySchema, body);
   if (!(await deps.store.deviceClasses.get(h.projectId, b.deviceClass))) throw new AppError('UNKNOWN_DEVICE_CLASS', { deviceClass: b.deviceClass });
-  const token = generateToken('pt.');
+  const token = deps.random.token('pt.');
   const expirationTime = new Date(deps.clock.now().getTime() + deps.provisioningTtlSeconds * 1000).toISOString();
   await deps.store.provisioningTokens.create({
     tokenHash: hashToken(token),

@@ -1,17 +1,13 @@
 // After every change: the sync message to live subscribers (bus `kv`) and the system event
 // (docs/devices.md#kv-sync: _deviceKVSaved_ / _deviceKVDeleted_ for devices, _keyValueSaved_ / _keyValueDeleted_
 // for homes).
-import type { Deps } from '../deps.js';
+import type { EmitDeps } from '../deps.js';
 import type { EventRecord } from '../../ports/store.js';
 import type { KvSyncMessage } from '../../ports/bus.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 import type { KvTarget } from './target.js';
 
-export async function announceKvChange(
-  deps: Pick<Deps, 'bus' | 'clock' | 'pipeline'>,
-  target: KvTarget,
-  message: KvSyncMessage & { action: 'set' | 'delete' },
-): Promise<void> {
+export async function announceKvChange(deps: EmitDeps, target: KvTarget, message: KvSyncMessage & { action: 'set' | 'delete' }): Promise<void> {
   await deps.bus.publish('kv', { scope: target.scope, ownerId: target.ownerId, message });
   const now = deps.clock.now();
   const saved = message.action === 'set';

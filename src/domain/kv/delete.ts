@@ -1,5 +1,5 @@
 // Delete a pair (deleteKeyValuePair; also device `delete` sync messages).
-import type { Deps, StoreOf, SystemArgs } from '../deps.js';
+import type { EmitDeps, StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { isServiceKey } from './schemas.js';
 import { checkKey } from './set.js';
@@ -9,7 +9,7 @@ import type { KvTarget } from './target.js';
 export async function deleteKv({
   deps,
   input,
-}: SystemArgs<Pick<Deps, 'bus' | 'clock' | 'pipeline'> & StoreOf<'kv'>, { target: KvTarget; key: unknown; asService?: boolean }>): Promise<{ rev: number }> {
+}: SystemArgs<EmitDeps & StoreOf<'kv'>, { target: KvTarget; key: unknown; asService?: boolean }>): Promise<{ rev: number }> {
   const { target } = input;
   const key = checkKey(input.key);
   // docs/api.md#device-operations rule 8: a pair in use elsewhere (held by the service) cannot be deleted

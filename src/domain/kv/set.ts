@@ -1,6 +1,6 @@
 // Create or update a pair (createUpdateKeyValuePair; also device `set` sync messages).
 import * as v from 'valibot';
-import type { Deps, StoreOf, SystemArgs } from '../deps.js';
+import type { Deps, EmitDeps, StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { KvKeySchema, KvValueSchema, isServiceKey } from './schemas.js';
 import { announceKvChange } from './announce.js';
@@ -22,10 +22,7 @@ export function checkKey(key: unknown): string {
   return r.output;
 }
 
-export async function setKv({
-  deps,
-  input,
-}: SystemArgs<Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits'> & StoreOf<'kv'>, SetKvInput>): Promise<{ rev: number }> {
+export async function setKv({ deps, input }: SystemArgs<EmitDeps & Pick<Deps, 'limits'> & StoreOf<'kv'>, SetKvInput>): Promise<{ rev: number }> {
   const { target } = input;
   const key = checkKey(input.key);
   if (!v.is(KvValueSchema, input.value)) {

@@ -4,6 +4,7 @@
 // every other device in no home that sends within the interval after it is counted, and one summary
 // line at the interval's end gives the count and a few ids. While devices keep sending, one summary
 // line per interval follows; an interval with none ends it. Per process (cluster: per node).
+import type { HomelessEvents } from '../../ports/homeless.js';
 
 /** ids a summary line names; the rest are counted */
 export const SUMMARY_IDS = 5;
@@ -21,7 +22,7 @@ interface Window {
 
 export type HomelessLine = { projectId: number; text: string };
 
-export class HomelessSummary {
+export class HomelessSummary implements HomelessEvents {
   private readonly windows = new Map<number, Window>();
   private readonly writes = new Set<Promise<void>>();
 

@@ -2,7 +2,7 @@
 // integer ids, and which project a caller may read. Query strings arrive as strings; each piece
 // checks the text and turns it into what the store compares.
 import * as v from 'valibot';
-import type { Caller, Scope } from '../auth/caller.js';
+import type { Caller, Scope } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { ID_PATTERN, parseId } from '../id.js';

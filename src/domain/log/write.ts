@@ -1,8 +1,8 @@
 // The general log (docs/operations.md#logs): what an operator wants to know. Writing it never fails
 // the operation that reports something.
 import type { Deps, StoreOf, SystemArgs } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
-import { logCaller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
+import { logCaller } from '../caller.js';
 
 export const LEVEL = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 export type LogSource = 'api' | 'broker' | 'webhooks' | 'reports' | 'worker' | 'admin' | 'data';

@@ -2,7 +2,7 @@
 // the device through its KV store. One open request (requested or uploading) per device.
 import type { LogRequestRow } from '../../ports/store.js';
 import { deviceFor } from '../auth/access.js';
-import { hashToken, randomId } from '../auth/tokens.js';
+import { hashToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -12,7 +12,7 @@ import type { Body, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
 import type { LogDeps } from './limits.js';
 
 /** upload tokens travel in a URL path: base64url only, with a readable prefix */
-export const newUploadToken = () => `lr.${randomId(32)}`;
+export const newUploadToken = (deps: Pick<LogDeps, 'random'>) => `lr.${deps.random.id(32)}`;
 
 export async function requestDeviceLogs({
   deps,
@@ -28,9 +28,9 @@ export async function requestDeviceLogs({
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'start', message: 'start must not be after end' }] });
   }
   const now = deps.clock.now().toISOString();
-  const token = newUploadToken();
+  const token = newUploadToken(deps);
   const request: LogRequestRow = {
-    id: randomId(12),
+    id: deps.random.id(12),
     projectId: device.projectId,
     deviceId: device.id,
     status: 'requested',

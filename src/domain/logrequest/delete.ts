@@ -22,7 +22,7 @@ export async function deleteLogRequest({
     if (!cancelled) throw new AppError('REQUEST_IN_USE', { requestId });
   }
   // a request that never got an upload has no files (and needs no file storage)
-  await deps.blobs?.deleteTree(requestFolder(r.id));
+  await deps.blobs.deleteTree(requestFolder(r.id));
   await deps.store.logRequests.delete(r.id);
   await writeLog({
     deps,

@@ -2,12 +2,11 @@
 // device deleted): one conditional status change and the removal of its KV key in one
 // transaction, then the device is told. The caller removes files.
 import type { LogRequestPatch, LogRequestRow, LogRequestStatus } from '../../ports/store.js';
-import type { StoreOf } from '../deps.js';
-import type { LogDeps } from './limits.js';
+import type { EmitDeps, StoreOf } from '../deps.js';
 import { announceKey, clearKeyIn } from './kv-key.js';
 
 export async function endRequest(
-  deps: Pick<LogDeps, 'bus' | 'clock' | 'pipeline'> & StoreOf<'devices' | 'transaction'>,
+  deps: EmitDeps & StoreOf<'devices' | 'transaction'>,
   request: Pick<LogRequestRow, 'id' | 'deviceId'>,
   from: readonly LogRequestStatus[],
   patch: LogRequestPatch & { status: LogRequestStatus },

@@ -2,18 +2,20 @@
 // `uploadTtlSeconds` fails, its parts are removed and the device's KV key with it, so the device
 // is free for a new request. Run by the retention job and on first sight of the token.
 import type { LogRequestRow } from '../../ports/store.js';
-import type { StoreOf, SystemArgs } from '../deps.js';
+import type { Deps, EmitDeps, StoreOf, SystemArgs } from '../deps.js';
 import { writeLog } from '../log/write.js';
 import { endRequest } from './end.js';
-import { partsFolder, uploadLimits, type LogDeps } from './limits.js';
+import { partsFolder } from './limits.js';
 
-export async function abandonUpload(deps: LogDeps & StoreOf<'devices' | 'logs' | 'transaction'>, r: LogRequestRow): Promise<boolean> {
+type ExpireDeps = EmitDeps & Pick<Deps, 'logUploads' | 'blobs'>;
+
+export async function abandonUpload(deps: ExpireDeps & StoreOf<'devices' | 'logs' | 'transaction'>, r: LogRequestRow): Promise<boolean> {
   const now = deps.clock.now().toISOString();
-  const ttl = uploadLimits(deps).uploadTtlSeconds;
+  const ttl = deps.logUploads.uploadTtlSeconds;
   const error = `upload abandoned: no part received for ${ttl} s`;
   const done = await endRequest(deps, r, ['uploading'], { status: 'failure', finishTime: now, uploadExpires: null, error }, r.uploadId ?? undefined);
   if (!done) return false;
-  await deps.blobs?.deleteTree(partsFolder(r.id));
+  await deps.blobs.deleteTree(partsFolder(r.id));
   await writeLog({ deps, input: { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId}: ${error}` } });
   return true;
 }
@@ -22,7 +24,7 @@ export async function abandonUpload(deps: LogDeps & StoreOf<'devices' | 'logs' |
 export async function expireAbandonedUploads({
   deps,
   input: { batch = 100 } = {},
-}: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, { batch?: number } | undefined>): Promise<number> {
+}: SystemArgs<ExpireDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, { batch?: number } | undefined>): Promise<number> {
   let n = 0;
   for (;;) {
     const rows = await deps.store.logRequests.expired(deps.clock.now().toISOString(), batch);

@@ -10,4 +10,4 @@ export { completeUpload } from './upload-complete.js';
 export { reportUploadFailure } from './upload-fail.js';
 export { expireAbandonedUploads, abandonUpload } from './expire.js';
 export { refuseWhileUploading, removeDeviceLogRequests } from './device-cleanup.js';
-export { DEFAULT_UPLOAD_LIMITS, uploadLimits, type LogDeps } from './limits.js';
+export type { LogDeps } from './limits.js';

@@ -6,7 +6,7 @@
 // The sync messages go to the device as for any KV change (docs/devices.md#kv-sync), but the system event that
 // every change emits (_deviceKVSaved_) carries the value with the token removed: events reach
 // the events history and external webhook receivers, and the token is an upload credential.
-import type { Deps } from '../deps.js';
+import type { Deps, EmitDeps } from '../deps.js';
 import type { DeviceRow, LogRequestRow, Store } from '../../ports/store.js';
 import type { KvSyncMessage } from '../../ports/bus.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
@@ -46,7 +46,7 @@ export async function clearKeyIn(tx: Pick<Store, 'kv'>, deviceId: number, reques
 }
 
 /** after the commit: the sync message to the device's live connections, and the system event */
-export async function announceKey(deps: Pick<Deps, 'bus' | 'clock' | 'pipeline'>, device: Device, rev: number, value?: LogRequestKeyValue): Promise<void> {
+export async function announceKey(deps: EmitDeps, device: Device, rev: number, value?: LogRequestKeyValue): Promise<void> {
   const message: KvSyncMessage = value ? { action: 'set', rev, key: LOG_REQUEST_KEY, value } : { action: 'delete', rev, key: LOG_REQUEST_KEY };
   await deps.bus.publish('kv', { scope: 'device', ownerId: device.id, message });
   const eventData: Record<string, unknown> = { key: LOG_REQUEST_KEY };

@@ -4,7 +4,7 @@ import type { LogRequestRow, Page, Paged } from '../../ports/store.js';
 import type { StoreOf, VerbArgs } from '../deps.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
-import { blobsOf, fileKey, type LogDeps } from './limits.js';
+import { fileKey, type LogDeps } from './limits.js';
 
 export async function listLogRequests({
   deps,
@@ -41,7 +41,7 @@ export async function openLogFile({
 }: VerbArgs<Pick<LogDeps, 'blobs'> & StoreOf<'devices' | 'logRequests' | 'members'>, { deviceId: number; requestId: string }>): Promise<LogFile> {
   const r = await getLogRequest({ deps, caller, input: { deviceId, requestId } });
   if (r.status !== 'success') throw new AppError('NOT_FOUND', { requestId, message: `the request is ${r.status}: no file is stored` });
-  const blob = await blobsOf(deps).open(fileKey(r.id));
+  const blob = await deps.blobs.open(fileKey(r.id));
   if (!blob) throw new AppError('NOT_FOUND', { requestId, message: 'the file is gone' });
   return {
     size: blob.size,

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { endRequest } from './end.js';
 import { requestForToken, requireSession } from './token.js';
-import { blobsOf, fileKey, partKey, partSizeOf, partsFolder, type LogDeps } from './limits.js';
+import { fileKey, partKey, partSizeOf, partsFolder, type LogDeps } from './limits.js';
 
 export async function completeUpload({
   deps,
@@ -14,7 +14,7 @@ export async function completeUpload({
 }: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, { token: string; uploadId: string }>): Promise<void> {
   const r = await requestForToken(deps, token);
   requireSession(r, uploadId);
-  const blobs = blobsOf(deps);
+  const blobs = deps.blobs;
   const keys = Array.from({ length: r.numParts }, (_, i) => partKey(r.id, uploadId, i + 1));
   const stats = await Promise.all(keys.map((k) => blobs.stat(k)));
   const missing = stats.flatMap((s, i) => (s && s.size === partSizeOf(i + 1, r.uploadSize, r.partSize) ? [] : [i + 1]));

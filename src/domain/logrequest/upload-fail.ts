@@ -19,7 +19,7 @@ export async function reportUploadFailure({
   const error = parsed.reason ?? 'reported by the device';
   const done = await endRequest(deps, r, ['requested', 'uploading'], { status: 'failure', finishTime: now, uploadExpires: null, error });
   if (!done) throw new AppError('INVALID_TOKEN');
-  await deps.blobs?.deleteTree(partsFolder(r.id));
+  await deps.blobs.deleteTree(partsFolder(r.id));
   await writeLog({
     deps,
     input: { projectId: r.projectId, level: 'warn', source: 'api', text: `log request ${r.id} of device ${r.deviceId} failed: ${error}` },

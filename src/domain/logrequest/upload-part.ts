@@ -6,7 +6,7 @@ import type { StoreOf, SystemArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { BlobTooLargeError } from '../../ports/blob-store.js';
 import { requestForToken, requireSession } from './token.js';
-import { blobsOf, partKey, partSizeOf, uploadLimits, type LogDeps } from './limits.js';
+import { partKey, partSizeOf, type LogDeps } from './limits.js';
 
 const wrongSize = (n: number, expected: number, got: number | string) =>
   new AppError('INVALID_PARAMETERS', { issues: [{ path: 'body', message: `part ${n} must be ${expected} bytes, got ${got}` }], part: n, expected });
@@ -26,7 +26,7 @@ export async function putPart({
   }
   const expected = partSizeOf(n, r.uploadSize, r.partSize);
   if (declaredLength !== undefined && declaredLength !== expected) throw wrongSize(n, expected, declaredLength);
-  const blobs = blobsOf(deps);
+  const blobs = deps.blobs;
   const key = partKey(r.id, uploadId, n);
   let size: number;
   try {
@@ -40,7 +40,7 @@ export async function putPart({
     throw wrongSize(n, expected, size);
   }
   // activity keeps the session alive; a session that ended meanwhile keeps no part
-  const ttl = uploadLimits(deps).uploadTtlSeconds;
+  const ttl = deps.logUploads.uploadTtlSeconds;
   const expires = new Date(deps.clock.now().getTime() + ttl * 1000).toISOString();
   if (!(await deps.store.logRequests.transition(r.id, ['uploading'], { uploadExpires: expires }, uploadId))) {
     await blobs.delete(key);

@@ -2,12 +2,11 @@
 // upload session: how many parts, of what size, and where to PUT each. The request becomes
 // `uploading`. Starting again replaces an unfinished session (a device that restarted).
 import type { Body, StoreOf, SystemArgs } from '../deps.js';
-import { randomId } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { StartUploadSchema } from './schemas.js';
 import { requestForToken } from './token.js';
-import { blobsOf, partsFolder, partsOf, uploadLimits, type LogDeps } from './limits.js';
+import { partsFolder, partsOf, type LogDeps } from './limits.js';
 
 export interface UploadSession {
   uploadId: string;
@@ -22,13 +21,13 @@ export async function startUpload({
 }: SystemArgs<LogDeps & StoreOf<'devices' | 'logRequests' | 'logs' | 'transaction'>, Body & { token: string; baseUrl: string }>): Promise<UploadSession> {
   const r = await requestForToken(deps, token);
   const parsed = parseInput(StartUploadSchema, body);
-  const limits = uploadLimits(deps);
+  const limits = deps.logUploads;
   if (parsed.size > limits.maxFileBytes) {
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'size', message: `a log file is at most ${limits.maxFileBytes} bytes` }] });
   }
-  const blobs = blobsOf(deps);
+  const blobs = deps.blobs;
   const now = deps.clock.now();
-  const uploadId = randomId(12);
+  const uploadId = deps.random.id(12);
   const numParts = partsOf(parsed.size, limits.partBytes);
   const started = await deps.store.logRequests.transition(r.id, ['requested', 'uploading'], {
     status: 'uploading',

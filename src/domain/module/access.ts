@@ -1,7 +1,7 @@
 // Who may manage a project's modules: a project key of that project with scope `modules` (or
 // `admin`). Another project's modules are reported as not existing (docs/api.md#credentials).
 import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { ModuleRow } from '../../ports/store.js';
 import { hasScope, requireCaller } from '../auth/access.js';
 import { AppError } from '../errors.js';

@@ -21,7 +21,7 @@ import {
 import { moduleView } from './view.js';
 
 /** all but the Store, of which each verb names the repositories it uses (StoreOf) */
-export type ModuleDeps = Pick<Deps, 'bus' | 'clock' | 'secret' | 'pipeline'>;
+export type ModuleDeps = Pick<Deps, 'bus' | 'clock' | 'sealer' | 'pipeline'>;
 
 export async function createModule({
   deps,
@@ -47,8 +47,8 @@ export async function createModule({
     moduleType: tsdb ? 'tsdb' : 'webhooks',
     description: input.description ?? null,
     tsdb: tsdb ? { eventTypes: input.tsdb?.eventTypes ?? [...DEFAULT_TSDB_EVENT_TYPES] } : null,
-    eventWebhook: input.eventWebhook ? eventWebhookRow(input.eventWebhook, sealedNewKey(deps.secret).sealed) : null,
-    commandWebhook: input.commandWebhook ? commandWebhookRow(input.commandWebhook.url, sealedNewKey(deps.secret).sealed) : null,
+    eventWebhook: input.eventWebhook ? eventWebhookRow(input.eventWebhook, sealedNewKey(deps.sealer).sealed) : null,
+    commandWebhook: input.commandWebhook ? commandWebhookRow(input.commandWebhook.url, sealedNewKey(deps.sealer).sealed) : null,
     eventDisabled: null,
     commandDisabled: null,
     creationTime: now,
@@ -57,5 +57,5 @@ export async function createModule({
   if (!(await deps.store.modules.create(row))) throw new AppError('ALREADY_EXISTS', { moduleId: input.id });
   await modulesChanged({ deps, input: { projectId } });
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${row.id} created` } });
-  return moduleView(row, deps.secret, { event: true, command: true });
+  return moduleView(row, deps.sealer, { event: true, command: true });
 }

@@ -17,7 +17,7 @@ export async function getModule({
   input: { projectId, moduleId },
 }: VerbArgs<ModuleDeps & StoreOf<'modules'>, { projectId: number; moduleId: string }>): Promise<Module> {
   requireModuleManager(caller, projectId);
-  return moduleView(await loadModule(deps, projectId, moduleId), deps.secret);
+  return moduleView(await loadModule(deps, projectId, moduleId), deps.sealer);
 }
 
 const pageOf = <T>(all: T[], page: Page): Paged<T> => ({ total: all.length, items: all.slice(page.skip, page.skip + page.limit) });
@@ -30,7 +30,7 @@ export async function listModules({
   requireModuleManager(caller, projectId);
   const rows = await deps.store.modules.list(projectId);
   return pageOf(
-    rows.map((r) => moduleView(r, deps.secret)),
+    rows.map((r) => moduleView(r, deps.sealer)),
     page,
   );
 }
@@ -39,12 +39,12 @@ export async function listHomeModules({
   deps,
   caller,
   input: { homeIdRaw, page },
-}: VerbArgs<Pick<Deps, 'secret'> & StoreOf<'homes' | 'members' | 'modules'>, { homeIdRaw: string; page: Page }>): Promise<Paged<Module | ModuleBrief>> {
+}: VerbArgs<Pick<Deps, 'sealer'> & StoreOf<'homes' | 'members' | 'modules'>, { homeIdRaw: string; page: Page }>): Promise<Paged<Module | ModuleBrief>> {
   const home = await homeFor(deps, caller, idOrNotFound(homeIdRaw, 'HOME_NOT_FOUND', 'homeId'), ['project key', 'member'], 'modules');
   const rows = await deps.store.modules.list(home.projectId);
   const items =
     caller.type === 'project key'
-      ? rows.map((r) => moduleView(r, deps.secret))
+      ? rows.map((r) => moduleView(r, deps.sealer))
       : rows.map((r): ModuleBrief =>
           r.description !== null ? { id: r.id, moduleType: r.moduleType, description: r.description } : { id: r.id, moduleType: r.moduleType },
         );

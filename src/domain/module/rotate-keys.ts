@@ -25,11 +25,11 @@ export async function rotateModuleKeys({
   const patch: ModulePatch = { modificationTime: now };
   const reveal: Reveal = {};
   if (which !== 'command' && row.eventWebhook) {
-    patch.eventWebhook = { ...row.eventWebhook, keySealed: sealedNewKey(deps.secret).sealed };
+    patch.eventWebhook = { ...row.eventWebhook, keySealed: sealedNewKey(deps.sealer).sealed };
     reveal.event = true;
   }
   if (which !== 'event' && row.commandWebhook) {
-    patch.commandWebhook = { ...row.commandWebhook, keySealed: sealedNewKey(deps.secret).sealed };
+    patch.commandWebhook = { ...row.commandWebhook, keySealed: sealedNewKey(deps.sealer).sealed };
     reveal.command = true;
   }
   if (!reveal.event && !reveal.command) {
@@ -40,5 +40,5 @@ export async function rotateModuleKeys({
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   await modulesChanged({ deps, input: { projectId } });
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId}: webhook keys rotated (${which})` } });
-  return moduleView({ ...row, ...patch }, deps.secret, reveal);
+  return moduleView({ ...row, ...patch }, deps.sealer, reveal);
 }

@@ -2,7 +2,7 @@
 // policy, templates, reserved headers) and fresh sealed keys.
 import { randomBytes } from 'node:crypto';
 import type { CommandWebhookRow, EventWebhookRow } from '../../ports/store.js';
-import { seal } from '../auth/tokens.js';
+import type { Sealer } from '../crypto/sealer.js';
 import { AppError } from '../errors.js';
 import type { WebhookChecks } from './checks.js';
 
@@ -68,7 +68,7 @@ export function commandWebhookRow(url: string, keySealed: string): CommandWebhoo
   return { url, keySealed };
 }
 
-export function sealedNewKey(secret: string): { key: string; sealed: string } {
+export function sealedNewKey(sealer: Sealer): { key: string; sealed: string } {
   const key = newWebhookKey();
-  return { key, sealed: seal(secret, key) };
+  return { key, sealed: sealer.seal(key) };
 }

@@ -45,7 +45,7 @@ async function patchEvent(
   await checkEventWebhook(urlChanged ? checks : { ...checks, checkUrl: async () => {} }, merged);
   let keySealed = old?.keySealed;
   if (!keySealed) {
-    keySealed = sealedNewKey(deps.secret).sealed;
+    keySealed = sealedNewKey(deps.sealer).sealed;
     reveal.event = true;
   }
   patch.eventWebhook = eventWebhookRow(merged, keySealed);
@@ -68,7 +68,7 @@ async function patchCommand(
   if (urlChanged) await checks.checkUrl(url, 'commandWebhook.url');
   let keySealed = old?.keySealed;
   if (!keySealed) {
-    keySealed = sealedNewKey(deps.secret).sealed;
+    keySealed = sealedNewKey(deps.sealer).sealed;
     reveal.command = true;
   }
   patch.commandWebhook = commandWebhookRow(url, keySealed);
@@ -96,5 +96,5 @@ export async function updateModule({
   if (!(await deps.store.modules.update(projectId, moduleId, patch))) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   await modulesChanged({ deps, input: { projectId } });
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'webhooks', text: `module ${moduleId} updated` } });
-  return moduleView({ ...row, ...patch }, deps.secret, reveal);
+  return moduleView({ ...row, ...patch }, deps.sealer, reveal);
 }

@@ -2,7 +2,7 @@
 // hashed) and shown in full only in the answer to creation and rotation; every other answer
 // masks them, keeping the prefix and the last four characters so a person can tell keys apart.
 import type { ModuleRow } from '../../ports/store.js';
-import { unseal } from '../auth/tokens.js';
+import type { Sealer } from '../crypto/sealer.js';
 import type { Module } from './schemas.js';
 
 export interface Reveal {
@@ -15,12 +15,12 @@ export function maskKey(key: string): string {
   return `${key.slice(0, dot + 1)}****${key.slice(-4)}`;
 }
 
-function keyOf(secret: string, sealed: string, reveal: boolean | undefined): string {
-  const key = unseal(secret, sealed);
+function keyOf(sealer: Sealer, sealed: string, reveal: boolean | undefined): string {
+  const key = sealer.unseal(sealed);
   return reveal ? key : maskKey(key);
 }
 
-export function moduleView(row: ModuleRow, secret: string, reveal: Reveal = {}): Module {
+export function moduleView(row: ModuleRow, sealer: Sealer, reveal: Reveal = {}): Module {
   const m: Module = {
     id: row.id,
     projectId: row.projectId,
@@ -37,7 +37,7 @@ export function moduleView(row: ModuleRow, secret: string, reveal: Reveal = {}):
       subscriptions: ev.subscriptions.join('\n'),
       ...(ev.headers ? { headers: ev.headers } : {}),
       ...(ev.body !== null ? { body: ev.body } : {}),
-      key: keyOf(secret, ev.keySealed, reveal.event),
+      key: keyOf(sealer, ev.keySealed, reveal.event),
       enabled: row.eventDisabled === null,
       ...(row.eventDisabled ? { disabledTime: row.eventDisabled.time, disabledReason: row.eventDisabled.reason } : {}),
     };
@@ -46,7 +46,7 @@ export function moduleView(row: ModuleRow, secret: string, reveal: Reveal = {}):
   if (cmd) {
     m.commandWebhook = {
       url: cmd.url,
-      key: keyOf(secret, cmd.keySealed, reveal.command),
+      key: keyOf(sealer, cmd.keySealed, reveal.command),
       enabled: row.commandDisabled === null,
       ...(row.commandDisabled ? { disabledTime: row.commandDisabled.time, disabledReason: row.commandDisabled.reason } : {}),
     };

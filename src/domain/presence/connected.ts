@@ -1,7 +1,7 @@
 // A device connection opened (docs/concepts.md#devices, docs/devices.md#mqtt): the device's first live connection anywhere flips
 // isConnected, stamps lastConnectTime and emits `_deviceConnected_ {transport}`. Further
 // connections of an already connected device change nothing a client can see.
-import type { Deps, StoreOf, SystemArgs } from '../deps.js';
+import type { EmitDeps, StoreOf, SystemArgs } from '../deps.js';
 import type { DeviceRow } from '../../ports/store.js';
 import type { Presence } from '../../ports/presence.js';
 import { deviceSystemEvent, emitEvent } from '../event/emit.js';
@@ -9,7 +9,7 @@ import { deviceSystemEvent, emitEvent } from '../event/emit.js';
 export type Transport = 'mqtt' | 'websocket';
 export type PresenceDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
 
-export interface PresenceDeps extends Pick<Deps, 'bus' | 'clock' | 'pipeline'>, StoreOf<'devices'> {
+export interface PresenceDeps extends EmitDeps, StoreOf<'devices'> {
   presence: Presence;
 }
 

@@ -3,7 +3,7 @@
 import type { StoreOf } from '../deps.js';
 import type { ProjectRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import type { Caller, Scope } from '../auth/caller.js';
+import type { Caller, Scope } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 
 /** the caller's project, if it is `projectId`; PROJECT_NOT_FOUND otherwise */

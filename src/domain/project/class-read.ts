@@ -1,7 +1,7 @@
 // Read device classes (docs/concepts.md). Project keys with the `devices` scope and users of the
 // project may read them: a user with canCreateDevices must be able to pick one.
 import type { ProjectRef, StoreOf, VerbArgs } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { hasScope } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { ownProject } from './access.js';

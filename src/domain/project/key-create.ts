@@ -1,6 +1,6 @@
 // Create a project API key (docs/api.md#credentials, docs/concepts.md): the plaintext is returned once; only its hash is kept.
 import type { Body, Deps, ProjectRef, StoreOf, VerbArgs } from '../deps.js';
-import { generateToken, hashToken, randomId } from '../auth/tokens.js';
+import { hashToken } from '../auth/tokens.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
 import { projectKeyFor } from './access.js';
@@ -11,11 +11,11 @@ export async function createApiKey({
   deps,
   caller,
   input: { projectId, body },
-}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'apiKeys' | 'logs' | 'projects'>, ProjectRef & Body>): Promise<CreatedApiKey> {
+}: VerbArgs<Pick<Deps, 'clock' | 'random'> & StoreOf<'apiKeys' | 'logs' | 'projects'>, ProjectRef & Body>): Promise<CreatedApiKey> {
   await projectKeyFor(deps, caller, projectId, 'admin');
   const { name, scopes } = parseInput(CreateApiKeyBodySchema, body);
-  const key = generateToken('pk.');
-  const row = { id: randomId(), projectId, name, scopes, keyHash: hashToken(key), creationTime: deps.clock.now().toISOString() };
+  const key = deps.random.token('pk.');
+  const row = { id: deps.random.id(), projectId, name, scopes, keyHash: hashToken(key), creationTime: deps.clock.now().toISOString() };
   await deps.store.apiKeys.create(row);
   await writeLog({
     deps,

@@ -1,6 +1,6 @@
 // Projects, their API keys and device classes (docs/api.md#credentials, docs/concepts.md).
 import * as v from 'valibot';
-import { SCOPES } from '../auth/caller.js';
+import { SCOPES } from '../caller.js';
 import { SlugSchema, TextSchema } from '../validate.js';
 
 const Time = v.pipe(v.string(), v.isoTimestamp());

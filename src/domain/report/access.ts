@@ -1,6 +1,6 @@
 // Who manages scheduled reports: a project key with scope `reports` (or `admin`), for its own
 // project. Reports of another project are reported as not existing (docs/api.md#credentials).
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { StoreOf } from '../deps.js';
 import type { ReportRow } from '../../ports/store.js';
 import { hasScope, requireCaller } from '../auth/access.js';

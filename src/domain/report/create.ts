@@ -15,7 +15,7 @@ import { nextRunAfter } from './schedule.js';
 import { toReport } from './view.js';
 
 /** all but the Store, of which each verb names the repositories it uses (StoreOf) */
-export type ReportDeps = Pick<Deps, 'bus' | 'clock' | 'secret'>;
+export type ReportDeps = Pick<Deps, 'bus' | 'clock' | 'sealer'>;
 export const MAX_REPORTS_PER_PROJECT = 200;
 
 export const newReportId = () => `rep-${randomBytes(8).toString('hex')}`;
@@ -37,7 +37,7 @@ export async function createReport({
     throw new AppError('LIMIT_EXCEEDED', { limit: MAX_REPORTS_PER_PROJECT, message: `a project has at most ${MAX_REPORTS_PER_PROJECT} reports` });
   }
   const time = now.toISOString();
-  const key = destinationUrl !== undefined ? sealedNewKey(deps.secret) : undefined;
+  const key = destinationUrl !== undefined ? sealedNewKey(deps.sealer) : undefined;
   const row: ReportRow = {
     id: newReportId(),
     projectId,
@@ -59,5 +59,5 @@ export async function createReport({
   };
   await deps.store.reports.create(row);
   await writeLog({ deps, input: { projectId, caller, level: 'info', source: 'reports', text: `report ${row.id} "${row.name}" (${row.kind}) created` } });
-  return toReport(row, deps.secret, true);
+  return toReport(row, deps.sealer, true);
 }

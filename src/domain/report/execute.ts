@@ -12,7 +12,7 @@ import { encode } from './format.js';
 import { windowOf } from './view.js';
 import { reportDelivery } from './webhook.js';
 
-export type ExecuteDeps = Pick<Deps, 'bus' | 'clock' | 'blobs'> & StoreOf<'logs' | 'reportData' | 'reportRuns' | 'reports' | 'transaction'>;
+export type ExecuteDeps = Pick<Deps, 'bus' | 'clock' | 'blobs' | 'ids'> & StoreOf<'logs' | 'reportData' | 'reportRuns' | 'reports' | 'transaction'>;
 
 export interface ExecuteOptions {
   workerId: string;
@@ -54,7 +54,6 @@ export async function executeRun({
   };
   const report = await store.reports.get(run.reportId);
   if (!report) return fail('the report was deleted', 0);
-  if (!deps.blobs) return fail('no file storage configured', 0);
   const blobs = deps.blobs;
 
   const window = windowOf(report, run.dueTime);
@@ -79,7 +78,7 @@ export async function executeRun({
     const now = deps.clock.now();
     const delivery =
       report.destination.type === 'webhook'
-        ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: options.webhookMaxBytes }, now)
+        ? await reportDelivery(blobs, report, run, { window, rows, key, size, maxInlineBytes: options.webhookMaxBytes }, now, deps.ids.delivery(now))
         : undefined;
     const done = await store.transaction(async (tx) => {
       // a webhook destination's run ends with its delivery (webhook.ts settleReportDelivery): running until then

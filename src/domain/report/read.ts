@@ -15,11 +15,11 @@ export async function listReports({
 }: VerbArgs<ReportDeps & StoreOf<'reports'>, { projectId: number | undefined; page: Page }>): Promise<Paged<Report>> {
   const pid = requireReportManager(caller, projectId);
   const r = await deps.store.reports.list(pid, page);
-  return { total: r.total, items: r.items.map((x) => toReport(x, deps.secret)) };
+  return { total: r.total, items: r.items.map((x) => toReport(x, deps.sealer)) };
 }
 
 export async function getReport({ deps, caller, input: { reportId } }: VerbArgs<ReportDeps & StoreOf<'reports'>, { reportId: string }>): Promise<Report> {
-  return toReport(await loadReport(deps, caller, reportId), deps.secret);
+  return toReport(await loadReport(deps, caller, reportId), deps.sealer);
 }
 
 export async function deleteReport({
@@ -32,6 +32,6 @@ export async function deleteReport({
     await tx.reportRuns.deleteForReport(r.id);
     await tx.reports.delete(r.id);
   });
-  await deps.blobs?.deleteTree(`reports/${r.id}`);
+  await deps.blobs.deleteTree(`reports/${r.id}`);
   await writeLog({ deps, input: { projectId: r.projectId, caller, level: 'info', source: 'reports', text: `report ${r.id} "${r.name}" deleted` } });
 }

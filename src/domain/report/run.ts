@@ -1,7 +1,7 @@
 // POST /scheduledReports/{id}/run (docs/concepts.md#reports → 202 a run, queued), the runs of a report, and a
 // run's output (the CSV or JSON it produced). A manual run covers the window ending now.
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { Page, Paged, ReportRunRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
@@ -76,7 +76,7 @@ export async function openRunOutput({
   input: { reportId, runId },
 }: VerbArgs<ReportDeps & Pick<Deps, 'blobs'> & StoreOf<'reportRuns' | 'reports'>, { reportId: string; runId: string }>): Promise<RunOutput> {
   const { report, run } = await loadRun(deps, caller, reportId, runId);
-  const blob = run.status === 'success' && run.outputKey ? await deps.blobs?.open(run.outputKey) : undefined;
+  const blob = run.status === 'success' && run.outputKey ? await deps.blobs.open(run.outputKey) : undefined;
   if (!blob) throw new AppError('NOT_FOUND', { runId, message: run.status === 'success' ? 'the output is gone' : `the run is ${run.status}: no output` });
   const ext = outputExt(run);
   return {

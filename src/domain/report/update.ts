@@ -23,7 +23,7 @@ export async function updateReport({
   const checks = deps.checks;
   const cur = await loadReport(deps, caller, reportId);
   const input = parseInput(PatchReportSchema, body);
-  const shown = toReport(cur, deps.secret);
+  const shown = toReport(cur, deps.sealer);
   checkReadOnly(
     input,
     { id: cur.id, projectId: cur.projectId, creationTime: cur.creationTime, lastRunTime: shown.lastRunTime, nextRunTime: shown.nextRunTime },
@@ -64,7 +64,7 @@ export async function updateReport({
   if (input.rotateKey && !isWebhook)
     throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'rotateKey', message: 'only a webhook destination has a key' }] });
   if (newUrl !== undefined || input.rotateKey) {
-    patch.keySealed = sealedNewKey(deps.secret).sealed;
+    patch.keySealed = sealedNewKey(deps.sealer).sealed;
     reveal = true;
   }
   if (input.schedule !== undefined || input.enabled !== undefined) patch.nextRunTime = next.enabled ? nextRunAfter(next.schedule, now) : null;
@@ -72,5 +72,5 @@ export async function updateReport({
   await writeLog({ deps, input: { projectId: cur.projectId, caller, level: 'info', source: 'reports', text: `report ${cur.id} updated` } });
   const saved = await deps.store.reports.get(cur.id);
   if (!saved) throw new AppError('NOT_FOUND', { reportId });
-  return toReport(saved, deps.secret, reveal);
+  return toReport(saved, deps.sealer, reveal);
 }

@@ -1,11 +1,11 @@
 // A report and a run as answered (docs/concepts.md#reports). A webhook destination's signing key is shown in
 // full in the answer that made it, masked otherwise (like module keys, docs/webhooks.md).
 import type { ReportRow, ReportRunRow } from '../../ports/store.js';
-import { unseal } from '../auth/tokens.js';
+import type { Sealer } from '../crypto/sealer.js';
 import { maskKey } from '../module/view.js';
 import { DEFAULT_WINDOW, WINDOWED, windowMs, type Report, type Run } from './schemas.js';
 
-export function toReport(r: ReportRow, secret: string, revealKey = false): Report {
+export function toReport(r: ReportRow, sealer: Sealer, revealKey = false): Report {
   const out: Report = {
     id: r.id,
     projectId: r.projectId,
@@ -23,7 +23,7 @@ export function toReport(r: ReportRow, secret: string, revealKey = false): Repor
   if (r.lastRunTime) out.lastRunTime = r.lastRunTime;
   if (r.nextRunTime) out.nextRunTime = r.nextRunTime;
   if (out.destination.type === 'webhook' && r.keySealed) {
-    const key = unseal(secret, r.keySealed);
+    const key = sealer.unseal(r.keySealed);
     out.destination.key = revealKey ? key : maskKey(key);
   }
   return out;

@@ -7,7 +7,6 @@ import type { StoreOf, SystemArgs } from '../deps.js';
 import type { ReportRow, ReportRunRow } from '../../ports/store.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import type { BlobStore } from '../../ports/blob-store.js';
-import { newDeliveryId } from '../webhook/ids.js';
 import type { Window } from './rows.js';
 
 export interface ReportWebhookBody {
@@ -32,6 +31,8 @@ export async function reportDelivery(
   run: ReportRunRow,
   out: { window?: Window; rows: number; key: string; size: number; maxInlineBytes: number },
   now: Date,
+  /** the delivery's id (Deps.ids) */
+  id: string,
 ): Promise<NewDelivery> {
   const body: ReportWebhookBody = {
     reportId: report.id,
@@ -51,7 +52,7 @@ export async function reportDelivery(
     body.outputOmitted = `the output is larger than ${out.maxInlineBytes} bytes: GET /scheduledReports/${report.id}/runs/${run.id}/output`;
   }
   return {
-    id: newDeliveryId(now),
+    id,
     projectId: report.projectId,
     moduleId: report.id,
     kind: 'report',

@@ -5,7 +5,7 @@
 // may keep its records longer or shorter than the default (`retentionDays`, docs/concepts.md#data-sources); time-series
 // points go after `tsdb.retentionDays` (docs/timeseries.md#retention). The same
 // pass ends abandoned log uploads (docs/concepts.md#log-requests).
-import type { Deps, StoreOf, SystemArgs } from '../deps.js';
+import type { Deps, EmitDeps, StoreOf, SystemArgs } from '../deps.js';
 import type { PrunableHistory } from '../../ports/store.js';
 import { expireAbandonedUploads } from '../logrequest/index.js';
 
@@ -34,7 +34,8 @@ export interface RetentionResult {
   batches: number;
 }
 
-export type RetentionDeps = Pick<Deps, 'bus' | 'clock' | 'pipeline' | 'limits' | 'blobs' | 'logUploads'> &
+export type RetentionDeps = EmitDeps &
+  Pick<Deps, 'limits' | 'blobs' | 'logUploads'> &
   StoreOf<'dataRecords' | 'dataSources' | 'devices' | 'logRequests' | 'logs' | 'reportRuns' | 'retention' | 'stats' | 'transaction' | 'tsdb'>;
 
 /** between two batches: let queued requests reach the database first */
@@ -94,7 +95,7 @@ export async function enforceRetention({
     const before = cutoff(limits.reportOutputDays);
     out.reportRuns = await drain(async () => {
       const { removed, outputKeys } = await deps.store.reportRuns.prune(before, batch);
-      for (const k of outputKeys) await deps.blobs?.delete(k);
+      for (const k of outputKeys) await deps.blobs.delete(k);
       return removed;
     });
   }

@@ -1,7 +1,7 @@
 // Who acts on rollouts (docs/firmware.md#rollouts): a project key of the project with scope
 // `devices`. A rollout of another project, or none, is NOT_FOUND naming the id.
 import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { RolloutRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { projectKeyFor } from '../project/access.js';

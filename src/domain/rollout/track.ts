@@ -4,7 +4,7 @@
 // seen twice, or on two nodes, moves nothing twice. `_rolloutUpdated_` announces a change at most
 // once a second per rollout: at once when the last announcement is older, else by the worker's
 // next pass (rollout/advance.ts), so the last change of a burst is never left unsaid.
-import type { Deps, StoreOf } from '../deps.js';
+import type { EmitDeps, StoreOf } from '../deps.js';
 import type { CommandRow, RolloutDeviceState } from '../../ports/store.js';
 import { OPEN_ROLLOUT_DEVICE } from '../../ports/store.js';
 import { emitEvent } from '../event/emit.js';
@@ -13,7 +13,7 @@ import { rolloutView } from './view.js';
 
 export const ANNOUNCE_GAP_MS = 1000;
 
-export type RolloutTrackDeps = Pick<Deps, 'pipeline' | 'bus' | 'clock' | 'pipelineMetrics'> & StoreOf<'rollouts'>;
+export type RolloutTrackDeps = EmitDeps & StoreOf<'rollouts'>;
 
 /** `_rolloutUpdated_` with the rollout as it is now, if its turn has come (else the worker says it later) */
 export async function announceRollout(deps: RolloutTrackDeps, rolloutId: string): Promise<boolean> {
@@ -47,7 +47,7 @@ function errorOf(result: Record<string, unknown> | null): string {
 }
 
 /**
- * A notification command changed state (called from command/outbox-view.ts commandUpdated):
+ * A notification command changed state (a command observer of Deps, told by command/outbox-view.ts):
  * written to the device (sent, delivered, or answered ok) moves `pending` → `notified`; answered
  * `error` or expired moves an open device to `failed`. Cancelled (an abort, or the install that
  * made it pointless) moves nothing.

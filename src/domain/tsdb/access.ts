@@ -2,7 +2,7 @@
 // (scope `data`); home owners and project keys may delete them. The module must be a tsdb module of
 // the home's project; anything the caller may not see is reported missing.
 import type { StoreOf } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { SeriesKey } from '../../ports/store.js';
 import { homeFor, type HomeAccess } from '../auth/access.js';
 import { AppError } from '../errors.js';

@@ -3,7 +3,7 @@
 import type { StoreOf } from '../deps.js';
 import type { UserRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 
 export async function userFor(deps: StoreOf<'users'>, caller: Caller, userId: number, allowSelf: boolean): Promise<UserRow> {

@@ -5,14 +5,14 @@
 import type { Deps, StoreOf } from '../deps.js';
 import type { AccountCodePurpose, UserRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
-import { generateAccountCode, hashAccountCode } from '../auth/tokens.js';
+import { hashAccountCode } from '../auth/tokens.js';
 import { throttled, countFailure, rateLimited, refuseWhileWaiting, type Lane } from '../auth/throttle.js';
 import { writeLog } from '../log/write.js';
 
 /** docs/concepts.md#accounts: how long a code works */
 export const CODE_TTL_SECONDS: Record<AccountCodePurpose, number> = { verify: 24 * 3600, reset: 3600 };
 
-type MailDeps = Pick<Deps, 'clock' | 'secret' | 'mailer' | 'publicUrl'> & StoreOf<'logs' | 'users'>;
+type MailDeps = Pick<Deps, 'clock' | 'secret' | 'random' | 'mailer' | 'publicUrl'> & StoreOf<'logs' | 'users'>;
 
 const scopeOf = (u: UserRow, purpose: AccountCodePurpose) => `${purpose}:${u.projectId}:${u.id}`;
 
@@ -26,7 +26,7 @@ export function requireMailer(deps: Pick<Deps, 'mailer'>, what: string): NonNull
 /** replaces the user's code of this purpose with a new one and mails it (in the background) */
 export async function issueCode(deps: MailDeps, u: UserRow, purpose: AccountCodePurpose): Promise<void> {
   const mailer = requireMailer(deps, purpose === 'verify' ? 'email verification' : 'password reset');
-  const code = generateAccountCode();
+  const code = deps.random.accountCode();
   const expirationTime = new Date(deps.clock.now().getTime() + CODE_TTL_SECONDS[purpose] * 1000).toISOString();
   await deps.store.users.setCode(u.id, purpose, { hash: hashAccountCode(deps.secret, scopeOf(u, purpose), code), expirationTime });
   const mail = purpose === 'verify' ? verifyMail(deps, u, code) : resetMail(deps, u, code);

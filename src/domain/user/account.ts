@@ -10,7 +10,7 @@ import { issueCode, requireMailer, takeCode, throttleMailRequest, throttledCode,
 import { endSessions } from './sessions.js';
 import { AccountMailBodySchema, ResetPasswordBodySchema, VerifyEmailBodySchema } from './schemas.js';
 
-type D = Pick<Deps, 'clock' | 'secret' | 'mailer' | 'publicUrl' | 'authThrottle'> & StoreOf<'logs' | 'projects' | 'users'>;
+type D = Pick<Deps, 'clock' | 'secret' | 'random' | 'mailer' | 'publicUrl' | 'authThrottle'> & StoreOf<'logs' | 'projects' | 'users'>;
 
 /** POST /auth/user/emailVerification/start: mails a new code to an unverified user of a project that verifies */
 export async function startEmailVerification({ deps, input: { body, ip } }: SystemArgs<D, Body & ClientIp>): Promise<void> {

@@ -6,7 +6,7 @@
 // server that sends mail) a self-signup starts unverified and is mailed a code; every other user
 // is verified from the start.
 import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { hashPassword } from '../auth/password.js';
 import { countFailure, rateLimited, refuseWhileWaiting, type Lane } from '../auth/throttle.js';
@@ -19,7 +19,7 @@ import { userView } from './view.js';
 import { issueCode } from './account-codes.js';
 import type { UserRow } from '../../ports/store.js';
 
-type D = Pick<Deps, 'clock' | 'authThrottle' | 'secret' | 'mailer' | 'publicUrl'> & StoreOf<'logs' | 'projects' | 'users'>;
+type D = Pick<Deps, 'clock' | 'authThrottle' | 'secret' | 'random' | 'mailer' | 'publicUrl'> & StoreOf<'logs' | 'projects' | 'users'>;
 type Parsed = ReturnType<typeof parseBody>;
 const parseBody = (body: unknown) => parseInput(CreateUserBodySchema, body);
 

@@ -42,7 +42,7 @@ export function webhookChecks(opts: { allowPrivateTargets: boolean; resolver: Re
   };
 }
 
-/** the checks under the deployment's target policy (Deps.webhooks; absent: private targets refused) */
+/** the checks under the deployment's target policy (Deps.webhooks) */
 export function webhookChecksOf(deps: Pick<Deps, 'webhooks' | 'resolver'>): WebhookChecks {
-  return webhookChecks({ allowPrivateTargets: deps.webhooks?.allowPrivateTargets ?? false, resolver: deps.resolver });
+  return webhookChecks({ allowPrivateTargets: deps.webhooks.allowPrivateTargets, resolver: deps.resolver });
 }

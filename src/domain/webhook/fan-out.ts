@@ -6,14 +6,13 @@ import type { Deps } from '../deps.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { eventTargets } from './event-targets.js';
 import { eventWebhookJson } from './payload.js';
-import { newDeliveryId } from './ids.js';
 
 /** the bus `work` queue name workers listen for */
 export const WEBHOOK_QUEUE = 'webhooks';
 
 /** `eventJson`: JSON.stringify(event) when the caller already has it (payload.ts eventWebhookJson) */
 export async function eventDeliveries(
-  deps: Pick<Deps, 'pipeline'>,
+  deps: Pick<Deps, 'pipeline' | 'ids'>,
   projectId: number,
   eventId: string,
   event: EventRecord,
@@ -26,8 +25,9 @@ export async function eventDeliveries(
   // one payload text for every module: the exact bytes each receives (before templates)
   const payload = eventWebhookJson(event as EventRecord & { homeId: number }, eventJson);
   const creationTime = now.toISOString();
+  const ids = deps.ids;
   return targets.map((m) => ({
-    id: newDeliveryId(now),
+    id: ids.delivery(now),
     projectId,
     moduleId: m.id,
     kind: 'event' as const,

@@ -11,4 +11,3 @@ export {
   type DeliverySummary,
   type DeliveryDetail,
 } from './log.js';
-export { newDeliveryId } from './ids.js';

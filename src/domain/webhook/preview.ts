@@ -4,7 +4,7 @@
 // error names the template and its position. The templates are checked as saving a module checks them
 // (module/settings.ts checkEventTemplates): what the preview accepts, a module may hold.
 import * as v from 'valibot';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { Body, ProjectRef } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';

@@ -9,7 +9,7 @@
 import type { Context, Handler, Next } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { NOBODY, callerProjectId } from '../../domain/auth/caller.js';
+import { NOBODY, callerProjectId } from '../../domain/caller.js';
 import type { Maybe } from '../../domain/maybe.js';
 import { isoTime, loggablePath } from '../access-log.js';
 import { clientIp } from '../client-ip.js';

@@ -22,10 +22,11 @@ import {
   getDevice,
   getDeviceConfigurationSchemas,
   listDevices,
-  recordFirmwareInstallation,
   updateDevice,
   updateDeviceTag,
 } from '../../domain/device/index.js';
+// a device's install report moves it in its rollouts: a rollout verb
+import { recordFirmwareInstallation } from '../../domain/rollout/index.js';
 
 const tag = 'devices';
 const did = (c: Context) => pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');

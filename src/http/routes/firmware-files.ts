@@ -9,8 +9,6 @@ import { baseUrlOf, webStream } from './log-requests.js';
 import { AppError } from '../../domain/errors.js';
 import { closeAfterAnswer } from '../close-after-answer.js';
 import { FirmwareFileSchema, etagOf, openFirmwareFile, uploadFirmwareFile } from '../../domain/firmware/index.js';
-// a deleted device leaves the rollouts that targeted it (registered when loaded)
-import '../../domain/rollout/device-cleanup.js';
 
 const tag = 'firmware';
 const statuses = [401, 403, 404, 429, 500, 503] as const;

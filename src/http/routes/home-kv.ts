@@ -5,7 +5,7 @@
 // cannot rewrite what every member and every other device of the home relies on.
 import type { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
-import type { Caller } from '../../domain/auth/caller.js';
+import type { Caller } from '../../domain/caller.js';
 import type { Deps } from '../../domain/deps.js';
 import { homeFor, requireCaller } from '../../domain/auth/access.js';
 import { AppError } from '../../domain/errors.js';

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv, ApiDeps } from '../env.js';
-import type { Caller } from '../../domain/auth/caller.js';
+import type { Caller } from '../../domain/caller.js';
 import type { Reason } from '../../domain/errors.js';
 import { KvItemSchema, KvPutBodySchema, deleteKv, getKv, listKv, setKv, type KvTarget } from '../../domain/kv/index.js';
 import { op } from '../op.js';

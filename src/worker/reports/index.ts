@@ -26,7 +26,7 @@ export interface ReportWorker {
 }
 
 export function startReportWorker(
-  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs'> & { logger: Logger },
+  deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs' | 'ids'> & { logger: Logger },
   config: ReportWorkerConfig,
   workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
 ): ReportWorker {

@@ -18,7 +18,7 @@ export interface ReportRunner {
   stop(graceMs: number): Promise<void>;
 }
 
-export function startRunner(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs'> & { logger: Logger }, opts: RunnerOptions): ReportRunner {
+export function startRunner(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs' | 'ids'> & { logger: Logger }, opts: RunnerOptions): ReportRunner {
   const inflight = new Set<Promise<void>>();
   let claiming = false;
   let again = false;

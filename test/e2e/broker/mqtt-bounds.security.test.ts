@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { generateToken } from '../../../src/domain/auth/tokens.js';
 import { brokerLogLines, eventually, mqttConnect, mqttRefused, subscribeGranted, wsConnect } from './clients.js';
 import { BOUNDS, boundsSuite } from './mqtt-bounds.js';
 import { connackOf, connectPacket, packetsOf, rawMqtt, subscribePacket } from './raw-mqtt.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 let t: TestHearth;
 beforeAll(async () => {

@@ -2,9 +2,9 @@
 // takeover, the topic ACL for subscriptions and publishes, and the WebSocket channels of another
 // device. Every refusal keeps the offender's other rights and the victim's connections intact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken } from '../../../src/domain/auth/tokens.js';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { brokerLogLines, eventually, inbox, mqttConnect, mqttRefused, subscribeGranted, wsConnect } from './clients.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 let t: TestHearth;
 beforeAll(async () => {

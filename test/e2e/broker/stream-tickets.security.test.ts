@@ -4,8 +4,9 @@
 // opens nothing; the socket it opens acts as the credential and closes when it ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { generateToken, hashToken } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
 import { eventually, wsConnect } from './clients.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 let t: TestHearth;
 let homeId: number;

@@ -2,9 +2,10 @@
 // (DELETE /userSession), the user deleted (DELETE /users/{id}), and the session's expiry (a timer
 // per stream; no event needs to arrive for it to close). Each waits for the close event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken, hashToken } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { wsConnect } from './clients.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 let t: TestHearth;
 let home: number;

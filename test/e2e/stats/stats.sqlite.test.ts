@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeHarness } from '../webhooks/harness.js';
 import { startReceiver, waitFor } from '../webhooks/receiver.js';
-import { generateToken, hashToken, seal } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 const sum = (perMinute: { count: number }[]) => perMinute.reduce((n, m) => n + m.count, 0);
 
@@ -48,7 +49,7 @@ describe('GET /projects/{projectId}/stats', () => {
         description: null,
         tag: null,
         apiKeyHash: hashToken(key),
-        apiKeySealed: seal(h.t.deps.secret, key),
+        apiKeySealed: h.t.deps.sealer.seal(key),
         claimCodeHash: null,
         claimCodeSealed: null,
         claimExpirationTime: null,

@@ -6,10 +6,11 @@ import { onTestFinished } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { createWorker, type Worker, type WebhookWorkerConfig } from '../../../src/worker/index.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
-import { generateToken, hashToken, seal } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
 import type { EventRecord } from '../../../src/ports/store.js';
 import type { DeliveryRow } from '../../../src/ports/queue.js';
 import { startThread } from '../../../src/adapters/thread-port.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 export interface Harness {
   /** stops the worker and removes the API and its data directory (once) */
@@ -61,7 +62,7 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
       leaseSeconds: o.leaseSeconds,
     },
     registry: t.deps.metrics.registry,
-    random: () => 0.5,
+    jitter: () => 0.5,
     closeGraceMs: 200,
   });
   let closing: Promise<void> | undefined;
@@ -84,7 +85,7 @@ export async function makeHarness(o: HarnessOptions = {}): Promise<Harness> {
     description: null,
     tag: null,
     apiKeyHash: hashToken(deviceKey),
-    apiKeySealed: seal(t.deps.secret, deviceKey),
+    apiKeySealed: t.deps.sealer.seal(deviceKey),
     claimCodeHash: null,
     claimCodeSealed: null,
     claimExpirationTime: null,

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeHarness } from './harness.js';
 import { startReceiver, waitFor } from './receiver.js';
-import { generateToken, hashToken } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 describe('webhook targets (allowPrivateTargets off)', () => {
   it.each([

@@ -7,9 +7,12 @@ import { pino } from 'pino';
 import { createSqlStore } from '../../../src/adapters/sql/store.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { systemClock } from '../../../src/ports/clock.js';
-import { seal } from '../../../src/domain/auth/tokens.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
 import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
+import { sealerOf } from '../../helpers/credentials.js';
+import { toolParts } from '../../../src/roles/deps.js';
+import { IdSource } from '../../../src/domain/crypto/ids.js';
+import { RandomSource } from '../../../src/domain/crypto/random.js';
 import type { EventPipeline } from '../../../src/ports/pipeline.js';
 import { eventWebhookBody } from '../../../src/domain/webhook/payload.js';
 import { generateWebhookKey } from '../../../src/worker/webhook/sender/signature.js';
@@ -19,7 +22,8 @@ import { freshSchemaName, makePostgresStore, testDatabaseUrl } from '../../helpe
 import { startReceiver, waitFor } from './receiver.js';
 import { startThread } from '../../../src/adapters/thread-port.js';
 
-const SECRET = 'two-workers-test-secret-0123456789abcdef';
+const sealer = sealerOf('two-workers-test-secret-0123456789abcdef');
+const ids = new IdSource(new RandomSource());
 const BACKLOG = 300;
 const EVENTS = 200;
 
@@ -70,7 +74,7 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
       id: 'hooks',
       moduleType: 'webhooks',
       description: null,
-      eventWebhook: { url: rx.url, subscriptions: ['*'], headers: null, body: null, keySealed: seal(SECRET, key) },
+      eventWebhook: { url: rx.url, subscriptions: ['*'], headers: null, body: null, keySealed: sealer.seal(key) },
       commandWebhook: null,
       eventDisabled: null,
       commandDisabled: null,
@@ -88,7 +92,7 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
         pipeline,
         bus: createLocalBus(),
         clock: systemClock,
-        secret: SECRET,
+        sealer,
         logger: pino({ level: 'silent' }),
         webhooks: { allowPrivateTargets: true, timeoutMs: 5000, retryScheduleSeconds: [0.1], pollMs: 50, concurrency: 8 },
         workerId: id,
@@ -118,7 +122,7 @@ describe.skipIf(!testDatabaseUrl)('two workers on one PostgreSQL queue', () => {
     await Promise.all(
       Array.from({ length: EVENTS }, (_, i) =>
         emitEvent(
-          { pipeline: pipelineA, bus, clock: systemClock },
+          { ...toolParts(), ids, pipeline: pipelineA, bus, clock: systemClock },
           { projectId: 1, event: { eventType: 'tick', eventData: { n: BACKLOG + i }, timestamp: now, homeId: 1 } },
         ),
       ),

@@ -1,9 +1,12 @@
 // Generated ids (project keys, log requests, uploads) never begin with '-', so the admin CLI
 // cannot read one as an option; they stay base64url of the length they always had.
 import { describe, expect, it } from 'vitest';
-import { randomId } from '../../../src/domain/auth/tokens.js';
+import { RandomSource } from '../../../src/domain/crypto/random.js';
 
-describe('randomId', () => {
+const random = new RandomSource();
+const randomId = (bytes?: number) => random.id(bytes);
+
+describe('RandomSource.id', () => {
   it('begins with a letter or digit across many draws, and keeps the base64url alphabet and length', () => {
     const ids = Array.from({ length: 20_000 }, () => randomId());
     const firsts = new Set<string>();

@@ -2,8 +2,9 @@
 // device in a home, a member of that home and a stranger, seeded through the store.
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice as seedStoreDevice } from '../../helpers/store-seed.js';
-import { generateToken, hashToken, randomId } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
 import type { BusMessages } from '../../../src/ports/bus.js';
+import { generateToken, randomId } from '../../helpers/credentials.js';
 
 export interface Fixtures {
   t: TestApi;

@@ -7,7 +7,7 @@ import { makeSqliteStore } from '../../helpers/db.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
-import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
+import { domainParts, toolParts } from '../../../src/roles/deps.js';
 import type { NewDelivery } from '../../../src/ports/queue.js';
 
 const T = '2030-01-01T00:00:00.000Z';
@@ -33,7 +33,8 @@ async function hearth() {
     creationTime: T,
     modificationTime: T,
   });
-  const deps = { store, bus, clock: systemClock, pipeline: createEventPipeline({ store }) };
+  // the server's own parts (src/roles/deps.ts): this store's pipeline, ids, and a tool's stand-ins
+  const deps = { ...toolParts(), ...domainParts({ store, secret: 'unit-secret-unit-secret' }), store, bus, clock: systemClock };
   /** every batch of rows the pipeline offered a local worker (which takes none: they stay in the queue) */
   const offered: NewDelivery[][] = [];
   onTestFinished(deps.pipeline.attachClaimer({ reserve: (rows) => void offered.push(rows) }));

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { writeLog } from '../../../src/domain/log/write.js';
-import type { Caller } from '../../../src/domain/auth/caller.js';
+import type { Caller } from '../../../src/domain/caller.js';
 
 describe('general log', () => {
   let t: TestApi;

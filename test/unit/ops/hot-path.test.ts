@@ -10,18 +10,22 @@ import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.j
 import { Kysely, SqliteDialect } from 'kysely';
 import { kyselyDatabase, precompiled, statementCache } from '../../../src/adapters/sql/statements.js';
 import { rawSqlite } from '../../../src/adapters/sql/sqlite-raw.js';
-import { seal, unseal } from '../../../src/domain/auth/tokens.js';
+import { RandomSource } from '../../../src/domain/crypto/random.js';
+import { Sealer } from '../../../src/domain/crypto/sealer.js';
 import { seedDevice } from '../../helpers/store-seed.js';
+import { sealerOf } from '../../helpers/credentials.js';
 
 describe('hot path: unseal remembers plaintexts', () => {
   it('opens the same sealed value every time, and still refuses a wrong secret or a tampered value', () => {
-    const sealed = seal('secret-one-secret-one', 'dk.plain');
-    expect(unseal('secret-one-secret-one', sealed)).toBe('dk.plain');
-    expect(unseal('secret-one-secret-one', sealed)).toBe('dk.plain');
-    expect(() => unseal('secret-two-secret-two', sealed)).toThrow();
+    const random = new RandomSource();
+    const one = new Sealer('secret-one-secret-one', random);
+    const sealed = one.seal('dk.plain');
+    expect(one.unseal(sealed)).toBe('dk.plain');
+    expect(one.unseal(sealed)).toBe('dk.plain');
+    expect(() => new Sealer('secret-two-secret-two', random).unseal(sealed)).toThrow();
     const [v, iv, tag, ct] = sealed.split('.');
     const flipped = ct.startsWith('A') ? 'B' + ct.slice(1) : 'A' + ct.slice(1);
-    expect(() => unseal('secret-one-secret-one', [v, iv, tag, flipped].join('.'))).toThrow();
+    expect(() => one.unseal([v, iv, tag, flipped].join('.'))).toThrow();
   });
 });
 
@@ -51,7 +55,7 @@ describe('hot path: SQLite statements and compiled lookups', () => {
   });
 
   it('keeps the raw hot statements in the same per-database cache as Kysely’s', async () => {
-    const { device } = await seedDevice({ store, secret: 's'.repeat(20) });
+    const { device } = await seedDevice({ store, sealer: sealerOf('s'.repeat(20)) });
     const event = { eventType: 'hot', eventData: {}, timestamp: new Date(0).toISOString() };
     await store.events.insertMany([{ id: 'e-hot', projectId: device.projectId, event }]); // sqlite-raw.ts
     const statements = store.sql.statements!;
@@ -63,7 +67,7 @@ describe('hot path: SQLite statements and compiled lookups', () => {
   });
 
   it('answers the auth lookups exactly as before: camelCase rows, misses as undefined', async () => {
-    const { device, key } = await seedDevice({ store, secret: 's'.repeat(20) });
+    const { device, key } = await seedDevice({ store, sealer: sealerOf('s'.repeat(20)) });
     expect(await store.devices.get(device.id)).toEqual(device);
     expect(await store.devices.getByKeyHash(device.apiKeyHash)).toEqual(device);
     expect(await store.devices.get(device.id + 1000)).toBeUndefined();
@@ -72,7 +76,7 @@ describe('hot path: SQLite statements and compiled lookups', () => {
 
   it('runs a compiled lookup inside a transaction, seeing that transaction’s writes', async () => {
     const seen = await store.transaction(async (tx) => {
-      const { device } = await seedDevice({ store: tx, secret: 's'.repeat(20) });
+      const { device } = await seedDevice({ store: tx, sealer: sealerOf('s'.repeat(20)) });
       return tx.devices.get(device.id);
     });
     expect(seen?.deviceClass).toBe('default');

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice, seedKey, seedUser } from '../../helpers/seed.js';
 import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
-import { generateToken, hashToken } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
 import { withReadCache } from '../../../src/adapters/sql/read-cache.js';
 import { sqliteChangeFeed } from '../../../src/adapters/sql/change-feed.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 describe('read cache: the next request sees every change', () => {
   let t: TestApi;

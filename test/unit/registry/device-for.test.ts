@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/seed.js';
 import { deviceFor, type DeviceAccess } from '../../../src/domain/auth/access.js';
-import type { Caller, Scope } from '../../../src/domain/auth/caller.js';
+import type { Caller, Scope } from '../../../src/domain/caller.js';
 import type { Deps } from '../../../src/domain/deps.js';
 
 /** deviceFor's answer when it gives one at once; 'not at hand' for a promise */

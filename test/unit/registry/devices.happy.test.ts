@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus } from '../../helpers/auth-cases.js';
 import { seedBundle, seedDevice, seedHome, seedProject, seedUser } from '../../helpers/seed.js';
-import { deviceBlockers, deviceCleanups } from '../../../src/domain/device/delete.js';
 import { AppError } from '../../../src/domain/errors.js';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -267,31 +266,33 @@ describe('devices: happy paths', () => {
   });
 
   it('refuses to delete a device a registered blocker says is in use (409 DEVICE_IN_USE)', async () => {
-    const d = await seedDevice(t);
+    const blocking = new Set<number>();
     const blocker = async (_deps: unknown, dev: { id: number }) => {
-      if (dev.id === d.id) throw new AppError('DEVICE_IN_USE', { deviceId: dev.id, by: 'test' });
+      if (blocking.has(dev.id)) throw new AppError('DEVICE_IN_USE', { deviceId: dev.id, by: 'test' });
     };
-    deviceBlockers.push(blocker);
-    onTestFinished(() => void deviceBlockers.splice(deviceBlockers.indexOf(blocker), 1));
-    const r = await t.req('DELETE', `/devices/${d.id}`, { token: t.adminKey });
+    const api = await makeTestApi({ deviceDeletion: { blockers: [blocker] } });
+    onTestFinished(() => api.close());
+    const d = await seedDevice(api);
+    blocking.add(d.id);
+    const r = await api.req('DELETE', `/devices/${d.id}`, { token: api.adminKey });
     expectSpecStatus('deleteDevice', r.status, 204);
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ reason: 'DEVICE_IN_USE', data: { deviceId: d.id, by: 'test' } });
-    expect((await t.req('GET', `/devices/${d.id}`, { token: t.adminKey })).status).toBe(200);
+    expect((await api.req('GET', `/devices/${d.id}`, { token: api.adminKey })).status).toBe(200);
   });
 
   it('runs registered cleanups after a deletion; a failing one is logged and does not undo it', async () => {
-    const d = await seedDevice(t);
     const cleaned: number[] = [];
     const ok = async (_deps: unknown, dev: { id: number }) => void cleaned.push(dev.id);
     const broken = async () => {
       throw new Error('disk on fire');
     };
-    deviceCleanups.push(broken, ok);
-    onTestFinished(() => void deviceCleanups.splice(deviceCleanups.indexOf(broken), 2));
-    expect((await t.req('DELETE', `/devices/${d.id}`, { token: t.adminKey })).status).toBe(204);
+    const api = await makeTestApi({ deviceDeletion: { cleanups: [broken, ok] } });
+    onTestFinished(() => api.close());
+    const d = await seedDevice(api);
+    expect((await api.req('DELETE', `/devices/${d.id}`, { token: api.adminKey })).status).toBe(204);
     expect(cleaned).toEqual([d.id]);
-    const logs = (await t.deps.store.logs.list({ projectId: 1, level: 2 }, { skip: 0, limit: 100 })).items.map((l) => l.text);
+    const logs = (await api.deps.store.logs.list({ projectId: 1, level: 2 }, { skip: 0, limit: 100 })).items.map((l) => l.text);
     expect(logs).toContain(`cleanup after deleting device ${d.id} failed: disk on fire`);
   });
 

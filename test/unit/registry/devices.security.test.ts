@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { expectSpecStatus, runCommonRouteTests } from '../../helpers/auth-cases.js';
 import { seedDevice, seedHome, seedKey, seedProject, seedUser } from '../../helpers/seed.js';
-import { hashToken, generateToken } from '../../../src/domain/auth/tokens.js';
+import { hashToken } from '../../../src/domain/auth/tokens.js';
 import type { SpecOperation } from '../../../src/protocol/spec-statuses.js';
+import { generateToken } from '../../helpers/credentials.js';
 
 describe('devices: security', () => {
   let t: TestApi;

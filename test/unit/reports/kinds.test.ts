@@ -4,8 +4,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeSqliteStore } from '../../helpers/db.js';
 import { seedDevice } from '../../helpers/store-seed.js';
 import { reportTable, type Row } from '../../../src/domain/report/index.js';
-import { newEventId } from '../../../src/domain/event/emit.js';
 import type { ReportRow, Store } from '../../../src/ports/store.js';
+import { newEventId, sealerOf } from '../../helpers/credentials.js';
 
 const T0 = Date.parse('2026-05-01T00:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
@@ -54,7 +54,7 @@ describe('report kinds', () => {
     const { store, cleanup } = await makeSqliteStore();
     onTestFinished(cleanup);
     await store.projects.create({ name: 'p', creationTime: at(0) });
-    const seed = { store, secret: 'test-secret-test-secret' };
+    const seed = { store, sealer: sealerOf('test-secret-test-secret') };
     const a = (await seedDevice(seed)).device; // connected before the window, out at 30, in at 60 to the end
     const b = (await seedDevice(seed)).device; // in at 10 on mqtt, in at 20 on websocket, mqtt out at 40, ws out at 50
     const c = (await seedDevice(seed)).device; // never connected

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeReportApi, outputOf, parseCsv, runQueued } from './setup.js';
 import type { TestApi } from '../../helpers/api.js';
 import { seedDevice, seedHome } from '../../helpers/store-seed.js';
-import { newEventId } from '../../../src/domain/event/emit.js';
 import type { EventRecord } from '../../../src/ports/store.js';
+import { newEventId } from '../../helpers/credentials.js';
 
 let t: TestApi;
 beforeAll(async () => {

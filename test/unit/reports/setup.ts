@@ -25,7 +25,7 @@ export async function makeReportApi(): Promise<TestApi> {
 }
 
 /** claims and executes every queued run, as a worker would; returns how many ran */
-export async function runQueued(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs'>, o: Partial<ExecuteOptions> = {}): Promise<number> {
+export async function runQueued(deps: Pick<Deps, 'store' | 'bus' | 'clock' | 'blobs' | 'ids'>, o: Partial<ExecuteOptions> = {}): Promise<number> {
   const opts = { ...RUN_OPTIONS, ...o };
   let n = 0;
   for (;;) {

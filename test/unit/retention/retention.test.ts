@@ -10,8 +10,8 @@ import { seedDevice } from '../../helpers/store-seed.js';
 import { createFsBlobStore } from '../../../src/adapters/fs/blob-store.js';
 import { enforceRetention, type RetentionLimits } from '../../../src/domain/retention/index.js';
 import { startRetention } from '../../../src/worker/retention.js';
-import { newEventId } from '../../../src/domain/event/emit.js';
 import type { DataSourceRow } from '../../../src/ports/store.js';
+import { newEventId } from '../../helpers/credentials.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();

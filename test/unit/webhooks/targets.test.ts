@@ -5,9 +5,9 @@ import { makeSqliteStore } from '../../helpers/db.js';
 import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
-import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
+import { domainParts, toolParts } from '../../../src/roles/deps.js';
 import { createModule } from '../../../src/domain/module/create.js';
-import type { Caller } from '../../../src/domain/auth/caller.js';
+import type { Caller } from '../../../src/domain/caller.js';
 
 const admin: Caller = { type: 'project key', projectId: 1, keyId: 'k', keyName: 'admin', scopes: ['admin'] };
 const noChecks = { checkUrl: async () => {}, checkTemplates: () => {} };
@@ -20,7 +20,7 @@ describe('module lookup per event', () => {
       await bus.close();
       await cleanup();
     });
-    const deps = { store, bus, clock: systemClock, secret: 'unit-secret-unit-secret', pipeline: createEventPipeline({ store }) };
+    const deps = { ...toolParts(), ...domainParts({ store, secret: 'unit-secret-unit-secret' }), store, bus, clock: systemClock };
     await store.projects.create({ name: 'p', creationTime: new Date().toISOString() });
     await createModule({
       deps: { ...deps, checks: noChecks },

@@ -133,7 +133,7 @@ export function createRunner(
             return;
           }
           outstanding.set(row.id, { row, target: resolution.target, lane, since: Date.now() });
-          jobs.push(jobOf(row, lane, resolution.target, deps.secret));
+          jobs.push(jobOf(row, lane, resolution.target, deps.sealer));
         } catch (err) {
           // the store failed: the lease runs out and the row is tried again
           holdings.unhold(lane);

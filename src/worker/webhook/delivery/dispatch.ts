@@ -17,6 +17,7 @@ import type { OutcomeWriter } from './outcomes.js';
 import type { Target } from '../sender/request.js';
 import type { EventPipeline } from '../../../ports/pipeline.js';
 import type { FailureLog } from './failure-log.js';
+import type { Sealer } from '../../../domain/crypto/sealer.js';
 
 /** attempts kept per delivery (a redelivered one keeps adding rounds) */
 export const MAX_ATTEMPTS_KEPT = 50;
@@ -27,14 +28,16 @@ export interface DispatchDeps {
   clock: Clock;
   /** the module cache event deliveries are resolved through (resolve-target.ts) */
   pipeline: EventPipeline;
-  secret: string;
+  /** opens the target keys (Deps.sealer) */
+  sealer: Sealer;
   logger: Logger;
   metrics: WorkerMetrics;
   workerId: string;
   /** where outcomes are written (group commit, outcomes.ts) */
   outcomes: OutcomeWriter;
   retryScheduleSeconds: readonly number[];
-  random: () => number;
+  /** the retry delay's jitter, in [0, 1) (policy.ts) */
+  jitter: () => number;
   /** one general-log line per webhook per window for failures */
   failureLog: FailureLog;
 }
@@ -70,7 +73,7 @@ export async function settle(deps: DispatchDeps, row: DeliveryRow, target: Targe
   }
   const result = sent.result;
   deps.metrics.attemptSeconds.observe({ kind: row.kind }, result.latencyMs / 1000);
-  const decision = decide(result, row.roundAttempts + 1, deps.retryScheduleSeconds, deps.random);
+  const decision = decide(result, row.roundAttempts + 1, deps.retryScheduleSeconds, deps.jitter);
   // the attempt started when the exchange did
   await finish(deps, row, decision, attemptOf(new Date(now.getTime() - result.latencyMs), result));
   if (target?.afterAttempt) {

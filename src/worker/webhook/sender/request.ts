@@ -3,7 +3,7 @@
 // headers LAST, after removing any case-variant a template may have produced, so no template can
 // forge or duplicate a signature.
 import { laneOf, type DeliveryRow } from '../../../ports/queue.js';
-import { unseal } from '../../../domain/auth/tokens.js';
+import type { Sealer } from '../../../domain/crypto/sealer.js';
 import { buildWebhookRequest, TemplateError } from '../../../domain/webhook/template.js';
 import { sign } from './signature.js';
 import type { WebhookRequest } from '../client/http-client.js';
@@ -43,9 +43,9 @@ export interface Job {
   templates?: Target['templates'];
 }
 
-/** the key comes from unseal's cache (domain/auth/tokens.ts): AES-GCM per delivery is measurable at thousands a second */
-export function jobOf(row: DeliveryRow, lane: string, target: Target, secret: string): Job {
-  const job: Job = { id: row.id, lane, url: target.url, key: unseal(secret, target.keySealed), payload: row.payload };
+/** the key comes from the sealer's cache (domain/crypto/sealer.ts): AES-GCM per delivery is measurable at thousands a second */
+export function jobOf(row: DeliveryRow, lane: string, target: Target, sealer: Sealer): Job {
+  const job: Job = { id: row.id, lane, url: target.url, key: sealer.unseal(target.keySealed), payload: row.payload };
   if (target.templates) job.templates = target.templates;
   return job;
 }
@@ -88,6 +88,6 @@ export function buildRequest(job: Job): Prepared {
 }
 
 /** the request one claimed row sends to its target */
-export function prepareRequest(row: DeliveryRow, target: Target, secret: string): Prepared {
-  return buildRequest(jobOf(row, laneOf(row), target, secret));
+export function prepareRequest(row: DeliveryRow, target: Target, sealer: Sealer): Prepared {
+  return buildRequest(jobOf(row, laneOf(row), target, sealer));
 }
