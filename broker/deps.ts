@@ -1,6 +1,7 @@
 // What createBroker needs: the domain ports, the Presence port, a logger, the per-device MQTT
 // publish limiter and a typed slice of configuration (main.ts builds it; tests too).
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Deps } from '../src/domain/deps.js';
 import type { RateLimiter } from '../src/ports/rate-limiter.js';
@@ -65,4 +66,9 @@ export interface BrokerDeps extends Deps {
   clientIpOf?: (req: IncomingMessage) => string | undefined;
   /** the persistent MQTT sessions of every device (in memory, or Redis in cluster mode) */
   mqttSessions: MqttSessions;
+  /**
+   * an MQTT CONNECT arrived on this connection (before it is authenticated): main.ts stops the
+   * listener's connect deadline for it (src/listeners/gate.ts)
+   */
+  connectArrived?: (conn: Duplex) => void;
 }

@@ -181,7 +181,16 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   const accessLog = createAccessLogRecorder({ store, logger, flushMs: config.accessLog.flushMs, batchSize: config.accessLog.batchSize });
   // the broker exists before the HTTP ports serve, so no upgrade arrives before it can take it
   const brokerRole = config.roles.includes('broker')
-    ? await createBrokerRole(deps, { config, realtime, logger, accessLog, clientIpOf, brokerMetrics: new BrokerMetrics(metricsRegistry) })
+    ? await createBrokerRole(deps, {
+        config,
+        realtime,
+        logger,
+        accessLog,
+        clientIpOf,
+        brokerMetrics: new BrokerMetrics(metricsRegistry),
+        // a CONNECT that arrived is the broker's to answer: the connect deadline stops (src/listeners/gate.ts)
+        connectArrived: (conn) => listeners.received(conn),
+      })
     : undefined;
   const broker = brokerRole?.broker;
   if (brokerRole) logOpenFileLimit(logger);

@@ -42,7 +42,13 @@ export async function startAedes(ctx: BrokerContext): Promise<void> {
   const { aedes } = ctx;
   const { logger } = ctx.deps;
   // Aedes reads its hooks from the instance on each use
-  aedes.preConnect = preConnect;
+  const arrived = ctx.deps.connectArrived;
+  aedes.preConnect = arrived
+    ? (client, packet, done) => {
+        arrived(client.conn);
+        preConnect(client, packet, done);
+      }
+    : preConnect;
   aedes.authenticate = authenticate(ctx);
   aedes.authorizeSubscribe = authorizeSubscribe(ctx);
   aedes.authorizePublish = authorizePublish(ctx);

@@ -1,6 +1,9 @@
 // The door every listener shares (docs/operations.md#connection-limits): a socket that has not finished its TLS
-// handshake and its first HTTP request head or MQTT CONNECT (CONNACK accepted) within
-// limits.connectTimeoutMs is closed, and one address may hold at most
+// handshake and sent its first HTTP request head or MQTT CONNECT within limits.connectTimeoutMs
+// is closed (an MQTT socket stops the clock when its CONNECT arrives: what the broker then takes
+// to answer, a storm's queue or the delay of a refusal, is not the client's delay, and cutting it
+// turned a 15,000-device reconnect storm into a loop of connects closed and retried, issue #25),
+// and one address may hold at most
 // limits.unauthenticatedSocketsPerAddress such sockets at a time (more are closed on accept), so a
 // flood of half-open sockets from one address cannot use up the process's files for everyone.
 // A trusted proxy (HEARTH_TRUSTED_PROXIES) carries many clients: its address is not capped, the
@@ -29,6 +32,8 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** (re)starts the whole connect deadline */
   arm(): void;
+  /** the socket's close listener, taken off once the socket is signed in */
+  onClose(): void;
 }
 
 /** one throttled listener's admission figures (the /metrics hearth_listener_* series) */
@@ -51,6 +56,11 @@ export interface Gate {
   watch(server: NetServer, listener: string, opts?: { startedGraceMs?: number }): void;
   /** the socket (raw, or the TLS socket over it) is past its first request or CONNACK: no deadline, not counted */
   admit(socket: Duplex): void;
+  /**
+   * the socket's MQTT CONNECT arrived: its deadline stops (the client did its part; the answer is
+   * the broker's to give); it still counts as not signed in until admit() or its close
+   */
+  received(socket: Duplex): void;
   /**
    * the listener's connection handler behind the rate of limits.connectRatePerSecond (one token
    * bucket per listener, one second's worth deep)
@@ -77,6 +87,9 @@ export function createGate(opts: GateOptions): Gate {
     if (pending.get(key) !== p) return;
     pending.delete(key);
     clearTimeout(p.timer);
+    // a signed-in socket lives on for hours: it must not keep this entry (its closures and
+    // timer) alive through its close listener (memory per device at fleet size)
+    p.raw.off('close', p.onClose);
     const n = (perAddress.get(p.address) ?? 1) - 1;
     if (n <= 0) perAddress.delete(p.address);
     else perAddress.set(p.address, n);
@@ -124,11 +137,12 @@ export function createGate(opts: GateOptions): Gate {
             p.timer = setTimeout(expire, opts.connectTimeoutMs);
             p.timer.unref();
           },
+          onClose: () => release(key, p),
         };
         p.arm();
         pending.set(key, p);
         perAddress.set(address, count + 1);
-        raw.once('close', () => release(key, p));
+        raw.once('close', p.onClose);
       });
     },
     admit(socket) {
@@ -139,6 +153,11 @@ export function createGate(opts: GateOptions): Gate {
       const key = keyOf(socket as Socket);
       const p = pending.get(key);
       if (p) release(key, p);
+    },
+    received(socket) {
+      if (pending.size === 0) return;
+      const p = pending.get(keyOf(socket as Socket));
+      if (p) clearTimeout(p.timer);
     },
     throttle(listener, handler) {
       const rate = opts.connectRatePerSecond;

@@ -59,6 +59,8 @@ export interface Listeners {
   describe(apiRole: boolean): string[];
   /** an MQTT connection got its CONNACK: its socket is no longer under the connect deadline (src/listeners/gate.ts) */
   admit(socket: Duplex): void;
+  /** an MQTT connection's CONNECT arrived: its connect deadline stops, it still counts as not signed in (src/listeners/gate.ts) */
+  received(socket: Duplex): void;
   /** docs/operations.md#connect-storms: each MQTT listener's admission figures (limits.connectRatePerSecond) */
   admission(): Admission[];
   /** stops accepting MQTT connections (before the broker drains its own) */
@@ -244,6 +246,7 @@ export async function bindListeners(
       return lines;
     },
     admit: (socket) => gate.admit(socket),
+    received: (socket) => gate.received(socket),
     admission: () => gate.admission(),
     stopMqtt,
     async close() {

@@ -2,6 +2,7 @@
 // over TCP and TLS, and the WebSocket paths of the HTTP ports. main.ts hands its handlers to the
 // bound listeners (src/listeners) and closes it first at shutdown.
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Deps } from '../domain/deps.js';
@@ -25,9 +26,14 @@ export interface BrokerRoleOptions {
   accessLog: Pick<AccessLogRecorder, 'record'>;
   clientIpOf: ((req: IncomingMessage) => string | undefined) | undefined;
   brokerMetrics: BrokerMetrics;
+  /** an MQTT CONNECT arrived: the listener's connect deadline stops for that socket */
+  connectArrived?: (conn: Duplex) => void;
 }
 
-export async function createBrokerRole(deps: Deps, { config, realtime, logger, accessLog, clientIpOf, brokerMetrics }: BrokerRoleOptions): Promise<BrokerRole> {
+export async function createBrokerRole(
+  deps: Deps,
+  { config, realtime, logger, accessLog, clientIpOf, brokerMetrics, connectArrived }: BrokerRoleOptions,
+): Promise<BrokerRole> {
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
   // connects to another broker is closed here); handled device publishes never leave the node
   const shared = realtime.redis
@@ -49,6 +55,7 @@ export async function createBrokerRole(deps: Deps, { config, realtime, logger, a
     accessLog,
     clientIpOf,
     brokerMetrics,
+    connectArrived,
     options: {
       mqttPacketBytes: config.limits.mqttPacketBytes,
       wsFrameBytes: config.limits.wsFrameBytes,

@@ -3,9 +3,10 @@
 // one raw MQTT 3.1.1 connection: CONNECT with its credentials (keep-alive 60, PINGREQ sent on
 // time), SUBSCRIBE to its command and kv topics at QoS 1, PUBACK for what the broker sends, then
 // idle. At most `inflight` connections are between their TCP connect and their SUBACK at a time.
-// A connection that fails before its SUBACK is tried again after a short random pause; one that
-// the server closes later reconnects while `reconnect` is on, to the next port of the list (the
-// cluster's other brokers). Driven over IPC:
+// A connection that fails before its SUBACK is tried again after a random pause that doubles
+// with each attempt (100-200 ms up to 1-2 s, as devices back off); one that
+// the server closes later reconnects while `reconnect` is on, to another port of the list (the
+// cluster's other brokers: the device id picks which, so a lost broker's devices spread evenly). Driven over IPC:
 //   {type:'connect', ...}  → {type:'connected', count, ms, connack: ms[], failures}
 //   {type:'drop'}          → {type:'dropped'}      (closes every connection, reconnects off)
 //   {type:'reconnect'}     → {type:'reconnecting'}  (reconnects on: what is closed comes back)
@@ -48,6 +49,8 @@ interface State {
   c: FleetClient;
   socket?: Socket;
   up: boolean;
+  /** attempts since it was last up: the pause before the next one doubles with each */
+  tries?: number;
 }
 
 const send = (m: unknown): void => void process.send!(m);
@@ -70,13 +73,21 @@ function pump(): void {
 }
 
 function retryLater(s: State, rotate: boolean): void {
-  if (rotate) s.c.port = (s.c.port + 1) % job!.ports.length;
+  // another broker: the devices of one that is gone spread over all the others (device id modulo
+  // their number), rather than all landing on the next one (4 brokers x 15,000: 30,000 on one
+  // node, over the open-file limit of a process here)
+  const ports = job!.ports.length;
+  if (rotate && ports > 1) s.c.port = (s.c.port + 1 + (s.c.deviceId % (ports - 1))) % ports;
+  // as a device backs off: 100 to 200 ms, doubling up to 1 to 2 s (mqtt.js waits 1 s); a fleet
+  // retrying every 200 ms while the server is down spent the generators' CPU on refused SYNs
+  const base = Math.min(1000, 100 * 2 ** Math.min(4, s.tries ?? 0));
+  s.tries = (s.tries ?? 0) + 1;
   setTimeout(
     () => {
       queue.push(s);
       pump();
     },
-    100 + Math.random() * 200,
+    base + Math.random() * base,
   );
 }
 
@@ -151,6 +162,7 @@ function open(s: State): void {
         if (body.subarray(2).includes(0x80)) failures.subscribeRefused++;
         stage = 2;
         s.up = true;
+        s.tries = 0;
         upCount++;
         settle();
         checkDone();

@@ -4,19 +4,27 @@
 //   {type:'restart', env?}  Hearth stops and starts again on the same data directory and ports
 //                           (the fleet bench's reconnect storm)        → {type:'started', ...}
 //   {type:'measure'}                                        → {type:'memory', rss, heapUsed, ...}
+//   {type:'profile', action:'start'}                        → {type:'profiling'}  (a CPU profile of this process, inspector)
+//   {type:'profile', action:'stop', file}                   → {type:'profiled'}   (written to file as .cpuprofile)
 //   {type:'close'}
 // `env`: settings on top of the bench's own (HEARTH_LIMITS_*...).
 // Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import { startHearth, type Hearth } from '../../../src/main.js';
 import { seedDevices, startBareAedes, type RunningBroker } from './brokers.js';
 
 type Env = Record<string, string>;
-type Msg = { type: 'start'; mode: 'hearth' | 'aedes'; keys?: string[]; env?: Env } | { type: 'restart'; env?: Env } | { type: 'measure' } | { type: 'close' };
+type Msg =
+  | { type: 'start'; mode: 'hearth' | 'aedes'; keys?: string[]; env?: Env }
+  | { type: 'restart'; env?: Env }
+  | { type: 'measure' }
+  | { type: 'profile'; action: 'start' | 'stop'; file?: string }
+  | { type: 'close' };
 
 const send = (m: unknown): void => void process.send!(m);
 let hearth: Hearth | undefined;
@@ -78,6 +86,26 @@ async function measure(): Promise<void> {
   });
 }
 
+let session: Session | undefined;
+
+async function profile(m: Extract<Msg, { type: 'profile' }>): Promise<void> {
+  if (m.action === 'start') {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+    send({ type: 'profiling' });
+    return;
+  }
+  const { profile } = await session!.post('Profiler.stop');
+  session!.disconnect();
+  session = undefined;
+  mkdirSync(dirname(m.file!), { recursive: true });
+  writeFileSync(m.file!, JSON.stringify(profile));
+  send({ type: 'profiled' });
+}
+
 process.on('message', (m: Msg) => {
   const fail = (e: unknown) => send({ type: 'error', message: (e as Error).stack ?? String(e) });
   switch (m.type) {
@@ -89,6 +117,9 @@ process.on('message', (m: Msg) => {
       break;
     case 'measure':
       measure().catch(fail);
+      break;
+    case 'profile':
+      profile(m).catch(fail);
       break;
     case 'close':
       Promise.resolve()

@@ -7,6 +7,7 @@
 // the others (the generators move to the next broker's port), and the time until presence is
 // exact again (API count = every device, the live gauges add up to it); it must stay exact once
 // the dead node's presence timeout (presence.nodeTimeoutMs) has passed.
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createSqlStore } from '../../../src/adapters/sql/store.js';
 import { closeRedis, connectRedis } from '../../../src/adapters/redis/client.js';
@@ -15,7 +16,23 @@ import type { Hearth } from '../../../src/main.js';
 import { rssOf, seedDevices } from '../baselines/brokers.js';
 import type { FleetClient } from '../baselines/fleet-load.js';
 import { adminKeyOf, createCluster, reachable, type ClusterNode } from './cluster-nodes.js';
-import { apiConnected, fmt, gauge, keyOf, quantile, refusedOf, secs, startGenerators, until, type Settings } from './fleet.js';
+import {
+  allOf,
+  apiConnected,
+  fileLimit,
+  fmt,
+  gauge,
+  GAUGE_EVERY_MS,
+  keyOf,
+  quantile,
+  reached,
+  refusedOf,
+  secs,
+  startGenerators,
+  until,
+  waitMs,
+  type Settings,
+} from './fleet.js';
 
 const mib = (b: number) => fmt(b / 1024 / 1024, 1);
 
@@ -54,7 +71,15 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     return undefined;
   }
   const total = s.brokers * s.perBroker;
-  console.log(`  -- cluster: api + worker + ${s.brokers} brokers x ${fmt(s.perBroker)} devices = ${fmt(total)}`);
+  const limit = fileLimit();
+  const afterKill = s.brokers > 1 ? Math.ceil(total / (s.brokers - 1)) : total;
+  console.log(
+    `  -- cluster: api + worker + ${s.brokers} brokers x ${fmt(s.perBroker)} devices = ${fmt(total)} (after the kill ${fmt(afterKill)} a broker; open-file limit ${fmt(limit)} a process)`,
+  );
+  if (afterKill > limit - 1024 || Math.ceil(total / s.generators) > limit - 1024)
+    console.log(
+      `  warning: ${fmt(afterKill)} devices a broker after the kill, or ${fmt(Math.ceil(total / s.generators))} a generator, do not fit in ${fmt(limit)} open files: lower BENCH_FLEET_CLUSTER_DEVICES or add generators`,
+    );
   const cluster = createCluster({
     databaseUrl,
     redisUrl,
@@ -75,12 +100,19 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     const pgBefore = await schemaBytes(monitor, cluster.schema);
     const store = await createSqlStore({ url: cluster.benchDatabaseUrl, schema: cluster.schema, poolSize: 2 });
     let ids: number[];
+    const seed0 = performance.now();
+    console.log(`  seeding ${fmt(total)} devices (one transaction)...`);
     try {
       const seeder = { deps: { store, secret: cluster.secret } } as unknown as Hearth;
       ids = (await seedDevices(seeder, total, { keyOf })).map((d) => d.id);
     } finally {
       await store.close();
     }
+    console.log(
+      `  seeded in ${secs(performance.now() - seed0)} s (load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')})`,
+    );
     const pgSeeded = await schemaBytes(monitor, cluster.schema);
     const redisBefore = await redisBytes(redisUrl, cluster.redisPrefix);
     const rssBefore = brokers.map((b) => rssOf(b.pid));
@@ -94,15 +126,17 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     let killed: ClusterNode | undefined;
     const live = () => brokers.filter((b) => b !== killed);
     const gauges = async () => (await Promise.all(live().map((b) => gauge(b.httpPort)))).reduce((a, x) => a + x, 0);
-    const exact = async () => (await apiConnected(api.httpPort, adminKey)) === total && (await gauges()) === total;
+    const exactNow = async () => allOf(reached('API isConnected', await apiConnected(api.httpPort, adminKey), total), reached('gauges', await gauges(), total));
+    const wait = waitMs(total);
 
     const t0 = performance.now();
     const c = await gens.connect(
       brokers.map((b) => b.mqttPort),
       clients,
       true,
+      wait,
     );
-    const exactMs = await until(exact, 'cluster presence', t0);
+    const exactMs = await until(exactNow, 'cluster presence', t0, wait, GAUGE_EVERY_MS);
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfter = brokers.map((b) => rssOf(b.pid));
     const redisAfter = await redisBytes(redisUrl, cluster.redisPrefix);
@@ -129,14 +163,16 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     const backMs = await until(
       async () => {
         const st = await gens.status();
-        return st.lost - lostBefore >= moving && st.up === total;
+        return allOf(reached('up', st.up, total), { done: st.lost - lostBefore >= moving, now: `lost ${fmt(st.lost - lostBefore)} of ${fmt(moving)}` });
       },
       'devices reconnected',
       k0,
+      waitMs(moving),
     );
-    const exactAgainMs = await until(exact, 'presence exact after the kill', k0);
+    const exactAgainMs = await until(exactNow, 'presence exact after the kill', k0, waitMs(moving), GAUGE_EVERY_MS);
     // the dead node's presence times out: nobody who moved may be marked offline by it
     const timeout = loadConfig({}).presence.nodeTimeoutMs;
+    console.log(`  presence exact again; waiting ${secs(timeout + 5000)} s for the dead node's presence to time out`);
     await new Promise((r) => setTimeout(r, timeout + 5000));
     const afterTimeout = await apiConnected(api.httpPort, adminKey);
     const stays = afterTimeout === total && (await gauges()) === total;

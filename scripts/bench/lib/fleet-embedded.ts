@@ -11,9 +11,26 @@
 // of 500/s with a bucket 500 deep: the restart storm reported "held 0".) Refusals count against
 // the verdict only with admission control on; without it they are the collapse it prevents.
 // The same generators then open the same N against bare Aedes and Mosquitto.
-import { forkChild, rssOf, startMosquitto } from '../baselines/brokers.js';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { cpuMicrosOf, forkChild, rssOf, startMosquitto } from '../baselines/brokers.js';
 import type { Failures, FleetClient } from '../baselines/fleet-load.js';
-import { apiConnected, gauge, keyOf, probe, quantile, startGenerators, until, type Latency, type Settings } from './fleet.js';
+import {
+  apiConnected,
+  fmt,
+  gauge,
+  GAUGE_EVERY_MS,
+  keyOf,
+  probe,
+  quantile,
+  reached,
+  startGenerators,
+  until,
+  waitMs,
+  WaitTimeout,
+  type Latency,
+  type Settings,
+} from './fleet.js';
 
 export interface ConnectFigures {
   target: string;
@@ -25,6 +42,8 @@ export interface ConnectFigures {
   /** resident memory per device, bytes */
   rssPerDevice: number;
   heapPerDevice?: number;
+  /** the server process's CPU (user + system, all threads) from the storm's start until every device was up, per device, µs */
+  cpuPerConnect: number;
   /** from the storm's start until the API / the gauge counted N */
   apiMs?: number;
   gaugeMs?: number;
@@ -33,9 +52,11 @@ export interface ConnectFigures {
 
 export interface StormFigures {
   label: string;
-  /** from the restart (or the reconnect) until the API and the gauge count N */
+  /** from the restart (or the reconnect) until the API and the gauge count N (NaN: not within the wait) */
   apiMs: number;
   gaugeMs: number;
+  /** where the counts stood when the wait gave up (the storm did not finish in time) */
+  gaveUp?: string;
   healthz: Latency;
   api: Latency;
   failures: Failures;
@@ -61,7 +82,7 @@ const heldOf = async (httpPort: number): Promise<number> => {
   return Number(/^hearth_listener_connections_held_total\{listener="MQTT"\} (\S+)$/m.exec(text)?.[1] ?? NaN);
 };
 
-/** Hearth at one size; at the largest also the drop and the restart storms */
+/** Hearth at one size; at the largest (with storms on) also the drop and the restart storms */
 export async function hearthAt(s: Settings, n: number, stormRate: number, largest: boolean): Promise<{ connect: ConnectFigures; largest?: LargestFigures }> {
   const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']);
   const gens = await startGenerators(s.generators, s.inflight);
@@ -72,6 +93,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS: String(Math.max(100, s.inflight * 4, Math.ceil(n / s.generators) + 1)),
     HEARTH_LIMITS_CONNECT_RATE_PER_SECOND: String(rate),
   });
+  const wait = waitMs(n);
   try {
     const keys = Array.from({ length: n }, (_, i) => keyOf(i));
     const started = await server.request<{ port: number; httpPort: number; adminKey: string }>(
@@ -81,16 +103,29 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     );
     const { port, httpPort, adminKey } = started;
     const before = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    // BENCH_PROFILE=<dir>: a CPU profile of the server during this connect storm (until both counts are N)
+    const profile = process.env.BENCH_PROFILE;
+    if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
+    const cpu0 = cpuMicrosOf(server.proc.pid!);
     const t0 = performance.now();
-    const apiN = until(async () => (await apiConnected(httpPort, adminKey)) === n, 'API count', t0);
-    const gaugeN = until(async () => (await gauge(httpPort)) === n, 'gauge', t0);
+    const apiN = until(async () => reached('API isConnected', await apiConnected(httpPort, adminKey), n), 'API count', t0, wait);
+    const gaugeN = until(async () => reached('gauge', await gauge(httpPort), n), 'gauge', t0, wait, GAUGE_EVERY_MS);
+    // both waits settle before anything throws: a rejection left behind would end the bench unhandled
+    const counted = Promise.allSettled([apiN, gaugeN]);
     // a fresh store numbers its devices 1..N in seeding order
     const c = await gens.connect(
       [port],
       clientsOf(n, (i) => i + 1, true),
       true,
+      wait,
     );
-    const [apiMs, gaugeMs] = await Promise.all([apiN, gaugeN]);
+    const cpu = cpuMicrosOf(server.proc.pid!) - cpu0;
+    const [apiMs, gaugeMs] = settledOrThrow(await counted);
+    if (profile) {
+      const file = resolve(profile, `fleet-hearth-${n}-connect-${Date.now()}.cpuprofile`);
+      await server.request({ type: 'profile', action: 'stop', file }, 'profiled', 120_000);
+      console.log(`  CPU profile of the server during the connect storm: ${file}`);
+    }
     const after = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
     const connect: ConnectFigures = {
       target: 'hearth',
@@ -101,37 +136,50 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       p99: quantile(c.connack, 0.99),
       rssPerDevice: (after.rss - before.rss) / n,
       heapPerDevice: (after.heapUsed - before.heapUsed) / n,
+      cpuPerConnect: cpu / n,
       apiMs,
       gaugeMs,
       failures: c.failures,
     };
-    if (!largest) return { connect };
+    if (!largest || !s.storms) return { connect };
 
     // every connection drops at once (the devices' side): until both counts read 0
     await gens.drop();
     // from here on every device of a generator reconnects at once (no in-flight cap)
     await gens.setInflight(Math.ceil(n / s.generators));
     const d0 = performance.now();
-    const [offlineApiMs, offlineGaugeMs] = await Promise.all([
-      until(async () => (await apiConnected(httpPort, adminKey)) === 0, 'API count 0', d0),
-      until(async () => (await gauge(httpPort)) === 0, 'gauge 0', d0),
-    ]);
+    const [offlineApiMs, offlineGaugeMs] = settledOrThrow(
+      await Promise.allSettled([
+        until(async () => reached('API isConnected', await apiConnected(httpPort, adminKey), 0), 'drop: API count 0', d0, wait),
+        until(async () => reached('gauge', await gauge(httpPort), 0), 'drop: gauge 0', d0, wait, GAUGE_EVERY_MS),
+      ]),
+    );
     const storms: StormFigures[] = [];
     const storm = async (label: string, begin: () => Promise<void>, held: boolean) => {
+      console.log(
+        `  storm: ${label} (load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')})`,
+      );
       await gens.status(true);
       const healthz = probe(`http://127.0.0.1:${httpPort}/healthz`);
       const api = probe(`http://127.0.0.1:${httpPort}/devices?projectId=1&limit=1`, { authorization: `ModeCloud ${adminKey}` });
       const s0 = performance.now();
       await begin();
-      const [a, g] = await Promise.all([
-        until(async () => (await apiConnected(httpPort, adminKey)) === n, `${label}: API count`, s0),
-        until(async () => (await gauge(httpPort)) === n, `${label}: gauge`, s0),
+      // a storm that does not finish in time is a figure (the collapse admission control is
+      // there to prevent), not the end of the run: where it stood is printed, the next one starts
+      const [a, g] = await Promise.allSettled([
+        until(async () => reached('API isConnected', await apiConnected(httpPort, adminKey), n), `${label}: API count`, s0, wait),
+        until(async () => reached('gauge', await gauge(httpPort), n), `${label}: gauge`, s0, wait, GAUGE_EVERY_MS),
       ]);
+      const gaveUp = [a, g].flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+      for (const r of [a, g]) if (r.status === 'rejected' && !(r.reason instanceof WaitTimeout)) throw r.reason;
       const { failures } = await gens.status(true);
       storms.push({
         label,
-        apiMs: a,
-        gaugeMs: g,
+        apiMs: a.status === 'fulfilled' ? a.value : NaN,
+        gaugeMs: g.status === 'fulfilled' ? g.value : NaN,
+        gaveUp: gaveUp.length ? gaveUp.join('; ') : undefined,
         healthz: await healthz.stop(),
         api: await api.stop(),
         failures,
@@ -141,12 +189,18 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     // back to the running node, then Hearth restarts under them: off, then on
     await storm('reconnect to the running node', () => gens.reconnect(), false);
     await storm('restart, admission off', () => server.request({ type: 'restart', env: env(0) }, 'started', 600_000), false);
-    await storm(`restart, admission ${stormRate}/s`, () => server.request({ type: 'restart', env: env(stormRate) }, 'started', 600_000), true);
+    await storm(`restart, admission ${fmt(stormRate)}/s`, () => server.request({ type: 'restart', env: env(stormRate) }, 'started', 600_000), true);
     return { connect, largest: { offlineApiMs, offlineGaugeMs, storms } };
   } finally {
     await gens.close();
     await server.close();
   }
+}
+
+/** the values of waits that all succeeded; the first failure otherwise */
+function settledOrThrow<T>(results: PromiseSettledResult<T>[]): T[] {
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 /** bare Aedes (in its own process) or Mosquitto with the same N and generators */
@@ -160,11 +214,15 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
     const memory = async () =>
       server ? await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN };
     const before = await memory();
+    const pid = server ? server.proc.pid! : m!.pid;
+    const cpu0 = cpuMicrosOf(pid);
     const c = await gens.connect(
       [port],
       clientsOf(n, (i) => i + 1, false),
       false,
+      waitMs(n),
     );
+    const cpu = cpuMicrosOf(pid) - cpu0;
     if (m) await new Promise((r) => setTimeout(r, 500));
     const after = await memory();
     return {
@@ -176,6 +234,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       p99: quantile(c.connack, 0.99),
       rssPerDevice: (after.rss - before.rss) / n,
       heapPerDevice: server ? (after.heapUsed - before.heapUsed) / n : undefined,
+      cpuPerConnect: cpu / n,
       failures: c.failures,
     };
   } finally {

@@ -2,10 +2,15 @@
 // limits.connectRatePerSecond all get CONNACK 0; the ones past the rate wait, unread, instead of
 // being refused, and their connect deadline does not run while they wait. The server's own
 // counters show that connections were held; no timing is asserted.
+// The connect deadline (docs/operations.md#connection-limits) stops once the CONNECT arrived: a
+// node that takes longer than it to answer still answers (issue #25: a storm larger than the node
+// could answer within the deadline was closed and retried without end).
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
 import { MIN_WAIT_MS, eventually, sample } from './clients.js';
+import { closedWithin, connectPacket, rawMqtt } from './raw-mqtt.js';
+import type { Socket } from 'node:net';
 
 const RATE = 5;
 const BURST = 25;
@@ -58,5 +63,47 @@ describe('connect storms', () => {
     await eventually(() => t.hearth.broker!.connectionCount === BURST, MIN_WAIT_MS, `${BURST} device connections on the broker`);
     // and they stay: none is closed by a deadline once connected
     expect(refused).toEqual([]);
+  });
+});
+
+/** the CONNACK's return code, or 'closed' when the socket closes before one arrives */
+function answerOf(s: Socket): Promise<number | 'closed'> {
+  return new Promise((resolve, reject) => {
+    let buf = Buffer.alloc(0);
+    const t = setTimeout(() => reject(new Error('neither a CONNACK nor a close')), 4 * MIN_WAIT_MS);
+    s.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      if (buf.length >= 4 && buf[0] === 0x20) (clearTimeout(t), resolve(buf[3]));
+    });
+    s.once('close', () => (clearTimeout(t), resolve('closed')));
+  });
+}
+
+describe('the connect deadline', () => {
+  const DEADLINE_MS = 400;
+  let slow: TestHearth;
+  beforeAll(async () => {
+    // a refusal of repeated bad credentials is answered 2 s late: five times the deadline (a
+    // real way for the node to take longer than the deadline to answer a CONNECT)
+    slow = await startTestHearth({ limits: { connectTimeoutMs: DEADLINE_MS }, mqtt: { authFailureDelayMs: 2000, authFailureMaxDelayMs: 2000 } });
+  });
+  afterAll(() => slow?.close());
+
+  it('stops when the CONNECT arrives: an answer that takes longer than the deadline still comes', async () => {
+    const d = await slow.seedDevice();
+    const bad = connectPacket({ clientId: 'c', username: String(d.id), password: 'dk.not-the-key', keepalive: 60 });
+    // the deadline runs: a socket that sends nothing is closed (positive control)
+    const idle = await rawMqtt(slow);
+    await closedWithin(idle, MIN_WAIT_MS);
+    // the first bad key from this address is refused at once, the second 2 s later
+    const first = await rawMqtt(slow);
+    const firstAnswer = answerOf(first);
+    first.write(bad);
+    expect(await firstAnswer).toBe(4);
+    const second = await rawMqtt(slow);
+    const secondAnswer = answerOf(second);
+    second.write(bad);
+    // before the fix the deadline closed it first, without an answer
+    expect(await secondAnswer).toBe(4);
   });
 });

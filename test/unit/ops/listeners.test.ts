@@ -1,6 +1,8 @@
 // The listeners before and after the roles exist (src/listeners): bound first, they answer HTTP
 // with 503 SERVICE_UNAVAILABLE and hold MQTT connections unread until serve() hands them over;
 // what a device sent meanwhile is not lost. A listener that cannot bind closes the others.
+// The connect deadline stops for an MQTT socket whose CONNECT arrived (received), and a socket
+// signed in (admit) keeps nothing of the gate.
 import { connect, createServer, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -73,6 +75,42 @@ describe('listeners', () => {
     await all;
     // two tokens at once, the other four waited for the rate
     expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 6, held: 4, waiting: 0 }]);
+  });
+
+  it("the connect deadline stops once a socket's CONNECT arrived; a socket signed in keeps no gate listener", async () => {
+    const base = config();
+    const l = await bindListeners({ ...base, limits: { ...base.limits, connectTimeoutMs: 300, connectRatePerSecond: 0 } }, { broker: true, logger });
+    onTestFinished(() => l.close());
+    const accepted: Socket[] = [];
+    const twoAccepted = new Promise<void>((resolve) => {
+      l.serve({
+        request: (_req, res) => res.end('served'),
+        mqtt: (socket) => {
+          // the first one's CONNECT arrives at once (as the broker reports it), the other's never
+          if (accepted.push(socket) === 1) l.received(socket);
+          else resolve();
+        },
+      });
+    });
+    const devices: Socket[] = [];
+    for (let i = 0; i < 2; i++) {
+      const d = connect(l.ports.mqtt, '127.0.0.1');
+      onTestFinished(() => void d.destroy());
+      d.resume();
+      devices.push(d);
+    }
+    await twoAccepted;
+    const [answering, silent] = accepted;
+    const answeringDevice = devices.find((d) => d.localPort === answering.remotePort)!;
+    const silentDevice = devices.find((d) => d.localPort === silent.remotePort)!;
+    // the deadline still runs for the other (positive control): closed
+    await once(silentDevice, 'close');
+    expect(answeringDevice.destroyed).toBe(false);
+    expect(answering.destroyed).toBe(false);
+    // CONNACK 0: the gate lets go of the socket, its close listener included
+    const listeners = answering.listenerCount('close');
+    l.admit(answering);
+    expect(answering.listenerCount('close')).toBe(listeners - 1);
   });
 
   it('without the broker role, or with HEARTH_MQTT_ENABLED=false, no MQTT port is bound', async () => {
