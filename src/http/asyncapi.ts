@@ -124,8 +124,14 @@ const PARAMS = {
 
 const paramsOf = (address: string) => Object.fromEntries(Object.entries(PARAMS).filter(([p]) => address.includes(`{${p}}`)));
 
+/** a server's security requirement: one of the schemes of components.securitySchemes */
+const scheme = (name: string) => ({ $ref: `#/components/securitySchemes/${name}` });
+
 export function buildAsyncApi(info: { version: string; host?: string; mqttPort?: number; httpPort?: number }) {
   const host = info.host ?? 'localhost';
+  const mqttHost = `${host}:${info.mqttPort ?? 1883}`;
+  // MQTT over WebSocket and the WebSocket channels share the HTTP port
+  const httpHost = `${host}:${info.httpPort ?? 8080}`;
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};
@@ -251,29 +257,19 @@ export function buildAsyncApi(info: { version: string; host?: string; mqttPort?:
     },
     defaultContentType: 'application/json',
     servers: {
-      mqtt: {
-        host: `${host}:${info.mqttPort ?? 1883}`,
-        protocol: 'mqtt',
-        protocolVersion: '3.1.1',
-        description: 'MQTT over TCP',
-        security: [{ $ref: '#/components/securitySchemes/deviceKey' }],
-      },
+      mqtt: { host: mqttHost, protocol: 'mqtt', protocolVersion: '3.1.1', description: 'MQTT over TCP', security: [scheme('deviceKey')] },
       mqttWs: {
-        host: `${host}:${info.httpPort ?? 8080}`,
+        host: httpHost,
         pathname: '/mqtt',
         protocol: 'ws',
         description: 'MQTT over WebSocket (also at `/`), with or without the `mqtt` subprotocol',
-        security: [{ $ref: '#/components/securitySchemes/deviceKey' }],
+        security: [scheme('deviceKey')],
       },
       ws: {
-        host: `${host}:${info.httpPort ?? 8080}`,
+        host: httpHost,
         protocol: 'ws',
         description: 'WebSocket channels on the HTTP port',
-        security: [
-          { $ref: '#/components/securitySchemes/modeCloud' },
-          { $ref: '#/components/securitySchemes/ticket' },
-          { $ref: '#/components/securitySchemes/authToken' },
-        ],
+        security: [scheme('modeCloud'), scheme('ticket'), scheme('authToken')],
       },
     },
     channels,

@@ -1,7 +1,8 @@
 // Per-route metadata, attached as the first middleware of each route: it names the operation,
 // fixes which statuses it may answer, resolves the caller, applies the rate limit, and is what
-// /openapi.json is generated from (one definition: validation, types and docs).
-import type { Context, MiddlewareHandler } from 'hono';
+// /openapi.json is generated from (one definition: validation, types and docs). resource()
+// builds the sub-app of a resource, with what its operations share said once.
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { resolveCaller, tokenFromHeader } from '../domain/auth/resolve.js';
 import { callerKey, type Caller } from '../domain/caller.js';
 import { AppError } from '../domain/errors.js';
@@ -48,8 +49,16 @@ function refuse(deps: ApiDeps, err: unknown, ip: string, limited: boolean): Prom
   throw err;
 }
 
-export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; statuses?: readonly number[] }): OpMiddleware {
-  const full: OpMeta = { ...meta, statuses: meta.spec ? SPEC_STATUSES[meta.spec] : meta.statuses };
+/**
+ * what a route gives op(): its metadata; a documented operation (`spec`) has the statuses of the
+ * docs, and its name for operationId unless it says another
+ */
+export type OpInput = Omit<OpMeta, 'statuses' | 'operationId'> & { operationId?: string; spec?: SpecOperation; statuses?: readonly number[] };
+
+export function op(meta: OpInput): OpMiddleware {
+  const operationId = meta.operationId ?? meta.spec;
+  if (operationId === undefined) throw new Error(`op() of "${meta.summary}" needs an operationId or a spec`);
+  const full: OpMeta = { ...meta, operationId, statuses: meta.spec ? SPEC_STATUSES[meta.spec] : meta.statuses };
   // read once here: the metadata objects of the routes differ in shape, and reading their fields
   // in the one middleware function they share made every such read megamorphic (slow)
   const rateLimited = !full.statuses || full.statuses.includes(429);
@@ -90,4 +99,32 @@ export function op(meta: Omit<OpMeta, 'statuses'> & { spec?: SpecOperation; stat
     await next();
   };
   return Object.assign(mw, { meta: full, admit });
+}
+
+/**
+ * op() for the operations of one resource: what they share (their tag, and where every one
+ * agrees, their statuses or who may call) is said once; an operation may still say otherwise.
+ * Merged when the route is defined, never per request.
+ */
+export function opsOf<S extends SharedOp>(shared: S): OpOf<S> {
+  return (meta) => op({ ...shared, ...meta } as OpInput);
+}
+
+/** what the operations of one resource may share */
+export type SharedOp = Partial<OpInput> & { tag: string };
+/** op() of a resource's operations: what they share may be left out, or said otherwise */
+export type OpOf<S extends SharedOp> = (meta: Omit<OpInput, keyof S> & Partial<OpInput>) => OpMiddleware;
+
+/**
+ * One sub-app per resource (docs/architecture.md#house-rules): its routes, each with its op() and
+ * its handler inline after the path, and what the resource's operations share said once.
+ * routes/index.ts mounts what this builds; `define` builds it afresh for each app.
+ */
+export function resource<S extends SharedOp>(shared: S, define: (r: Hono<HttpEnv>, op: OpOf<S>) => void): () => Hono<HttpEnv> {
+  const op = opsOf(shared);
+  return () => {
+    const r = new Hono<HttpEnv>();
+    define(r, op);
+    return r;
+  };
 }

@@ -208,7 +208,6 @@ const FIELDS: Record<string, { d: string; e?: unknown }> = {
   'caller.id': { d: 'Id of the caller', e: '42' },
   'caller.type': { d: 'Kind of caller: device, user, project key, system', e: 'device' },
   'caller.name': { d: 'Display name of the caller', e: 'desk lamp' },
-  'caller.sudoer': { d: 'Whether the caller acted with elevated rights', e: false },
   sudoer: { d: 'Whether the caller acted with elevated rights', e: false },
   clientIp: { d: "The caller's address", e: '203.0.113.7' },
   latency: { d: 'Time the request took, in nanoseconds', e: 1250000 },

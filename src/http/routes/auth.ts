@@ -1,8 +1,7 @@
 // Mounted at / (see index.ts). Who am I (docs/api.md#credentials) and user sessions (docs/concepts.md).
-import { Hono } from 'hono';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
+import { STATUSES } from '../params.js';
 import { clientIp } from '../client-ip.js';
 import { AuthInfoSchema, whoAmI } from '../../domain/auth/whoami.js';
 import { LoginBodySchema, LoginResponseSchema, SessionSchema, getSession, login, logout } from '../../domain/auth/session.js';
@@ -16,17 +15,12 @@ import {
   startPasswordReset,
 } from '../../domain/user/index.js';
 
-const tag = 'auth';
-
-export function authRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const authRoutes = resource({ tag: 'auth', statuses: STATUSES.list }, (r, op) => {
   r.get(
     '/auth',
     op({
       operationId: 'getAuthInfo',
       summary: 'What the presented credential acts as (`nobody` without one)',
-      tag,
       success: 200,
       statuses: [401, 429, 500, 503],
       response: AuthInfoSchema,
@@ -41,9 +35,7 @@ export function authRoutes(): Hono<HttpEnv> {
       operationId: 'createUserSession',
       summary:
         'Sign in with email and password for a user token. Failed sign-ins back off per account and per client IP: 429 RATE_LIMITED with Retry-After (seconds), growing with each failure',
-      tag,
       success: 200,
-      statuses: [401, 403, 429, 500, 503],
       body: LoginBodySchema,
       response: LoginResponseSchema,
       auth: 'anyone (no credential needed)',
@@ -53,28 +45,13 @@ export function authRoutes(): Hono<HttpEnv> {
 
   r.get(
     '/userSession',
-    op({
-      operationId: 'getUserSession',
-      summary: "The caller's session",
-      tag,
-      success: 200,
-      statuses: [401, 403, 429, 500, 503],
-      response: SessionSchema,
-      auth: 'a user token',
-    }),
+    op({ operationId: 'getUserSession', summary: "The caller's session", success: 200, response: SessionSchema, auth: 'a user token' }),
     async (c) => c.json(await getSession({ deps: c.get('deps'), caller: c.get('caller') })),
   );
 
   r.delete(
     '/userSession',
-    op({
-      operationId: 'deleteUserSession',
-      summary: 'Sign out: the token stops working and its live streams close',
-      tag,
-      success: 204,
-      statuses: [401, 403, 429, 500, 503],
-      auth: 'a user token',
-    }),
+    op({ operationId: 'deleteUserSession', summary: 'Sign out: the token stops working and its live streams close', success: 204, auth: 'a user token' }),
     async (c) => {
       await logout({ deps: c.get('deps'), caller: c.get('caller') });
       return c.body(null, 204);
@@ -117,13 +94,11 @@ export function authRoutes(): Hono<HttpEnv> {
   for (const o of accountOps) {
     r.post(
       o.path,
-      op({ operationId: o.operationId, summary: o.summary, tag, success: 204, statuses: mailStatuses, body: o.body, auth: 'anyone (no credential needed)' }),
+      op({ operationId: o.operationId, summary: o.summary, success: 204, statuses: mailStatuses, body: o.body, auth: 'anyone (no credential needed)' }),
       async (c) => {
         await o.run({ deps: c.get('deps'), input: { body: await readBody(c), ip: clientIp(c) } });
         return c.body(null, 204);
       },
     );
   }
-
-  return r;
-}
+});

@@ -1,25 +1,19 @@
 // Mounted at /bundles (see index.ts). Firmware bundles (docs/concepts.md).
-import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { parseQuery, readBody } from '../body.js';
 import { pageOf } from '../paging.js';
-import { STATUSES, actor, sliceResponse } from '../params.js';
+import { STATUSES, sliceResponse } from '../params.js';
 import { BundleListQuerySchema, BundleSchema, CreateBundleBodySchema, createBundle, deleteBundle, getBundle, listBundles } from '../../domain/bundle/index.js';
 
-const tag = 'bundles';
 const KEY = 'project key with scope devices';
 
-export function bundlesRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const bundlesRoutes = resource({ tag: 'bundles', statuses: STATUSES.read }, (r, op) => {
   r.get(
     '/',
     op({
       operationId: 'getBundles',
       summary: "A project's bundles; a device sees those of its class and channel",
-      tag,
       success: 200,
       statuses: STATUSES.list,
       query: BundleListQuerySchema,
@@ -32,7 +26,11 @@ export function bundlesRoutes(): Hono<HttpEnv> {
       return sliceResponse(
         c,
         page,
-        await listBundles({ ...actor(c), input: { filter: { projectId: q.projectId, deviceClass: q.deviceClass, channel: q.channel } } }),
+        await listBundles({
+          deps: c.get('deps'),
+          caller: c.get('caller'),
+          input: { filter: { projectId: q.projectId, deviceClass: q.deviceClass, channel: q.channel } },
+        }),
       );
     },
   );
@@ -42,34 +40,23 @@ export function bundlesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'createBundle',
       summary: 'Create a firmware bundle',
-      tag,
       success: 201,
       statuses: STATUSES.list,
       body: CreateBundleBodySchema,
       response: BundleSchema,
       auth: KEY,
     }),
-    async (c) => c.json(await createBundle({ ...actor(c), input: { body: await readBody(c) } }), 201),
+    async (c) => c.json(await createBundle({ deps: c.get('deps'), caller: c.get('caller'), input: { body: await readBody(c) } }), 201),
   );
 
   r.get(
     '/:bundleId',
-    op({
-      operationId: 'getBundle',
-      summary: 'One bundle',
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: BundleSchema,
-      auth: `${KEY}, or a device of its class`,
-    }),
-    async (c) => c.json(await getBundle({ ...actor(c), input: { bundleId: c.req.param('bundleId') } })),
+    op({ operationId: 'getBundle', summary: 'One bundle', success: 200, response: BundleSchema, auth: `${KEY}, or a device of its class` }),
+    async (c) => c.json(await getBundle({ deps: c.get('deps'), caller: c.get('caller'), input: { bundleId: c.req.param('bundleId') } })),
   );
 
-  r.delete('/:bundleId', op({ operationId: 'deleteBundle', summary: 'Delete a bundle', tag, success: 204, statuses: STATUSES.read, auth: KEY }), async (c) => {
-    await deleteBundle({ ...actor(c), input: { bundleId: c.req.param('bundleId') } });
+  r.delete('/:bundleId', op({ operationId: 'deleteBundle', summary: 'Delete a bundle', success: 204, auth: KEY }), async (c) => {
+    await deleteBundle({ deps: c.get('deps'), caller: c.get('caller'), input: { bundleId: c.req.param('bundleId') } });
     return c.body(null, 204);
   });
-
-  return r;
-}
+});

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { opsOf } from '../op.js';
 import { AppError } from '../../domain/errors.js';
 import { builtPath } from '../built.js';
 
@@ -33,7 +33,7 @@ export function consoleRoutes(): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
   const cache = new Map<string, Buffer>();
   const dir = builtPath(['console']);
-  const meta = { authenticated: false, tag: 'console', statuses: [404, 500, 503], success: 200 } as const;
+  const op = opsOf({ authenticated: false, tag: 'console', statuses: [404, 500, 503], success: 200 });
 
   const serve = (c: Context<HttpEnv>, name: string) => {
     const type = FILES[name];
@@ -55,9 +55,9 @@ export function consoleRoutes(): Hono<HttpEnv> {
     });
   };
 
-  r.get('/', op({ ...meta, operationId: 'console', summary: 'The web console (a single page; sign in with a user or a project API key)' }), (c) =>
+  r.get('/', op({ operationId: 'console', summary: 'The web console (a single page; sign in with a user or a project API key)' }), (c) =>
     serve(c, 'index.html'),
   );
-  r.get('/:file', op({ ...meta, operationId: 'consoleAsset', summary: "The console's script and stylesheet" }), (c) => serve(c, c.req.param('file')));
+  r.get('/:file', op({ operationId: 'consoleAsset', summary: "The console's script and stylesheet" }), (c) => serve(c, c.req.param('file')));
   return r;
 }

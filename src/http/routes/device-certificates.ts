@@ -1,12 +1,10 @@
 // Device certificates (docs/tls.md#client-certificates, docs/api.md#device-certificates): register, list and revoke the client
 // certificates a device may sign in with on MQTTS and WSS. Mounted at /devices. Caller: a project
 // key with scope devices.
-import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
-import { actor, pathId } from '../params.js';
+import { STATUSES, deviceIdIn } from '../params.js';
 import {
   AddCertificateBodySchema,
   CertificateSchema,
@@ -19,25 +17,19 @@ import {
   revokeIssuedCertificate,
 } from '../../domain/certificate/index.js';
 
-const tag = 'device certificates';
-const auth = 'a project key with scope devices';
-const did = (c: Context) => pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');
+/** a certificate's PEM may be over its size limit */
+const UPLOAD = [401, 403, 404, 413, 429, 500, 503] as const;
 
-export function deviceCertificatesRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const deviceCertificatesRoutes = resource({ tag: 'device certificates', statuses: STATUSES.read, auth: 'a project key with scope devices' }, (r, op) => {
   r.get(
     '/:deviceId/certificates',
     op({
       operationId: 'getDeviceCertificates',
       summary: 'The client certificates registered on a device, oldest first',
-      tag,
       success: 200,
-      statuses: [401, 403, 404, 429, 500, 503],
       response: v.array(CertificateSchema),
-      auth,
     }),
-    async (c) => c.json(await listDeviceCertificates({ ...actor(c), input: { deviceId: did(c) } })),
+    async (c) => c.json(await listDeviceCertificates({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c) } })),
   );
 
   r.post(
@@ -45,14 +37,13 @@ export function deviceCertificatesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'addDeviceCertificate',
       summary: 'Register a client certificate (PEM; self-signed allowed) the device may sign in with on MQTTS and WSS',
-      tag,
       success: 201,
-      statuses: [401, 403, 404, 413, 429, 500, 503],
+      statuses: UPLOAD,
       body: AddCertificateBodySchema,
       response: CertificateSchema,
-      auth,
     }),
-    async (c) => c.json(await addDeviceCertificate({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } }), 201),
+    async (c) =>
+      c.json(await addDeviceCertificate({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), body: await readBody(c) } }), 201),
   );
 
   r.get(
@@ -60,13 +51,10 @@ export function deviceCertificatesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'getDeviceCertificateRevocations',
       summary: 'The CA-issued certificates of a device revoked by fingerprint, oldest first',
-      tag,
       success: 200,
-      statuses: [401, 403, 404, 429, 500, 503],
       response: v.array(RevocationSchema),
-      auth,
     }),
-    async (c) => c.json(await listCertificateRevocations({ ...actor(c), input: { deviceId: did(c) } })),
+    async (c) => c.json(await listCertificateRevocations({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c) } })),
   );
 
   r.post(
@@ -75,14 +63,13 @@ export function deviceCertificatesRoutes(): Hono<HttpEnv> {
       operationId: 'revokeIssuedDeviceCertificate',
       summary:
         'Revoke a certificate issued by HEARTH_TLS_CA_FILE by its sha256 fingerprint (a registered one is deleted instead): it is refused from now on and its live connections close',
-      tag,
       success: 201,
-      statuses: [401, 403, 404, 413, 429, 500, 503],
+      statuses: UPLOAD,
       body: RevokeCertificateBodySchema,
       response: RevocationSchema,
-      auth,
     }),
-    async (c) => c.json(await revokeIssuedCertificate({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } }), 201),
+    async (c) =>
+      c.json(await revokeIssuedCertificate({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), body: await readBody(c) } }), 201),
   );
 
   r.delete(
@@ -90,15 +77,15 @@ export function deviceCertificatesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'deleteDeviceCertificate',
       summary: 'Revoke a device certificate (sha256 fingerprint, hex with or without colons): its live connections close',
-      tag,
       success: 204,
-      statuses: [401, 403, 404, 429, 500, 503],
-      auth,
     }),
     async (c) => {
-      await revokeDeviceCertificate({ ...actor(c), input: { deviceId: did(c), fingerprint: c.req.param('fingerprint') } });
+      await revokeDeviceCertificate({
+        deps: c.get('deps'),
+        caller: c.get('caller'),
+        input: { deviceId: deviceIdIn(c), fingerprint: c.req.param('fingerprint') },
+      });
       return c.body(null, 204);
     },
   );
-  return r;
-}
+});

@@ -1,13 +1,11 @@
 // The command outbox of a device (docs/api.md#command-outbox, docs/concepts.md#command-outbox):
 // commands that wait for a sleeping device, their states, cancellation, and the device's own
 // answer. Mounted at /devices. PUT /devices/{id}/command (device-realtime.ts) is unchanged.
-import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
-import { deviceIdOf } from '../../domain/id.js';
+import { STATUSES, deviceIdIn } from '../params.js';
 import {
   CommandAckSchema,
   CommandSchema,
@@ -20,28 +18,24 @@ import {
   toCommand,
 } from '../../domain/command/index.js';
 
-const tag = 'device command outbox';
 const auth = 'a project key with scope commands, a member of the device home';
-const STATUSES = [401, 403, 404, 429, 500, 503] as const;
-const did = (c: Context) => deviceIdOf(c.req.param('deviceId') ?? '');
 
-export function deviceCommandsRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const deviceCommandsRoutes = resource({ tag: 'device command outbox', statuses: STATUSES.read, auth }, (r, op) => {
   r.post(
     '/:deviceId/commands',
     op({
       operationId: 'enqueueDeviceCommand',
       summary: 'Queue a command until the device is connected (201); the same idempotency key answers the earlier command (200)',
-      tag,
       success: 201,
-      statuses: STATUSES,
       body: CreateCommandSchema,
       response: CommandSchema,
-      auth,
     }),
     async (c) => {
-      const { command, created } = await enqueueCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), body: await readBody(c) } });
+      const { command, created } = await enqueueCommand({
+        deps: c.get('deps'),
+        caller: c.get('caller'),
+        input: { deviceId: deviceIdIn(c), body: await readBody(c) },
+      });
       return c.json(toCommand(command), created ? 201 : 200);
     },
   );
@@ -51,41 +45,35 @@ export function deviceCommandsRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'getDeviceCommands',
       summary: 'Commands of the device outbox, newest first (`state` narrows)',
-      tag,
       success: 200,
-      statuses: STATUSES,
       response: v.array(CommandSchema),
-      auth,
     }),
     async (c) => {
       const deps = c.get('deps');
       const page = pageOf(c, deps.limits);
-      const { total, items } = await listCommands({ deps, caller: c.get('caller'), input: { deviceId: did(c), query: { state: c.req.query('state') }, page } });
+      const { total, items } = await listCommands({
+        deps,
+        caller: c.get('caller'),
+        input: { deviceId: deviceIdIn(c), query: { state: c.req.query('state') }, page },
+      });
       return listResponse(c, page, { total, items: items.map(toCommand) });
     },
   );
 
   r.get(
     '/:deviceId/commands/:commandId',
-    op({ operationId: 'getDeviceCommand', summary: 'One command of the device outbox', tag, success: 200, statuses: STATUSES, response: CommandSchema, auth }),
+    op({ operationId: 'getDeviceCommand', summary: 'One command of the device outbox', success: 200, response: CommandSchema }),
     async (c) => {
-      const row = await getCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), commandId: c.req.param('commandId') } });
+      const row = await getCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), commandId: c.req.param('commandId') } });
       return c.json(toCommand(row));
     },
   );
 
   r.delete(
     '/:deviceId/commands/:commandId',
-    op({
-      operationId: 'cancelDeviceCommand',
-      summary: 'Cancel an unfinished command (a finished one: 403 INVALID_STATE)',
-      tag,
-      success: 204,
-      statuses: STATUSES,
-      auth,
-    }),
+    op({ operationId: 'cancelDeviceCommand', summary: 'Cancel an unfinished command (a finished one: 403 INVALID_STATE)', success: 204 }),
     async (c) => {
-      await cancelCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), commandId: c.req.param('commandId') } });
+      await cancelCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), commandId: c.req.param('commandId') } });
       return c.body(null, 204);
     },
   );
@@ -95,9 +83,7 @@ export function deviceCommandsRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'ackDeviceCommand',
       summary: "The device's answer to a command: status ok (acked, the default) or error (failed), with an optional result",
-      tag,
       success: 200,
-      statuses: STATUSES,
       body: CommandAckSchema,
       response: CommandSchema,
       auth: 'the device itself',
@@ -106,11 +92,9 @@ export function deviceCommandsRoutes(): Hono<HttpEnv> {
       const row = await ackCommand({
         deps: c.get('deps'),
         caller: c.get('caller'),
-        input: { deviceId: did(c), commandId: c.req.param('commandId'), body: await readBody(c) },
+        input: { deviceId: deviceIdIn(c), commandId: c.req.param('commandId'), body: await readBody(c) },
       });
       return c.json(toCommand(row));
     },
   );
-
-  return r;
-}
+});

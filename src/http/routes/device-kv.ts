@@ -8,18 +8,13 @@ import { deviceFor } from '../../domain/auth/access.js';
 import { deviceStore } from '../../domain/kv/index.js';
 import { kvRoutes } from './kv-routes.js';
 
+// the same three kinds of caller read and write (docs/concepts.md#devices table)
+const CALLERS = 'a project key with scope kv, a member of the device home, the device itself';
+
 export function device_kvRoutes(): Hono<HttpEnv> {
   return kvRoutes({
-    param: 'deviceId',
-    notFound: 'DEVICE_NOT_FOUND',
-    tag: 'device key-value',
-    ids: { list: 'getKeyValuePairsReceiveUpdates', get: 'lookUpKeyValuePair', put: 'createUpdateKeyValuePair', delete: 'deleteKeyValuePair' },
-    of: 'a device',
-    auth: {
-      read: 'a project key with scope kv, a member of the device home, the device itself',
-      write: 'a project key with scope kv, a member of the device home, the device itself',
-    },
-    // the same three kinds of caller read and write (docs/concepts.md#devices table)
+    owner: 'device',
+    auth: { read: CALLERS, write: CALLERS },
     resolve: async (deps, caller, deviceId) => deviceStore(await deviceFor(deps, caller, deviceId, ['project key', 'member', 'self'], 'kv')),
   });
 }

@@ -4,10 +4,9 @@
 //   PUT   /{token}/uploads/{uploadId}/parts/{n}  raw bytes of part n → 204
 //   POST  /{token}/uploads/{uploadId}            complete → 204
 //   PATCH /{token}  {status: "failure"}          give up → 204
-import { Hono } from 'hono';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
+import { STATUSES } from '../params.js';
 import { baseUrlOf } from './log-requests.js';
 import {
   ReportFailureSchema,
@@ -19,25 +18,18 @@ import {
   startUpload,
 } from '../../domain/logrequest/index.js';
 
-const tag = 'device log upload';
+// the token in the path is the credential: no Authorization header is read
 const auth = 'the device, with the token of its log request in the path';
-const statuses = [401, 403, 404, 429, 500, 503] as const;
 
-export function deviceLoggerRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const deviceLoggerRoutes = resource({ tag: 'device log upload', statuses: STATUSES.read, authenticated: false, auth }, (r, op) => {
   r.post(
     '/:token',
     op({
       operationId: 'startDeviceLogUpload',
       summary: 'Start uploading a requested log file',
-      tag,
       success: 201,
-      statuses,
-      authenticated: false,
       body: StartUploadSchema,
       response: UploadSessionSchema,
-      auth,
     }),
     async (c) =>
       c.json(await startUpload({ deps: c.get('deps'), input: { token: c.req.param('token'), body: await readBody(c), baseUrl: baseUrlOf(c) } }), 201),
@@ -45,16 +37,7 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
 
   r.patch(
     '/:token',
-    op({
-      operationId: 'failDeviceLogUpload',
-      summary: 'Report that the logs cannot be sent',
-      tag,
-      success: 204,
-      statuses,
-      authenticated: false,
-      body: ReportFailureSchema,
-      auth,
-    }),
+    op({ operationId: 'failDeviceLogUpload', summary: 'Report that the logs cannot be sent', success: 204, body: ReportFailureSchema }),
     async (c) => {
       await reportUploadFailure({ deps: c.get('deps'), input: { token: c.req.param('token'), body: await readBody(c) } });
       return c.body(null, 204);
@@ -63,7 +46,7 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
 
   r.put(
     '/:token/uploads/:uploadId/parts/:part',
-    op({ operationId: 'putDeviceLogPart', summary: 'Upload one part of a log file (raw bytes)', tag, success: 204, statuses, authenticated: false, auth }),
+    op({ operationId: 'putDeviceLogPart', summary: 'Upload one part of a log file (raw bytes)', success: 204 }),
     async (c) => {
       const length = c.req.header('content-length');
       const declared = length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
@@ -76,14 +59,8 @@ export function deviceLoggerRoutes(): Hono<HttpEnv> {
     },
   );
 
-  r.post(
-    '/:token/uploads/:uploadId',
-    op({ operationId: 'completeDeviceLogUpload', summary: 'Complete a log file upload', tag, success: 204, statuses, authenticated: false, auth }),
-    async (c) => {
-      await completeUpload({ deps: c.get('deps'), input: { token: c.req.param('token'), uploadId: c.req.param('uploadId') } });
-      return c.body(null, 204);
-    },
-  );
-
-  return r;
-}
+  r.post('/:token/uploads/:uploadId', op({ operationId: 'completeDeviceLogUpload', summary: 'Complete a log file upload', success: 204 }), async (c) => {
+    await completeUpload({ deps: c.get('deps'), input: { token: c.req.param('token'), uploadId: c.req.param('uploadId') } });
+    return c.body(null, 204);
+  });
+});

@@ -1,12 +1,10 @@
 // Mounted at /devices (see index.ts). The registry's device operations (docs/api.md#device-operations, docs/concepts.md#devices);
 // KV, commands, events, data and log requests live in their own route files.
-import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { parseQuery, readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
-import { actor, pathId, sliceResponse } from '../params.js';
+import { deviceIdIn, deviceWrite, sliceResponse } from '../params.js';
 import { isAppError } from '../../domain/errors.js';
 import { after } from '../../domain/maybe.js';
 import {
@@ -28,20 +26,12 @@ import {
 // a device's install report moves it in its rollouts: a rollout verb
 import { recordFirmwareInstallation } from '../../domain/rollout/index.js';
 
-const tag = 'devices';
-const did = (c: Context) => pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');
-const done = (c: Context) => c.body(null, 204);
-
-export function devicesRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const devicesRoutes = resource({ tag: 'devices' }, (r, op) => {
   r.get(
     '/',
     op({
-      operationId: 'getAllDevices',
       spec: 'getAllDevices',
       summary: "A project's devices; a user sees its homes' devices",
-      tag,
       success: 200,
       query: DeviceListQuerySchema,
       response: v.array(DeviceSchema),
@@ -50,17 +40,15 @@ export function devicesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const { skip: _s, limit: _l, total, ...filter } = parseQuery(c, DeviceListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listDevices({ ...actor(c), input: { filter, page, total } }));
+      return listResponse(c, page, await listDevices({ deps: c.get('deps'), caller: c.get('caller'), input: { filter, page, total } }));
     },
   );
 
   r.post(
     '/',
     op({
-      operationId: 'addDeviceHome',
       spec: 'addDeviceHome',
       summary: 'Provision on demand {token}, claim {claimCode, homeId}, or create {projectId, deviceClass} a device',
-      tag,
       success: 201,
       body: AddDeviceBodySchema,
       response: DeviceSchema,
@@ -68,7 +56,7 @@ export function devicesRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       try {
-        return c.json(await addDeviceHome({ ...actor(c), input: { body: await readBody(c) } }), 201);
+        return c.json(await addDeviceHome({ deps: c.get('deps'), caller: c.get('caller'), input: { body: await readBody(c) } }), 201);
       } catch (err) {
         // docs/api.md#errors: a used, expired or unknown provisioning token is 403 INVALID_TOKEN (not 401:
         // the request's credential, if any, was fine)
@@ -83,103 +71,80 @@ export function devicesRoutes(): Hono<HttpEnv> {
   r.get(
     '/:deviceId',
     op({
-      operationId: 'getDeviceInfo',
       spec: 'getDeviceInfo',
       summary: 'One device',
-      tag,
       success: 200,
       response: DeviceSchema,
       auth: 'project key with scope devices, a home member, or the device',
     }),
     // the commonest read: answered at once when the read cache holds the device. Its arguments
-    // are one literal: `{ ...actor(c), ... }` (a property added to a spread copy) takes V8's slow
-    // path on Node 20, about a microsecond, a tenth of the GET (`npm run bench -- api`)
-    (c) => after(getDevice({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c) } }), (d) => c.json(d)),
+    // are one literal, as every route's here: a property added to a spread copy (`{ ...rest, input }`)
+    // takes V8's slow path on Node 20, about a microsecond, a tenth of the GET (`npm run bench -- api`)
+    (c) => after(getDevice({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c) } }), (d) => c.json(d)),
   );
 
   r.patch(
     '/:deviceId',
     op({
-      operationId: 'updateDeviceInfo',
       spec: 'updateDeviceInfo',
       summary: 'Update name, description, tag (a project key also homeId and claimCode); read-only fields must be unchanged',
-      tag,
       success: 204,
       body: PatchDeviceBodySchema,
       auth: 'project key with scope devices, or a home member',
     }),
-    async (c) => {
-      await updateDevice({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } });
-      return done(c);
-    },
+    deviceWrite(updateDevice),
   );
 
   r.delete(
     '/:deviceId',
     op({
-      operationId: 'deleteDevice',
       spec: 'deleteDevice',
       summary: 'Delete a device (a home member only removes it from the home)',
-      tag,
       success: 204,
       auth: 'project key with scope devices, or a home member',
     }),
     async (c) => {
-      await deleteDevice({ ...actor(c), input: { deviceId: did(c) } });
-      return done(c);
+      await deleteDevice({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c) } });
+      return c.body(null, 204);
     },
   );
 
   r.put(
     '/:deviceId/tag',
     op({
-      operationId: 'updateDeviceTag',
       spec: 'updateDeviceTag',
       summary: "Set the device's tag",
-      tag,
       success: 204,
       body: TagBodySchema,
       auth: 'project key with scope devices, a home member, or the device',
     }),
-    async (c) => {
-      await updateDeviceTag({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } });
-      return done(c);
-    },
+    deviceWrite(updateDeviceTag),
   );
 
   r.put(
     '/:deviceId/bundle',
     op({
-      operationId: 'recordFirmwareInstallation',
       spec: 'recordFirmwareInstallation',
       summary: 'Record the firmware bundle the device installed',
-      tag,
       success: 204,
       body: FirmwareBodySchema,
       auth: 'project key with scope devices, or the device',
     }),
-    async (c) => {
-      await recordFirmwareInstallation({ ...actor(c), input: { deviceId: did(c), body: await readBody(c) } });
-      return done(c);
-    },
+    deviceWrite(recordFirmwareInstallation),
   );
 
   r.get(
     '/:deviceId/configSchemas',
     op({
-      operationId: 'getDeviceConfigurationSchemas',
       spec: 'getDeviceConfigurationSchemas',
       summary: "Config schemas of the installed bundle's components ([] when none)",
-      tag,
       success: 200,
       response: v.array(ConfigSchemaSchema),
       auth: 'project key with scope devices, a home member, or the device',
     }),
     async (c) => {
       const page = pageOf(c, c.get('deps').limits);
-      return sliceResponse(c, page, await getDeviceConfigurationSchemas({ ...actor(c), input: { deviceId: did(c) } }));
+      return sliceResponse(c, page, await getDeviceConfigurationSchemas({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c) } }));
     },
   );
-
-  return r;
-}
+});

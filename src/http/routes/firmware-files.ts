@@ -1,17 +1,13 @@
 // Files of bundle components (docs/firmware.md#files). Mounted at /bundles.
 //   PUT /{bundleId}/components/{componentName}/file  raw bytes → 201 {componentName, size, sha256, url}
 //   GET /{bundleId}/components/{componentName}/file  the bytes (ETag, If-None-Match → 304, Range → 206)
-import { Hono, type Context } from 'hono';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
-import { actor } from '../params.js';
+import type { Context } from 'hono';
+import { resource } from '../op.js';
+import { STATUSES } from '../params.js';
 import { baseUrlOf, webStream } from './log-requests.js';
 import { AppError } from '../../domain/errors.js';
 import { closeAfterAnswer } from '../close-after-answer.js';
 import { FirmwareFileSchema, etagOf, openFirmwareFile, uploadFirmwareFile } from '../../domain/firmware/index.js';
-
-const tag = 'firmware';
-const statuses = [401, 403, 404, 429, 500, 503] as const;
 
 /**
  * The request body as chunks, without cancelling it when the reader stops early (a file past
@@ -45,17 +41,14 @@ const DOWNLOAD_HEADERS = {
 
 const componentOf = (c: Context) => ({ bundleId: c.req.param('bundleId') ?? '', componentName: c.req.param('componentName') ?? '' });
 
-export function firmwareFilesRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const firmwareFilesRoutes = resource({ tag: 'firmware' }, (r, op) => {
   r.put(
     '/:bundleId/components/:componentName/file',
     op({
       operationId: 'putFirmwareFile',
       summary: "Store a component's firmware file (the raw bytes as the body, application/octet-stream); sets the component's url and checksum",
-      tag,
       success: 201,
-      statuses,
+      statuses: STATUSES.read,
       response: FirmwareFileSchema,
       rawBody: {
         mediaType: 'application/octet-stream',
@@ -70,7 +63,8 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       const deps = c.get('deps');
       try {
         const file = await uploadFirmwareFile({
-          ...actor(c),
+          deps,
+          caller: c.get('caller'),
           input: { ...componentOf(c), body, declaredLength: declared, baseUrl: deps.publicUrl ?? baseUrlOf(c) },
         });
         return c.json(file, 201);
@@ -87,7 +81,6 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'getFirmwareFile',
       summary: "Download a component's firmware file; ETag is its sha256, Range (one range) answers 206, If-None-Match 304",
-      tag,
       success: 200,
       statuses: [401, 403, 404, 416, 429, 500, 503],
       rawResponse: {
@@ -106,7 +99,8 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
     }),
     async (c) => {
       const got = await openFirmwareFile({
-        ...actor(c),
+        deps: c.get('deps'),
+        caller: c.get('caller'),
         input: { ...componentOf(c), range: c.req.header('range'), ifNoneMatch: c.req.header('if-none-match') },
       });
       const headers: Record<string, string> = {
@@ -127,6 +121,4 @@ export function firmwareFilesRoutes(): Hono<HttpEnv> {
       return c.body(webStream(got.stream), 200, headers);
     },
   );
-
-  return r;
-}
+});

@@ -24,11 +24,8 @@ async function homeKvTarget(deps: Pick<Deps, 'store'>, caller: Caller, homeId: n
 
 export function home_kvRoutes(): Hono<HttpEnv> {
   return kvRoutes({
-    param: 'homeId',
-    notFound: 'HOME_NOT_FOUND',
-    tag: 'home key-value',
+    owner: 'home',
     ids: { list: 'getHomeKeyValuePairs', get: 'lookUpHomeKeyValuePair', put: 'createUpdateHomeKeyValuePair', delete: 'deleteHomeKeyValuePair' },
-    of: 'a home',
     auth: {
       read: 'a project key with scope kv, a member of the home, a device in the home',
       write: 'a project key with scope kv, a member of the home',

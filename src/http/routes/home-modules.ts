@@ -1,29 +1,21 @@
 // Mounted at /homes (see index.ts). The smart modules a home's project has, and the command
 // webhook trigger (docs/webhooks.md#command-webhook; docs/webhooks.md).
-import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
+import { STATUSES } from '../params.js';
 import { requireCaller } from '../../domain/auth/access.js';
 import { ModuleBriefSchema, ModuleSchema, listHomeModules } from '../../domain/module/index.js';
 import { CommandTriggerSchema, triggerCommand } from '../../domain/command/webhook-trigger.js';
 
-const tag = 'smart modules';
-const STATUSES = [401, 403, 404, 429, 500, 503] as const;
-
-export function homeModulesRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const homeModulesRoutes = resource({ tag: 'smart modules', statuses: STATUSES.read }, (r, op) => {
   r.get(
     '/:homeId/smartModules',
     op({
       operationId: 'getHomeSmartModules',
       summary: "The smart modules of the home's project (a member sees ids and descriptions; a project key, the settings with keys masked)",
-      tag,
       success: 200,
-      statuses: STATUSES,
       response: v.array(v.union([ModuleSchema, ModuleBriefSchema])),
       auth: 'project key with scope modules, or a member of the home',
     }),
@@ -41,9 +33,7 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'triggerSmartModuleCommand',
       summary: "Call the module's command webhook (docs/webhooks.md#command-webhook); 204 once the delivery is durably queued",
-      tag,
       success: 204,
-      statuses: STATUSES,
       body: CommandTriggerSchema,
       auth: 'project key with scope commands, or a member of the home',
     }),
@@ -58,6 +48,4 @@ export function homeModulesRoutes(): Hono<HttpEnv> {
       return c.body(null, 204);
     },
   );
-
-  return r;
-}
+});

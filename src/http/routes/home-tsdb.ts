@@ -1,10 +1,11 @@
 // Mounted at /homes (see index.ts). A home's time series of a tsdb smart module (docs/timeseries.md,
 // MODE's paths): the series, one series, its time range, its data aggregated per bucket, and
 // deleting a series.
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
+import { STATUSES } from '../params.js';
 import { requireCaller } from '../../domain/auth/access.js';
 import {
   DataQuerySchema,
@@ -18,10 +19,7 @@ import {
   listTimeSeries,
 } from '../../domain/tsdb/index.js';
 
-const tag = 'time series';
-const STATUSES = [401, 403, 404, 429, 500, 503] as const;
 const base = '/:homeId/smartModules/:moduleId/timeSeries';
-const readers = 'a member of the home, or a project key with scope data';
 
 function scope(c: Context<HttpEnv>) {
   const caller = c.get('caller');
@@ -30,19 +28,16 @@ function scope(c: Context<HttpEnv>) {
 }
 const series = (c: Context<HttpEnv>) => ({ ...scope(c), seriesId: c.req.param('seriesId')! });
 
-export function homeTsdbRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
+const readers = 'a member of the home, or a project key with scope data';
 
+export const homeTsdbRoutes = resource({ tag: 'time series', statuses: STATUSES.read, auth: readers }, (r, op) => {
   r.get(
     base,
     op({
       operationId: 'getTimeSeriesList',
       summary: 'The series of the home in a tsdb module (docs/timeseries.md)',
-      tag,
       success: 200,
-      statuses: STATUSES,
       response: v.array(TimeSeriesInfoSchema),
-      auth: readers,
     }),
     async (c) => {
       const { deps, caller, homeIdRaw, moduleId } = scope(c);
@@ -50,26 +45,14 @@ export function homeTsdbRoutes(): Hono<HttpEnv> {
     },
   );
 
-  r.get(
-    `${base}/:seriesId`,
-    op({ operationId: 'getTimeSeries', summary: 'One series', tag, success: 200, statuses: STATUSES, response: TimeSeriesInfoSchema, auth: readers }),
-    async (c) => {
-      const { deps, caller, ...input } = series(c);
-      return c.json(await getTimeSeries({ deps, caller, input }));
-    },
-  );
+  r.get(`${base}/:seriesId`, op({ operationId: 'getTimeSeries', summary: 'One series', success: 200, response: TimeSeriesInfoSchema }), async (c) => {
+    const { deps, caller, ...input } = series(c);
+    return c.json(await getTimeSeries({ deps, caller, input }));
+  });
 
   r.get(
     `${base}/:seriesId/timeRange`,
-    op({
-      operationId: 'getTimeSeriesRange',
-      summary: "The series' first and last point's timestamps",
-      tag,
-      success: 200,
-      statuses: STATUSES,
-      response: TimeRangeSchema,
-      auth: readers,
-    }),
+    op({ operationId: 'getTimeSeriesRange', summary: "The series' first and last point's timestamps", success: 200, response: TimeRangeSchema }),
     async (c) => {
       const { deps, caller, ...input } = series(c);
       return c.json(await getTimeSeriesRange({ deps, caller, input }));
@@ -81,12 +64,9 @@ export function homeTsdbRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'getTimeSeriesData',
       summary: 'The points of [begin, end) aggregated per bucket of a resolution (chosen for about 1,000 buckets when absent); empty buckets left out',
-      tag,
       success: 200,
-      statuses: STATUSES,
       query: DataQuerySchema,
       response: TimeSeriesDataSchema,
-      auth: readers,
     }),
     async (c) => {
       const { deps, caller, ...path } = series(c);
@@ -99,9 +79,7 @@ export function homeTsdbRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'deleteTimeSeries',
       summary: 'Delete a series with its points',
-      tag,
       success: 204,
-      statuses: STATUSES,
       auth: 'an owner of the home, or a project key with scope data',
     }),
     async (c) => {
@@ -110,6 +88,4 @@ export function homeTsdbRoutes(): Hono<HttpEnv> {
       return c.body(null, 204);
     },
   );
-
-  return r;
-}
+});

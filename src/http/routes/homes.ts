@@ -1,12 +1,10 @@
 // Mounted at /homes (see index.ts). Homes, members and provisioning tokens (docs/concepts.md). The home
 // KV store (/homes/{id}/kv) lives in home-kv.ts.
-import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { parseQuery, readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
-import { STATUSES, actor, pathId, sliceResponse } from '../params.js';
+import { STATUSES, homeIdIn, sliceResponse, userIdIn } from '../params.js';
 import {
   AddMemberBodySchema,
   CreateHomeBodySchema,
@@ -29,19 +27,14 @@ import {
   updateMember,
 } from '../../domain/home/index.js';
 
-const tag = 'homes';
 const KEY = 'project key with scope homes';
-const hid = (c: Context) => pathId(c, 'homeId', 'HOME_NOT_FOUND');
 
-export function homesRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const homesRoutes = resource({ tag: 'homes', statuses: STATUSES.read }, (r, op) => {
   r.get(
     '/',
     op({
       operationId: 'getHomes',
       summary: "A project's homes (optionally one user's), or the calling user's homes",
-      tag,
       success: 200,
       statuses: STATUSES.list,
       query: HomeListQuerySchema,
@@ -51,7 +44,11 @@ export function homesRoutes(): Hono<HttpEnv> {
     async (c) => {
       const q = parseQuery(c, HomeListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listHomes({ ...actor(c), input: { filter: { projectId: q.projectId, userId: q.userId }, page } }));
+      return listResponse(
+        c,
+        page,
+        await listHomes({ deps: c.get('deps'), caller: c.get('caller'), input: { filter: { projectId: q.projectId, userId: q.userId }, page } }),
+      );
     },
   );
 
@@ -60,73 +57,39 @@ export function homesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'createHome',
       summary: 'Create a home (a user caller becomes its owner)',
-      tag,
       success: 201,
       statuses: STATUSES.list,
       body: CreateHomeBodySchema,
       response: HomeSchema,
       auth: `${KEY} (naming its projectId), or a user`,
     }),
-    async (c) => c.json(await createHome({ ...actor(c), input: { body: await readBody(c) } }), 201),
+    async (c) => c.json(await createHome({ deps: c.get('deps'), caller: c.get('caller'), input: { body: await readBody(c) } }), 201),
   );
 
-  r.get(
-    '/:homeId',
-    op({
-      operationId: 'getHome',
-      summary: 'One home',
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: HomeSchema,
-      auth: `${KEY}, or a member`,
-    }),
-    async (c) => c.json(await getHome({ ...actor(c), input: { homeId: hid(c) } })),
+  r.get('/:homeId', op({ operationId: 'getHome', summary: 'One home', success: 200, response: HomeSchema, auth: `${KEY}, or a member` }), async (c) =>
+    c.json(await getHome({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c) } })),
   );
 
   r.patch(
     '/:homeId',
-    op({
-      operationId: 'updateHome',
-      summary: 'Rename a home',
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      body: PatchHomeBodySchema,
-      response: HomeSchema,
-      auth: `${KEY}, or an owner`,
-    }),
-    async (c) => c.json(await updateHome({ ...actor(c), input: { homeId: hid(c), body: await readBody(c) } })),
+    op({ operationId: 'updateHome', summary: 'Rename a home', success: 200, body: PatchHomeBodySchema, response: HomeSchema, auth: `${KEY}, or an owner` }),
+    async (c) => c.json(await updateHome({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c), body: await readBody(c) } })),
   );
 
   r.delete(
     '/:homeId',
-    op({
-      operationId: 'deleteHome',
-      summary: 'Delete a home: its devices leave it, its KV store and members go',
-      tag,
-      success: 204,
-      statuses: STATUSES.read,
-      auth: `${KEY}, or an owner`,
-    }),
+    op({ operationId: 'deleteHome', summary: 'Delete a home: its devices leave it, its KV store and members go', success: 204, auth: `${KEY}, or an owner` }),
     async (c) => {
-      await deleteHome({ ...actor(c), input: { homeId: hid(c) } });
+      await deleteHome({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c) } });
       return c.body(null, 204);
     },
   );
 
   r.get(
     '/:homeId/members',
-    op({
-      operationId: 'getHomeMembers',
-      summary: "A home's members",
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: v.array(MemberSchema),
-      auth: `${KEY}, or a member`,
-    }),
-    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listMembers({ ...actor(c), input: { homeId: hid(c) } })),
+    op({ operationId: 'getHomeMembers', summary: "A home's members", success: 200, response: v.array(MemberSchema), auth: `${KEY}, or a member` }),
+    async (c) =>
+      sliceResponse(c, pageOf(c, c.get('deps').limits), await listMembers({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c) } })),
   );
 
   r.post(
@@ -135,14 +98,12 @@ export function homesRoutes(): Hono<HttpEnv> {
       operationId: 'addHomeMember',
       summary:
         'Add a user of the project to a home by `userId` or by `email` (`phoneNumber` is accepted and ignored), or change its role; an unknown user is 404 USER_NOT_FOUND',
-      tag,
       success: 201,
-      statuses: STATUSES.read,
       body: AddMemberBodySchema,
       response: MemberSchema,
       auth: `${KEY}, or an owner`,
     }),
-    async (c) => c.json(await addMember({ ...actor(c), input: { homeId: hid(c), body: await readBody(c) } }), 201),
+    async (c) => c.json(await addMember({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c), body: await readBody(c) } }), 201),
   );
 
   r.patch(
@@ -150,14 +111,19 @@ export function homesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'updateHomeMember',
       summary: "Change a member's role; demoting the home's last owner is 403 LAST_OWNER",
-      tag,
       success: 200,
-      statuses: STATUSES.read,
       body: PatchMemberBodySchema,
       response: MemberSchema,
       auth: `${KEY}, or an owner`,
     }),
-    async (c) => c.json(await updateMember({ ...actor(c), input: { homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND'), body: await readBody(c) } })),
+    async (c) =>
+      c.json(
+        await updateMember({
+          deps: c.get('deps'),
+          caller: c.get('caller'),
+          input: { homeId: homeIdIn(c), userId: userIdIn(c), body: await readBody(c) },
+        }),
+      ),
   );
 
   r.delete(
@@ -165,13 +131,11 @@ export function homesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'deleteHomeMember',
       summary: 'Remove a member (any member may remove itself); the last owner of a home with other members is 403 LAST_OWNER',
-      tag,
       success: 204,
-      statuses: STATUSES.read,
       auth: `${KEY}, an owner, or the member itself`,
     }),
     async (c) => {
-      await removeMember({ ...actor(c), input: { homeId: hid(c), userId: pathId(c, 'userId', 'USER_NOT_FOUND') } });
+      await removeMember({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c), userId: userIdIn(c) } });
       return c.body(null, 204);
     },
   );
@@ -181,15 +145,12 @@ export function homesRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'createDeviceProvisioningToken',
       summary: 'A single-use token with which a device joins this home (POST /devices {token})',
-      tag,
       success: 201,
-      statuses: STATUSES.read,
       body: ProvisioningBodySchema,
       response: ProvisioningTokenSchema,
       auth: 'project key with scope devices, or a member',
     }),
-    async (c) => c.json(await createProvisioningToken({ ...actor(c), input: { homeId: hid(c), body: await readBody(c) } }), 201),
+    async (c) =>
+      c.json(await createProvisioningToken({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c), body: await readBody(c) } }), 201),
   );
-
-  return r;
-}
+});

@@ -2,30 +2,30 @@
 // device stores (/devices/{id}/kv) and home stores (/homes/{id}/kv), "same rules". Each route
 // resolves its store through `resolve` (access first, so nothing of another project or home
 // is revealed), then hands it to the domain verbs in src/domain/kv.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { HttpEnv, ApiDeps } from '../env.js';
 import type { Caller } from '../../domain/caller.js';
 import type { Reason } from '../../domain/errors.js';
 import { KvItemSchema, KvPutBodySchema, deleteKv, getKv, listKv, setKv, type KvTarget } from '../../domain/kv/index.js';
-import { op } from '../op.js';
+import { opsOf } from '../op.js';
 import { parseBody, parseQuery } from '../body.js';
-import { listResponse, pageOf } from '../paging.js';
+import { pageOf } from '../paging.js';
+import { pathId, sliceResponse } from '../params.js';
 import { pageQueryEntries } from '../../domain/log/query.js';
-import { idOrNotFound } from '../../domain/id.js';
 
 export type KvMode = 'read' | 'write';
 
+/** per kind of owner: the path parameter holding its id, the reason for one that is not a positive integer, the tag and the owner's name in summaries */
+const OWNERS: Readonly<Record<'device' | 'home', { param: string; notFound: Reason; tag: string; of: string }>> = {
+  device: { param: 'deviceId', notFound: 'DEVICE_NOT_FOUND', tag: 'device key-value', of: 'a device' },
+  home: { param: 'homeId', notFound: 'HOME_NOT_FOUND', tag: 'home key-value', of: 'a home' },
+};
+
 export interface KvRoutesOptions {
-  /** path parameter holding the owner id */
-  param: 'deviceId' | 'homeId';
-  /** reason for an owner id that is not a positive integer */
-  notFound: Reason;
-  tag: string;
-  /** operationIds: the device store uses the documented names, the home store its own */
-  ids: { list: string; get: string; put: string; delete: string };
-  /** owner name, for the summaries */
-  of: string;
+  owner: keyof typeof OWNERS;
+  /** operationIds: the device store has the documented names (the default), the home store its own */
+  ids?: { list: string; get: string; put: string; delete: string };
   auth: { read: string; write: string };
   resolve(deps: ApiDeps, caller: Caller, ownerId: number, mode: KvMode): Promise<KvTarget>;
 }
@@ -37,21 +37,22 @@ const KvListQuery = v.object({
 
 export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
   const r = new Hono<HttpEnv>();
-  const base = `/:${o.param}/kv`;
-  const target = (c: { get(k: 'deps'): ApiDeps; get(k: 'caller'): Caller; req: { param(k: string): string } }, mode: KvMode) =>
-    o.resolve(c.get('deps'), c.get('caller'), idOrNotFound(c.req.param(o.param), o.notFound, o.param), mode);
+  const { param, notFound, tag, of } = OWNERS[o.owner];
+  // who may read, who may write: said once for the two of each
+  const read = opsOf({ tag, auth: o.auth.read });
+  const write = opsOf({ tag, auth: o.auth.write });
+  const base = `/:${param}/kv`;
+  const target = (c: Context<HttpEnv>, mode: KvMode) => o.resolve(c.get('deps'), c.get('caller'), pathId(c, param, notFound), mode);
 
   r.get(
     base,
-    op({
+    read({
       spec: 'getKeyValuePairsReceiveUpdates',
-      operationId: o.ids.list,
-      summary: `List the key-value pairs of ${o.of}`,
-      tag: o.tag,
+      operationId: o.ids?.list,
+      summary: `List the key-value pairs of ${of}`,
       success: 200,
       query: KvListQuery,
       response: v.array(KvItemSchema),
-      auth: o.auth.read,
     }),
     async (c) => {
       const store = await target(c, 'read');
@@ -59,34 +60,24 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
       const page = pageOf(c, c.get('deps').limits);
       // a store holds at most limits.kvKeysPerStore pairs: paging in memory is cheap
       const { items } = await listKv({ deps: c.get('deps'), input: { target: store, keyPrefix } });
-      return listResponse(c, page, { items: items.slice(page.skip, page.skip + page.limit), total: items.length });
+      return sliceResponse(c, page, items);
     },
   );
 
   r.get(
     `${base}/:key`,
-    op({
-      spec: 'lookUpKeyValuePair',
-      operationId: o.ids.get,
-      summary: `Get one key-value pair of ${o.of}`,
-      tag: o.tag,
-      success: 200,
-      response: KvItemSchema,
-      auth: o.auth.read,
-    }),
+    read({ spec: 'lookUpKeyValuePair', operationId: o.ids?.get, summary: `Get one key-value pair of ${of}`, success: 200, response: KvItemSchema }),
     async (c) => c.json(await getKv({ deps: c.get('deps'), input: { target: await target(c, 'read'), key: c.req.param('key') } })),
   );
 
   r.put(
     `${base}/:key`,
-    op({
+    write({
       spec: 'createUpdateKeyValuePair',
-      operationId: o.ids.put,
-      summary: `Create or update a key-value pair of ${o.of}`,
-      tag: o.tag,
+      operationId: o.ids?.put,
+      summary: `Create or update a key-value pair of ${of}`,
       success: 204,
       body: KvPutBodySchema,
-      auth: o.auth.write,
     }),
     async (c) => {
       const store = await target(c, 'write');
@@ -98,7 +89,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
 
   r.delete(
     `${base}/:key`,
-    op({ spec: 'deleteKeyValuePair', operationId: o.ids.delete, summary: `Delete a key-value pair of ${o.of}`, tag: o.tag, success: 204, auth: o.auth.write }),
+    write({ spec: 'deleteKeyValuePair', operationId: o.ids?.delete, summary: `Delete a key-value pair of ${of}`, success: 204 }),
     async (c) => {
       await deleteKv({ deps: c.get('deps'), input: { target: await target(c, 'write'), key: c.req.param('key') } });
       return c.body(null, 204);

@@ -1,13 +1,12 @@
 // Device log requests (docs/api.md#device-operations getDeviceLogRequests, requestDeviceLogs, getDeviceLogRequest,
 // deleteDeviceLogRequest; docs/concepts.md#log-requests) and the download of a stored log file. Mounted at /devices.
 // Callers: a project key (scope `devices`) or a member of the device's home.
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
-import { pathId } from '../params.js';
+import { STATUSES, deviceIdIn } from '../params.js';
 import {
   CreateLogRequestSchema,
   LogRequestSchema,
@@ -18,10 +17,6 @@ import {
   requestDeviceLogs,
   toLogRequest,
 } from '../../domain/logrequest/index.js';
-
-const tag = 'device log requests';
-const auth = 'a project key with scope devices, a member of the device home';
-const did = (c: Context) => pathId(c, 'deviceId', 'DEVICE_NOT_FOUND');
 
 /** the origin clients reached us at: urls in answers point back to it */
 export const baseUrlOf = (c: Context) => new URL(c.req.url).origin;
@@ -47,43 +42,24 @@ export function webStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uin
   });
 }
 
-export function logRequestsRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const logRequestsRoutes = resource({ tag: 'device log requests', auth: 'a project key with scope devices, a member of the device home' }, (r, op) => {
   r.get(
     '/:deviceId/logRequests',
-    op({
-      spec: 'getDeviceLogRequests',
-      operationId: 'getDeviceLogRequests',
-      summary: 'Log requests of a device, newest first',
-      tag,
-      success: 200,
-      response: v.array(LogRequestSchema),
-      auth,
-    }),
+    op({ spec: 'getDeviceLogRequests', summary: 'Log requests of a device, newest first', success: 200, response: v.array(LogRequestSchema) }),
     async (c) => {
       const deps = c.get('deps');
       const page = pageOf(c, deps.limits);
-      const { items, total } = await listLogRequests({ deps, caller: c.get('caller'), input: { deviceId: did(c), page } });
+      const { items, total } = await listLogRequests({ deps, caller: c.get('caller'), input: { deviceId: deviceIdIn(c), page } });
       return listResponse(c, page, { total, items: items.map((x) => toLogRequest(x, { baseUrl: baseUrlOf(c) })) });
     },
   );
 
   r.post(
     '/:deviceId/logRequests',
-    op({
-      spec: 'requestDeviceLogs',
-      operationId: 'requestDeviceLogs',
-      summary: 'Ask a device for its logs',
-      tag,
-      success: 201,
-      body: CreateLogRequestSchema,
-      response: LogRequestSchema,
-      auth,
-    }),
+    op({ spec: 'requestDeviceLogs', summary: 'Ask a device for its logs', success: 201, body: CreateLogRequestSchema, response: LogRequestSchema }),
     async (c) => {
       const deps = c.get('deps');
-      const deviceId = did(c);
+      const deviceId = deviceIdIn(c);
       const { request, token } = await requestDeviceLogs({ deps, caller: c.get('caller'), input: { deviceId, body: await readBody(c) } });
       return c.json(toLogRequest(request, { baseUrl: baseUrlOf(c), token }), 201);
     },
@@ -91,42 +67,27 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
 
   r.get(
     '/:deviceId/logRequests/:requestId',
-    op({
-      spec: 'getDeviceLogRequest',
-      operationId: 'getDeviceLogRequest',
-      summary: 'One log request of a device',
-      tag,
-      success: 200,
-      response: LogRequestSchema,
-      auth,
-    }),
+    op({ spec: 'getDeviceLogRequest', summary: 'One log request of a device', success: 200, response: LogRequestSchema }),
     async (c) => {
-      const row = await getLogRequest({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), requestId: c.req.param('requestId') } });
+      const row = await getLogRequest({
+        deps: c.get('deps'),
+        caller: c.get('caller'),
+        input: { deviceId: deviceIdIn(c), requestId: c.req.param('requestId') },
+      });
       return c.json(toLogRequest(row, { baseUrl: baseUrlOf(c) }));
     },
   );
 
-  r.delete(
-    '/:deviceId/logRequests/:requestId',
-    op({ spec: 'deleteDeviceLogRequest', operationId: 'deleteDeviceLogRequest', summary: 'Cancel or remove a log request', tag, success: 204, auth }),
-    async (c) => {
-      await deleteLogRequest({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), requestId: c.req.param('requestId') } });
-      return c.body(null, 204);
-    },
-  );
+  r.delete('/:deviceId/logRequests/:requestId', op({ spec: 'deleteDeviceLogRequest', summary: 'Cancel or remove a log request', success: 204 }), async (c) => {
+    await deleteLogRequest({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), requestId: c.req.param('requestId') } });
+    return c.body(null, 204);
+  });
 
   r.get(
     '/:deviceId/logRequests/:requestId/file',
-    op({
-      operationId: 'getDeviceLogFile',
-      summary: 'Download the log file a device uploaded',
-      tag,
-      success: 200,
-      statuses: [401, 403, 404, 429, 500, 503],
-      auth,
-    }),
+    op({ operationId: 'getDeviceLogFile', summary: 'Download the log file a device uploaded', success: 200, statuses: STATUSES.read }),
     async (c) => {
-      const file = await openLogFile({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: did(c), requestId: c.req.param('requestId') } });
+      const file = await openLogFile({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), requestId: c.req.param('requestId') } });
       // the type is the device's word: never let a browser sniff or render it in our origin
       return c.body(webStream(file.stream), 200, {
         'content-type': file.contentType,
@@ -137,6 +98,4 @@ export function logRequestsRoutes(): Hono<HttpEnv> {
       });
     },
   );
-
-  return r;
-}
+});

@@ -1,7 +1,7 @@
 // Operations endpoints (docs/operations.md#health-and-metrics): health, readiness, metrics, the OpenAPI document and docs.
 import { Hono } from 'hono';
 import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { opsOf } from '../op.js';
 import { buildOpenApi } from '../openapi.js';
 import { buildAsyncApi } from '../asyncapi.js';
 import { AppError } from '../../domain/errors.js';
@@ -10,11 +10,11 @@ import { DOCS_CSP, DOCS_HTML, readScalarBundle } from '../docs-page.js';
 export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
   const ops = new Hono<HttpEnv>();
   let openapi: unknown;
-  const open = { authenticated: false, tag: 'operations', statuses: [500, 503] } as const;
+  const op = opsOf({ authenticated: false, tag: 'operations', statuses: [500, 503], success: 200 });
 
-  ops.get('/healthz', op({ ...open, operationId: 'health', summary: 'Process is up', success: 200 }), (c) => c.json({ status: 'ok' }));
+  ops.get('/healthz', op({ operationId: 'health', summary: 'Process is up' }), (c) => c.json({ status: 'ok' }));
 
-  ops.get('/readyz', op({ ...open, operationId: 'ready', summary: 'Store and bus reachable', success: 200 }), async (c) => {
+  ops.get('/readyz', op({ operationId: 'ready', summary: 'Store and bus reachable' }), async (c) => {
     const deps = c.get('deps');
     try {
       await deps.store.ping();
@@ -25,35 +25,31 @@ export function opsRoutes(root: Hono<HttpEnv>): Hono<HttpEnv> {
     return c.json({ status: 'ready' });
   });
 
-  ops.get('/metrics', op({ ...open, operationId: 'metrics', summary: 'Prometheus metrics', success: 200 }), async (c) => {
+  ops.get('/metrics', op({ operationId: 'metrics', summary: 'Prometheus metrics' }), async (c) => {
     const reg = c.get('deps').metrics.registry;
     return c.body(await reg.metrics(), 200, { 'content-type': reg.contentType });
   });
 
-  ops.get('/openapi.json', op({ ...open, operationId: 'openapi', summary: 'This API as OpenAPI 3.1', success: 200 }), (c) => {
+  ops.get('/openapi.json', op({ operationId: 'openapi', summary: 'This API as OpenAPI 3.1' }), (c) => {
     openapi ??= buildOpenApi(root, { version: '0.1.0' });
     return c.json(openapi);
   });
 
   let asyncapi: unknown;
-  ops.get(
-    '/asyncapi.json',
-    op({ ...open, operationId: 'asyncapi', summary: 'The device side (MQTT topics, WebSocket channels) as AsyncAPI 3.0', success: 200 }),
-    (c) => {
-      asyncapi ??= buildAsyncApi({ version: '0.1.0' });
-      return c.json(asyncapi);
-    },
-  );
+  ops.get('/asyncapi.json', op({ operationId: 'asyncapi', summary: 'The device side (MQTT topics, WebSocket channels) as AsyncAPI 3.0' }), (c) => {
+    asyncapi ??= buildAsyncApi({ version: '0.1.0' });
+    return c.json(asyncapi);
+  });
 
   // docs/api.md#explorer: the page's own Content-Security-Policy (src/http/docs-page.ts says what it allows)
-  ops.get('/docs', op({ ...open, operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it', success: 200 }), (c) =>
+  ops.get('/docs', op({ operationId: 'docs', summary: 'Interactive reference (Scalar): grouped, searchable, with try-it' }), (c) =>
     c.html(DOCS_HTML, 200, { 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }),
   );
 
   let scalar: Promise<Buffer | undefined> | undefined;
   ops.get(
     '/docs/scalar.js',
-    op({ ...open, operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, copied into dist/ by the build)", success: 200 }),
+    op({ operationId: 'docsScript', summary: "The explorer's script (Scalar's standalone bundle, copied into dist/ by the build)" }),
     async (c) => {
       scalar ??= readScalarBundle();
       const bytes = await scalar.catch((err) => {

@@ -1,11 +1,9 @@
 // Mounted at /projects (see index.ts). Project API keys and device classes (docs/concepts.md).
-import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { readBody } from '../body.js';
 import { pageOf } from '../paging.js';
-import { STATUSES, actor, pathId, sliceResponse } from '../params.js';
+import { STATUSES, projectIdIn, sliceResponse } from '../params.js';
 import {
   ApiKeySchema,
   CreateApiKeyBodySchema,
@@ -23,26 +21,19 @@ import {
   revokeApiKey,
 } from '../../domain/project/index.js';
 
-const tag = 'projects';
 const ADMIN = 'project key with scope admin';
 const CLASS_READERS = 'project key with scope devices, or a user of the project';
-const pid = (c: Context) => pathId(c, 'projectId', 'PROJECT_NOT_FOUND');
 
-export function projectsRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const projectsRoutes = resource({ tag: 'projects', statuses: STATUSES.read }, (r, op) => {
   r.get(
     '/:projectId/apiKeys',
-    op({
-      operationId: 'getProjectApiKeys',
-      summary: "A project's API keys (never their secrets)",
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: v.array(ApiKeySchema),
-      auth: ADMIN,
-    }),
-    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listApiKeys({ ...actor(c), input: { projectId: pid(c) } })),
+    op({ operationId: 'getProjectApiKeys', summary: "A project's API keys (never their secrets)", success: 200, response: v.array(ApiKeySchema), auth: ADMIN }),
+    async (c) =>
+      sliceResponse(
+        c,
+        pageOf(c, c.get('deps').limits),
+        await listApiKeys({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c) } }),
+      ),
   );
 
   r.post(
@@ -50,44 +41,33 @@ export function projectsRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'createProjectApiKey',
       summary: 'Create a project API key; its secret `key` is shown in this answer only',
-      tag,
       success: 201,
-      statuses: STATUSES.read,
       body: CreateApiKeyBodySchema,
       response: CreatedApiKeySchema,
       auth: ADMIN,
     }),
-    async (c) => c.json(await createApiKey({ ...actor(c), input: { projectId: pid(c), body: await readBody(c) } }), 201),
+    async (c) =>
+      c.json(await createApiKey({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), body: await readBody(c) } }), 201),
   );
 
   r.delete(
     '/:projectId/apiKeys/:keyId',
-    op({
-      operationId: 'deleteProjectApiKey',
-      summary: 'Revoke a project API key and close its live connections',
-      tag,
-      success: 204,
-      statuses: STATUSES.read,
-      auth: ADMIN,
-    }),
+    op({ operationId: 'deleteProjectApiKey', summary: 'Revoke a project API key and close its live connections', success: 204, auth: ADMIN }),
     async (c) => {
-      await revokeApiKey({ ...actor(c), input: { projectId: pid(c), keyId: c.req.param('keyId') } });
+      await revokeApiKey({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), keyId: c.req.param('keyId') } });
       return c.body(null, 204);
     },
   );
 
   r.get(
     '/:projectId/deviceClasses',
-    op({
-      operationId: 'getDeviceClasses',
-      summary: "A project's device classes",
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: v.array(DeviceClassSchema),
-      auth: CLASS_READERS,
-    }),
-    async (c) => sliceResponse(c, pageOf(c, c.get('deps').limits), await listDeviceClasses({ ...actor(c), input: { projectId: pid(c) } })),
+    op({ operationId: 'getDeviceClasses', summary: "A project's device classes", success: 200, response: v.array(DeviceClassSchema), auth: CLASS_READERS }),
+    async (c) =>
+      sliceResponse(
+        c,
+        pageOf(c, c.get('deps').limits),
+        await listDeviceClasses({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c) } }),
+      ),
   );
 
   r.post(
@@ -95,28 +75,20 @@ export function projectsRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'createDeviceClass',
       summary: 'Create a device class (id pattern as bundleId, docs/concepts.md#firmware-bundles)',
-      tag,
       success: 201,
-      statuses: STATUSES.read,
       body: CreateDeviceClassBodySchema,
       response: DeviceClassSchema,
       auth: 'project key with scope devices',
     }),
-    async (c) => c.json(await createDeviceClass({ ...actor(c), input: { projectId: pid(c), body: await readBody(c) } }), 201),
+    async (c) =>
+      c.json(await createDeviceClass({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), body: await readBody(c) } }), 201),
   );
 
   r.get(
     '/:projectId/deviceClasses/:classId',
-    op({
-      operationId: 'getDeviceClass',
-      summary: 'One device class',
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: DeviceClassSchema,
-      auth: CLASS_READERS,
-    }),
-    async (c) => c.json(await getDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId') } })),
+    op({ operationId: 'getDeviceClass', summary: 'One device class', success: 200, response: DeviceClassSchema, auth: CLASS_READERS }),
+    async (c) =>
+      c.json(await getDeviceClass({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), classId: c.req.param('classId') } })),
   );
 
   r.patch(
@@ -124,14 +96,19 @@ export function projectsRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'updateDeviceClass',
       summary: 'Change a device class: certificateRequired (docs/tls.md#client-certificates)',
-      tag,
       success: 200,
-      statuses: STATUSES.read,
       body: UpdateDeviceClassBodySchema,
       response: DeviceClassSchema,
       auth: 'project key with scope devices',
     }),
-    async (c) => c.json(await updateDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId'), body: await readBody(c) } })),
+    async (c) =>
+      c.json(
+        await updateDeviceClass({
+          deps: c.get('deps'),
+          caller: c.get('caller'),
+          input: { projectId: projectIdIn(c), classId: c.req.param('classId'), body: await readBody(c) },
+        }),
+      ),
   );
 
   r.delete(
@@ -139,16 +116,13 @@ export function projectsRoutes(): Hono<HttpEnv> {
     op({
       operationId: 'deleteDeviceClass',
       summary: 'Delete a device class no device uses (409 DEVICE_IN_USE otherwise)',
-      tag,
       success: 204,
       statuses: STATUSES.inUse,
       auth: 'project key with scope devices',
     }),
     async (c) => {
-      await deleteDeviceClass({ ...actor(c), input: { projectId: pid(c), classId: c.req.param('classId') } });
+      await deleteDeviceClass({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), classId: c.req.param('classId') } });
       return c.body(null, 204);
     },
   );
-
-  return r;
-}
+});

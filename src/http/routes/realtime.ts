@@ -1,10 +1,9 @@
 // The browser event stream (docs/devices.md#mqtt), documented here; the stream itself is the broker's (a
 // WebSocket upgrade of this path never reaches Hono). A plain GET is told to upgrade. Mounted at /.
 // Also the stream tickets browsers open their WebSockets with (docs/api.md#stream-tickets).
-import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
+import { STATUSES } from '../params.js';
 import { AppError } from '../../domain/errors.js';
 import { requireCaller } from '../../domain/auth/access.js';
 import { tokenFromHeader } from '../../domain/auth/resolve.js';
@@ -15,15 +14,12 @@ const StreamQuery = v.object({
   eventTypes: v.optional(v.pipe(v.string(), v.description('only these event types, comma-separated'))),
 });
 
-export function realtimeRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const realtimeRoutes = resource({ tag: 'realtime' }, (r, op) => {
   r.get(
     '/userSession/websocket',
     op({
       operationId: 'userEventStream',
       summary: 'WebSocket (Upgrade: websocket): one text frame per event of the homes the caller can see; without the upgrade, 403',
-      tag: 'realtime',
       statuses: [401, 403, 404, 500, 503],
       success: 101,
       query: StreamQuery,
@@ -44,15 +40,12 @@ export function realtimeRoutes(): Hono<HttpEnv> {
       operationId: 'createStreamTicket',
       summary:
         'A single-use ticket, valid a few seconds, for opening a WebSocket as the presented credential without putting the credential in the URL: `?ticket=` on /userSession/websocket, /devices/{deviceId}/kv or /devices/{deviceId}/command',
-      tag: 'realtime',
       success: 201,
-      statuses: [401, 403, 429, 500, 503],
+      statuses: STATUSES.list,
       response: StreamTicketSchema,
       auth: 'a project key, a user token or a device key, in the Authorization header',
     }),
     async (c) =>
       c.json(await issueStreamTicket({ deps: c.get('deps'), caller: c.get('caller'), input: { token: tokenFromHeader(c.req.header('authorization')) } }), 201),
   );
-
-  return r;
-}
+});

@@ -1,12 +1,10 @@
 // Mounted at /users (see index.ts). Users of a project (docs/concepts.md): project keys with the
 // `users` scope manage them; a user may read and update itself.
-import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { HttpEnv } from '../env.js';
-import { op } from '../op.js';
+import { resource } from '../op.js';
 import { parseQuery, readBody } from '../body.js';
 import { listResponse, pageOf } from '../paging.js';
-import { STATUSES, actor, pathId } from '../params.js';
+import { STATUSES, userIdIn } from '../params.js';
 import {
   CreateUserBodySchema,
   PatchUserBodySchema,
@@ -19,19 +17,14 @@ import {
   updateUser,
 } from '../../domain/user/index.js';
 
-const tag = 'users';
 const KEY = 'project key with scope users';
-const uid = (c: Context) => pathId(c, 'userId', 'USER_NOT_FOUND');
 
-export function usersRoutes(): Hono<HttpEnv> {
-  const r = new Hono<HttpEnv>();
-
+export const usersRoutes = resource({ tag: 'users', statuses: STATUSES.read }, (r, op) => {
   r.get(
     '/',
     op({
       operationId: 'getUsers',
       summary: "A project's users, optionally by email or name substring",
-      tag,
       success: 200,
       statuses: STATUSES.list,
       query: UserListQuerySchema,
@@ -41,7 +34,11 @@ export function usersRoutes(): Hono<HttpEnv> {
     async (c) => {
       const q = parseQuery(c, UserListQuerySchema);
       const page = pageOf(c, c.get('deps').limits);
-      return listResponse(c, page, await listUsers({ ...actor(c), input: { filter: { projectId: q.projectId, search: q.search }, page } }));
+      return listResponse(
+        c,
+        page,
+        await listUsers({ deps: c.get('deps'), caller: c.get('caller'), input: { filter: { projectId: q.projectId, search: q.search }, page } }),
+      );
     },
   );
 
@@ -51,28 +48,17 @@ export function usersRoutes(): Hono<HttpEnv> {
       operationId: 'createUser',
       summary:
         "Create a user. Without a credential this is self-signup, allowed while the project's `allowUserSignup` is true (canCreateDevices then 403); signups are throttled per client IP (429 RATE_LIMITED with Retry-After)",
-      tag,
       success: 201,
       statuses: STATUSES.list,
       body: CreateUserBodySchema,
       response: UserSchema,
       auth: `${KEY}; or no credential (self-signup)`,
     }),
-    async (c) => c.json(await createUser({ ...actor(c), input: { body: await readBody(c) } }), 201),
+    async (c) => c.json(await createUser({ deps: c.get('deps'), caller: c.get('caller'), input: { body: await readBody(c) } }), 201),
   );
 
-  r.get(
-    '/:userId',
-    op({
-      operationId: 'getUser',
-      summary: 'One user',
-      tag,
-      success: 200,
-      statuses: STATUSES.read,
-      response: UserSchema,
-      auth: `${KEY}, or the user itself`,
-    }),
-    async (c) => c.json(await getUser({ ...actor(c), input: { userId: uid(c) } })),
+  r.get('/:userId', op({ operationId: 'getUser', summary: 'One user', success: 200, response: UserSchema, auth: `${KEY}, or the user itself` }), async (c) =>
+    c.json(await getUser({ deps: c.get('deps'), caller: c.get('caller'), input: { userId: userIdIn(c) } })),
   );
 
   r.patch(
@@ -81,33 +67,18 @@ export function usersRoutes(): Hono<HttpEnv> {
       operationId: 'updateUser',
       summary:
         'Update a user; answers 204 as MODE does. A user changing its own password also sends currentPassword unless its session is under 10 minutes old; a password change ends every other session of the user',
-      tag,
       success: 204,
-      statuses: STATUSES.read,
       body: PatchUserBodySchema,
       auth: `${KEY}, or the user itself (not canCreateDevices)`,
     }),
     async (c) => {
-      await updateUser({ ...actor(c), input: { userId: uid(c), body: await readBody(c) } });
+      await updateUser({ deps: c.get('deps'), caller: c.get('caller'), input: { userId: userIdIn(c), body: await readBody(c) } });
       return c.body(null, 204);
     },
   );
 
-  r.delete(
-    '/:userId',
-    op({
-      operationId: 'deleteUser',
-      summary: 'Delete a user, its sessions and its memberships',
-      tag,
-      success: 204,
-      statuses: STATUSES.read,
-      auth: KEY,
-    }),
-    async (c) => {
-      await deleteUser({ ...actor(c), input: { userId: uid(c) } });
-      return c.body(null, 204);
-    },
-  );
-
-  return r;
-}
+  r.delete('/:userId', op({ operationId: 'deleteUser', summary: 'Delete a user, its sessions and its memberships', success: 204, auth: KEY }), async (c) => {
+    await deleteUser({ deps: c.get('deps'), caller: c.get('caller'), input: { userId: userIdIn(c) } });
+    return c.body(null, 204);
+  });
+});
