@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { Page } from '../ports/store.js';
-import type { Scope } from '../domain/auth/caller.js';
+import type { Scope } from '../domain/caller.js';
 import type { VerbArgs } from '../domain/deps.js';
 import { historyProject } from '../domain/log/query.js';
 import { parseWith } from '../domain/validate.js';

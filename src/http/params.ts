@@ -5,7 +5,7 @@
 // same answer as for an id that does not exist.
 import type { Context } from 'hono';
 import { requireCaller } from '../domain/auth/access.js';
-import type { Caller } from '../domain/auth/caller.js';
+import type { Caller } from '../domain/caller.js';
 import type { Body, DeviceRef, VerbArgs } from '../domain/deps.js';
 import type { Reason } from '../domain/errors.js';
 import { idOrNotFound } from '../domain/id.js';
