@@ -39,6 +39,9 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown):
   return r.output;
 }
 
+/** a timestamp in an answer: RFC 3339 with milliseconds in UTC, as the store keeps it (docs/api.md#conventions) */
+export const TimeSchema = v.pipe(v.string(), v.isoTimestamp());
+
 /** ids of projects, homes, users and devices: positive integers that fit an SQL `integer` (id.ts) */
 export const IdSchema = v.pipe(
   v.number('expected a positive integer'),
@@ -64,11 +67,6 @@ export const TextSchema = (what: string, max: number) =>
   v.pipe(v.string(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
 
 /**
- * The read-only rule (docs/concepts.md#devices, PATCH): a read-only field sent back with the value the caller
- * read is ignored; a different value is 403 READ_ONLY_FIELD naming the fields. `current` is what
- * the caller can read (absent = not shown to it, so any value sent is a change).
- */
-/**
  * A text field that a form may have turned into a number: form bodies (urlencoded, multipart)
  * coerce digits (docs/api.md#conventions), so a password `12345678` arrives as a number. Only canonical integers
  * are coerced, so String() gives back exactly what was typed.
@@ -76,6 +74,16 @@ export const TextSchema = (what: string, max: number) =>
 export const FormTextSchema = (message: string) =>
   v.pipe(v.union([v.string(message), v.pipe(v.number(message), v.integer(message))], message), v.transform(String));
 
+/** a PATCH body's read-only fields, accepted as anything so that checkReadOnly can compare them with what the caller read */
+export function readOnlyEntries<K extends string>(fields: readonly K[]): Record<K, v.OptionalSchema<v.UnknownSchema, undefined>> {
+  return Object.fromEntries(fields.map((f) => [f, v.optional(v.unknown())])) as Record<K, v.OptionalSchema<v.UnknownSchema, undefined>>;
+}
+
+/**
+ * The read-only rule (docs/concepts.md#devices, PATCH): a read-only field sent back with the value the caller
+ * read is ignored; a different value is 403 READ_ONLY_FIELD naming the fields. `current` is what
+ * the caller can read (absent = not shown to it, so any value sent is a change).
+ */
 export function checkReadOnly(given: Record<string, unknown>, current: Record<string, unknown>, readOnly: readonly string[]): void {
   const changed = readOnly.filter((f) => f in given && !sameJson(given[f] ?? null, current[f] ?? null));
   if (changed.length) throw new AppError('READ_ONLY_FIELD', { fields: changed });
@@ -95,3 +103,10 @@ export const IdQuerySchema = (name: string) =>
       v.maxValue(MAX_ID, `${name} must be a positive integer`),
     ),
   );
+
+/**
+ * skip and limit of a list, named in its query schema for /openapi.json only: the HTTP edge parses
+ * and bounds them (http/paging.ts). The history lists check them in their query instead
+ * (log/query.ts pageQueryEntries), where the order of their errors is fixed.
+ */
+export const pageDocEntries = { skip: v.optional(v.string()), limit: v.optional(v.string()) };

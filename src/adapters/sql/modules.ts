@@ -53,16 +53,14 @@ export function moduleRepo(base: Kysely<Database>): ModuleRepo {
   return {
     create: (m) =>
       insertedRow(
-        db
-          .insertInto('modules')
-          .values({
-            projectId: m.projectId,
-            id: m.id,
-            moduleType: m.moduleType,
-            creationTime: m.creationTime,
-            modificationTime: m.modificationTime,
-            ...toColumns(m),
-          }),
+        db.insertInto('modules').values({
+          projectId: m.projectId,
+          id: m.id,
+          moduleType: m.moduleType,
+          creationTime: m.creationTime,
+          modificationTime: m.modificationTime,
+          ...toColumns(m),
+        }),
         ['projectId', 'id'],
       ),
     get: (projectId, id) => firstOf(db.selectFrom('modules').selectAll().where('projectId', '=', projectId).where('id', '=', id), toRow),

@@ -2,8 +2,9 @@
 // Entries never carry their projectId; paths were stored without their secrets (http/access-log).
 import * as v from 'valibot';
 import type { StoreOf, VerbArgs } from '../deps.js';
-import type { AccessLogRow, Page, Paged } from '../../ports/store.js';
-import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
+import type { AccessLogRow, Paged } from '../../ports/store.js';
+import { historyFilter, idQuery, pageQueryEntries, timeQuery, type HistoryListInput } from '../log/query.js';
+import { TimeSchema } from '../validate.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -32,7 +33,7 @@ export const AccessLogEntrySchema = v.object({
   method: v.string(),
   path: v.string(),
   statusCode: v.pipe(v.number(), v.integer()),
-  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  timestamp: TimeSchema,
 });
 export type AccessLogEntry = Omit<AccessLogRow, 'projectId'>;
 
@@ -45,16 +46,11 @@ export const toAccessLogEntry = (r: AccessLogRow): AccessLogEntry => ({
   timestamp: r.timestamp,
 });
 
-// `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
 export async function listAccessLogs({
   deps,
   caller,
   input: { query, page },
-}: VerbArgs<StoreOf<'accessLogs'>, { query: AccessLogQuery; page: Page }>): Promise<Paged<AccessLogEntry>> {
-  const projectId = historyProject(caller, query.projectId, 'logs');
-  const r = await deps.store.accessLogs.list(
-    { projectId, since: query.since, until: query.until, method: query.method, statusCode: query.statusCode, pathPrefix: query.pathPrefix },
-    page,
-  );
+}: VerbArgs<StoreOf<'accessLogs'>, HistoryListInput<AccessLogQuery>>): Promise<Paged<AccessLogEntry>> {
+  const r = await deps.store.accessLogs.list(historyFilter(caller, query, 'logs'), page);
   return { total: r.total, items: r.items.map(toAccessLogEntry) };
 }

@@ -22,7 +22,20 @@ export function requireProjectKey(caller: Caller, projectId: number, scope: Scop
   }
 }
 
+/**
+ * A project key of this project holding the scope (or `admin`), for what only such keys manage
+ * (modules, data sources). Another project's are reported as not existing (PROJECT_NOT_FOUND).
+ */
+export function requireProjectManager(caller: Caller, projectId: number, scope: Scope): asserts caller is Extract<Caller, { type: 'project key' }> {
+  requireCaller(caller);
+  if (caller.projectId !== projectId) throw new AppError('PROJECT_NOT_FOUND', { projectId });
+  if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: `project key with scope ${scope}` });
+  if (!hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });
+}
+
 export type DeviceAccess = 'project key' | 'member' | 'self';
+/** what deviceFor reads: the device, and the membership of a user caller in its home */
+export type DeviceAccessDeps = StoreOf<'devices' | 'members'>;
 
 /**
  * Loads a device the caller may act on. `who` lists the kinds of caller the operation admits; a
@@ -30,13 +43,7 @@ export type DeviceAccess = 'project key' | 'member' | 'self';
  * admitted gets PERMISSION_DENIED. Without a promise when nothing needs the store: the row is in
  * the read cache and the caller is not a user (whose membership is read).
  */
-export function deviceFor(
-  deps: StoreOf<'devices' | 'members'>,
-  caller: Caller,
-  deviceId: number,
-  who: readonly DeviceAccess[],
-  scope: Scope = 'devices',
-): Maybe<DeviceRow> {
+export function deviceFor(deps: DeviceAccessDeps, caller: Caller, deviceId: number, who: readonly DeviceAccess[], scope: Scope = 'devices'): Maybe<DeviceRow> {
   requireCaller(caller);
   const cached = deps.store.devices.peek?.(deviceId);
   if (cached && caller.type !== 'user') return admitted(caller, cached, deviceId, who, scope, false);
@@ -44,7 +51,7 @@ export function deviceFor(
 }
 
 async function deviceLater(
-  deps: StoreOf<'devices' | 'members'>,
+  deps: DeviceAccessDeps,
   caller: Exclude<Caller, { type: 'nobody' }>,
   deviceId: number,
   who: readonly DeviceAccess[],
@@ -72,27 +79,27 @@ function admitted(
   else if (caller.type === 'device') as = caller.deviceId === d.id ? 'self' : undefined;
   else if (caller.type === 'user' && member) as = 'member';
   if (!as) throw new AppError('DEVICE_NOT_FOUND', { deviceId });
-  if (!who.includes(as)) throw new AppError('PERMISSION_DENIED');
-  if (as === 'project key' && !hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });
+  admit(caller, as, who, scope);
   return d;
 }
 
+/** the operation admits callers of this kind (`as`); a project key must hold the scope too */
+function admit<A extends string>(caller: Caller, as: A, who: readonly A[], scope: Scope): void {
+  if (!who.includes(as)) throw new AppError('PERMISSION_DENIED');
+  if (as === 'project key' && !hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });
+}
+
 export type HomeAccess = 'project key' | 'member' | 'owner';
+/** what homeFor reads: the home, and the membership of a user caller */
+export type HomeAccessDeps = StoreOf<'homes' | 'members'>;
 
 /** Loads a home the caller may act on (project key of its project, or a member / owner). */
-export async function homeFor(
-  deps: StoreOf<'homes' | 'members'>,
-  caller: Caller,
-  homeId: number,
-  who: readonly HomeAccess[],
-  scope: Scope = 'homes',
-): Promise<HomeRow> {
+export async function homeFor(deps: HomeAccessDeps, caller: Caller, homeId: number, who: readonly HomeAccess[], scope: Scope = 'homes'): Promise<HomeRow> {
   requireCaller(caller);
   const h = await deps.store.homes.get(homeId);
   if (!h || h.projectId !== caller.projectId) throw new AppError('HOME_NOT_FOUND', { homeId });
   if (caller.type === 'project key') {
-    if (!who.includes('project key')) throw new AppError('PERMISSION_DENIED');
-    if (!hasScope(caller, scope)) throw new AppError('PERMISSION_DENIED', { required: `scope ${scope}` });
+    admit(caller, 'project key', who, scope);
     return h;
   }
   if (caller.type !== 'user') throw new AppError('PERMISSION_DENIED');

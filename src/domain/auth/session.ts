@@ -6,15 +6,13 @@
 import * as v from 'valibot';
 import type { Body, ClientIp, Deps, StoreOf, SystemArgs, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
-import { IdSchema, parseInput } from '../validate.js';
+import { IdSchema, parseInput, TimeSchema } from '../validate.js';
 import type { Caller } from '../caller.js';
 import { requireCaller } from './access.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { hashToken } from './tokens.js';
 import { throttledSignIn, type SignInLanes } from './throttle.js';
 import { FormTextSchema } from '../validate.js';
-
-const Time = v.pipe(v.string(), v.isoTimestamp());
 
 export const LoginBodySchema = v.object({
   projectId: IdSchema,
@@ -23,8 +21,14 @@ export const LoginBodySchema = v.object({
   /** the app signing in (MODE's app library sends it); kept with the session */
   appId: v.optional(v.pipe(v.union([v.string(), v.number()], 'appId must be a string'), v.transform(String), v.maxLength(128, 'appId is too long'))),
 });
-export const LoginResponseSchema = v.object({ userId: v.number(), token: v.string(), expirationTime: Time });
-export const SessionSchema = v.object({ userId: v.number(), projectId: v.number(), appId: v.optional(v.string()), creationTime: Time, expirationTime: Time });
+export const LoginResponseSchema = v.object({ userId: v.number(), token: v.string(), expirationTime: TimeSchema });
+export const SessionSchema = v.object({
+  userId: v.number(),
+  projectId: v.number(),
+  appId: v.optional(v.string()),
+  creationTime: TimeSchema,
+  expirationTime: TimeSchema,
+});
 export type Session = v.InferOutput<typeof SessionSchema>;
 
 // a real hash to compare against when the email is unknown, so both failures cost one scrypt

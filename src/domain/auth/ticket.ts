@@ -10,10 +10,14 @@ import type { Caller } from '../caller.js';
 import { requireCaller } from './access.js';
 import { callerOfCredential } from './resolve.js';
 import { hashToken } from './tokens.js';
+import { TimeSchema } from '../validate.js';
+
+/** docs/api.md#stream-tickets: the default lifetime of a ticket */
+export const STREAM_TICKET_TTL_SECONDS = 10;
 
 export const StreamTicketSchema = v.object({
   ticket: v.pipe(v.string(), v.description('pass as `?ticket=` when opening a WebSocket; single use')),
-  expirationTime: v.pipe(v.string(), v.isoTimestamp()),
+  expirationTime: TimeSchema,
 });
 export type StreamTicket = v.InferOutput<typeof StreamTicketSchema>;
 

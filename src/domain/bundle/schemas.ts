@@ -1,9 +1,7 @@
 // Firmware bundles (docs/concepts.md): id per docs/concepts.md#firmware-bundles, one device class, an optional channel, and the
 // components whose config schemas getDeviceConfigurationSchemas returns (docs/concepts.md#firmware-bundles).
 import * as v from 'valibot';
-import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
-
-const Time = v.pipe(v.string(), v.isoTimestamp());
+import { IdQuerySchema, IdSchema, SlugSchema, TextSchema, TimeSchema, pageDocEntries } from '../validate.js';
 
 export const BundleComponentSchema = v.object({
   componentName: v.pipe(TextSchema('componentName', 128), v.minLength(1, 'componentName is required')),
@@ -41,7 +39,7 @@ export const BundleSchema = v.object({
       deviceConfigSchema: v.optional(v.array(v.unknown())),
     }),
   ),
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type Bundle = v.InferOutput<typeof BundleSchema>;
 
@@ -49,6 +47,5 @@ export const BundleListQuerySchema = v.object({
   projectId: IdQuerySchema('projectId'),
   deviceClass: v.optional(v.pipe(v.string(), v.maxLength(128, 'deviceClass is too long'))),
   channel: v.optional(v.pipe(v.string(), v.maxLength(128, 'channel is too long'))),
-  skip: v.optional(v.string()),
-  limit: v.optional(v.string()),
+  ...pageDocEntries,
 });

@@ -1,7 +1,7 @@
 // Register a client certificate on a device (docs/tls.md#client-certificates): a project key with
 // scope devices; self-signed is fine, the fingerprint is what the device is recognised by.
 import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
-import { deviceFor } from '../auth/access.js';
+import { certificateDevice, type CertificateDeps } from './access.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
@@ -13,8 +13,8 @@ export async function addDeviceCertificate({
   deps,
   caller,
   input: { deviceId, body },
-}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>, DeviceRef & Body>): Promise<Certificate> {
-  const d = await deviceFor(deps, caller, deviceId, ['project key']);
+}: VerbArgs<Pick<Deps, 'clock'> & CertificateDeps & StoreOf<'logs'>, DeviceRef & Body>): Promise<Certificate> {
+  const d = await certificateDevice(deps, caller, deviceId);
   const { pem } = parseInput(AddCertificateBodySchema, body);
   const now = deps.clock.now();
   const cert = parseCertificate(pem, now);

@@ -1,15 +1,12 @@
 // Revoke a certificate by fingerprint (docs/tls.md#revoking-a-ca-issued-certificate): for a certificate the CA in
 // HEARTH_TLS_CA_FILE issued, which was never registered and so cannot be deleted. The fingerprint
 // is refused from then on, and the device's live connections signed in with it close on every node.
-import type { Body, Deps, DeviceRef, StoreOf, VerbArgs } from '../deps.js';
-import { deviceFor } from '../auth/access.js';
+import type { Body, DeviceRef, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
-import { writeLog } from '../log/write.js';
 import { normalizeFingerprint } from './parse.js';
 import { RevokeCertificateBodySchema, type Revocation } from './schemas.js';
-
-type D = Pick<Deps, 'bus' | 'clock'> & StoreOf<'devices' | 'members' | 'deviceCertificates' | 'logs'>;
+import { certificateDevice, revoked, type CertificateDeps, type RevokeDeps } from './access.js';
 
 const view = (r: { fingerprint: string; deviceId: number; creationTime: string }): Revocation => ({
   fingerprint: r.fingerprint,
@@ -17,8 +14,8 @@ const view = (r: { fingerprint: string; deviceId: number; creationTime: string }
   creationTime: r.creationTime,
 });
 
-export async function revokeIssuedCertificate({ deps, caller, input: { deviceId, body } }: VerbArgs<D, DeviceRef & Body>): Promise<Revocation> {
-  const d = await deviceFor(deps, caller, deviceId, ['project key']);
+export async function revokeIssuedCertificate({ deps, caller, input: { deviceId, body } }: VerbArgs<RevokeDeps, DeviceRef & Body>): Promise<Revocation> {
+  const d = await certificateDevice(deps, caller, deviceId);
   const fingerprint = normalizeFingerprint(parseInput(RevokeCertificateBodySchema, body).fingerprint);
   const registered = await deps.store.deviceCertificates.get(fingerprint);
   if (registered)
@@ -30,19 +27,11 @@ export async function revokeIssuedCertificate({ deps, caller, input: { deviceId,
     const before = (await deps.store.deviceCertificates.revocation(fingerprint))!;
     throw new AppError('ALREADY_EXISTS', { message: `certificate ${fingerprint} was revoked on ${before.creationTime}`, fingerprint });
   }
-  await deps.bus.publish('revoke', { kind: 'deviceCertificate', deviceId: d.id, fingerprint });
-  await writeLog({
-    deps,
-    input: { projectId: d.projectId, caller, level: 'info', source: 'api', text: `certificate ${fingerprint} of device ${d.id} revoked (issued by the CA)` },
-  });
+  await revoked(deps, caller, d, fingerprint, ' (issued by the CA)');
   return view(row);
 }
 
-export async function listCertificateRevocations({
-  deps,
-  caller,
-  input: { deviceId },
-}: VerbArgs<StoreOf<'devices' | 'members' | 'deviceCertificates'>, DeviceRef>): Promise<Revocation[]> {
-  const d = await deviceFor(deps, caller, deviceId, ['project key']);
+export async function listCertificateRevocations({ deps, caller, input: { deviceId } }: VerbArgs<CertificateDeps, DeviceRef>): Promise<Revocation[]> {
+  const d = await certificateDevice(deps, caller, deviceId);
   return (await deps.store.deviceCertificates.revocations(d.id)).map(view);
 }

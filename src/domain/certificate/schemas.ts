@@ -1,7 +1,6 @@
 // Device certificates on the wire (docs/tls.md#client-certificates).
 import * as v from 'valibot';
-
-const Time = v.pipe(v.string(), v.isoTimestamp());
+import { TimeSchema } from '../validate.js';
 
 /** a PEM certificate is a few KiB; a chain or a bundle pasted by mistake is refused long before this */
 export const PEM_MAX_CHARS = 16_384;
@@ -19,9 +18,9 @@ export const CertificateSchema = v.object({
   fingerprint: v.pipe(v.string(), v.description('sha256 of the certificate (DER), lowercase hex: what DELETE takes')),
   deviceId: v.number(),
   subject: v.pipe(v.string(), v.description('the subject, one line (CN=desk-lamp, O=Acme)')),
-  notBefore: v.pipe(Time, v.description('start of the validity period')),
-  notAfter: v.pipe(Time, v.description('end of the validity period: the certificate is refused after it')),
-  creationTime: Time,
+  notBefore: v.pipe(TimeSchema, v.description('start of the validity period')),
+  notAfter: v.pipe(TimeSchema, v.description('end of the validity period: the certificate is refused after it')),
+  creationTime: TimeSchema,
 });
 export type Certificate = v.InferOutput<typeof CertificateSchema>;
 
@@ -36,6 +35,6 @@ export const RevokeCertificateBodySchema = v.object({
 export const RevocationSchema = v.object({
   fingerprint: v.pipe(v.string(), v.description('sha256 of the revoked certificate, lowercase hex')),
   deviceId: v.number(),
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type Revocation = v.InferOutput<typeof RevocationSchema>;

@@ -1,6 +1,6 @@
 export * from './schemas.js';
 export { toDataSource } from './view.js';
-export { requireDataManager, loadSource, takesClass } from './access.js';
+export { requireDataManager, sourceFor, takesClass } from './access.js';
 export { createDataSource, type DataDeps } from './source-create.js';
 export { updateDataSource } from './source-update.js';
 export { listDataSources, getDataSource, deleteDataSource, listDataRecords, type DataRecordView } from './source-read.js';

@@ -4,7 +4,7 @@ import type { Page, Paged } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import type { DataSource, RecordsQuery } from './schemas.js';
-import { loadSource, requireDataManager } from './access.js';
+import { requireDataManager, sourceFor, type SourceRef } from './access.js';
 import { toDataSource } from './view.js';
 import type { DataDeps } from './source-create.js';
 
@@ -13,13 +13,8 @@ export async function listDataSources({ deps, caller, input: { projectId } }: Ve
   return (await deps.store.dataSources.list(projectId)).map((s) => toDataSource(s, deps.sealer));
 }
 
-export async function getDataSource({
-  deps,
-  caller,
-  input: { projectId, id },
-}: VerbArgs<DataDeps & StoreOf<'dataSources'>, { projectId: number; id: string }>): Promise<DataSource> {
-  requireDataManager(caller, projectId);
-  return toDataSource(await loadSource(deps, projectId, id), deps.sealer);
+export async function getDataSource({ deps, caller, input: { projectId, id } }: VerbArgs<DataDeps & StoreOf<'dataSources'>, SourceRef>): Promise<DataSource> {
+  return toDataSource(await sourceFor(deps, caller, projectId, id), deps.sealer);
 }
 
 /** the source and the records it kept; batches still queued for a webhook source are dropped by the worker */
@@ -27,9 +22,8 @@ export async function deleteDataSource({
   deps,
   caller,
   input: { projectId, id },
-}: VerbArgs<DataDeps & StoreOf<'dataSources' | 'logs' | 'transaction'>, { projectId: number; id: string }>): Promise<void> {
-  requireDataManager(caller, projectId);
-  const s = await loadSource(deps, projectId, id);
+}: VerbArgs<DataDeps & StoreOf<'dataSources' | 'logs' | 'transaction'>, SourceRef>): Promise<void> {
+  const s = await sourceFor(deps, caller, projectId, id);
   await deps.store.transaction(async (tx) => {
     await tx.dataSources.delete(projectId, s.id);
     await tx.dataRecords.deleteForSource(projectId, s.id);
@@ -47,11 +41,8 @@ export async function listDataRecords({
   deps,
   caller,
   input: { projectId, id, query, page },
-}: VerbArgs<DataDeps & StoreOf<'dataRecords' | 'dataSources'>, { projectId: number; id: string; query: RecordsQuery; page: Page }>): Promise<
-  Paged<DataRecordView>
-> {
-  requireDataManager(caller, projectId);
-  const s = await loadSource(deps, projectId, id);
+}: VerbArgs<DataDeps & StoreOf<'dataRecords' | 'dataSources'>, SourceRef & { query: RecordsQuery; page: Page }>): Promise<Paged<DataRecordView>> {
+  const s = await sourceFor(deps, caller, projectId, id);
   if (s.type !== 'store') throw new AppError('NOT_FOUND', { dataSourceId: id, message: 'a webhook source keeps no records' });
   const r = await deps.store.dataRecords.list({ projectId, sourceId: s.id, deviceId: query.deviceId, since: query.since, until: query.until }, page);
   return { total: r.total, items: r.items.map(({ deviceId, timestamp, data }) => ({ deviceId, timestamp, data })) };

@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { checkReadOnly, parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
 import { PatchDataSourceSchema, type DataSource } from './schemas.js';
-import { loadSource, requireDataManager } from './access.js';
+import { loadSource, sourceFor, type SourceRef } from './access.js';
 import { toDataSource } from './view.js';
 import type { DataDeps } from './source-create.js';
 
@@ -18,13 +18,9 @@ export async function updateDataSource({
   deps,
   caller,
   input: { projectId, id, body },
-}: VerbArgs<
-  DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> },
-  { projectId: number; id: string } & Body
->): Promise<DataSource> {
+}: VerbArgs<DataDeps & StoreOf<'dataSources' | 'logs'> & { checks: Pick<WebhookChecks, 'checkUrl'> }, SourceRef & Body>): Promise<DataSource> {
   const checks = deps.checks;
-  requireDataManager(caller, projectId);
-  const current = await loadSource(deps, projectId, id);
+  const current = await sourceFor(deps, caller, projectId, id);
   const input = parseInput(PatchDataSourceSchema, body);
   checkReadOnly(input, { id: current.id, type: current.type }, ['id', 'type']);
   const patch: DataSourcePatch = { modificationTime: deps.clock.now().toISOString() };

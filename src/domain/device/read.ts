@@ -2,11 +2,11 @@
 // project's devices; a user sees the devices of its homes only; a device sees itself (one) and
 // may not list. apiKey/claimCode only for privileged readers (view.ts).
 import type { DeviceRef, Deps, StoreOf, VerbArgs } from '../deps.js';
-import type { Page, Paged } from '../../ports/store.js';
+import type { Paged } from '../../ports/store.js';
 import { deviceFor, requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { after, type Maybe } from '../maybe.js';
-import { listProjectId } from '../project/access.js';
+import { listProjectId, type ListInput } from '../project/access.js';
 import type { Device, DeviceListFilter } from './schemas.js';
 import { deviceView, revealsSecrets } from './view.js';
 
@@ -26,7 +26,7 @@ export async function listDevices({
 }: VerbArgs<
   D,
   /** `total: false`: the page without the count of all that match (total null) */
-  { filter: DeviceListFilter; page: Page; total?: boolean }
+  ListInput<DeviceListFilter> & { total?: boolean }
 >): Promise<Omit<Paged<Device>, 'total'> & { total: number | null }> {
   requireCaller(caller);
   const projectId = listProjectId(caller, filter.projectId);

@@ -1,8 +1,6 @@
 // The device resource (docs/concepts.md#devices) and the bodies of the device operations (docs/api.md#device-operations, docs/concepts.md#devices).
 import * as v from 'valibot';
-import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
-
-const Time = v.pipe(v.string(), v.isoTimestamp());
+import { IdQuerySchema, IdSchema, SlugSchema, TextSchema, TimeSchema, pageDocEntries } from '../validate.js';
 
 /** docs/concepts.md#devices field for field; optional fields that are null are left out of the answer */
 export const DeviceSchema = v.object({
@@ -15,15 +13,15 @@ export const DeviceSchema = v.object({
   tag: v.optional(v.string()),
   apiKey: v.optional(v.string()),
   claimCode: v.optional(v.string()),
-  claimExpirationTime: v.optional(Time),
-  claimTime: v.optional(Time),
-  creationTime: v.optional(Time),
+  claimExpirationTime: v.optional(TimeSchema),
+  claimTime: v.optional(TimeSchema),
+  creationTime: v.optional(TimeSchema),
   bundleInstalled: v.optional(v.string()),
-  bundleInstallTime: v.optional(Time),
+  bundleInstallTime: v.optional(TimeSchema),
   channel: v.optional(v.string()),
   isConnected: v.optional(v.boolean()),
-  lastConnectTime: v.optional(Time),
-  lastDisconnectTime: v.optional(Time),
+  lastConnectTime: v.optional(TimeSchema),
+  lastDisconnectTime: v.optional(TimeSchema),
 });
 export type Device = v.InferOutput<typeof DeviceSchema>;
 export const DEVICE_FIELDS = Object.keys(DeviceSchema.entries) as (keyof Device)[];
@@ -89,7 +87,7 @@ export const RegistrationBodySchema = v.pipe(
     ['duration'],
   ),
 );
-export const RegistrationResponseSchema = v.object({ claimExpirationTime: Time });
+export const RegistrationResponseSchema = v.object({ claimExpirationTime: TimeSchema });
 
 export const DeviceListQuerySchema = v.object({
   projectId: IdQuerySchema('projectId'),
@@ -119,7 +117,6 @@ export const DeviceListQuerySchema = v.object({
       v.transform((s) => s === 'true'),
     ),
   ),
-  skip: v.optional(v.string()),
-  limit: v.optional(v.string()),
+  ...pageDocEntries,
 });
 export type DeviceListFilter = Omit<v.InferOutput<typeof DeviceListQuerySchema>, 'skip' | 'limit' | 'total'>;

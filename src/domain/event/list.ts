@@ -2,8 +2,9 @@
 // delivered (docs/concepts.md#events with the service fields filled). Read by project keys with `events`.
 import * as v from 'valibot';
 import type { StoreOf, VerbArgs } from '../deps.js';
-import type { EventRecord, Page, Paged } from '../../ports/store.js';
-import { historyProject, idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
+import type { EventRecord, Paged } from '../../ports/store.js';
+import { historyFilter, idQuery, pageQueryEntries, timeQuery, type HistoryListInput } from '../log/query.js';
+import { TimeSchema } from '../validate.js';
 
 export const EventQuerySchema = v.object({
   projectId: idQuery('projectId'),
@@ -21,7 +22,7 @@ export type EventQuery = v.InferOutput<typeof EventQuerySchema>;
 export const EventSchema = v.object({
   eventType: v.string(),
   eventData: v.record(v.string(), v.unknown()),
-  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  timestamp: TimeSchema,
   homeId: v.optional(v.number()),
   originDeviceId: v.optional(v.number()),
   originDeviceClass: v.optional(v.string()),
@@ -30,16 +31,11 @@ export const EventSchema = v.object({
   originProjectKeyName: v.optional(v.string()),
 });
 
-// `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
 export async function listEvents({
   deps,
   caller,
   input: { query, page },
-}: VerbArgs<StoreOf<'events'>, { query: EventQuery; page: Page }>): Promise<Paged<EventRecord>> {
-  const projectId = historyProject(caller, query.projectId, 'events');
-  const r = await deps.store.events.list(
-    { projectId, homeId: query.homeId, deviceId: query.deviceId, eventType: query.eventType, since: query.since, until: query.until },
-    page,
-  );
+}: VerbArgs<StoreOf<'events'>, HistoryListInput<EventQuery>>): Promise<Paged<EventRecord>> {
+  const r = await deps.store.events.list(historyFilter(caller, query, 'events'), page);
   return { total: r.total, items: r.items.map((row) => row.event) };
 }

@@ -1,11 +1,10 @@
 // Homes, their members and device provisioning tokens (docs/concepts.md).
 import * as v from 'valibot';
-import { IdQuerySchema, IdSchema, SlugSchema, TextSchema } from '../validate.js';
+import { IdQuerySchema, IdSchema, SlugSchema, TextSchema, TimeSchema, pageDocEntries } from '../validate.js';
 import { EmailSchema } from '../user/schemas.js';
 
-const Time = v.pipe(v.string(), v.isoTimestamp());
 const NameSchema = v.pipe(TextSchema('name', 128), v.trim(), v.minLength(1, 'name is required'));
-export const HomeSchema = v.object({ id: v.number(), projectId: v.number(), name: v.string(), creationTime: Time });
+export const HomeSchema = v.object({ id: v.number(), projectId: v.number(), name: v.string(), creationTime: TimeSchema });
 export type Home = v.InferOutput<typeof HomeSchema>;
 
 /** a project key must name its project; a user's home goes into the user's project */
@@ -14,9 +13,9 @@ export const PatchHomeBodySchema = v.looseObject({ name: v.optional(NameSchema) 
 export const HomeListQuerySchema = v.object({
   projectId: IdQuerySchema('projectId'),
   userId: IdQuerySchema('userId'),
-  skip: v.optional(v.string()),
-  limit: v.optional(v.string()),
+  ...pageDocEntries,
 });
+export type HomeListFilter = Omit<v.InferOutput<typeof HomeListQuerySchema>, 'skip' | 'limit'>;
 
 export const RoleSchema = v.picklist(['owner', 'member'], 'role must be owner or member');
 /** `verified`: whether the user proved its email; Hearth has no verification yet, so false */
@@ -27,7 +26,7 @@ export const MemberSchema = v.object({
   email: v.string(),
   verified: v.boolean(),
   role: RoleSchema,
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type Member = v.InferOutput<typeof MemberSchema>;
 /**
@@ -49,5 +48,5 @@ export const ProvisioningBodySchema = v.object({
   deviceClass: SlugSchema('deviceClass'),
   deviceTag: v.optional(TextSchema('deviceTag', 256)),
 });
-export const ProvisioningTokenSchema = v.object({ token: v.string(), expirationTime: Time });
+export const ProvisioningTokenSchema = v.object({ token: v.string(), expirationTime: TimeSchema });
 export type ProvisioningToken = v.InferOutput<typeof ProvisioningTokenSchema>;

@@ -1,5 +1,6 @@
 // Key-value pairs (docs/concepts.md#key-value-stores, docs/devices.md#kv-sync).
 import * as v from 'valibot';
+import { TimeSchema } from '../validate.js';
 
 // docs/concepts.md#key-value-stores: 1 to 256 characters, `^[a-zA-Z0-9]([a-zA-Z0-9\-_\:]*[a-zA-Z0-9])*$`. Written here in
 // an equivalent form without the nested quantifier: the documented form backtracks exponentially
@@ -25,7 +26,7 @@ export const KvPutBodySchema = v.object({ value: KvValueSchema });
 export const KvItemSchema = v.object({
   key: v.string(),
   value: v.unknown(),
-  modificationTime: v.pipe(v.string(), v.isoTimestamp()),
+  modificationTime: TimeSchema,
 });
 
 /** keys the service holds (`sys:logRequest`, docs/concepts.md#log-requests): clients may read them, not change them */

@@ -2,8 +2,9 @@
 // carry their projectId: the caller asked for one project and sees only that one.
 import * as v from 'valibot';
 import type { StoreOf, VerbArgs } from '../deps.js';
-import type { GeneralLogRow, LogCaller, Page, Paged } from '../../ports/store.js';
-import { historyProject, idQuery, pageQueryEntries, timeQuery } from './query.js';
+import type { GeneralLogRow, LogCaller, Paged } from '../../ports/store.js';
+import { historyFilter, idQuery, pageQueryEntries, timeQuery, type HistoryListInput } from './query.js';
+import { TimeSchema } from '../validate.js';
 
 export const LogQuerySchema = v.object({
   projectId: idQuery('projectId'),
@@ -29,7 +30,7 @@ export const LogEntrySchema = v.object({
   level: v.pipe(v.number(), v.integer()),
   source: v.string(),
   text: v.string(),
-  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  timestamp: TimeSchema,
 });
 export interface LogEntry {
   caller?: LogCaller;
@@ -45,9 +46,7 @@ export function toLogEntry(r: GeneralLogRow): LogEntry {
   return e;
 }
 
-// `query` arrives parsed: the route parses it before the page (skip/limit), an order its errors keep
-export async function listLogs({ deps, caller, input: { query, page } }: VerbArgs<StoreOf<'logs'>, { query: LogQuery; page: Page }>): Promise<Paged<LogEntry>> {
-  const projectId = historyProject(caller, query.projectId, 'logs');
-  const r = await deps.store.logs.list({ projectId, since: query.since, until: query.until, level: query.level, source: query.source }, page);
+export async function listLogs({ deps, caller, input: { query, page } }: VerbArgs<StoreOf<'logs'>, HistoryListInput<LogQuery>>): Promise<Paged<LogEntry>> {
+  const r = await deps.store.logs.list(historyFilter(caller, query, 'logs'), page);
   return { total: r.total, items: r.items.map(toLogEntry) };
 }

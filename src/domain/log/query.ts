@@ -6,6 +6,7 @@ import type { Caller, Scope } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { ID_PATTERN, parseId } from '../id.js';
+import type { Page } from '../../ports/store.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
@@ -50,6 +51,9 @@ export const pageQueryEntries = {
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'limit must be a positive integer'))),
 };
 
+/** what a history list takes: its query, parsed by the route before the page (skip/limit), an order its errors keep */
+export type HistoryListInput<Q> = { query: Q; page: Page };
+
 /**
  * The project whose history a caller reads: a project key of that project holding `scope`
  * (or `admin`). `projectId` defaults to the key's own; another project's id is refused.
@@ -60,4 +64,14 @@ export function historyProject(caller: Caller, projectId: number | undefined, sc
   const pid = projectId ?? caller.projectId;
   requireProjectKey(caller, pid, scope);
   return pid;
+}
+
+/** the store's filter of a history query: its fields without the page (skip/limit), in the project historyProject resolves */
+export function historyFilter<Q extends { projectId?: number; skip?: string; limit?: string }>(
+  caller: Caller,
+  query: Q,
+  scope: Scope,
+): Omit<Q, 'projectId' | 'skip' | 'limit'> & { projectId: number } {
+  const { projectId, skip: _skip, limit: _limit, ...filter } = query;
+  return { ...filter, projectId: historyProject(caller, projectId, scope) };
 }

@@ -2,6 +2,7 @@
 // record as answered.
 import * as v from 'valibot';
 import { timeQuery } from '../log/query.js';
+import { TimeSchema } from '../validate.js';
 
 export const LOG_REQUEST_STATUSES = ['success', 'failure', 'requested', 'uploading', 'cancelled'] as const;
 
@@ -58,13 +59,13 @@ export const LogRequestSchema = v.object({
   projectId: v.number(),
   status: v.picklist(LOG_REQUEST_STATUSES),
   token: v.optional(v.string()),
-  ts: v.pipe(v.string(), v.isoTimestamp()),
+  ts: TimeSchema,
   uploadId: v.optional(v.string()),
   filename: v.optional(v.string()),
   contentType: v.optional(v.string()),
   url: v.optional(v.string()),
-  start: v.optional(v.string()),
-  end: v.optional(v.string()),
+  start: v.optional(TimeSchema),
+  end: v.optional(TimeSchema),
   prefixes: v.optional(v.array(v.string())),
 });
 export type LogRequest = v.InferOutput<typeof LogRequestSchema>;

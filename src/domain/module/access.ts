@@ -3,10 +3,13 @@
 import type { StoreOf } from '../deps.js';
 import type { Caller } from '../caller.js';
 import type { ModuleRow } from '../../ports/store.js';
-import { hasScope, requireCaller } from '../auth/access.js';
+import { requireProjectManager } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { idOrNotFound } from '../id.js';
 import { MODULE_ID_PATTERN } from './schemas.js';
+
+/** the module a verb is about */
+export type ModuleRef = { projectId: number; moduleId: string };
 
 /** a path id: a positive integer, else the project does not exist */
 export function parseProjectId(raw: string): number {
@@ -14,10 +17,7 @@ export function parseProjectId(raw: string): number {
 }
 
 export function requireModuleManager(caller: Caller, projectId: number): void {
-  requireCaller(caller);
-  if (caller.projectId !== projectId) throw new AppError('PROJECT_NOT_FOUND', { projectId });
-  if (caller.type !== 'project key') throw new AppError('PERMISSION_DENIED', { required: 'project key with scope modules' });
-  if (!hasScope(caller, 'modules')) throw new AppError('PERMISSION_DENIED', { required: 'scope modules' });
+  requireProjectManager(caller, projectId, 'modules');
 }
 
 /** loads a module of the project, or MODULE_NOT_FOUND (a malformed id cannot exist) */
@@ -25,4 +25,10 @@ export async function loadModule(deps: StoreOf<'modules'>, projectId: number, mo
   const m = MODULE_ID_PATTERN.test(moduleId) ? await deps.store.modules.get(projectId, moduleId) : undefined;
   if (!m) throw new AppError('MODULE_NOT_FOUND', { moduleId });
   return m;
+}
+
+/** a module the caller manages: requireModuleManager, then loadModule */
+export async function moduleFor(deps: StoreOf<'modules'>, caller: Caller, projectId: number, moduleId: string): Promise<ModuleRow> {
+  requireModuleManager(caller, projectId);
+  return loadModule(deps, projectId, moduleId);
 }

@@ -4,7 +4,7 @@ import type { StoreOf, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from './changed.js';
-import { requireModuleManager } from './access.js';
+import { requireModuleManager, type ModuleRef } from './access.js';
 import { MODULE_ID_PATTERN } from './schemas.js';
 import type { ModuleDeps } from './create.js';
 
@@ -12,7 +12,7 @@ export async function deleteModule({
   deps,
   caller,
   input: { projectId, moduleId },
-}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'transaction'>, { projectId: number; moduleId: string }>): Promise<void> {
+}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'transaction'>, ModuleRef>): Promise<void> {
   requireModuleManager(caller, projectId);
   const deleted =
     MODULE_ID_PATTERN.test(moduleId) &&

@@ -6,6 +6,6 @@ export { deleteModule } from './delete.js';
 export { rotateModuleKeys } from './rotate-keys.js';
 export { modulesChanged, followModuleChanges } from './changed.js';
 export { getModule, listModules, listHomeModules, type ModuleBrief } from './read.js';
-export { parseProjectId, requireModuleManager, loadModule } from './access.js';
+export { parseProjectId, requireModuleManager, moduleFor } from './access.js';
 export { moduleView, maskKey } from './view.js';
 export { RESERVED_HEADERS, MAX_MODULES_PER_PROJECT } from './settings.js';

@@ -4,20 +4,15 @@ import type { Deps, StoreOf, VerbArgs } from '../deps.js';
 import type { ModuleRow, Page, Paged } from '../../ports/store.js';
 import { homeFor } from '../auth/access.js';
 import { idOrNotFound } from '../id.js';
-import { loadModule, requireModuleManager } from './access.js';
+import { moduleFor, requireModuleManager, type ModuleRef } from './access.js';
 import { moduleView } from './view.js';
 import type { Module } from './schemas.js';
 import type { ModuleDeps } from './create.js';
 
 export type ModuleBrief = { id: string; moduleType: ModuleRow['moduleType']; description?: string };
 
-export async function getModule({
-  deps,
-  caller,
-  input: { projectId, moduleId },
-}: VerbArgs<ModuleDeps & StoreOf<'modules'>, { projectId: number; moduleId: string }>): Promise<Module> {
-  requireModuleManager(caller, projectId);
-  return moduleView(await loadModule(deps, projectId, moduleId), deps.sealer);
+export async function getModule({ deps, caller, input: { projectId, moduleId } }: VerbArgs<ModuleDeps & StoreOf<'modules'>, ModuleRef>): Promise<Module> {
+  return moduleView(await moduleFor(deps, caller, projectId, moduleId), deps.sealer);
 }
 
 const pageOf = <T>(all: T[], page: Page): Paged<T> => ({ total: all.length, items: all.slice(page.skip, page.skip + page.limit) });

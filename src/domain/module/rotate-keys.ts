@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import { writeLog } from '../log/write.js';
 import { modulesChanged } from './changed.js';
 import { RotateKeysSchema, type Module } from './schemas.js';
-import { loadModule, requireModuleManager } from './access.js';
+import { moduleFor, type ModuleRef } from './access.js';
 import { sealedNewKey } from './settings.js';
 import { moduleView, type Reveal } from './view.js';
 import { parseWith } from '../validate.js';
@@ -17,9 +17,8 @@ export async function rotateModuleKeys({
   deps,
   caller,
   input: { projectId, moduleId, body },
-}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'modules'>, { projectId: number; moduleId: string } & Body>): Promise<Module> {
-  requireModuleManager(caller, projectId);
-  const row = await loadModule(deps, projectId, moduleId);
+}: VerbArgs<ModuleDeps & StoreOf<'logs' | 'modules'>, ModuleRef & Body>): Promise<Module> {
+  const row = await moduleFor(deps, caller, projectId, moduleId);
   const which = parseWith(RotateKeysSchema, body ?? {}).webhook ?? 'both';
   const now = deps.clock.now().toISOString();
   const patch: ModulePatch = { modificationTime: now };

@@ -13,19 +13,27 @@ export interface PresenceDeps extends EmitDeps, StoreOf<'devices'> {
   presence: Presence;
 }
 
+/** one connection of a device opened or closed */
+export type PresenceChange = { device: PresenceDevice; connectionId: string; transport: Transport };
+
 /** returns true when this connection made the device connected */
-export async function deviceConnected({
-  deps,
-  input: { device, connectionId, transport },
-}: SystemArgs<PresenceDeps, { device: PresenceDevice; connectionId: string; transport: Transport }>): Promise<boolean> {
+export async function deviceConnected({ deps, input: { device, connectionId, transport } }: SystemArgs<PresenceDeps, PresenceChange>): Promise<boolean> {
   if (!(await deps.presence.connected(device.id, connectionId))) return false;
-  const now = deps.clock.now();
-  // the device was resolved a moment ago, at CONNECT: its home is current. isConnected and the
-  // event are committed together, with the other connects of this moment (group-commit.ts)
-  await emitEvent(deps, {
-    projectId: device.projectId,
-    event: deviceSystemEvent(device, '_deviceConnected_', { transport }, now),
-    presence: { id: device.id, connected: true, time: now.toISOString() },
-  });
+  // the device was resolved a moment ago, at CONNECT: its home is current
+  await emitFlip(deps, device, device, true, transport);
   return true;
+}
+
+/**
+ * The flip of isConnected and the `_deviceConnected_`/`_deviceDisconnected_` event that reports it,
+ * committed together with the other connects and disconnects of this moment (group-commit.ts).
+ * `seen` is the device as the event describes it (its current home).
+ */
+export function emitFlip(deps: PresenceDeps, device: PresenceDevice, seen: PresenceDevice, connected: boolean, transport: Transport): Promise<string> {
+  const now = deps.clock.now();
+  return emitEvent(deps, {
+    projectId: device.projectId,
+    event: deviceSystemEvent(seen, connected ? '_deviceConnected_' : '_deviceDisconnected_', { transport }, now),
+    presence: { id: device.id, connected, time: now.toISOString() },
+  });
 }

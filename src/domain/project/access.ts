@@ -1,7 +1,7 @@
 // Who may act on a project's own resources (keys, classes). A caller of another project is told
 // the project does not exist (docs/api.md#credentials: never reveal another project's objects).
 import type { StoreOf } from '../deps.js';
-import type { ProjectRow } from '../../ports/store.js';
+import type { Page, ProjectRow } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { Caller, Scope } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
@@ -21,6 +21,9 @@ export async function projectKeyFor(deps: StoreOf<'projects'>, caller: Caller, p
   requireProjectKey(caller, projectId, scope);
   return p;
 }
+
+/** what a list verb takes: the filter its query parsed to (listProjectId checks its projectId), and the page */
+export type ListInput<F extends { projectId?: number }> = { filter: F; page: Page };
 
 /**
  * The project a list is about: a `projectId` filter must name the caller's own project (else

@@ -8,11 +8,12 @@ import { projectKeyFor } from './access.js';
 import { CreateDeviceClassBodySchema, type DeviceClass } from './schemas.js';
 import { deviceClassView } from './view.js';
 
-export async function createDeviceClass({
-  deps,
-  caller,
-  input: { projectId, body },
-}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>, ProjectRef & Body>): Promise<DeviceClass> {
+/** what the verbs that change device classes use */
+export type ClassDeps = Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>;
+/** the device class a verb is about */
+export type ClassRef = ProjectRef & { classId: string };
+
+export async function createDeviceClass({ deps, caller, input: { projectId, body } }: VerbArgs<ClassDeps, ProjectRef & Body>): Promise<DeviceClass> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   const b = parseInput(CreateDeviceClassBodySchema, body);
   if (await deps.store.deviceClasses.get(projectId, b.id)) throw new AppError('ALREADY_EXISTS', { deviceClass: b.id });

@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import { ownProject } from './access.js';
 import type { DeviceClass } from './schemas.js';
 import { deviceClassView } from './view.js';
+import type { ClassRef } from './class-create.js';
 
 type D = StoreOf<'deviceClasses' | 'projects'>;
 
@@ -21,11 +22,7 @@ export async function listDeviceClasses({ deps, caller, input: { projectId } }: 
   return (await deps.store.deviceClasses.list(projectId)).map(deviceClassView);
 }
 
-export async function getDeviceClass({
-  deps,
-  caller,
-  input: { projectId, classId },
-}: VerbArgs<D, { projectId: number; classId: string }>): Promise<DeviceClass> {
+export async function getDeviceClass({ deps, caller, input: { projectId, classId } }: VerbArgs<D, ClassRef>): Promise<DeviceClass> {
   await canRead(deps, caller, projectId);
   const c = await deps.store.deviceClasses.get(projectId, classId);
   if (!c) throw new AppError('NOT_FOUND', { deviceClass: classId });

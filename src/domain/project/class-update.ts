@@ -1,18 +1,15 @@
 // Change a device class (docs/tls.md#client-certificates): whether its devices must sign in with a client
 // certificate. Project keys with the `devices` scope. Connections already open stay.
-import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
+import type { Body, VerbArgs } from '../deps.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
 import { projectKeyFor } from './access.js';
+import type { ClassDeps, ClassRef } from './class-create.js';
 import { UpdateDeviceClassBodySchema, type DeviceClass } from './schemas.js';
 import { deviceClassView } from './view.js';
 
-export async function updateDeviceClass({
-  deps,
-  caller,
-  input: { projectId, classId, body },
-}: VerbArgs<Pick<Deps, 'clock'> & StoreOf<'deviceClasses' | 'logs' | 'projects'>, { projectId: number; classId: string } & Body>): Promise<DeviceClass> {
+export async function updateDeviceClass({ deps, caller, input: { projectId, classId, body } }: VerbArgs<ClassDeps, ClassRef & Body>): Promise<DeviceClass> {
   await projectKeyFor(deps, caller, projectId, 'devices');
   const b = parseInput(UpdateDeviceClassBodySchema, body);
   if (!(await deps.store.deviceClasses.setCertificateRequired(projectId, classId, b.certificateRequired)))

@@ -1,9 +1,7 @@
 // Projects, their API keys and device classes (docs/api.md#credentials, docs/concepts.md).
 import * as v from 'valibot';
 import { SCOPES } from '../caller.js';
-import { SlugSchema, TextSchema } from '../validate.js';
-
-const Time = v.pipe(v.string(), v.isoTimestamp());
+import { SlugSchema, TextSchema, TimeSchema } from '../validate.js';
 
 export const COMMAND_ACTIONS = ['spec', 'mode'] as const;
 
@@ -18,7 +16,7 @@ export const ProjectSchema = v.object({
   allowUserSignup: v.boolean(),
   verifyEmails: v.boolean(),
   commandActions: v.picklist(COMMAND_ACTIONS),
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type Project = v.InferOutput<typeof ProjectSchema>;
 
@@ -42,7 +40,7 @@ export const ApiKeySchema = v.object({
   projectId: v.number(),
   name: v.string(),
   scopes: v.array(v.string()),
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type ApiKey = v.InferOutput<typeof ApiKeySchema>;
 
@@ -67,7 +65,7 @@ export const DeviceClassSchema = v.object({
   certificateRequired: v.optional(
     v.pipe(v.boolean(), v.description('devices of the class sign in with a client certificate only (docs/tls.md#client-certificates); shown when true')),
   ),
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type DeviceClass = v.InferOutput<typeof DeviceClassSchema>;
 
@@ -106,7 +104,7 @@ export const FleetStatsSchema = v.object({
       perMinute: v.pipe(
         v.array(
           v.object({
-            minute: v.pipe(Time, v.description("the minute's first instant (UTC)")),
+            minute: v.pipe(TimeSchema, v.description("the minute's first instant (UTC)")),
             count: v.pipe(v.number(), v.description('events accepted in that minute')),
           }),
         ),

@@ -1,6 +1,6 @@
 // Scheduled reports (docs/concepts.md#reports): what a client sends and what it gets back.
 import * as v from 'valibot';
-import { IdSchema, SlugSchema } from '../validate.js';
+import { IdSchema, SlugSchema, TimeSchema, pageDocEntries, readOnlyEntries } from '../validate.js';
 import { ID_PATTERN } from '../id.js';
 import { WebhookUrlSchema, isSubscriptionLine } from '../module/schemas.js';
 
@@ -9,6 +9,8 @@ export const REPORT_FORMATS = ['csv', 'json'] as const;
 /** kinds that read a time window ending at the run's due time */
 export const WINDOWED = ['connectivity', 'events', 'deliveries'] as const;
 export const DEFAULT_WINDOW = '24h';
+/** the fields of a report the service sets: a PATCH may send them back unchanged, never change them */
+export const REPORT_READ_ONLY = ['id', 'projectId', 'creationTime', 'lastRunTime', 'nextRunTime'] as const;
 
 // "90m", "24h", "7d": one window, up to a year
 const WINDOW = /^([1-9]\d{0,5})(m|h|d)$/;
@@ -84,11 +86,7 @@ export const PatchReportSchema = v.object({
   enabled: v.optional(v.boolean('enabled must be true or false')),
   /** a new signing key for a webhook destination, shown in this answer only */
   rotateKey: v.optional(v.boolean('rotateKey must be true or false')),
-  id: v.optional(v.unknown()),
-  projectId: v.optional(v.unknown()),
-  creationTime: v.optional(v.unknown()),
-  lastRunTime: v.optional(v.unknown()),
-  nextRunTime: v.optional(v.unknown()),
+  ...readOnlyEntries(REPORT_READ_ONLY),
 });
 export type PatchReportInput = v.InferOutput<typeof PatchReportSchema>;
 
@@ -104,9 +102,9 @@ export const ReportSchema = v.object({
   schedule: v.object({ cron: v.string(), timezone: v.string() }),
   destination: DestinationSchema,
   enabled: v.boolean(),
-  creationTime: v.string(),
-  lastRunTime: v.optional(v.string()),
-  nextRunTime: v.optional(v.string()),
+  creationTime: TimeSchema,
+  lastRunTime: v.optional(TimeSchema),
+  nextRunTime: v.optional(TimeSchema),
 });
 export type Report = v.InferOutput<typeof ReportSchema>;
 
@@ -115,19 +113,18 @@ export const RunSchema = v.object({
   reportId: v.string(),
   trigger: v.picklist(['manual', 'schedule']),
   status: v.picklist(['queued', 'running', 'success', 'failure']),
-  startTime: v.optional(v.string()),
-  endTime: v.optional(v.string()),
+  startTime: v.optional(TimeSchema),
+  endTime: v.optional(TimeSchema),
   rows: v.optional(v.number()),
   error: v.optional(v.string()),
   /** the window the run covered (docs/concepts.md#reports `window`), for windowed kinds */
-  since: v.optional(v.string()),
-  until: v.optional(v.string()),
+  since: v.optional(TimeSchema),
+  until: v.optional(TimeSchema),
   outputBytes: v.optional(v.number()),
 });
 export type Run = v.InferOutput<typeof RunSchema>;
 
 export const ReportListQuerySchema = v.object({
   projectId: v.optional(v.pipe(v.string(), v.regex(ID_PATTERN, 'projectId must be a positive integer'), v.transform(Number))),
-  skip: v.optional(v.string()),
-  limit: v.optional(v.string()),
+  ...pageDocEntries,
 });

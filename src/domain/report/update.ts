@@ -8,7 +8,7 @@ import { sealedNewKey } from '../module/settings.js';
 import { AppError } from '../errors.js';
 import { checkReadOnly, parseInput } from '../validate.js';
 import { writeLog } from '../log/write.js';
-import { PatchReportSchema, type Report } from './schemas.js';
+import { PatchReportSchema, REPORT_READ_ONLY, type Report } from './schemas.js';
 import { loadReport } from './access.js';
 import { checkReportSettings, filterOf } from './shape.js';
 import { nextRunAfter } from './schedule.js';
@@ -27,7 +27,7 @@ export async function updateReport({
   checkReadOnly(
     input,
     { id: cur.id, projectId: cur.projectId, creationTime: cur.creationTime, lastRunTime: shown.lastRunTime, nextRunTime: shown.nextRunTime },
-    ['id', 'projectId', 'creationTime', 'lastRunTime', 'nextRunTime'],
+    REPORT_READ_ONLY,
   );
   const now = deps.clock.now();
   const next: ReportRow = {

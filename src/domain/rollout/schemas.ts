@@ -1,7 +1,7 @@
 // Firmware rollouts (docs/firmware.md#rollouts): the creation body, the state change, the list
 // query, and the Rollout and rollout device as answered.
 import * as v from 'valibot';
-import { IdSchema, SlugSchema, TextSchema } from '../validate.js';
+import { IdSchema, SlugSchema, TextSchema, pageDocEntries } from '../validate.js';
 import { TTL_DEFAULT_SECONDS, ttlSchema } from '../command/outbox-schemas.js';
 
 export const ROLLOUT_STATES = ['running', 'paused', 'completed', 'aborted'] as const;
@@ -80,8 +80,7 @@ export const PatchRolloutSchema = v.object({
 
 export const RolloutDevicesQuerySchema = v.object({
   state: v.optional(v.picklist(ROLLOUT_DEVICE_STATES, `state must be one of ${ROLLOUT_DEVICE_STATES.join(', ')}`)),
-  skip: v.optional(v.string()),
-  limit: v.optional(v.string()),
+  ...pageDocEntries,
 });
 
 const n = (d: string) => v.pipe(v.number(), v.description(d));

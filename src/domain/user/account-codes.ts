@@ -25,11 +25,11 @@ export function requireMailer(deps: Pick<Deps, 'mailer'>, what: string): NonNull
 
 /** replaces the user's code of this purpose with a new one and mails it (in the background) */
 export async function issueCode(deps: MailDeps, u: UserRow, purpose: AccountCodePurpose): Promise<void> {
-  const mailer = requireMailer(deps, purpose === 'verify' ? 'email verification' : 'password reset');
+  const mailer = requireMailer(deps, MAIL_WORDS[purpose].what);
   const code = deps.random.accountCode();
   const expirationTime = new Date(deps.clock.now().getTime() + CODE_TTL_SECONDS[purpose] * 1000).toISOString();
   await deps.store.users.setCode(u.id, purpose, { hash: hashAccountCode(deps.secret, scopeOf(u, purpose), code), expirationTime });
-  const mail = purpose === 'verify' ? verifyMail(deps, u, code) : resetMail(deps, u, code);
+  const mail = codeMail(deps, purpose, u, code);
   void mailer.send({ to: u.email, ...mail }).catch((err: Error) =>
     writeLog({
       deps,
@@ -49,40 +49,42 @@ export async function takeCode(
 }
 
 /** the link of a mail into the console, when the server knows its public URL (else the code alone) */
-function linkOf(deps: Pick<Deps, 'publicUrl'>, page: 'verify' | 'reset', u: UserRow, code: string): string | undefined {
+function linkOf(deps: Pick<Deps, 'publicUrl'>, purpose: AccountCodePurpose, u: UserRow, code: string): string | undefined {
   if (!deps.publicUrl) return undefined;
   const q = new URLSearchParams({ projectId: String(u.projectId), email: u.email, token: code });
-  return `${deps.publicUrl.replace(/\/+$/, '')}/console#/${page}?${q}`;
+  return `${deps.publicUrl.replace(/\/+$/, '')}/console#/${purpose}?${q}`;
 }
 
-function verifyMail(deps: Pick<Deps, 'publicUrl'>, u: UserRow, code: string) {
-  const link = linkOf(deps, 'verify', u, code);
-  return {
-    subject: 'Verify your email address',
-    text: [
-      `Hello ${u.name},`,
-      '',
-      link ? `To verify your email address, open this link:\n\n  ${link}\n\nor enter this code:` : 'To verify your email address, enter this code:',
-      '',
-      `  ${code}`,
-      '',
-      `The code works once, for ${CODE_TTL_SECONDS.verify / 3600} hours. If you did not sign up, ignore this mail.`,
-    ].join('\n'),
+/** what a mail of each purpose says around the code (the console page of its link is named after the purpose) */
+const MAIL_WORDS: Readonly<Record<AccountCodePurpose, { readonly what: string; readonly subject: string; readonly action: string; readonly footer: string }>> =
+  {
+    verify: {
+      what: 'email verification',
+      subject: 'Verify your email address',
+      action: 'To verify your email address',
+      footer: `The code works once, for ${CODE_TTL_SECONDS.verify / 3600} hours. If you did not sign up, ignore this mail.`,
+    },
+    reset: {
+      what: 'password reset',
+      subject: 'Reset your password',
+      action: 'To choose a new password',
+      footer: 'The code works once, for one hour. If you did not ask for it, ignore this mail: your password stays as it is.',
+    },
   };
-}
 
-function resetMail(deps: Pick<Deps, 'publicUrl'>, u: UserRow, code: string) {
-  const link = linkOf(deps, 'reset', u, code);
+function codeMail(deps: Pick<Deps, 'publicUrl'>, purpose: AccountCodePurpose, u: UserRow, code: string) {
+  const words = MAIL_WORDS[purpose];
+  const link = linkOf(deps, purpose, u, code);
   return {
-    subject: 'Reset your password',
+    subject: words.subject,
     text: [
       `Hello ${u.name},`,
       '',
-      link ? `To choose a new password, open this link:\n\n  ${link}\n\nor enter this code:` : 'To choose a new password, enter this code:',
+      link ? `${words.action}, open this link:\n\n  ${link}\n\nor enter this code:` : `${words.action}, enter this code:`,
       '',
       `  ${code}`,
       '',
-      'The code works once, for one hour. If you did not ask for it, ignore this mail: your password stays as it is.',
+      words.footer,
     ].join('\n'),
   };
 }

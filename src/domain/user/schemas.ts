@@ -1,8 +1,6 @@
 // Users of a project (docs/concepts.md). A user signs in with email and password (POST /auth/user).
 import * as v from 'valibot';
-import { FormTextSchema, IdQuerySchema, IdSchema } from '../validate.js';
-
-const Time = v.pipe(v.string(), v.isoTimestamp());
+import { FormTextSchema, IdQuerySchema, IdSchema, TimeSchema, pageDocEntries } from '../validate.js';
 
 /** emails are compared case-insensitively: stored trimmed and lower-cased */
 export const EmailSchema = v.pipe(
@@ -35,7 +33,7 @@ export const UserSchema = v.object({
   canCreateDevices: v.boolean(),
   /** docs/concepts.md#accounts: the email address is verified (true from the start where the project does not verify) */
   verified: v.boolean(),
-  creationTime: Time,
+  creationTime: TimeSchema,
 });
 export type User = v.InferOutput<typeof UserSchema>;
 
@@ -62,9 +60,9 @@ export const PatchUserBodySchema = v.looseObject({
 export const UserListQuerySchema = v.object({
   projectId: IdQuerySchema('projectId'),
   search: v.optional(v.pipe(v.string(), v.maxLength(256, 'search must be at most 256 characters'))),
-  skip: v.optional(v.string()),
-  limit: v.optional(v.string()),
+  ...pageDocEntries,
 });
+export type UserListFilter = Omit<v.InferOutput<typeof UserListQuerySchema>, 'skip' | 'limit'>;
 
 /** docs/concepts.md#accounts: a mailed code as typed (case and dashes do not matter) */
 const CodeSchema = v.pipe(

@@ -6,7 +6,7 @@ import type { Page, Paged } from '../../ports/store.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type DeliveryRow } from '../../ports/queue.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
-import { loadModule, requireModuleManager } from '../module/access.js';
+import { moduleFor, type ModuleRef } from '../module/access.js';
 import { WEBHOOK_QUEUE } from './fan-out.js';
 
 export const DeliveryQuerySchema = v.object({
@@ -61,9 +61,8 @@ export async function listDeliveries({
   deps,
   caller,
   input: { projectId, moduleId, query, page },
-}: VerbArgs<LogDeps, { projectId: number; moduleId: string; query: unknown; page: Page }>): Promise<Paged<DeliverySummary>> {
-  requireModuleManager(caller, projectId);
-  await loadModule(deps, projectId, moduleId);
+}: VerbArgs<LogDeps, ModuleRef & { query: unknown; page: Page }>): Promise<Paged<DeliverySummary>> {
+  await moduleFor(deps, caller, projectId, moduleId);
   const q = parseWith(DeliveryQuerySchema, query);
   const since = q.since ? new Date(q.since).toISOString() : undefined;
   const r = await deps.store.deliveries.list({ projectId, moduleId, status: q.status, since }, page);
@@ -76,11 +75,10 @@ async function loadDelivery(deps: StoreOf<'deliveries'>, projectId: number, modu
   return d;
 }
 
-type DeliveryInput = { projectId: number; moduleId: string; deliveryId: string };
+type DeliveryInput = ModuleRef & { deliveryId: string };
 
 export async function getDelivery({ deps, caller, input: { projectId, moduleId, deliveryId } }: VerbArgs<LogDeps, DeliveryInput>): Promise<DeliveryDetail> {
-  requireModuleManager(caller, projectId);
-  await loadModule(deps, projectId, moduleId);
+  await moduleFor(deps, caller, projectId, moduleId);
   return deliveryDetail(await loadDelivery(deps, projectId, moduleId, deliveryId));
 }
 
@@ -90,8 +88,7 @@ export async function redeliver({
   caller,
   input: { projectId, moduleId, deliveryId },
 }: VerbArgs<Pick<Deps, 'bus' | 'clock'> & LogDeps, DeliveryInput>): Promise<DeliverySummary> {
-  requireModuleManager(caller, projectId);
-  await loadModule(deps, projectId, moduleId);
+  await moduleFor(deps, caller, projectId, moduleId);
   await loadDelivery(deps, projectId, moduleId, deliveryId);
   const d = await deps.store.deliveries.redeliver(projectId, moduleId, deliveryId, deps.clock.now().toISOString());
   if (!d) throw new AppError('NOT_FOUND', { deliveryId });
