@@ -61,6 +61,10 @@ export interface Gate {
    * the broker's to give); it still counts as not signed in until admit() or its close
    */
   received(socket: Duplex): void;
+  /** the socket waits, unread, for the node to serve MQTT (start-up): its deadline waits too */
+  pause(socket: Duplex): void;
+  /** ...and starts again, whole, when it is handed over */
+  resume(socket: Duplex): void;
   /**
    * the listener's connection handler behind the rate of limits.connectRatePerSecond (one token
    * bucket per listener, one second's worth deep)
@@ -93,6 +97,13 @@ export function createGate(opts: GateOptions): Gate {
     const n = (perAddress.get(p.address) ?? 1) - 1;
     if (n <= 0) perAddress.delete(p.address);
     else perAddress.set(p.address, n);
+  };
+
+  /** the deadline stops (received, or held unread by the node) */
+  const pause = (socket: Duplex) => {
+    if (pending.size === 0) return;
+    const p = pending.get(keyOf(socket as Socket));
+    if (p) clearTimeout(p.timer);
   };
 
   return {
@@ -154,10 +165,10 @@ export function createGate(opts: GateOptions): Gate {
       const p = pending.get(key);
       if (p) release(key, p);
     },
-    received(socket) {
-      if (pending.size === 0) return;
-      const p = pending.get(keyOf(socket as Socket));
-      if (p) clearTimeout(p.timer);
+    received: (socket) => pause(socket),
+    pause: (socket) => pause(socket),
+    resume(socket) {
+      pending.get(keyOf(socket as Socket))?.arm();
     },
     throttle(listener, handler) {
       const rate = opts.connectRatePerSecond;

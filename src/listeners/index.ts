@@ -132,6 +132,9 @@ export async function bindListeners(
   const onMqtt = (admit: (socket: Socket) => void) => (socket: Socket) => {
     if (!held) return admit(socket);
     socket.on('error', ignore);
+    // its connect deadline waits with it: nobody reads it yet (a node slower to start than the
+    // deadline closed the fleet that reconnected while it started)
+    gate.pause(socket);
     held.push({ socket, admit });
   };
   // a handshake that failed or timed out: Node leaves the socket open when the server listens
@@ -226,7 +229,9 @@ export async function bindListeners(
         held = undefined;
         for (const { socket, admit } of waiting) {
           socket.off('error', ignore);
-          if (!socket.destroyed) admit(socket);
+          if (socket.destroyed) continue;
+          gate.resume(socket);
+          admit(socket);
         }
       }
     },

@@ -19,6 +19,8 @@ import { accepting, freePort } from '../baselines/brokers.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SCHEMA = /^hearth_bench_[0-9a-f]+$/;
+/** how long a node may take until /healthz answers (and its MQTT port accepts) */
+const START_MS = 300_000;
 
 export interface ClusterNode {
   name: string;
@@ -139,7 +141,8 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     });
     // ready: /healthz answers (every node with the api or broker role serves HTTP) and, on a
     // broker, the MQTT port accepts (it opens after the HTTP port)
-    const end = Date.now() + 60_000;
+    // a node loading its TypeScript through tsx took over a minute at a load average of 28
+    const end = Date.now() + START_MS;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`cluster node ${name} exited with ${child.exitCode}: ${out}`);
       const ok = await fetch(`http://127.0.0.1:${httpPort}/healthz`).then(
@@ -147,7 +150,7 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
         () => false,
       );
       if (ok && (!mqttPort || (await accepting(mqttPort)))) return node;
-      if (Date.now() > end) throw new Error(`cluster node ${name} did not start within 60 s: ${out}`);
+      if (Date.now() > end) throw new Error(`cluster node ${name} did not start within ${START_MS / 1000} s: ${out}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -113,6 +113,26 @@ describe('listeners', () => {
     expect(answering.listenerCount('close')).toBe(listeners - 1);
   });
 
+  it('an MQTT connection held while the node starts is not closed by the connect deadline', async () => {
+    const base = config();
+    const l = await bindListeners({ ...base, limits: { ...base.limits, connectTimeoutMs: 300 } }, { broker: true, logger });
+    onTestFinished(() => l.close());
+    const device = connect(l.ports.mqtt, '127.0.0.1');
+    onTestFinished(() => void device.destroy());
+    device.resume();
+    await once(device, 'connect');
+    // a silent HTTP socket accepted after it: its deadline runs (positive control), and once it
+    // is closed the device's deadline has passed too
+    const silent = connect(l.ports.http, '127.0.0.1');
+    onTestFinished(() => void silent.destroy());
+    silent.resume();
+    await once(silent, 'close');
+    expect(device.destroyed).toBe(false);
+    const handed = new Promise<Socket>((resolve) => l.serve({ request: (_req, res) => res.end('served'), mqtt: resolve }));
+    const socket = await handed;
+    expect(socket.destroyed).toBe(false);
+  });
+
   it('without the broker role, or with HEARTH_MQTT_ENABLED=false, no MQTT port is bound', async () => {
     const worker = await bindListeners(config(), { broker: false, logger });
     onTestFinished(() => worker.close());
