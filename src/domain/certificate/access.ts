@@ -1,7 +1,7 @@
 // Who manages a device's certificates (docs/tls.md#client-certificates): a project key of the
 // device's project with scope devices. What every certificate verb reads, and what a revocation
 // tells the other nodes and the general log.
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../caller.js';
 import type { Deps, StoreOf } from '../deps.js';
 import type { DeviceRow } from '../../ports/store.js';
 import { deviceFor, type DeviceAccessDeps } from '../auth/access.js';
