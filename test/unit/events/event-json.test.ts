@@ -7,7 +7,7 @@ import { createLocalBus } from '../../../src/adapters/local/bus.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
 import { sendEventOf } from '../../../src/domain/event/send.js';
-import type { Caller } from '../../../src/domain/auth/caller.js';
+import type { Caller } from '../../../src/domain/caller.js';
 import { eventWebhookJson } from '../../../src/domain/webhook/payload.js';
 
 const T = '2030-01-01T00:00:00.000Z';
