@@ -1,46 +1,16 @@
 // The event's JSON is written once per event by the verb (src/domain/event/send.ts jsonWith), not
 // by JSON.stringify, and reused as the history row's body and the webhook payload. It must be the
 // very text JSON.stringify(event) gives, also for origin fields holding characters JSON escapes.
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { makeSqliteStore } from '../../helpers/db.js';
-import { createLocalBus } from '../../../src/adapters/local/bus.js';
-import { systemClock } from '../../../src/ports/clock.js';
-import { createEventPipeline } from '../../../src/domain/event/pipeline.js';
+import { describe, expect, it } from 'vitest';
 import { sendEventOf } from '../../../src/domain/event/send.js';
 import type { Caller } from '../../../src/domain/caller.js';
 import { eventWebhookJson } from '../../../src/domain/webhook/payload.js';
-
-const T = '2030-01-01T00:00:00.000Z';
+import { eventSide } from '../../helpers/event-side.js';
 
 async function setup() {
-  const { store, cleanup } = await makeSqliteStore();
-  const bus = createLocalBus();
-  onTestFinished(async () => {
-    await bus.close();
-    await cleanup();
-  });
-  await store.projects.create({ name: 'p', creationTime: T });
-  await store.modules.create({
-    projectId: 1,
-    id: 'hooks',
-    moduleType: 'webhooks',
-    description: null,
-    eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: ['*'], headers: null, body: null, keySealed: 'k' },
-    commandWebhook: null,
-    eventDisabled: null,
-    commandDisabled: null,
-    creationTime: T,
-    modificationTime: T,
-  });
-  const deps = {
-    store,
-    bus,
-    clock: systemClock,
-    pipeline: createEventPipeline({ store }),
-    limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, kvStoreBytes: 262144, listDefault: 1000, listMax: 10000 },
-  };
-  const payloads = async () => (await store.deliveries.list({ projectId: 1, moduleId: 'hooks' }, { skip: 0, limit: 100 })).items.map((d) => d.payload);
-  return { deps, payloads };
+  const side = await eventSide();
+  const limits = { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, kvStoreBytes: 262144, listDefault: 1000, listMax: 10000 };
+  return { deps: { ...side.deps, limits }, payloads: side.payloads };
 }
 
 describe('the event JSON of the verb', () => {

@@ -3,44 +3,19 @@
 // workers, and one's webhook target cache is read and dropped on its own. The WeakMaps keyed by
 // the Store used to make this implicit; now each Deps carries its pipeline.
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { makeSqliteStore } from '../../helpers/db.js';
-import { createLocalBus } from '../../../src/adapters/local/bus.js';
-import { systemClock } from '../../../src/ports/clock.js';
 import { emitEvent } from '../../../src/domain/event/emit.js';
-import { domainParts, toolParts } from '../../../src/roles/deps.js';
 import type { NewDelivery } from '../../../src/ports/queue.js';
-
-const T = '2030-01-01T00:00:00.000Z';
+import { EVENT_SIDE_TIME as T, eventSide } from '../../helpers/event-side.js';
 
 /** one Hearth's event side: its own store, bus and pipeline, with project 1 and a module subscribed to everything */
 async function hearth() {
-  const { store, cleanup } = await makeSqliteStore();
-  const bus = createLocalBus();
-  onTestFinished(async () => {
-    await bus.close();
-    await cleanup();
-  });
-  await store.projects.create({ name: 'p', creationTime: T });
-  await store.modules.create({
-    projectId: 1,
-    id: 'hooks',
-    moduleType: 'webhooks',
-    description: null,
-    eventWebhook: { url: 'http://127.0.0.1:9/', subscriptions: ['*'], headers: null, body: null, keySealed: 'k' },
-    commandWebhook: null,
-    eventDisabled: null,
-    commandDisabled: null,
-    creationTime: T,
-    modificationTime: T,
-  });
-  // the server's own parts (src/roles/deps.ts): this store's pipeline, ids, and a tool's stand-ins
-  const deps = { ...toolParts(), ...domainParts({ store, secret: 'unit-secret-unit-secret' }), store, bus, clock: systemClock };
+  const { deps, payloads } = await eventSide();
+  const store = deps.store;
   /** every batch of rows the pipeline offered a local worker (which takes none: they stay in the queue) */
   const offered: NewDelivery[][] = [];
   onTestFinished(deps.pipeline.attachClaimer({ reserve: (rows) => void offered.push(rows) }));
   const emit = (n: number) => emitEvent(deps, { projectId: 1, event: { eventType: 'tick', eventData: { n }, timestamp: T, homeId: 1 } });
-  const deliveries = async () =>
-    (await store.deliveries.list({ projectId: 1, moduleId: 'hooks' }, { skip: 0, limit: 100 })).items.map((d) => JSON.parse(d.payload).eventData.n);
+  const deliveries = async () => (await payloads()).map((p) => JSON.parse(p).eventData.n);
   return { ...deps, offered, emit, deliveries, reads: vi.spyOn(store.modules, 'list') };
 }
 
