@@ -17,6 +17,16 @@ const config = (over: Partial<Config> = {}): Config => {
   return { ...base, host: '127.0.0.1', http: { ...base.http, port: 0 }, mqtt: { ...base.mqtt, port: 0 }, ...over };
 };
 
+/** n raw TCP connections to the MQTT port, read and thrown away, destroyed when the test ends */
+function openDevices(port: number, n: number): Socket[] {
+  return Array.from({ length: n }, () => {
+    const d = connect(port, '127.0.0.1');
+    onTestFinished(() => void d.destroy());
+    d.resume();
+    return d;
+  });
+}
+
 describe('listeners', () => {
   it('answer 503 and hold MQTT connections until the roles are served, then hand them over', async () => {
     const l = await bindListeners(config(), { broker: true, logger });
@@ -52,13 +62,7 @@ describe('listeners', () => {
     const base = config();
     const l = await bindListeners({ ...base, limits: { ...base.limits, connectRatePerSecond: 2 } }, { broker: true, logger });
     onTestFinished(() => l.close());
-    const devices: Socket[] = [];
-    for (let i = 0; i < 6; i++) {
-      const d = connect(l.ports.mqtt, '127.0.0.1');
-      onTestFinished(() => void d.destroy());
-      d.resume();
-      devices.push(d);
-    }
+    const devices = openDevices(l.ports.mqtt, 6);
     await Promise.all(devices.map((d) => once(d, 'connect')));
     // a request to the same process, answered after it accepted the six (positive control)
     expect((await fetch(`http://127.0.0.1:${l.ports.http}/healthz`)).status).toBe(503);
@@ -92,13 +96,7 @@ describe('listeners', () => {
         },
       });
     });
-    const devices: Socket[] = [];
-    for (let i = 0; i < 2; i++) {
-      const d = connect(l.ports.mqtt, '127.0.0.1');
-      onTestFinished(() => void d.destroy());
-      d.resume();
-      devices.push(d);
-    }
+    const devices = openDevices(l.ports.mqtt, 2);
     await twoAccepted;
     const [answering, silent] = accepted;
     const answeringDevice = devices.find((d) => d.localPort === answering.remotePort)!;
