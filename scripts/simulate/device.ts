@@ -181,10 +181,7 @@ export function simulateDevice(
 
   function ackCommand(id: string, parameters: unknown) {
     const fail = typeof parameters === 'object' && parameters !== null && (parameters as { fail?: unknown }).fail === true;
-    const ack = fail ? { id, status: 'error', result: { error: 'failed on request (parameters.fail)' } } : { id, status: 'ok', result: { kvRev: rev } };
-    client.publish(`${base}/commandAck`, JSON.stringify(ack), { qos: 1 }, (err) => {
-      if (err) c.error(`device ${device.id}: command ack not acknowledged: ${err.message}`);
-    });
+    sendAck(fail ? { id, status: 'error', result: { error: 'failed on request (parameters.fail)' } } : { id, status: 'ok', result: { kvRev: rev } });
   }
 
   function setKv(key: string, value: unknown) {
