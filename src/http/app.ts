@@ -1,6 +1,7 @@
 // createApi: builds the Hono app (it never listens; main.ts does). One sub-app per resource; each
 // route reaches the router folded with the edge and its op() into one handler (edge/index.ts).
 import { Hono, type Handler } from 'hono';
+import type { RouterRoute } from 'hono/types';
 import { AppError } from '../domain/errors.js';
 import type { ApiDeps, HttpEnv } from './env.js';
 import { errorResponse, onError } from './errors.js';
@@ -8,9 +9,12 @@ import { ROUTES } from './routes/index.js';
 import { opsRoutes } from './routes/ops.js';
 import { allowedMethods } from './edge/method-not-allowed.js';
 import { createEdge } from './edge/index.js';
+import { FoldingRouter } from './edge/router.js';
 
 export function createApi(deps: ApiDeps): Hono<HttpEnv> {
-  const app = new Hono<HttpEnv>();
+  // RegExpRouter, never the TrieRouter fallback (edge/router.ts)
+  const router = new FoldingRouter<RouterRoute>();
+  const app = new Hono<HttpEnv>({ router });
   const edge = createEdge(deps);
 
   // Every route's handlers, by method and full path, in the order Hono would have run them had
@@ -42,5 +46,6 @@ export function createApi(deps: ApiDeps): Hono<HttpEnv> {
     }),
   );
   app.onError(onError);
+  router.build();
   return app;
 }

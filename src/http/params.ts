@@ -16,6 +16,7 @@ import type { Page } from '../ports/store.js';
 import type { ApiDeps, HttpEnv } from './env.js';
 import { readBody } from './body.js';
 import { listResponse } from './paging.js';
+import { noContent } from './no-content.js';
 
 export function pathId(c: Context, name: string, reason: Reason): number {
   return idOrNotFound(c.req.param(name), reason, name);
@@ -49,7 +50,7 @@ export function projectScope(c: Context<HttpEnv>): { deps: ApiDeps; caller: Call
 export function deviceWrite(verb: (args: VerbArgs<ApiDeps, DeviceRef & Body>) => Promise<unknown>): (c: Context<HttpEnv>) => Promise<Response> {
   return async (c) => {
     await verb({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), body: await readBody(c) } });
-    return c.body(null, 204);
+    return noContent(c);
   };
 }
 

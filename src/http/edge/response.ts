@@ -11,6 +11,7 @@ const REQUEST_ID = 'x-request-id';
 const ALLOW_ORIGIN = 'access-control-allow-origin';
 const EXPOSE = 'access-control-expose-headers';
 const VARY = 'vary';
+const CONTENT_LENGTH = 'content-length';
 
 export class EdgeResponse extends ServerResponse {
   /** the request id to send, noted by the edge (undefined: nothing to add) */
@@ -48,8 +49,10 @@ export class EdgeResponse extends ServerResponse {
     let hasOrigin = false;
     let hasExpose = false;
     for (const name in given) {
-      all[name] = given[name];
       const n = name.length;
+      // a 204 has no Content-Length (RFC 9110 §8.6); @hono/node-server adds 0 to an empty answer (no-content.ts)
+      if (n === CONTENT_LENGTH.length && statusCode === 204 && name.toLowerCase() === CONTENT_LENGTH) continue;
+      all[name] = given[name];
       if (n === REQUEST_ID.length || n === ALLOW_ORIGIN.length || n === EXPOSE.length) {
         const lower = name.toLowerCase();
         if (lower === REQUEST_ID) hasId = true;

@@ -14,6 +14,7 @@ import {
   startEmailVerification,
   startPasswordReset,
 } from '../../domain/user/index.js';
+import { noContent } from '../no-content.js';
 
 export const authRoutes = resource({ tag: 'auth', statuses: STATUSES.list }, (r, op) => {
   r.get(
@@ -54,7 +55,7 @@ export const authRoutes = resource({ tag: 'auth', statuses: STATUSES.list }, (r,
     op({ operationId: 'deleteUserSession', summary: 'Sign out: the token stops working and its live streams close', success: 204, auth: 'a user token' }),
     async (c) => {
       await logout({ deps: c.get('deps'), caller: c.get('caller') });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
@@ -97,7 +98,7 @@ export const authRoutes = resource({ tag: 'auth', statuses: STATUSES.list }, (r,
       op({ operationId: o.operationId, summary: o.summary, success: 204, statuses: mailStatuses, body: o.body, auth: 'anyone (no credential needed)' }),
       async (c) => {
         await o.run({ deps: c.get('deps'), input: { body: await readBody(c), ip: clientIp(c) } });
-        return c.body(null, 204);
+        return noContent(c);
       },
     );
   }

@@ -5,6 +5,7 @@ import { parseQuery, readBody } from '../body.js';
 import { pageOf } from '../paging.js';
 import { STATUSES, sliceResponse } from '../params.js';
 import { BundleListQuerySchema, BundleSchema, CreateBundleBodySchema, createBundle, deleteBundle, getBundle, listBundles } from '../../domain/bundle/index.js';
+import { noContent } from '../no-content.js';
 
 const KEY = 'project key with scope devices';
 
@@ -57,6 +58,6 @@ export const bundlesRoutes = resource({ tag: 'bundles', statuses: STATUSES.read 
 
   r.delete('/:bundleId', op({ operationId: 'deleteBundle', summary: 'Delete a bundle', success: 204, auth: KEY }), async (c) => {
     await deleteBundle({ deps: c.get('deps'), caller: c.get('caller'), input: { bundleId: c.req.param('bundleId') } });
-    return c.body(null, 204);
+    return noContent(c);
   });
 });

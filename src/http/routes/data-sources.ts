@@ -18,6 +18,7 @@ import {
   listDataSources,
   updateDataSource,
 } from '../../domain/data/index.js';
+import { noContent } from '../no-content.js';
 
 export const dataSourcesRoutes = resource({ tag: 'data sources', statuses: STATUSES.read, auth: 'a project key with scope data' }, (r, op) => {
   const base = '/:projectId/dataSources';
@@ -70,7 +71,7 @@ export const dataSourcesRoutes = resource({ tag: 'data sources', statuses: STATU
   r.delete(`${base}/:dataSourceId`, op({ operationId: 'deleteDataSource', summary: 'Delete a data source and its records', success: 204 }), async (c) => {
     const { deps, caller, projectId } = projectScope(c);
     await deleteDataSource({ deps, caller, input: { projectId, id: c.req.param('dataSourceId') } });
-    return c.body(null, 204);
+    return noContent(c);
   });
 
   r.get(

@@ -16,6 +16,7 @@ import {
   revokeDeviceCertificate,
   revokeIssuedCertificate,
 } from '../../domain/certificate/index.js';
+import { noContent } from '../no-content.js';
 
 /** a certificate's PEM may be over its size limit */
 const UPLOAD = [401, 403, 404, 413, 429, 500, 503] as const;
@@ -85,7 +86,7 @@ export const deviceCertificatesRoutes = resource({ tag: 'device certificates', s
         caller: c.get('caller'),
         input: { deviceId: deviceIdIn(c), fingerprint: c.req.param('fingerprint') },
       });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 });

@@ -17,6 +17,7 @@ import {
   listCommands,
   toCommand,
 } from '../../domain/command/index.js';
+import { noContent } from '../no-content.js';
 
 const auth = 'a project key with scope commands, a member of the device home';
 
@@ -74,7 +75,7 @@ export const deviceCommandsRoutes = resource({ tag: 'device command outbox', sta
     op({ operationId: 'cancelDeviceCommand', summary: 'Cancel an unfinished command (a finished one: 403 INVALID_STATE)', success: 204 }),
     async (c) => {
       await cancelCommand({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), commandId: c.req.param('commandId') } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 

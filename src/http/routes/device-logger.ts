@@ -17,6 +17,7 @@ import {
   reportUploadFailure,
   startUpload,
 } from '../../domain/logrequest/index.js';
+import { noContent } from '../no-content.js';
 
 // the token in the path is the credential: no Authorization header is read
 const auth = 'the device, with the token of its log request in the path';
@@ -40,7 +41,7 @@ export const deviceLoggerRoutes = resource({ tag: 'device log upload', statuses:
     op({ operationId: 'failDeviceLogUpload', summary: 'Report that the logs cannot be sent', success: 204, body: ReportFailureSchema }),
     async (c) => {
       await reportUploadFailure({ deps: c.get('deps'), input: { token: c.req.param('token'), body: await readBody(c) } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
@@ -55,12 +56,12 @@ export const deviceLoggerRoutes = resource({ tag: 'device log upload', statuses:
         deps: c.get('deps'),
         input: { token: c.req.param('token'), uploadId: c.req.param('uploadId'), partNumber: c.req.param('part'), body, declaredLength: declared },
       });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
   r.post('/:token/uploads/:uploadId', op({ operationId: 'completeDeviceLogUpload', summary: 'Complete a log file upload', success: 204 }), async (c) => {
     await completeUpload({ deps: c.get('deps'), input: { token: c.req.param('token'), uploadId: c.req.param('uploadId') } });
-    return c.body(null, 204);
+    return noContent(c);
   });
 });

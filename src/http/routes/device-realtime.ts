@@ -10,6 +10,7 @@ import { deviceIdIn, deviceWrite } from '../params.js';
 import { CommandBodySchema, sendCommand } from '../../domain/command/index.js';
 import { EventBodySchema } from '../../domain/event/schemas.js';
 import { sendEvent } from '../../domain/event/send.js';
+import { noContent } from '../no-content.js';
 
 export const device_realtimeRoutes = resource({ tag: 'device realtime' }, (r, op) => {
   r.put(
@@ -37,7 +38,7 @@ export const device_realtimeRoutes = resource({ tag: 'device realtime' }, (r, op
     // event path is hot (`npm run bench -- webhooks`)
     async (c) => {
       await sendEvent({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), body: await readBody(c) } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 

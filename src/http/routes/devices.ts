@@ -25,6 +25,7 @@ import {
 } from '../../domain/device/index.js';
 // a device's install report moves it in its rollouts: a rollout verb
 import { recordFirmwareInstallation } from '../../domain/rollout/index.js';
+import { noContent } from '../no-content.js';
 
 export const devicesRoutes = resource({ tag: 'devices' }, (r, op) => {
   r.get(
@@ -105,7 +106,7 @@ export const devicesRoutes = resource({ tag: 'devices' }, (r, op) => {
     }),
     async (c) => {
       await deleteDevice({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c) } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 

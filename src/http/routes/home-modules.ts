@@ -8,6 +8,7 @@ import { STATUSES } from '../params.js';
 import { requireCaller } from '../../domain/auth/access.js';
 import { ModuleBriefSchema, ModuleSchema, listHomeModules } from '../../domain/module/index.js';
 import { CommandTriggerSchema, triggerCommand } from '../../domain/command/webhook-trigger.js';
+import { noContent } from '../no-content.js';
 
 export const homeModulesRoutes = resource({ tag: 'smart modules', statuses: STATUSES.read }, (r, op) => {
   r.get(
@@ -45,7 +46,7 @@ export const homeModulesRoutes = resource({ tag: 'smart modules', statuses: STAT
         caller,
         input: { homeIdRaw: c.req.param('homeId'), moduleId: c.req.param('moduleId'), body: await readBody(c) },
       });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 });

@@ -18,6 +18,7 @@ import {
   getTimeSeriesRange,
   listTimeSeries,
 } from '../../domain/tsdb/index.js';
+import { noContent } from '../no-content.js';
 
 const base = '/:homeId/smartModules/:moduleId/timeSeries';
 
@@ -85,7 +86,7 @@ export const homeTsdbRoutes = resource({ tag: 'time series', statuses: STATUSES.
     async (c) => {
       const { deps, caller, ...input } = series(c);
       await deleteTimeSeries({ deps, caller, input });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 });

@@ -26,6 +26,7 @@ import {
   updateHome,
   updateMember,
 } from '../../domain/home/index.js';
+import { noContent } from '../no-content.js';
 
 const KEY = 'project key with scope homes';
 
@@ -81,7 +82,7 @@ export const homesRoutes = resource({ tag: 'homes', statuses: STATUSES.read }, (
     op({ operationId: 'deleteHome', summary: 'Delete a home: its devices leave it, its KV store and members go', success: 204, auth: `${KEY}, or an owner` }),
     async (c) => {
       await deleteHome({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c) } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
@@ -136,7 +137,7 @@ export const homesRoutes = resource({ tag: 'homes', statuses: STATUSES.read }, (
     }),
     async (c) => {
       await removeMember({ deps: c.get('deps'), caller: c.get('caller'), input: { homeId: homeIdIn(c), userId: userIdIn(c) } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 

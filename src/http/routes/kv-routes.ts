@@ -13,6 +13,7 @@ import { parseBody, parseQuery } from '../body.js';
 import { pageOf } from '../paging.js';
 import { pathId, sliceResponse } from '../params.js';
 import { pageQueryEntries } from '../../domain/log/query.js';
+import { noContent } from '../no-content.js';
 
 export type KvMode = 'read' | 'write';
 
@@ -83,7 +84,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
       const store = await target(c, 'write');
       const { value } = await parseBody(c, KvPutBodySchema);
       await setKv({ deps: c.get('deps'), input: { target: store, key: c.req.param('key'), value } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
@@ -92,7 +93,7 @@ export function kvRoutes(o: KvRoutesOptions): Hono<HttpEnv> {
     write({ spec: 'deleteKeyValuePair', operationId: o.ids?.delete, summary: `Delete a key-value pair of ${of}`, success: 204 }),
     async (c) => {
       await deleteKv({ deps: c.get('deps'), input: { target: await target(c, 'write'), key: c.req.param('key') } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 

@@ -17,6 +17,7 @@ import {
   requestDeviceLogs,
   toLogRequest,
 } from '../../domain/logrequest/index.js';
+import { noContent } from '../no-content.js';
 
 /** the origin clients reached us at: urls in answers point back to it */
 export const baseUrlOf = (c: Context) => new URL(c.req.url).origin;
@@ -80,7 +81,7 @@ export const logRequestsRoutes = resource({ tag: 'device log requests', auth: 'a
 
   r.delete('/:deviceId/logRequests/:requestId', op({ spec: 'deleteDeviceLogRequest', summary: 'Cancel or remove a log request', success: 204 }), async (c) => {
     await deleteLogRequest({ deps: c.get('deps'), caller: c.get('caller'), input: { deviceId: deviceIdIn(c), requestId: c.req.param('requestId') } });
-    return c.body(null, 204);
+    return noContent(c);
   });
 
   r.get(

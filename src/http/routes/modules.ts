@@ -19,6 +19,7 @@ import {
 } from '../../domain/module/index.js';
 import { DeliveryQuerySchema, getDelivery, listDeliveries, redeliver } from '../../domain/webhook/log.js';
 import { previewTemplates, TemplatePreviewResultSchema, TemplatePreviewSchema } from '../../domain/webhook/preview.js';
+import { noContent } from '../no-content.js';
 
 const AttemptSchema = v.object({
   time: v.string(),
@@ -121,7 +122,7 @@ export const modulesRoutes = resource({ tag: 'smart modules', statuses: STATUSES
     async (c) => {
       const { deps, caller, projectId } = projectScope(c);
       await deleteModule({ deps, caller, input: { projectId, moduleId: c.req.param('moduleId') } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 

@@ -20,6 +20,7 @@ import {
   listDeviceClasses,
   revokeApiKey,
 } from '../../domain/project/index.js';
+import { noContent } from '../no-content.js';
 
 const ADMIN = 'project key with scope admin';
 const CLASS_READERS = 'project key with scope devices, or a user of the project';
@@ -55,7 +56,7 @@ export const projectsRoutes = resource({ tag: 'projects', statuses: STATUSES.rea
     op({ operationId: 'deleteProjectApiKey', summary: 'Revoke a project API key and close its live connections', success: 204, auth: ADMIN }),
     async (c) => {
       await revokeApiKey({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), keyId: c.req.param('keyId') } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
@@ -122,7 +123,7 @@ export const projectsRoutes = resource({ tag: 'projects', statuses: STATUSES.rea
     }),
     async (c) => {
       await deleteDeviceClass({ deps: c.get('deps'), caller: c.get('caller'), input: { projectId: projectIdIn(c), classId: c.req.param('classId') } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 });

@@ -22,6 +22,7 @@ import {
   runReportNow,
   updateReport,
 } from '../../domain/report/index.js';
+import { noContent } from '../no-content.js';
 
 export const reportsRoutes = resource({ tag: 'scheduled reports', statuses: STATUSES.read, auth: 'a project key with scope reports' }, (r, op) => {
   r.get(
@@ -67,7 +68,7 @@ export const reportsRoutes = resource({ tag: 'scheduled reports', statuses: STAT
   r.delete('/:reportId', op({ operationId: 'deleteScheduledReport', summary: 'Delete a scheduled report, its runs and outputs', success: 204 }), async (c) => {
     const { deps, caller } = signedIn(c);
     await deleteReport({ deps, caller, input: { reportId: c.req.param('reportId') } });
-    return c.body(null, 204);
+    return noContent(c);
   });
 
   r.post('/:reportId/run', op({ operationId: 'runScheduledReport', summary: 'Run a scheduled report now', success: 202, response: RunSchema }), async (c) => {

@@ -16,6 +16,7 @@ import {
   listUsers,
   updateUser,
 } from '../../domain/user/index.js';
+import { noContent } from '../no-content.js';
 
 const KEY = 'project key with scope users';
 
@@ -73,12 +74,12 @@ export const usersRoutes = resource({ tag: 'users', statuses: STATUSES.read }, (
     }),
     async (c) => {
       await updateUser({ deps: c.get('deps'), caller: c.get('caller'), input: { userId: userIdIn(c), body: await readBody(c) } });
-      return c.body(null, 204);
+      return noContent(c);
     },
   );
 
   r.delete('/:userId', op({ operationId: 'deleteUser', summary: 'Delete a user, its sessions and its memberships', success: 204, auth: KEY }), async (c) => {
     await deleteUser({ deps: c.get('deps'), caller: c.get('caller'), input: { userId: userIdIn(c) } });
-    return c.body(null, 204);
+    return noContent(c);
   });
 });
