@@ -12,8 +12,8 @@
 // When idle, one item commits at once (no timer, no added latency). During a storm, the next
 // commit gathers first: SQLite commits synchronously (its statements block the event loop, and
 // so did its fsync before `durable`), so little arrives during a commit, and a connect storm
-// committed one presence flip per fsync (issue #25: 1.04 items per commit at 3,000 devices). So an item that
-// arrives less than STORM_GAP_MS after the previous commit ended waits up to GATHER_PER_COMMIT
+// committed one presence flip per fsync (issue #25: 1.04 items per commit at 3,000 devices). So
+// an item that arrives less than STORM_GAP_MS after the previous commit ended waits up to GATHER_PER_COMMIT
 // times as long as that commit took (at most MAX_GATHER_MS) for others to share its commit, or
 // until the batch is full. The factor bounds the share of a storm the event loop spends blocked
 // in commits (on SQLite) to 1 / (1 + GATHER_PER_COMMIT): with a window as long as the commit,
