@@ -105,8 +105,16 @@ export interface Repositories {
 }
 
 export interface Store extends Repositories {
-  /** Run fn in one transaction; the Store handed to fn is bound to it. */
-  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Run fn in one transaction; the Store handed to fn is bound to it. `syncLater`: the commit may
+   * resolve before it is on disk, and `synced()` makes it durable; nobody is answered before then.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>, how?: { syncLater?: boolean }): Promise<T>;
+  /**
+   * resolves once every commit made so far is on disk: SQLite with synchronous=full syncs its WAL
+   * off the event loop (docs/operations.md#durability); elsewhere at once, every commit already is
+   */
+  synced(): Promise<void>;
   /** cheap round trip, for /readyz */
   ping(): Promise<void>;
   close(): Promise<void>;

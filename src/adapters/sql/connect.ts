@@ -1,7 +1,7 @@
 // Opens the database (SQLite file or PostgreSQL URL), applies migrations, and hands back a Kysely
 // instance with camelCase mapping. The dialect is chosen by the URL alone.
 import { mkdirSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -10,6 +10,7 @@ import type { Database } from './schema.js';
 import { kyselyDatabase, statementCache, type StatementCache } from './statements.js';
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 import { loadPg } from './pg.js';
+import { walSync, type WalSync } from './wal-sync.js';
 
 export interface SqlOptions {
   /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
@@ -40,6 +41,11 @@ export interface SqlHandle {
   statements?: StatementCache;
   /** SQLite in a file: the thread that writes the access log (access-log-writer.ts) */
   accessLogWriter?: AccessLogWriter;
+  /**
+   * SQLite in a file with synchronous=full: the WAL's fsync off the event loop, for the commits
+   * that may be made durable after they return (wal-sync.ts); absent where every commit already is
+   */
+  walSync?: WalSync;
   /** PostgreSQL: the connection pool under Kysely (its figures are on /metrics) */
   pool?: pg.Pool;
   /** the migrations this open applied, in order (none when the schema was current) */
@@ -54,6 +60,7 @@ async function openDialect(opts: SqlOptions): Promise<{
   driver: SqliteDialect | PostgresDialect;
   sqlite?: BetterSqlite3.Database;
   statements?: StatementCache;
+  walSync?: WalSync;
   pool?: pg.Pool;
 }> {
   if (isPostgres(opts.url)) {
@@ -70,13 +77,21 @@ async function openDialect(opts: SqlOptions): Promise<{
   }
   if (opts.url !== ':memory:') mkdirSync(dirname(opts.url), { recursive: true });
   const database = new BetterSqlite3(opts.url);
-  database.pragma('journal_mode = WAL');
-  database.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  const wal = database.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+  const full = opts.synchronous !== 'normal';
+  database.pragma(`synchronous = ${full ? 'FULL' : 'NORMAL'}`);
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   attachAccessLog(database, inMemory(opts.url) ? ':memory:' : accessLogFile(opts.url));
   const statements = statementCache(database);
-  return { dialect: 'sqlite', driver: new SqliteDialect({ database: kyselyDatabase(database, statements) }), sqlite: database, statements };
+  return {
+    dialect: 'sqlite',
+    driver: new SqliteDialect({ database: kyselyDatabase(database, statements) }),
+    sqlite: database,
+    statements,
+    // an in-memory database has no WAL, and with NORMAL no commit waits for the disk
+    walSync: wal && full ? walSync(resolve(opts.url)) : undefined,
+  };
 }
 
 /** SQLite's in-memory database, or its private temporary one (an empty name) */
@@ -160,7 +175,7 @@ async function migrate(raw: Kysely<any>, dialect: Dialect, schema: string | unde
 }
 
 export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
-  const { dialect, driver, sqlite, statements, pool } = await openDialect(opts);
+  const { dialect, driver, sqlite, statements, walSync: wal, pool } = await openDialect(opts);
   const raw = new Kysely<any>({ dialect: driver });
   let migrated: string[];
   try {
@@ -178,11 +193,14 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     sqlite,
     statements,
     accessLogWriter,
+    walSync: wal,
     pool,
     migrated,
     async close() {
       // the batches already handed to the writer are committed before the database closes
       await accessLogWriter?.close();
+      // and the WAL syncs under way end before the connection goes
+      await wal?.close();
       await raw.destroy();
     },
   };

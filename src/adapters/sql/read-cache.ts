@@ -226,10 +226,10 @@ export function withReadCache<S extends Store>(inner: S, makeFeed: (sink: CacheS
 
   const outer: Store = {
     ...inner,
-    async transaction(fn) {
+    async transaction(fn, how) {
       const pending: Change[] = [];
       try {
-        return await inner.transaction((tx) => fn(transactional(tx, pending)));
+        return await inner.transaction((tx) => fn(transactional(tx, pending)), how);
       } finally {
         if (pending.length) writes++;
         for (const c of pending) rows.apply(c);

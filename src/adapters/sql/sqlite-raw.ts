@@ -39,6 +39,27 @@ function fullSync(database: BetterSqlite3.Database): boolean {
   return full;
 }
 
+/**
+ * fn with the connection's commits made with synchronous=NORMAL, then FULL again; only for a
+ * connection opened with FULL, outside any transaction (SQLite refuses the change inside one),
+ * while the connection is ours. fn may be async: FULL comes back when it settles.
+ */
+export function relaxed<T>(statements: StatementCache, fn: () => T): T {
+  statements.prepare(PRAGMA_NORMAL).run();
+  let out: T;
+  try {
+    out = fn();
+  } catch (err) {
+    statements.prepare(PRAGMA_FULL).run();
+    throw err;
+  }
+  if (!(out instanceof Promise)) {
+    statements.prepare(PRAGMA_FULL).run();
+    return out;
+  }
+  return out.finally(() => statements.prepare(PRAGMA_FULL).run()) as T;
+}
+
 export type RawSqlite = <T>(fn: (conn: SqliteConn) => T) => Promise<T>;
 
 export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, statements: StatementCache, inTx: boolean): RawSqlite {
@@ -48,12 +69,7 @@ export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, sta
       const tx = database.transaction(fn);
       const run = () => (how?.immediate && !database.inTransaction ? tx.immediate() : tx());
       if (!how?.relaxed || database.inTransaction || !fullSync(database)) return run();
-      statements.prepare(PRAGMA_NORMAL).run();
-      try {
-        return run();
-      } finally {
-        statements.prepare(PRAGMA_FULL).run();
-      }
+      return relaxed(statements, run);
     },
   };
   // a store bound to a transaction already holds the connection (Kysely refuses connection() there)

@@ -5,11 +5,15 @@
 // per table rather than one per item) and then resolves every waiter. Durability is unchanged:
 // nobody is answered before their rows are committed.
 //
+// When the owner's commits leave their durability for later (`durable`: SQLite's WAL synced off
+// the event loop, docs/operations.md#durability), a batch's waiters are answered once it returns;
+// the event loop keeps reading while the disk syncs, and what arrives meanwhile is the next batch.
+//
 // When idle, one item commits at once (no timer, no added latency). During a storm, the next
-// commit gathers first: SQLite commits synchronously (the event loop waits for the fsync of
-// synchronous=full), so nothing arrives during a commit, and a connect storm committed one
-// presence flip per fsync (issue #25: 1.04 items per commit at 3,000 devices). So an item that
-// arrives less than STORM_GAP_MS after the previous commit ended waits up to GATHER_PER_COMMIT
+// commit gathers first: SQLite commits synchronously (its statements block the event loop, and
+// so did its fsync before `durable`), so little arrives during a commit, and a connect storm
+// committed one presence flip per fsync (issue #25: 1.04 items per commit at 3,000 devices). So
+// an item that arrives less than STORM_GAP_MS after the previous commit ended waits up to GATHER_PER_COMMIT
 // times as long as that commit took (at most MAX_GATHER_MS) for others to share its commit, or
 // until the batch is full. The factor bounds the share of a storm the event loop spends blocked
 // in commits (on SQLite) to 1 / (1 + GATHER_PER_COMMIT): with a window as long as the commit,
@@ -42,6 +46,12 @@ export interface GroupCommitOptions<T> {
   maxGatherMs?: number;
   /** which items may wait for others (all by default); an item that may not commits at once */
   gathers?: (item: T) => boolean;
+  /**
+   * makes the batch's commits durable when `commit` leaves that for later (Store.synced: SQLite's
+   * WAL synced off the event loop): once per batch, after its commits and before any of its
+   * waiters is answered; when it fails, every waiter the batch committed is rejected
+   */
+  durable?: () => Promise<void>;
 }
 
 export class GroupCommit<T> {
@@ -55,6 +65,7 @@ export class GroupCommit<T> {
   private lastMs = 0;
   private readonly maxGatherMs: number;
   private readonly gathers: ((item: T) => boolean) | undefined;
+  private readonly durable: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly commit: CommitBatch<T>,
@@ -62,6 +73,7 @@ export class GroupCommit<T> {
   ) {
     this.maxGatherMs = opts.maxGatherMs ?? MAX_GATHER_MS;
     this.gathers = opts.gathers;
+    this.durable = opts.durable;
   }
 
   /** resolves once `item` is committed */
@@ -107,9 +119,11 @@ export class GroupCommit<T> {
     try {
       const batch = this.queue.splice(0, MAX_BATCH);
       const t0 = performance.now();
-      await this.commitBatch(batch);
+      const committed = await this.commitBatch(batch);
+      // the commits' own time: the event loop is free while `durable` waits for the disk
+      this.lastMs = performance.now() - t0;
+      await this.settle(committed);
       this.lastEnd = performance.now();
-      this.lastMs = this.lastEnd - t0;
     } finally {
       this.running = false;
       // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)
@@ -117,21 +131,39 @@ export class GroupCommit<T> {
     }
   }
 
-  private async commitBatch(batch: Waiter<T>[]): Promise<void> {
+  /** commits the batch; returns the waiters whose items were committed (the others are rejected) */
+  private async commitBatch(batch: Waiter<T>[]): Promise<Waiter<T>[]> {
     try {
       await this.commit(batch.map((w) => w.item));
-      for (const w of batch) w.resolve();
+      return batch;
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
+      if (batch.length === 1) {
+        batch[0].reject(err);
+        return [];
+      }
       // one bad write must not fail the others: each alone, in its own transaction
+      const committed: Waiter<T>[] = [];
       for (const w of batch) {
         try {
           await this.commit([w.item]);
-          w.resolve();
+          committed.push(w);
         } catch (e) {
           w.reject(e);
         }
       }
+      return committed;
     }
+  }
+
+  /** answers the committed waiters once their commits are durable */
+  private async settle(committed: Waiter<T>[]): Promise<void> {
+    if (!committed.length) return;
+    try {
+      if (this.durable) await this.durable();
+    } catch (err) {
+      for (const w of committed) w.reject(err);
+      return;
+    }
+    for (const w of committed) w.resolve();
   }
 }

@@ -11,26 +11,42 @@
 //     it in one transaction of their own, and the count of dropped points (docs/timeseries.md#sending-points).
 // Two Hearths in one process (tests, benches) build two pipelines and share nothing.
 import { minuteOf, tally, type PresenceWrite, type StatCount, type Store, type TsdbPoint } from '../../ports/store.js';
-import type { EventPipeline, OutboxItem } from '../../ports/pipeline.js';
+import type { EventPipeline, OutboxItem, Reservation } from '../../ports/pipeline.js';
 import { LocalHandoff } from '../webhook/handoff.js';
 import { TargetCache } from '../webhook/target-cache.js';
 import { GroupCommit } from './group-commit.js';
 import { DroppedPoints } from '../tsdb/dropped.js';
 
-type PipelineStore = Pick<Store, 'modules' | 'transaction' | 'logs' | 'devices'>;
+type PipelineStore = Pick<Store, 'modules' | 'transaction' | 'synced' | 'logs' | 'devices'>;
 
 export function createEventPipeline(deps: { store: PipelineStore }): EventPipeline {
   const { store } = deps;
   const handoff = new LocalHandoff();
   const targets = new TargetCache(store);
   const dropped = new DroppedPoints();
+  // deliveries committed leased to a worker of this process, handed over once durable
+  const committed: Reservation[] = [];
   // only presence flips gather (connect and disconnect storms); events commit as they come
   const outbox = new GroupCommit<OutboxItem>(
     async (items) => {
-      await commitOutbox(store, handoff, items);
+      for (const r of await commitOutbox(store, handoff, items)) committed.push(r);
       await commitPoints(store, dropped, items);
     },
-    { gathers: (item) => item.presence !== undefined },
+    {
+      gathers: (item) => item.presence !== undefined,
+      // docs/operations.md#durability: the batch's commits reach the disk off the event loop, which
+      // meanwhile reads the next publishes; only then is anyone answered or a delivery sent
+      durable: async () => {
+        const taken = committed.splice(0);
+        try {
+          await store.synced();
+        } catch (err) {
+          for (const r of taken) r.cancel();
+          throw err;
+        }
+        for (const r of taken) r.accept();
+      },
+    },
   );
   return {
     commit: (item) => outbox.add(item),
@@ -44,9 +60,10 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
  * One commit of the outbox: the events, the presence flips they report, then their deliveries,
  * one statement (or prepared statement run) per table. A connect storm thus writes presence in a
  * few transactions, not one per device. Deliveries a worker of this process has room for are written leased
- * to it and handed over once committed (domain/webhook/handoff.ts); the rest wait in the queue.
+ * to it and handed over once durable (domain/webhook/handoff.ts): their reservations are returned; the rest wait in the queue.
+ * The commit may return before it is on disk (`syncLater`): the outbox's `durable` waits for that.
  */
-async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHandoff, items: OutboxItem[]): Promise<void> {
+async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHandoff, items: OutboxItem[]): Promise<Reservation[]> {
   const deliveries = items.length === 1 ? items[0].deliveries : items.flatMap((i) => i.deliveries);
   const { reservations, rest } = deliveries.length > 0 ? handoff.reserve(deliveries) : { reservations: [], rest: deliveries };
   // docs/api.md#fleet-figures: a comparison or two per event; the batch's counts go in with its rows
@@ -60,17 +77,20 @@ async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHan
       await tx.stats.add(counts);
       for (const r of reservations) await tx.deliveries.insertMany(r.taken, r.claim);
       if (rest.length > 0) await tx.deliveries.insertMany(rest);
-    });
+    }, SYNC_LATER);
   } catch (err) {
     for (const r of reservations) r.cancel();
     throw err;
   }
-  for (const r of reservations) r.accept();
   if (rest.length > 0) {
     const queued = new Set(rest);
     for (const i of items) i.queued = i.deliveries.some((d) => queued.has(d));
   }
+  return reservations;
 }
+
+/** the outbox's commits: durable once `store.synced()` resolves (the outbox's `durable`) */
+const SYNC_LATER = { syncLater: true } as const;
 
 /** the presence flips of a batch; a device's connect and disconnect never share one (presence.ts orders them) */
 function presenceOf(items: OutboxItem[]): PresenceWrite[] | undefined {
@@ -94,7 +114,7 @@ async function commitPoints(store: PipelineStore, dropped: DroppedPoints, items:
   }
   if (!points) return;
   try {
-    await store.transaction((tx) => tx.tsdb.ingest(points));
+    await store.transaction((tx) => tx.tsdb.ingest(points), SYNC_LATER);
   } catch (err) {
     const perProject = new Map<number, number>();
     for (const p of points) perProject.set(p.projectId, (perProject.get(p.projectId) ?? 0) + 1);

@@ -1,4 +1,4 @@
-// Store contract: transactions (commit, rollback of every write, nesting) and ping.
+// Store contract: transactions (commit, rollback of every write, nesting, syncing later) and ping.
 import { describe, expect, it } from 'vitest';
 import { KvKeyLimitError, type Store } from '../../../src/ports/store.js';
 import { all, at, deviceInput, freshStore, newProject, userInput, type MakeStore } from './fixtures.js';
@@ -152,6 +152,18 @@ export function transactionContract(make: MakeStore): void {
       );
       expect(revs.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       expect(await store.projects.count()).toBe(10);
+    });
+  });
+
+  describe('transaction that syncs later', () => {
+    it('commits and rolls back like any transaction; synced() then resolves', async () => {
+      const store = await freshStore(make);
+      const p = await store.transaction((tx) => newProject(tx, 'later'), { syncLater: true });
+      await expect(store.transaction(async (tx) => (await newProject(tx, 'gone'), Promise.reject(new Error('boom'))), { syncLater: true })).rejects.toThrow(
+        'boom',
+      );
+      await expect(store.synced()).resolves.toBeUndefined();
+      expect(await store.projects.list()).toEqual([p]);
     });
   });
 

@@ -1,7 +1,8 @@
 // GroupCommit (src/domain/event/group-commit.ts) over a real SQLite table with a primary key:
 // items of one turn share one transaction; when that transaction fails, each item is retried in
 // a transaction of its own, so one bad item fails alone and the others are committed. Right
-// after a commit (a storm), the next one gathers for about as long as the last one took.
+// after a commit (a storm), the next one gathers for about as long as the last one took. With
+// `durable` (the WAL synced off the event loop), nobody is answered before the batch is durable.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { GroupCommit } from '../../../src/domain/event/group-commit.js';
@@ -148,6 +149,53 @@ describe('GroupCommit', () => {
     const p2 = gc.add('p2');
     expect(await outcomes([p1, p2])).toEqual(['ok', 'ok']);
     expect(t.commits.map((x) => x.items)).toEqual([['s1'], ['e'], ['e2'], ['s2'], ['p1', 'p2']]);
+  });
+
+  it('with `durable`, answers a batch only once it is durable; what arrives while it syncs is the next batch', async () => {
+    const t = table();
+    const syncs: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const gc = new GroupCommit<string>(t.commit, {
+      durable: async () => {
+        syncs.push(t.stored());
+        if (syncs.length === 1) await gate; // the first sync lasts until the test lets it end
+      },
+    });
+    let answered = false;
+    const a = gc.add('a').then(() => void (answered = true));
+    await expect.poll(() => syncs.length).toBe(1);
+    // committed, not answered: the event loop is free meanwhile, and what it reads waits together
+    expect(t.stored()).toEqual(['a']);
+    const later = ['b', 'c'].map((id) => gc.add(id));
+    await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false);
+    release();
+    await a;
+    expect(await outcomes(later)).toEqual(['ok', 'ok']);
+    expect(t.commits.map((x) => x.items)).toEqual([['a'], ['b', 'c']]);
+    expect(syncs).toEqual([['a'], ['a', 'b', 'c']]);
+  });
+
+  it('rejects every committed item of a batch whose `durable` fails, without committing them again', async () => {
+    const t = table();
+    t.db.prepare('insert into events (id) values (?)').run('dup');
+    let fail = true;
+    const gc = new GroupCommit<string>(t.commit, {
+      durable: async () => {
+        if (fail) throw new Error('EIO: fsync failed');
+      },
+    });
+    // the bad item fails on its own (its commit), the two committed ones with the sync
+    expect(await outcomes(['a', 'dup', 'b'].map((id) => gc.add(id)))).toEqual([
+      'EIO: fsync failed',
+      expect.stringMatching(/UNIQUE constraint failed/),
+      'EIO: fsync failed',
+    ]);
+    expect(t.commits.map((x) => x.items)).toEqual([['a', 'dup', 'b'], ['a'], ['dup'], ['b']]);
+    // positive control: once the sync succeeds, the next batch is answered
+    fail = false;
+    expect(await outcomes([gc.add('c')])).toEqual(['ok']);
   });
 
   it('never gathers with maxGatherMs 0: each turn commits at once', async () => {

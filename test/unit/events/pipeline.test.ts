@@ -55,3 +55,40 @@ describe('event pipelines of two Hearths in one process', () => {
     expect(a.offered.flat().map((d) => JSON.parse(d.payload).eventData.n)).toEqual([1, 2]);
   });
 });
+
+describe('event pipeline durability', () => {
+  it('answers an event, and hands its deliveries to a local worker, only once the store has synced its commit', async () => {
+    const a = await hearth();
+    const handedOver: number[] = [];
+    onTestFinished(
+      a.pipeline.attachClaimer({
+        reserve: (rows) => ({
+          claim: { workerId: 'w', leaseUntil: '2030-01-01T00:05:00.000Z' },
+          taken: rows,
+          accept: () => void handedOver.push(...rows.map((d) => JSON.parse(d.payload).eventData.n)),
+          cancel: () => {},
+        }),
+      }),
+    );
+    // the store's real sync (docs/operations.md#durability), held until the test lets it go
+    const store = a.store;
+    const sync = store.synced.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let syncs = 0;
+    store.synced = async () => {
+      syncs++;
+      await gate;
+      await sync();
+    };
+    let answered = false;
+    const emitted = a.emit(1).then(() => void (answered = true));
+    await expect.poll(() => syncs).toBe(1);
+    // committed (another reader sees the row), neither answered nor handed over
+    expect((await store.events.list({ projectId: 1 }, { skip: 0, limit: 10 })).items.map((e) => e.event.eventData)).toEqual([{ n: 1 }]);
+    expect([answered, handedOver]).toEqual([false, []]);
+    release();
+    await emitted;
+    expect(handedOver).toEqual([1]);
+  });
+});

@@ -1,0 +1,74 @@
+// The fsync of SQLite's WAL file, off the event loop (docs/operations.md#durability).
+//
+// With synchronous=FULL a WAL commit writes its frames and then fsyncs the WAL file before
+// COMMIT returns; better-sqlite3 runs that on the main thread, so the event loop stood still for
+// every commit's fsync (`npm run bench -- ingest`: a quarter of the wall time inside COMMIT, one
+// fsync per commit). A commit that may wait (the event pipeline's group commit) is made with
+// synchronous=NORMAL instead: the same frames go into the WAL in the same order, without the
+// fsync; then this syncs the WAL file from libuv's thread pool, and only after that is anyone
+// answered. While the disk syncs, the event loop reads and checks the next publishes, which
+// gather for the next commit.
+//
+// Durable as FULL: fsync(2) flushes the file's data whichever descriptor asks, so once it returns
+// every frame written before it was called is on disk, and a commit's frames are all written when
+// its COMMIT returns. A checkpoint syncs the WAL itself before it copies frames into the database
+// (NORMAL keeps that), so no frame is dropped from the WAL before it is durable. FULL's commit does
+// this fsync and nothing more (on Linux and macOS, whose SQLite builds assume powersafe overwrite).
+// On Linux the sync is fdatasync(2): the frames and the file's new size (what reading them back
+// needs), without the modification time FULL's fsync also writes; the journal commit that forces
+// is most of an fsync's cost on ext4 (a fsync from the pool measured about 550 us under strace,
+// SQLite's own on the main thread 48 us). Elsewhere fsync, as SQLite does.
+import { close, fdatasync, fsync, open } from 'node:fs';
+
+const syncData = process.platform === 'linux' ? fdatasync : fsync;
+
+export interface WalSync {
+  /** resolves once every commit made on the connection before the call is on disk */
+  sync(): Promise<void>;
+  /** waits for the syncs under way, then lets the file go */
+  close(): Promise<void>;
+}
+
+const call = <T>(fn: (cb: (err: NodeJS.ErrnoException | null, value: T) => void) => void) =>
+  new Promise<T>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
+
+/** `file`: the database file in WAL mode; its WAL is `<file>-wal`, opened at the first sync */
+export function walSync(file: string): WalSync {
+  let fd: Promise<number> | undefined;
+  const under = new Set<Promise<void>>();
+  let closed = false;
+
+  async function once(): Promise<void> {
+    // the WAL exists once a commit has been made, which is what a sync follows
+    fd ??= call<number>((cb) => open(`${file}-wal`, 'r', cb));
+    let d: number;
+    try {
+      d = await fd;
+    } catch (err) {
+      fd = undefined;
+      throw err;
+    }
+    await call<void>((cb) => syncData(d, (err) => cb(err, undefined)));
+  }
+
+  return {
+    sync() {
+      if (closed) return Promise.reject(new Error('the database is closed'));
+      const p = once();
+      const tracked = p.then(
+        () => {},
+        () => {},
+      );
+      under.add(tracked);
+      void tracked.then(() => under.delete(tracked));
+      return p;
+    },
+    async close() {
+      closed = true;
+      await Promise.all(under);
+      const d = await fd?.catch(() => undefined);
+      fd = undefined;
+      if (d !== undefined) await call<void>((cb) => close(d, (err) => cb(err, undefined)));
+    },
+  };
+}
