@@ -23,6 +23,9 @@ import { presentedCertificate } from '../client-certificate.js';
 
 type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
 
+/** every session starts with this list (granted filters are added by replacing it) */
+const NONE_GRANTED: readonly string[] = [];
+
 export function authenticate(ctx: BrokerContext) {
   // one listener shared by every connection (Aedes links the socket to its client as
   // `conn.client`): no closure per connection
@@ -38,6 +41,7 @@ export function authenticate(ctx: BrokerContext) {
       refused(ctx, client, username, new AppError('INVALID_PARAMETERS', { message: 'an empty client id needs clean session 1' }));
       return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
     }
+    forgetPassword(client);
     const c: Connecting = { client, username, password, onSocketClose };
     runConnectSteps(ctx, c).then(
       () => done(null, true),
@@ -48,6 +52,17 @@ export function authenticate(ctx: BrokerContext) {
       },
     );
   };
+}
+
+/**
+ * The CONNECT packet stays on the client's parser for the connection's life (mqtt-packet keeps it
+ * as its settings): its password, the device key, would stay with it, a view of the socket's read
+ * buffer (about 260 bytes a device at fleet size, issue #25, and a credential left in memory for
+ * hours). Aedes hands it to authenticate and never reads it again.
+ */
+function forgetPassword(client: Client): void {
+  const settings = (client as unknown as { _parser?: { settings?: { password?: unknown } } })._parser?.settings;
+  if (settings?.password !== undefined) settings.password = undefined;
 }
 
 /** what one CONNECT carries through its steps */
@@ -121,7 +136,7 @@ function openSession(ctx: BrokerContext, c: Connecting): void {
     c.client,
     ctx.connectionPrefix,
   );
-  session.granted = new Set();
+  session.granted = NONE_GRANTED;
   session.certificate = fingerprint;
   c.session = session;
 }
