@@ -11,7 +11,7 @@
 // issue #25; a per-connection hook cost a function property and a listener array each).
 // The parser's buffer list becomes a plain BufferList: mqtt-packet makes it a whole duplex stream
 // (bl's BufferListStream, with its readable and writable state) and only ever calls the list's
-// methods on it.
+// methods on it; and its list of states (four method names) is one list shared by all parsers.
 // All of it hooks parser internals (`_parseLength`, `_parseSubscribe`, `_emitError`, `_list`):
 // the check below fails loudly if an upgrade of Aedes, mqtt-packet or bl moves them.
 import type { Client } from 'aedes';
@@ -19,6 +19,7 @@ import type { Client } from 'aedes';
 interface ParserInternals {
   packet: { length: number; cmd?: string; subscriptions?: { qos: number }[] };
   _list: { length: number; constructor: { BufferList?: new () => unknown } };
+  _states: string[];
   _parseLength(): boolean;
   _parseSubscribe(): unknown;
   _emitError(err: Error): void;
@@ -29,10 +30,13 @@ export class PacketTooLargeError extends Error {
   override name = 'PacketTooLargeError';
 }
 
-/** the prototypes already hooked (one mqtt-packet in practice) */
-const hooked = new WeakSet<object>();
+/**
+ * the prototypes already hooked (one mqtt-packet in practice), each with the list of parser states
+ * of its first parser: every later parser gets that one, not a copy of its own (it is only read)
+ */
+const hooked = new WeakMap<object, string[]>();
 
-function hook(proto: ParserInternals): void {
+function hook(proto: ParserInternals, states: string[]): void {
   const parseLength = proto._parseLength;
   const parseSubscribe = proto._parseSubscribe;
   proto._parseLength = function (this: ParserInternals): boolean {
@@ -49,7 +53,7 @@ function hook(proto: ParserInternals): void {
     if (this.hearthMaxBytes !== undefined) for (const sub of this.packet.subscriptions ?? []) if (sub.qos > 1) sub.qos = 1;
     return r;
   };
-  hooked.add(proto);
+  hooked.set(proto, states);
 }
 
 /** call right after aedes.handle(), before the first byte is parsed */
@@ -63,11 +67,14 @@ export function guardClient(client: Client, maxPacketBytes: number): void {
     typeof proto._parseSubscribe !== 'function' ||
     typeof parser._emitError !== 'function' ||
     typeof BufferList !== 'function' ||
+    !Array.isArray(parser._states) ||
     parser._list.length !== 0
   ) {
     throw new Error('packet guard: the Aedes client has no mqtt-packet parser where expected (Aedes, mqtt-packet or bl upgraded?)');
   }
-  if (!hooked.has(proto)) hook(proto as ParserInternals);
+  const states = hooked.get(proto);
+  if (!states) hook(proto as ParserInternals, parser._states);
+  else if (states.length === parser._states.length && states.every((x, i) => x === parser._states[i])) parser._states = states;
   parser.hearthMaxBytes = maxPacketBytes;
   parser._list = new BufferList() as ParserInternals['_list'];
 }
