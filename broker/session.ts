@@ -20,8 +20,12 @@ export class DeviceSession {
   readonly connectionId: string;
   /** when `device` was read from the store (see current-device.ts) */
   deviceReadAt = Date.now();
-  /** MQTT: the filters granted on this connection (docs/devices.md#mqtt bound; bounded-persistence.ts) */
-  granted?: Set<string>;
+  /**
+   * MQTT: the filters granted on this connection (docs/devices.md#mqtt bound; bounded-persistence.ts).
+   * A list replaced on each change (concat: no spare capacity), not a Set: a device holds two or
+   * three filters, and a Set of two costs 150 bytes, this list 65 (memory per device, issue #25).
+   */
+  granted?: readonly string[];
   /** MQTT with clean session 0: the session's client id, marked offline when this connection ends */
   persistentId?: string;
   /** MQTT: a `reload` is being built or written ('busy'), and another was asked meanwhile ('again'): kv-reload.ts */

@@ -36,7 +36,7 @@ export interface OutboxAcks {
 }
 
 /** the filters granted to a live client (authorize-subscribe.ts keeps them) */
-export type GrantedOf = (client: Client) => ReadonlySet<string> | undefined;
+export type GrantedOf = (client: Client) => readonly string[] | undefined;
 
 export class BoundedPersistence {
   /** client id → QoS 1 packets queued for it and not yet acknowledged (this node's count) */
@@ -87,7 +87,7 @@ export class BoundedPersistence {
           let done = storedOf.get(subs);
           if (!done) storedOf.set(subs, (done = new Set()));
           // no session (a restore, a test): nothing to filter by
-          const kept = subs.filter((s) => (!granted || granted.has(s.topic)) && !done.has(s.topic));
+          const kept = subs.filter((s) => (!granted || granted.includes(s.topic)) && !done.has(s.topic));
           for (const s of kept) done.add(s.topic);
           return kept.length ? inner.addSubscriptions(client, kept) : undefined;
         });
@@ -112,6 +112,11 @@ export class BoundedPersistence {
       },
       async outgoingClearMessageId(client, packet) {
         if (self.outbox?.owns(client, packet.messageId)) return self.outbox.acked(client, packet.messageId);
+        // a clean session's PUBACK (its KV reload, a QoS 1 delivery) acknowledges a packet Aedes
+        // wrote straight to it, never one from the store: nothing to clear. Aedes's in-memory
+        // store would still keep an empty queue under the client id for good, one per device
+        // that ever acknowledged anything (memory per device, issue #25); Redis a round trip.
+        if ((client as { clean?: boolean }).clean === true && (packet as { cmd?: string }).cmd === 'puback' && !queued.has(client.id)) return undefined;
         const r = await inner.outgoingClearMessageId(client, packet);
         // the stored packet it cleared (aedes-persistence's contract), for its size
         count(client.id, -1, r ?? packet);

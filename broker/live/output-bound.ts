@@ -44,35 +44,51 @@ interface Conn {
   writableLength: number;
   destroyed: boolean;
   destroy(err?: Error): void;
+  /** Aedes links its client to the stream */
+  client?: Client;
 }
 
 export class SlowConsumerError extends Error {
   override name = 'SlowConsumerError';
 }
 
+/** per broker: the one bounded write every MQTT stream of it gets, and the WebSocket under each MQTT-over-WebSocket stream */
+const bounds = new WeakMap<BrokerCore, { write: Conn['write']; wsOf: WeakMap<Conn, WebSocket> }>();
+
 /**
  * call right after aedes.handle(); `ws` is the WebSocket under the stream for MQTT over
  * WebSocket. The device is known only after CONNECT: the owner is read when the bound is passed.
+ * One function shared by every connection of the broker (no closure per connection: memory per
+ * device at fleet size, issue #25); it finds the client through the stream and the stream's own
+ * write on its prototype.
  */
 export function boundMqttOutput(ctx: BrokerCore, client: Client, ws?: WebSocket): void {
+  let bound = bounds.get(ctx);
+  if (!bound) bounds.set(ctx, (bound = boundedWrite(ctx)));
   const conn = (client as unknown as { conn: Conn }).conn;
+  if (ws) bound.wsOf.set(conn, ws);
+  conn.write = bound.write;
+}
+
+function boundedWrite(ctx: BrokerCore): { write: Conn['write']; wsOf: WeakMap<Conn, WebSocket> } {
   const limit = ctx.deps.options.connectionOutputBytes;
-  const write = conn.write;
-  let closed = false;
-  conn.write = function (this: Conn, ...args: unknown[]): boolean {
-    const ok = write.apply(this, args);
-    if (closed) return ok;
-    const unsent = conn.writableLength + (ws?.bufferedAmount ?? 0);
+  const wsOf = new WeakMap<Conn, WebSocket>();
+  const write = function (this: Conn, ...args: unknown[]): boolean {
+    const ok = (Object.getPrototypeOf(this) as Conn).write.apply(this, args);
+    // destroyed: closed here already (or by anything else): nothing more to bound
+    if (this.destroyed) return ok;
+    const ws = wsOf.get(this);
+    const unsent = this.writableLength + (ws?.bufferedAmount ?? 0);
     if (unsent > limit) {
-      closed = true;
-      const s = sessionOf(client);
+      const s = sessionOf(this.client);
       const transport = ws ? 'mqtt_ws' : 'mqtt_tcp';
       const name = s ? `MQTT connection of device ${s.device.id}` : 'MQTT connection';
       closedSlow(ctx, { transport, projectId: s?.device.projectId ?? null, caller: s?.caller(), name }, unsent);
       // Aedes sees the error, closes the client and ends its session (presence, will)
-      conn.destroy(new SlowConsumerError(`${unsent} bytes unsent`));
+      this.destroy(new SlowConsumerError(`${unsent} bytes unsent`));
       ws?.terminate();
     }
     return ok;
   };
+  return { write, wsOf };
 }

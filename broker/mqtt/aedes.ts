@@ -55,8 +55,8 @@ export async function startAedes(ctx: BrokerContext): Promise<void> {
   aedes.on('subscribe', onSubscribed(ctx));
   // a filter given back no longer counts against the connection's bound
   aedes.on('unsubscribe', (topics, client) => {
-    const granted = sessionOf(client)?.granted;
-    if (granted) for (const t of topics) granted.delete(t);
+    const s = sessionOf(client);
+    if (s?.granted) s.granted = s.granted.filter((t) => !topics.includes(t));
   });
   aedes.on('connackSent', onConnackSent(ctx));
   aedes.on('clientError', (client, err) => {

@@ -94,6 +94,7 @@ export function createGate(opts: GateOptions): Gate {
     // a signed-in socket lives on for hours: it must not keep this entry (its closures and
     // timer) alive through its close listener (memory per device at fleet size)
     p.raw.off('close', p.onClose);
+    compactListeners(p.raw, 'close');
     const n = (perAddress.get(p.address) ?? 1) - 1;
     if (n <= 0) perAddress.delete(p.address);
     else perAddress.set(p.address, n);
@@ -240,3 +241,19 @@ export function createGate(opts: GateOptions): Gate {
 }
 
 function ignore(): void {}
+
+/**
+ * Once this gate's close listener comes off a signed-in socket, the two left are made a list with
+ * no spare room. An MQTT socket holds three at once (this gate's, Aedes's and the broker's), and
+ * a listener list that grew to three keeps room for nineteen for the socket's life: 170 bytes a
+ * device at fleet size (issue #25). The last one comes off (the first stays, alone) and goes back
+ * on: an exact list of two, same listeners, same order. (Not removeAllListeners: deleting the
+ * event's entry turns the socket's whole event table into a dictionary, 450 bytes.)
+ */
+function compactListeners(socket: Socket, event: 'close'): void {
+  const listeners = socket.rawListeners(event);
+  if (listeners.length !== 2) return;
+  const last = listeners[1] as () => void;
+  socket.off(event, last);
+  socket.on(event, last);
+}

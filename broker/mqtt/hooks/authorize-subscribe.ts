@@ -17,8 +17,9 @@ export function authorizeSubscribe(ctx: BrokerContext) {
     if (s && subscriptionAllowed(s.device.id, sub.topic)) {
       const granted = s.granted!;
       const max = ctx.deps.options.maxSubscriptionsPerConnection;
-      if (granted.has(sub.topic) || granted.size < max) {
-        granted.add(sub.topic);
+      if (granted.includes(sub.topic)) return done(null, sub);
+      if (granted.length < max) {
+        s.granted = granted.concat(sub.topic);
         return done(null, sub);
       }
       if (ctx.throttle.allow(`subs:${s.device.id}`)) {

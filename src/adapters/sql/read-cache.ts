@@ -71,7 +71,14 @@ class Rows implements CacheSink {
         if (c.id === undefined) {
           this.devices.clear();
           this.deviceByKeyHash.clear();
-        } else this.devices.delete(c.id);
+        } else {
+          // its key hash entry is of no use without the row (peekDeviceByKeyHash needs both):
+          // every connect drops the row (the presence write), and the entry stayed, a key hash
+          // string a device (memory per device, issue #25)
+          const row = this.devices.get(c.id);
+          if (row && this.deviceByKeyHash.get(row.apiKeyHash) === c.id) this.deviceByKeyHash.delete(row.apiKeyHash);
+          this.devices.delete(c.id);
+        }
         break;
     }
   }

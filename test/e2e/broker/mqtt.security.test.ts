@@ -39,6 +39,18 @@ describe('CONNECT credentials', () => {
     expect(await mqttRefused(t, String(d.id), d.key)).toBe(5);
   });
 
+  it('keeps no copy of the device key with the connection once signed in (mqtt-packet kept the CONNECT packet)', async () => {
+    const d = await t.seedDevice();
+    const c = await mqttConnect(t, d, { clientId: 'key-kept' });
+    expect(c.connected).toBe(true);
+    const clients = (t.hearth.broker!.aedes as unknown as { clients: Record<string, { _parser: { settings: Record<string, unknown> } }> }).clients;
+    const settings = clients[`${d.id}/key-kept`]?._parser.settings;
+    // the parser of this connection keeps what it parses by (MQTT 3.1.1), not the CONNECT packet
+    expect(settings?.protocolVersion).toBe(4);
+    expect(settings?.password).toBeUndefined();
+    expect(settings?.username).toBeUndefined();
+  });
+
   it('writes refused connections of a known device to the general log', async () => {
     const d = await t.seedDevice();
     await mqttRefused(t, String(d.id), generateToken('dk.'));
