@@ -39,7 +39,17 @@ function fullSync(database: BetterSqlite3.Database): boolean {
   return full;
 }
 
-export type RawSqlite = <T>(fn: (conn: SqliteConn) => T) => Promise<T>;
+/** what RawSqlite.now answers when the connection is not free this moment */
+export const NOT_NOW: unique symbol = Symbol('not now');
+
+export type RawSqlite = (<T>(fn: (conn: SqliteConn) => T) => Promise<T>) & {
+  /**
+   * fn at once, without waiting for Kysely's connection, when nobody else's transaction is open on
+   * it (or this store is bound to the transaction that is): better-sqlite3 is synchronous, so
+   * nothing else runs on the connection meanwhile; otherwise NOT_NOW (take the waiting way)
+   */
+  now<T>(fn: (conn: SqliteConn) => T): T | typeof NOT_NOW;
+};
 
 export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, statements: StatementCache, inTx: boolean): RawSqlite {
   const conn: SqliteConn = {
@@ -57,6 +67,7 @@ export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, sta
     },
   };
   // a store bound to a transaction already holds the connection (Kysely refuses connection() there)
-  if (inTx) return async (fn) => fn(conn);
-  return (fn) => db.connection().execute(async () => fn(conn));
+  const now = <T>(fn: (conn: SqliteConn) => T): T | typeof NOT_NOW => (inTx || !database.inTransaction ? fn(conn) : NOT_NOW);
+  if (inTx) return Object.assign(async <T>(fn: (conn: SqliteConn) => T) => fn(conn), { now });
+  return Object.assign(<T>(fn: (conn: SqliteConn) => T) => db.connection().execute(async () => fn(conn)), { now });
 }
