@@ -6,7 +6,7 @@
 // to, or holding Kysely's connection (its single-connection mutex) for the duration.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { StatementCache } from './statements.js';
+import { NOT_NOW, type StatementCache } from './statements.js';
 
 /** the connection while it is ours */
 export interface SqliteConn {
@@ -38,9 +38,6 @@ function fullSync(database: BetterSqlite3.Database): boolean {
   if (full === undefined) syncsEveryCommit.set(database, (full = database.pragma('main.synchronous', { simple: true }) === FULL));
   return full;
 }
-
-/** what RawSqlite.now answers when the connection is not free this moment */
-export const NOT_NOW: unique symbol = Symbol('not now');
 
 export type RawSqlite = (<T>(fn: (conn: SqliteConn) => T) => Promise<T>) & {
   /**

@@ -13,7 +13,6 @@
 // dialects.
 import type BetterSqlite3 from 'better-sqlite3';
 import { CamelCasePlugin, type Compilable, type CompiledQuery, type Kysely, type SqliteDatabase } from 'kysely';
-import { NOT_NOW, type RawSqlite } from './sqlite-raw.js';
 
 export interface StatementCache {
   /** the statement for this SQL text, prepared on its first use */
@@ -51,6 +50,14 @@ export function kyselyDatabase(database: BetterSqlite3.Database, statements: Sta
   };
 }
 
+/** what a connection's `now` answers when it is not free this moment (sqlite-raw.ts) */
+export const NOT_NOW: unique symbol = Symbol('not now');
+
+/** a SQLite connection that may run a statement at once (sqlite-raw.ts's RawSqlite) */
+export interface RunsNow {
+  now<T>(fn: (conn: { prepare(sql: string): BetterSqlite3.Statement }) => T): T | typeof NOT_NOW;
+}
+
 /**
  * A lookup compiled once, on first use, with stand-in values, then run with the real parameters
  * in the same order. Rows still go through the plugins (camelCase mapping) on the way out.
@@ -59,7 +66,7 @@ export function kyselyDatabase(database: BetterSqlite3.Database, statements: Sta
  * lookups: with Kysely around them they were the largest part of what a connect costs beyond bare
  * Aedes, issue #25); its row's columns are renamed as the CamelCasePlugin renames them.
  */
-export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>, raw?: RawSqlite): (...parameters: unknown[]) => Promise<Row | undefined> {
+export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>, raw?: RunsNow): (...parameters: unknown[]) => Promise<Row | undefined> {
   let compiled: CompiledQuery<Row> | undefined;
   return async (...parameters) => {
     compiled ??= build().compile();
