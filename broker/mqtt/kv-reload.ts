@@ -14,8 +14,13 @@ import { kvTopic } from '../topics.js';
 
 type Subscribed = { subscriptions: Record<string, { qos: number } | undefined> };
 
-/** asks for a reload on this connection; merged into the one in progress, if any */
-export function requestReload(ctx: BrokerContext, client: Client): void {
+/**
+ * asks for a reload on this connection; merged into the one in progress, if any. `withAck`: asked
+ * in the same turn as Aedes wrote the SUBACK (still corked until the next tick): the SUBACK then
+ * waits for the reload and both leave in one socket write instead of two (issue #25: a connect
+ * storm's socket writes; the device waits for its store either way)
+ */
+export function requestReload(ctx: BrokerContext, client: Client, withAck = false): void {
   const s = sessionOf(client);
   if (!s) return;
   if (s.reload) {
@@ -23,23 +28,33 @@ export function requestReload(ctx: BrokerContext, client: Client): void {
     return;
   }
   s.reload = 'busy';
-  void reloadWhileAsked(ctx, client, s);
+  let held = withAck && !client.closed;
+  if (held) client.conn.cork();
+  /** the SUBACK goes (with the reload, once Aedes has written it in its own setImmediate) */
+  const release = (now: boolean) => {
+    if (!held) return;
+    held = false;
+    if (now) client.conn.uncork();
+    else setImmediate(() => client.conn.uncork());
+  };
+  void reloadWhileAsked(ctx, client, s, release);
 }
 
-async function reloadWhileAsked(ctx: BrokerContext, client: Client, s: DeviceSession): Promise<void> {
+async function reloadWhileAsked(ctx: BrokerContext, client: Client, s: DeviceSession, release: (now: boolean) => void): Promise<void> {
   try {
     do {
       s.reload = 'busy';
-      await sendReload(ctx, client, s);
+      await sendReload(ctx, client, s, release);
     } while ((s.reload as DeviceSession['reload']) === 'again' && !client.closed);
   } catch (err) {
     ctx.deps.logger.warn({ err, deviceId: s.device.id }, 'kv reload failed');
   } finally {
+    release(true);
     s.reload = undefined;
   }
 }
 
-async function sendReload(ctx: BrokerContext, client: Client, s: DeviceSession): Promise<void> {
+async function sendReload(ctx: BrokerContext, client: Client, s: DeviceSession, release: (now: boolean) => void): Promise<void> {
   const topic = kvTopic(s.device.id);
   if (!(client as Client & Subscribed).subscriptions[topic] || client.closed) return;
   const message = await reloadMessage({ deps: ctx.deps, input: { target: deviceStore(s.device) } });
@@ -47,7 +62,10 @@ async function sendReload(ctx: BrokerContext, client: Client, s: DeviceSession):
   if (!sub || client.closed) return;
   ctx.metrics.kvSyncs.mqtt++;
   const qos = sub.qos === 0 || !client.clean ? 0 : 1;
-  await new Promise<void>((resolve) =>
-    client.publish({ cmd: 'publish', topic, payload: Buffer.from(JSON.stringify(message)), qos, retain: false, dup: false }, () => resolve()),
-  );
+  await new Promise<void>((resolve) => {
+    client.publish({ cmd: 'publish', topic, payload: Buffer.from(JSON.stringify(message)), qos, retain: false, dup: false }, () => resolve());
+    // Aedes writes it in a setImmediate of its own, queued before this one (its callback may
+    // wait for the socket to drain: the SUBACK must not wait for that)
+    release(false);
+  });
 }

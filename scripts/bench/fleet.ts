@@ -9,7 +9,7 @@
 //   would not fit in the others' open files: 13,000 under a hard limit of 20,000), PostgreSQL +
 //   Redis; one broker is killed and its devices spread over the others.
 // BENCH_FLEET_STORMS=0: the scaling curve only (no drop, no storms: profiles and A/B at a small
-// N). BENCH_PROFILE=<dir>: a CPU profile of the server during each embedded connect storm.
+// N). BENCH_PROFILE=<dir>: a CPU profile of the server (Hearth, and bare Aedes) during each embedded connect storm.
 // Every wait prints progress every 10 s and gives up, saying where it stood, after 2 minutes
 // plus 40 ms a device (or 3 minutes without change); a storm that gives up is reported as such.
 // Load: BENCH_FLEET_GENERATORS child processes (4), each from its own source address

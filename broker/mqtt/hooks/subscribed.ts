@@ -17,7 +17,7 @@ export function onSubscribed(ctx: BrokerContext) {
     if (!s) return;
     // refused filters come back with qos 128
     const granted = (topic: string) => subs.some((sub) => sub.topic === topic && (sub.qos as number) !== 128);
-    if (granted(kvTopic(s.device.id))) requestReload(ctx, client);
+    if (granted(kvTopic(s.device.id))) requestReload(ctx, client, true);
     // docs/concepts.md#command-outbox: the device's waiting commands, once it listens for commands
     if (granted(commandTopic(s.device.id))) ctx.outbox.opened(s);
   };

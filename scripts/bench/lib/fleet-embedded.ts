@@ -215,6 +215,9 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       server ? await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN };
     const before = await memory();
     const pid = server ? server.proc.pid! : m!.pid;
+    // BENCH_PROFILE=<dir>: bare Aedes's profile under the same generators, to set beside Hearth's
+    const profile = server && process.env.BENCH_PROFILE;
+    if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
     const cpu0 = cpuMicrosOf(pid);
     const c = await gens.connect(
       [port],
@@ -223,6 +226,11 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       waitMs(n),
     );
     const cpu = cpuMicrosOf(pid) - cpu0;
+    if (profile) {
+      const file = resolve(profile, `fleet-aedes-${n}-connect-${Date.now()}.cpuprofile`);
+      await server.request({ type: 'profile', action: 'stop', file }, 'profiled', 120_000);
+      console.log(`  CPU profile of bare Aedes during the connect storm: ${file}`);
+    }
     if (m) await new Promise((r) => setTimeout(r, 500));
     const after = await memory();
     return {

@@ -8,6 +8,7 @@ import type { CommandRepo, CommandRow, CommandState } from '../../ports/store.js
 import { ANSWERABLE_COMMAND } from '../../ports/store.js';
 import { countRows, deletedCount, firstOf, fromJson, pageOf, toJson } from './util.js';
 import { precompiled } from './statements.js';
+import type { RawSqlite } from './sqlite-raw.js';
 
 export type CommandsTable = Columns<CommandRow, { parameters: string; ackRequired: number; idemKey: string | null; result: string | null }, 'key'>;
 type Db = Kysely<Database & { commands: CommandsTable }>;
@@ -38,10 +39,15 @@ function toRow(r: Selectable<CommandsTable>): CommandRow {
 const inCreationOrder = (a: CommandRow, b: CommandRow) =>
   a.creationTime < b.creationTime ? -1 : a.creationTime > b.creationTime ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-export function commandRepo(base: Kysely<Database>, dialect: Dialect, within: <T>(fn: (d: Kysely<Database>) => Promise<T>) => Promise<T>): CommandRepo {
+export function commandRepo(
+  base: Kysely<Database>,
+  dialect: Dialect,
+  within: <T>(fn: (d: Kysely<Database>) => Promise<T>) => Promise<T>,
+  raw?: RawSqlite,
+): CommandRepo {
   const db = base as unknown as Db;
   // an unfinished command of the device (commands_device index), compiled once
-  const anyOpen = precompiled(db, () => db.selectFrom('commands').select('id').where('deviceId', '=', 0).where('finishTime', 'is', null).limit(1));
+  const anyOpen = precompiled(db, () => db.selectFrom('commands').select('id').where('deviceId', '=', 0).where('finishTime', 'is', null).limit(1), raw);
   return {
     create: (c, limit) =>
       within(async (b) => {

@@ -40,8 +40,8 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
   };
 
   // looked up by every device-scoped request, compiled once (statements.ts)
-  const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0));
-  const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''));
+  const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0), raw);
+  const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''), raw);
   // presence flips: one per connect and disconnect (parameters: time, id)
   const online = precompiled(db, () => db.updateTable('devices').set({ isConnected: 1, lastConnectTime: '' }).where('id', '=', 0));
   const offline = precompiled(db, () => db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: '' }).where('id', '=', 0));
@@ -132,9 +132,9 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
   };
 }
 
-export function deviceClassRepo(db: Db): DeviceClassRepo {
+export function deviceClassRepo(db: Db, raw?: RawSqlite): DeviceClassRepo {
   // read at every device sign-in (certificateRequired), compiled once
-  const byId = precompiled(db, () => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', 0).where('id', '=', ''));
+  const byId = precompiled(db, () => db.selectFrom('deviceClasses').selectAll().where('projectId', '=', 0).where('id', '=', ''), raw);
   return {
     async create({ certificateRequired, ...c }) {
       await db

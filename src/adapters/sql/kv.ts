@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { precompiled } from './statements.js';
+import type { RawSqlite } from './sqlite-raw.js';
 import { KvKeyLimitError, KvStoreBytesError, type KvRepo, type KvScope } from '../../ports/store.js';
 import { reloadBytes } from '../../domain/kv/reload-size.js';
 
@@ -25,12 +26,12 @@ async function currentRev(db: Db, scope: KvScope, ownerId: number): Promise<numb
   return r ? Number(r.rev) : 0;
 }
 
-export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) => Promise<T>): KvRepo {
+export function kvRepo(db: Db, inTransaction: <T>(fn: (db: Db) => Promise<T>) => Promise<T>, raw?: RawSqlite): KvRepo {
   const store = (q: Db, scope: KvScope, ownerId: number) => q.selectFrom('kv').where('scope', '=', scope).where('ownerId', '=', ownerId);
 
   // every device connect reloads its store, and most stores were never written: their revision
   // row is missing (every write bumps it first, in its transaction), so no transaction is needed
-  const revOf = precompiled(db, () => db.selectFrom('kvRevs').select('rev').where('scope', '=', 'device').where('ownerId', '=', 0));
+  const revOf = precompiled(db, () => db.selectFrom('kvRevs').select('rev').where('scope', '=', 'device').where('ownerId', '=', 0), raw);
   return {
     list: async (scope, ownerId, keyPrefix) => {
       if (!(await revOf(scope, ownerId))) return { rev: 0, items: [] };

@@ -10,10 +10,12 @@ import { homeRepo, memberRepo } from './homes.js';
 import { deviceClassRepo } from './devices.js';
 import { provisioningTokenRepo } from './provisioning.js';
 import { bundleRepo } from './bundles.js';
+import type { RawSqlite } from './sqlite-raw.js';
 
 export function registryRepos(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
+  raw?: RawSqlite,
 ): Pick<Store, 'projects' | 'apiKeys' | 'users' | 'sessions' | 'homes' | 'members' | 'deviceClasses' | 'provisioningTokens' | 'bundles'> {
   return {
     projects: projectRepo(db, dialect),
@@ -22,7 +24,7 @@ export function registryRepos(
     sessions: sessionRepo(db),
     homes: homeRepo(db),
     members: memberRepo(db),
-    deviceClasses: deviceClassRepo(db),
+    deviceClasses: deviceClassRepo(db, raw),
     provisioningTokens: provisioningTokenRepo(db),
     bundles: bundleRepo(db),
   };

@@ -6,7 +6,7 @@
 // to, or holding Kysely's connection (its single-connection mutex) for the duration.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { StatementCache } from './statements.js';
+import { NOT_NOW, type StatementCache } from './statements.js';
 
 /** the connection while it is ours */
 export interface SqliteConn {
@@ -60,7 +60,14 @@ export function relaxed<T>(statements: StatementCache, fn: () => T): T {
   return out.finally(() => statements.prepare(PRAGMA_FULL).run()) as T;
 }
 
-export type RawSqlite = <T>(fn: (conn: SqliteConn) => T) => Promise<T>;
+export type RawSqlite = (<T>(fn: (conn: SqliteConn) => T) => Promise<T>) & {
+  /**
+   * fn at once, without waiting for Kysely's connection, when nobody else's transaction is open on
+   * it (or this store is bound to the transaction that is): better-sqlite3 is synchronous, so
+   * nothing else runs on the connection meanwhile; otherwise NOT_NOW (take the waiting way)
+   */
+  now<T>(fn: (conn: SqliteConn) => T): T | typeof NOT_NOW;
+};
 
 export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, statements: StatementCache, inTx: boolean): RawSqlite {
   const conn: SqliteConn = {
@@ -73,6 +80,7 @@ export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, sta
     },
   };
   // a store bound to a transaction already holds the connection (Kysely refuses connection() there)
-  if (inTx) return async (fn) => fn(conn);
-  return (fn) => db.connection().execute(async () => fn(conn));
+  const now = <T>(fn: (conn: SqliteConn) => T): T | typeof NOT_NOW => (inTx || !database.inTransaction ? fn(conn) : NOT_NOW);
+  if (inTx) return Object.assign(async <T>(fn: (conn: SqliteConn) => T) => fn(conn), { now });
+  return Object.assign(<T>(fn: (conn: SqliteConn) => T) => db.connection().execute(async () => fn(conn)), { now });
 }

@@ -12,7 +12,7 @@
 // the camelCase transform, compiling to SQL) for lookups whose shape never changes, on both
 // dialects.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Compilable, CompiledQuery, Kysely, SqliteDatabase } from 'kysely';
+import { CamelCasePlugin, type Compilable, type CompiledQuery, type Kysely, type SqliteDatabase } from 'kysely';
 
 export interface StatementCache {
   /** the statement for this SQL text, prepared on its first use */
@@ -50,17 +50,52 @@ export function kyselyDatabase(database: BetterSqlite3.Database, statements: Sta
   };
 }
 
+/** what a connection's `now` answers when it is not free this moment (sqlite-raw.ts) */
+export const NOT_NOW: unique symbol = Symbol('not now');
+
+/** a SQLite connection that may run a statement at once (sqlite-raw.ts's RawSqlite) */
+export interface RunsNow {
+  now<T>(fn: (conn: { prepare(sql: string): BetterSqlite3.Statement }) => T): T | typeof NOT_NOW;
+}
+
 /**
  * A lookup compiled once, on first use, with stand-in values, then run with the real parameters
  * in the same order. Rows still go through the plugins (camelCase mapping) on the way out.
+ * On SQLite (`raw`), a read whose connection is free runs at once on its prepared statement,
+ * without Kysely's connection mutex, executor and result plugin (a device sign-in makes four such
+ * lookups: with Kysely around them they were the largest part of what a connect costs beyond bare
+ * Aedes, issue #25); its row's columns are renamed as the CamelCasePlugin renames them.
  */
-export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>): (...parameters: unknown[]) => Promise<Row | undefined> {
+export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>, raw?: RunsNow): (...parameters: unknown[]) => Promise<Row | undefined> {
   let compiled: CompiledQuery<Row> | undefined;
   return async (...parameters) => {
     compiled ??= build().compile();
     if (parameters.length !== compiled.parameters.length)
       throw new Error(`precompiled query takes ${compiled.parameters.length} parameters, got ${parameters.length}`);
+    if (raw) {
+      const { sql } = compiled;
+      const row = raw.now((conn) => {
+        const st = conn.prepare(sql);
+        return st.reader ? (st.get(parameters) as Record<string, unknown> | undefined) : NOT_NOW;
+      });
+      if (row !== NOT_NOW) return row && (camelRow(row) as Row);
+    }
     const r = await db.executeQuery<Row>({ ...compiled, parameters });
     return r.rows[0];
   };
+}
+
+// the CamelCasePlugin's own renaming (connect.ts installs it with its defaults), remembered per column name
+const plugin = new CamelCasePlugin() as unknown as { camelCase(s: string): string };
+const camelNames = new Map<string, string>();
+
+/** a row as the CamelCasePlugin gives it back (SQLite values are never objects it would map into) */
+function camelRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in row) {
+    let name = camelNames.get(k);
+    if (name === undefined) camelNames.set(k, (name = plugin.camelCase(k)));
+    out[name] = row[k];
+  }
+  return out;
 }

@@ -1,9 +1,11 @@
 // Key-value live sync (docs/devices.md#kv-sync): `reload` on subscribe and on request, `set` / `delete` with a
 // growing `rev` to every live subscriber after a change from any side (REST, MQTT, WebSocket),
 // device changes stored and echoed, and the KV system events.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { Socket } from 'node:net';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
 import { eventually, inbox, mqttConnect, wsConnect } from './clients.js';
+import { connackOf, connectPacket, packetsOf, rawMqtt, subscribePacket } from './raw-mqtt.js';
 
 let t: TestHearth;
 beforeAll(async () => {
@@ -63,6 +65,34 @@ describe('reload', () => {
     const again = await mqttConnect(t, d, { clientId: 'persistent', clean: false });
     const box = inbox(again);
     expect(await box.next(kv(d))).toMatchObject({ action: 'reload', rev: 1, numItems: 1 });
+  });
+
+  it('leaves the server in the same socket write as the SUBACK, right behind it (one write a subscribe, issue #25)', async () => {
+    const d = await t.seedDevice();
+    const s = await rawMqtt(t);
+    s.write(connectPacket({ clientId: 'one-write', username: String(d.id), password: d.key }));
+    expect(await connackOf(s)).toBe(0);
+    const box = packetsOf(s);
+    // the server's writes on this connection: the first byte of each chunk of each write
+    const writes: number[][] = [];
+    const proto = Socket.prototype as unknown as { _writeGeneric(writev: boolean, data: unknown, ...rest: unknown[]): unknown };
+    const original = proto._writeGeneric;
+    const port = s.localPort;
+    proto._writeGeneric = function (this: Socket, writev: boolean, data: unknown, ...rest: unknown[]) {
+      if (this.remotePort === port) {
+        const chunks = writev ? (data as { chunk?: Buffer }[]).map((c) => c.chunk ?? (c as unknown as Buffer)) : [data as Buffer];
+        writes.push(chunks.map((c) => (typeof c === 'string' ? -1 : c[0])));
+      }
+      return original.call(this, writev, data, ...rest);
+    };
+    onTestFinished(() => void (proto._writeGeneric = original));
+    s.write(subscribePacket(1, kv(d), 1));
+    const [subAck] = await box.next();
+    const [reload] = await box.next();
+    expect([subAck >> 4, reload >> 4]).toEqual([9, 3]);
+    expect(writes).toHaveLength(1);
+    expect(writes[0][0] >> 4).toBe(9);
+    expect(writes[0].some((b) => b >> 4 === 3)).toBe(true);
   });
 
   it('works over MQTT on WebSocket too', async () => {

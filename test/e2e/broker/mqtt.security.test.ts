@@ -154,8 +154,9 @@ describe('publish ACL', () => {
   it('a device cannot inject commands or KV messages into another device', async () => {
     const victim = await t.seedDevice();
     const v = await mqttConnect(t, victim);
-    await v.subscribeAsync([`/devices/${victim.id}/command`, `/devices/${victim.id}/kv`], { qos: 1 });
+    // listening before the SUBSCRIBE: the reload comes in the SUBACK's own write
     const vbox = inbox(v);
+    await v.subscribeAsync([`/devices/${victim.id}/command`, `/devices/${victim.id}/kv`], { qos: 1 });
     await vbox.next(`/devices/${victim.id}/kv`); // the reload
     const c = await mqttConnect(t, t.device);
     await c.publishAsync(`/devices/${victim.id}/command`, JSON.stringify({ action: 'unlock', parameters: {} }), { qos: 1 });

@@ -82,6 +82,52 @@ describe('hot path: SQLite statements and compiled lookups', () => {
     expect(seen?.deviceClass).toBe('default');
   });
 
+  it('reads a compiled lookup on SQLite without Kysely, the same row as Kysely gives (camelCase, every column)', async () => {
+    const { device } = await seedDevice({ store, sealer: sealerOf('s'.repeat(20)) });
+    const { db, sqlite, statements } = store.sql;
+    const raw = rawSqlite(db, sqlite!, statements!, false);
+    const build = () => db.selectFrom('devices').selectAll().where('id', '=', 0);
+    const direct = precompiled(db, build, raw);
+    const viaKysely = precompiled(db, build);
+    const row = await direct(device.id);
+    expect(row).toEqual(await viaKysely(device.id));
+    expect(row).toHaveProperty('apiKeyHash', device.apiKeyHash);
+    expect(row).toHaveProperty('lastConnectTime');
+    expect(await direct(device.id + 1000)).toBeUndefined();
+    // a write takes Kysely's way (and still works)
+    const rename = precompiled(db, () => db.updateTable('devices').set({ name: '' }).where('id', '=', 0), raw);
+    await rename('renamed', device.id);
+    expect(await direct(device.id)).toHaveProperty('name', 'renamed');
+  });
+
+  it('waits for another caller’s open transaction instead of reading its uncommitted rows', async () => {
+    const { device } = await seedDevice({ store, sealer: sealerOf('s'.repeat(20)) }, { name: 'before' });
+    const { db, sqlite, statements } = store.sql;
+    const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0), rawSqlite(db, sqlite!, statements!, false));
+    const during = async (name: string, fail: boolean) => {
+      let open = true;
+      let answeredWhileOpen: boolean | undefined;
+      let read: Promise<{ name: string | null } | undefined> | undefined;
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable('devices').set({ name }).where('id', '=', device.id).execute();
+          read = byId(device.id);
+          void read.then(() => (answeredWhileOpen = open));
+          // turns of the event loop with the transaction open: a read at once would be answered by now
+          for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+          open = false;
+          if (fail) throw new Error('rolled back');
+        })
+        .catch(() => undefined);
+      const row = await read!;
+      return { answeredWhileOpen, name: row?.name };
+    };
+    // a positive control first: the committed name is read, after the commit
+    expect(await during('committed', false)).toEqual({ answeredWhileOpen: false, name: 'committed' });
+    expect(await during('rolled back', true)).toEqual({ answeredWhileOpen: false, name: 'committed' });
+  });
+
   it('refuses a compiled lookup called with the wrong number of parameters', async () => {
     const byId = precompiled(store.sql.db, () => store.sql.db.selectFrom('devices').selectAll().where('id', '=', 0));
     await expect(byId()).rejects.toThrow(/takes 1 parameters/);
