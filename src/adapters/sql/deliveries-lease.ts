@@ -26,8 +26,11 @@ const DUE_SQLITE = (
 ) => `select * from deliveries where next_attempt_time <= ?${excluding ? ' and lane not in (select value from json_each(?))' : ''}
   order by next_attempt_time limit ${limit}`;
 const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ? where id = ?`;
+// RETURNING costs about twice the UPDATE itself on SQLite (25 against 9 µs a row): when the caller
+// gives the row's project, the change count says whether the lease was held
 const COMPLETE_SQLITE = `update deliveries set status = ?, attempts = ?, round_attempts = ?, next_attempt_time = ?, update_time = ?, claimed_by = null
-  where id = ? and claimed_by = ? and status = 'delivering' returning project_id`;
+  where id = ? and claimed_by = ? and status = 'delivering'`;
+const COMPLETE_RETURNING_SQLITE = `${COMPLETE_SQLITE} returning project_id`;
 const RELEASE_SQLITE = `update deliveries set status = 'pending', claimed_by = null, next_attempt_time = ?, update_time = ?
   where id = ? and claimed_by = ? and status = 'delivering'`;
 
@@ -93,16 +96,23 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         // one prepared UPDATE per outcome, all in one transaction (one WAL commit)
         await raw((d) => {
           const st = d.prepare(COMPLETE_SQLITE);
+          const returning = d.prepare(COMPLETE_RETURNING_SQLITE);
           d.atomically(
             () => {
               const counts: StatCount[] = [];
-              for (const { id, outcome: o } of items) {
+              for (const { id, outcome: o, projectId } of items) {
                 const next = o.status === 'pending' ? o.nextAttemptTime : null;
-                const row = st.get(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId) as
-                  { project_id: number } | undefined;
-                if (!row) continue;
+                const args = [o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId] as const;
+                let project = projectId;
+                if (project !== undefined) {
+                  if (st.run(...args).changes === 0) continue;
+                } else {
+                  const row = returning.get(...args) as { project_id: number } | undefined;
+                  if (!row) continue;
+                  project = row.project_id;
+                }
                 kept.add(id);
-                countOutcome(counts, row.project_id, o);
+                countOutcome(counts, project, o);
               }
               addCountsSqlite((s) => d.prepare(s), counts);
             },

@@ -15,7 +15,7 @@ import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';
 import { claimed, claimSettled, closed, initialState, laneFreed, loopAsked, pumped, refused, retryWake, stopping } from './runner-state.js';
-import { settle, type DispatchDeps, type Sent } from './dispatch.js';
+import { settleAll, type DispatchDeps, type Done } from './dispatch.js';
 import { jobOf, type Job, type Target } from '../sender/request.js';
 import type { ReportBatch } from '../sender/sender-core.js';
 import type { Sender } from '../sender/sender.js';
@@ -106,9 +106,11 @@ export function createRunner(
       'webhook deliveries could not be given back; their lease will run out',
     );
 
-  function record(row: DeliveryRow, target: Target | undefined, sent: Sent): void {
+  /** records what became of deliveries finished together, in one outcome write */
+  function record(done: Done[]): void {
+    if (done.length === 0) return;
     track(
-      settle(deps, row, target, sent).then((s) => {
+      settleAll(deps, done).then((s) => {
         if (s.retryInMs !== undefined) wake.wakeIn(s.retryInMs);
       }),
       'webhook delivery could not be recorded',
@@ -129,7 +131,7 @@ export function createRunner(
           const resolution = await lookup;
           if ('drop' in resolution) {
             holdings.unhold(lane);
-            record(row, undefined, resolution);
+            record([{ row, target: undefined, sent: resolution }]);
             return;
           }
           outstanding.set(row.id, { row, target: resolution.target, lane, since: Date.now() });
@@ -157,6 +159,7 @@ export function createRunner(
   function onReports(batch: ReportBatch): void {
     for (const [lane, cap] of batch.caps) holdings.setCap(lane, cap);
     const released: string[] = [];
+    const done: Done[] = [];
     for (const r of batch.reports) {
       const o = outstanding.get(r.id);
       if (!o) continue;
@@ -164,9 +167,10 @@ export function createRunner(
       holdings.unhold(o.lane);
       // never started (its lane went slow, or we are stopping): back to the queue untouched
       if ('released' in r) released.push(r.id);
-      else record(o.row, o.target, 'drop' in r ? { drop: r.drop, templateError: true } : { result: r.result });
+      else done.push({ row: o.row, target: o.target, sent: 'drop' in r ? { drop: r.drop, templateError: true } : { result: r.result } });
     }
     if (released.length > 0) release(released);
+    record(done);
     claimLoop();
   }
 
