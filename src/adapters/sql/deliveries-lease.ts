@@ -66,8 +66,16 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
             { immediate: true, relaxed: true },
           );
         });
+        // the row as leased, set on the row read (a spread copy costs kilobytes of heap a row)
         return rows
-          .map((r) => ({ ...fromSnake(r), status: 'delivering' as const, claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now }))
+          .map((r) => {
+            const row = fromSnake(r);
+            row.status = 'delivering';
+            row.claimedBy = req.workerId;
+            row.nextAttemptTime = req.leaseUntil;
+            row.updateTime = req.now;
+            return row;
+          })
           .sort(oldestFirst);
       }
       const rows = await db
@@ -102,12 +110,12 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
               const counts: StatCount[] = [];
               for (const { id, outcome: o, projectId } of items) {
                 const next = o.status === 'pending' ? o.nextAttemptTime : null;
-                const args = [o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId] as const;
+                const attempts = JSON.stringify(o.attempts);
                 let project = projectId;
                 if (project !== undefined) {
-                  if (st.run(...args).changes === 0) continue;
+                  if (st.run(o.status, attempts, o.roundAttempts, next, o.updateTime, id, workerId).changes === 0) continue;
                 } else {
-                  const row = returning.get(...args) as { project_id: number } | undefined;
+                  const row = returning.get(o.status, attempts, o.roundAttempts, next, o.updateTime, id, workerId) as { project_id: number } | undefined;
                   if (!row) continue;
                   project = row.project_id;
                 }

@@ -121,25 +121,41 @@ export function createRunner(
   async function take(rows: DeliveryRow[]): Promise<void> {
     const jobs: Job[] = [];
     // a lane is one webhook: its target is looked up once per batch, whatever its number of rows
-    const targets = new Map<string, Promise<Resolution>>();
+    const byLane = new Map<string, DeliveryRow[]>();
+    for (const row of rows) {
+      const lane = laneOf(row);
+      const of = byLane.get(lane);
+      if (of) of.push(row);
+      else byLane.set(lane, [row]);
+    }
     await Promise.all(
-      rows.map(async (row) => {
-        const lane = laneOf(row);
+      [...byLane].map(async ([lane, of]) => {
+        let resolution: Resolution;
         try {
-          let lookup = targets.get(lane);
-          if (!lookup) targets.set(lane, (lookup = resolveTarget(deps, row)));
-          const resolution = await lookup;
-          if ('drop' in resolution) {
-            holdings.unhold(lane);
-            record([{ row, target: undefined, sent: resolution }]);
-            return;
-          }
-          outstanding.set(row.id, { row, target: resolution.target, lane, since: Date.now() });
-          jobs.push(jobOf(row, lane, resolution.target, deps.sealer));
+          resolution = await resolveTarget(deps, of[0]);
         } catch (err) {
-          // the store failed: the lease runs out and the row is tried again
-          holdings.unhold(lane);
-          deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery target could not be read');
+          // the store failed: the lease runs out and the rows are tried again
+          for (const row of of) {
+            holdings.unhold(lane);
+            deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery target could not be read');
+          }
+          return;
+        }
+        if ('drop' in resolution) {
+          for (let i = 0; i < of.length; i++) holdings.unhold(lane);
+          record(of.map((row) => ({ row, target: undefined, sent: resolution })));
+          return;
+        }
+        const since = Date.now();
+        for (const row of of) {
+          try {
+            jobs.push(jobOf(row, lane, resolution.target, deps.sealer));
+            outstanding.set(row.id, { row, target: resolution.target, lane, since });
+          } catch (err) {
+            // the key cannot be opened: as a failed read, the lease runs out and the row is tried again
+            holdings.unhold(lane);
+            deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery target could not be read');
+          }
         }
       }),
     );

@@ -114,13 +114,19 @@ export async function settleAll(deps: DispatchDeps, done: Done[]): Promise<Settl
       nextAttemptTime: decision.status === 'pending' ? new Date(nowMs + decision.delayMs).toISOString() : null,
       updateTime: nowIso,
     };
-    settling.push({ ...d, decision, failedAs, outcome });
+    // fields named, not spread: a spread copy costs kilobytes on V8 11 (reservations.ts)
+    settling.push({ row, target: d.target, sent, decision, failedAs, outcome });
   }
   const kept = await deps.outcomes.write(settling.map((x) => ({ id: x.row.id, projectId: x.row.projectId, outcome: x.outcome })));
   const after: Promise<void>[] = [];
+  // the counter moves once per kind and outcome of the batch, not once per delivery
+  const counted = new Map<string, { kind: string; outcome: string; n: number }>();
   for (const x of settling) {
     const { row, outcome, decision } = x;
-    deps.metrics.deliveries.inc({ kind: row.kind, outcome: outcome.status === 'pending' ? 'retry' : outcome.status });
+    const as = outcome.status === 'pending' ? 'retry' : outcome.status;
+    const c = counted.get(row.kind + as);
+    if (c) c.n++;
+    else counted.set(row.kind + as, { kind: row.kind, outcome: as, n: 1 });
     if (!kept.has(row.id)) {
       // the lease ran out and another worker owns the row now: its outcome counts (at least once)
       deps.logger.warn({ deliveryId: row.id }, 'webhook delivery lease lost before its outcome was recorded');
@@ -131,6 +137,7 @@ export async function settleAll(deps: DispatchDeps, done: Done[]): Promise<Settl
       ('result' in x.sent && (x.target?.afterAttempt !== undefined || (decision.status === 'failed' && decision.disable)));
     if (more) after.push(afterOutcome(deps, x, kept.has(row.id)));
   }
+  for (const c of counted.values()) deps.metrics.deliveries.inc({ kind: c.kind, outcome: c.outcome }, c.n);
   await Promise.all(after);
   return { retryInMs };
 }
