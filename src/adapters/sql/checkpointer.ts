@@ -6,12 +6,14 @@
 // machine), in the path of whatever waits on the loop. Here a thread with a connection of its own
 // checkpoints (PASSIVE: neither side waits for the other) every CHECKPOINT_EVERY_MS after the
 // main connection has written; the main connection's own checkpoint stays as a backstop, at
-// BACKSTOP_PAGES, for a thread that falls behind or died.
+// BACKSTOP_PAGES, for a thread that falls behind or died. Not more often than that: a page written
+// again and again (an index's root, a counter's row) is copied once per checkpoint, so a thread
+// checkpointing every few frames would do more work than the 1,000-page rhythm it replaces.
 import type BetterSqlite3 from 'better-sqlite3';
 import { startThread } from '../thread-port.js';
 import type { CheckpointData, FromCheckpointer, ToCheckpointer } from './checkpoint-thread.js';
 
-const CHECKPOINT_EVERY_MS = 100;
+const CHECKPOINT_EVERY_MS = 500;
 /** the WAL's size (pages of 4 KiB) past which the main connection checkpoints itself */
 export const BACKSTOP_PAGES = 10_000;
 // the thread ends on its own once its connection is closed; this only guards against one that cannot
