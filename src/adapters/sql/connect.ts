@@ -9,7 +9,6 @@ import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
 import { kyselyDatabase, statementCache, type StatementCache } from './statements.js';
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
-import { startCheckpointer } from './checkpointer.js';
 import { loadPg } from './pg.js';
 
 export interface SqlOptions {
@@ -26,9 +25,8 @@ export interface SqlOptions {
    */
   synchronous?: 'full' | 'normal';
   /**
-   * SQLite in a file: write the access log, and checkpoint the WAL, from threads of their own
-   * (default). `false` does both on the connection: a one-shot process (the admin CLI) starts no
-   * thread for them.
+   * SQLite in a file: write the access log from its own thread (default). `false` writes it on
+   * the connection: a one-shot process (the admin CLI) starts no thread for it.
    */
   accessLogThread?: boolean;
 }
@@ -173,10 +171,7 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     throw e;
   }
   const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
-  const threads = opts.accessLogThread !== false && sqlite && !inMemory(sqlite.name);
-  const accessLogWriter = threads ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
-  // and the WAL checkpoints, off the event loop (checkpointer.ts)
-  const checkpointer = threads ? startCheckpointer(sqlite) : undefined;
+  const accessLogWriter = opts.accessLogThread !== false && sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name)) : undefined;
   return {
     db,
     dialect,
@@ -188,7 +183,6 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     async close() {
       // the batches already handed to the writer are committed before the database closes
       await accessLogWriter?.close();
-      await checkpointer?.close();
       await raw.destroy();
     },
   };
