@@ -108,8 +108,11 @@ export interface Deliveries {
   claim(req: ClaimRequest): Promise<DeliveryRow[]>;
   /** records an attempt's outcome; false when the lease was lost to another worker */
   complete(id: string, workerId: string, outcome: DeliveryOutcome): Promise<boolean>;
-  /** several outcomes in one statement; returns the ids whose lease was still held */
-  completeMany(workerId: string, items: { id: string; outcome: DeliveryOutcome }[]): Promise<Set<string>>;
+  /**
+   * several outcomes in one statement; returns the ids whose lease was still held. `projectId`
+   * (the row's, which the worker holds) spares reading it back for the fleet figures
+   */
+  completeMany(workerId: string, items: { id: string; outcome: DeliveryOutcome; projectId?: number }[]): Promise<Set<string>>;
   /** gives claimed rows back untouched (no attempt made), due at `now` */
   release(ids: string[], workerId: string, now: string): Promise<void>;
   /**

