@@ -20,12 +20,11 @@
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { createSqlStore } from '../../src/adapters/sql/store.js';
-import { closeRedis, connectRedis } from '../../src/adapters/redis/client.js';
 import type { Hearth } from '../../src/main.js';
 import { forkChild, seedDevices, type Child } from './baselines/brokers.js';
 import type { CommandJob, PublishJob } from './baselines/mqtt-load.js';
-import { adminKeyOf, createCluster, reachable, type Cluster, type ClusterNode } from './lib/cluster-nodes.js';
-import { commOf, cpuBetween, sampleCpu, type PidGroups } from './lib/proc-cpu.js';
+import { adminKeyOf, createCluster, postgresPids, reachable, redisPid, type Cluster, type ClusterNode } from './lib/cluster-nodes.js';
+import { cpuBetween, sampleCpu, type PidGroups } from './lib/proc-cpu.js';
 import { printReport, type Commands, type ConfigFigures, type Stage } from './lib/cluster-report.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 
@@ -60,31 +59,11 @@ interface Ctx {
   children: Set<Child>;
 }
 
-/** the backends of this cluster's nodes and the server's own processes (WAL writer...), as pids of this machine */
-async function postgresPids(ctx: Ctx): Promise<number[]> {
-  const r = await ctx.monitor.query<{ pid: number }>(
-    `select pid from pg_stat_activity where left(application_name, length($1)) = $1 or backend_type <> 'client backend'`,
-    [ctx.cluster.pgAppPrefix],
-  );
-  // a server elsewhere (or in another pid namespace) has pids that are not its processes here
-  return r.rows.map((x) => x.pid).filter((pid) => commOf(pid) === 'postgres');
-}
-
-async function redisPid(url: string): Promise<number | undefined> {
-  const client = await connectRedis({ url });
-  try {
-    const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
-    return pid && commOf(pid)?.startsWith('redis-server') ? pid : undefined;
-  } finally {
-    await closeRedis(client);
-  }
-}
-
 async function groups(ctx: Ctx, brokers: ClusterNode[], load: Child[]): Promise<PidGroups> {
   const g: PidGroups = {};
   for (const b of brokers) g[b.name] = [b.pid];
   g.api = [ctx.api.pid];
-  g.postgres = await postgresPids(ctx);
+  g.postgres = await postgresPids(ctx.monitor, ctx.cluster);
   g.redis = ctx.redisPid ? [ctx.redisPid] : [];
   g.load = [process.pid, ...load.map((c) => c.proc.pid!)];
   return g;

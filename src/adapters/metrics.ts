@@ -88,8 +88,11 @@ export function registerRedisMetrics(registry: Registry, ready: () => boolean): 
 }
 
 /** docs/operations.md#connect-storms: per MQTT listener, connections passed on, held for the rate, waiting now */
-export function registerAdmissionMetrics(registry: Registry, read: () => { listener: string; passed: number; held: number; waiting: number }[]): void {
-  const series = (name: string, help: string, field: 'passed' | 'held' | 'waiting', Metric: typeof Counter | typeof Gauge) =>
+export function registerAdmissionMetrics(
+  registry: Registry,
+  read: () => { listener: string; passed: number; held: number; waiting: number; inFlight: number }[],
+): void {
+  const series = (name: string, help: string, field: 'passed' | 'held' | 'waiting' | 'inFlight', Metric: typeof Counter | typeof Gauge) =>
     new Metric({
       name,
       help,
@@ -101,6 +104,17 @@ export function registerAdmissionMetrics(registry: Registry, read: () => { liste
       },
     });
   series('hearth_listener_connections_admitted_total', 'New connections a listener passed on to the broker (limits.connectRatePerSecond)', 'passed', Counter);
-  series('hearth_listener_connections_held_total', 'New connections that waited because they arrived faster than limits.connectRatePerSecond', 'held', Counter);
-  series('hearth_listener_connections_waiting', 'New connections waiting now for limits.connectRatePerSecond', 'waiting', Gauge);
+  series(
+    'hearth_listener_connections_held_total',
+    'New connections that waited because they arrived faster than limits.connectRatePerSecond, or past limits.connectsInFlight',
+    'held',
+    Counter,
+  );
+  series('hearth_listener_connections_waiting', 'New connections waiting now for limits.connectRatePerSecond or limits.connectsInFlight', 'waiting', Gauge);
+  series(
+    'hearth_listener_connections_in_flight',
+    'Connections passed on to the broker that have had no CONNACK yet (limits.connectsInFlight)',
+    'inFlight',
+    Gauge,
+  );
 }

@@ -114,6 +114,8 @@ export const ConfigSchema = v.object({
     unauthenticatedSocketsPerAddress: positive,
     // docs/operations.md#connect-storms: new connections each MQTT listener passes on per second; more wait (0: no limit)
     connectRatePerSecond: v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 (no limit) or more')),
+    // docs/operations.md#connect-storms: connections each MQTT listener has passed on without a CONNACK yet; more wait (0: no limit)
+    connectsInFlight: v.pipe(v.number('expected a number'), v.integer('expected an integer'), v.minValue(0, 'expected 0 (no limit) or more')),
     listDefault: positive,
     listMax: positive,
     connectionsPerDevice: positive,

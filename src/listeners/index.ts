@@ -61,7 +61,7 @@ export interface Listeners {
   admit(socket: Duplex): void;
   /** an MQTT connection's CONNECT arrived: its connect deadline stops, it still counts as not signed in (src/listeners/gate.ts) */
   received(socket: Duplex): void;
-  /** docs/operations.md#connect-storms: each MQTT listener's admission figures (limits.connectRatePerSecond) */
+  /** docs/operations.md#connect-storms: each MQTT listener's admission figures (limits.connectRatePerSecond, limits.connectsInFlight) */
   admission(): Admission[];
   /** stops accepting MQTT connections (before the broker drains its own) */
   stopMqtt(): void;
@@ -149,6 +149,7 @@ export async function bindListeners(
     unauthenticatedSocketsPerAddress: limits.unauthenticatedSocketsPerAddress,
     uncapped: opts.trustedProxies && ((address) => opts.trustedProxies!.trusts(address)),
     connectRatePerSecond: limits.connectRatePerSecond,
+    connectsInFlight: limits.connectsInFlight,
     logger,
   });
 

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { withMigrationLock } from '../../../src/adapters/sql/connect.js';
 import { closeRedis, connectRedis, deleteKeysByPrefix } from '../../../src/adapters/redis/client.js';
 import { accepting, freePort } from '../baselines/brokers.js';
+import { commOf } from './proc-cpu.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SCHEMA = /^hearth_bench_[0-9a-f]+$/;
@@ -98,11 +99,10 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     const mqttPort = roles.includes('broker') ? await freePort() : 0;
     const dataDir = join(dir, name);
     mkdirSync(dataDir, { recursive: true });
-    // BENCH_PROFILE=<dir> (as for the in-process benches, lib/profile.ts): each node writes a
-    // CPU profile there when it stops
-    const profile = process.env.BENCH_PROFILE
-      ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`, `--cpu-prof-name=cluster-${name}-${Date.now()}.cpuprofile`]
-      : [];
+    // BENCH_PROFILE=<dir> (as for the in-process benches, lib/profile.ts): each node writes its
+    // CPU profiles into <dir>/cluster-<name>-<time>/ when it stops, one a thread (node's own names:
+    // one --cpu-prof-name for all had tsx's loader thread overwrite the main thread's profile)
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE, `cluster-${name}-${Date.now()}`)}`] : [];
     const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
       env: {
@@ -129,7 +129,8 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      // a profiled node writes its profile as it exits: give it time (a broker closing thousands of connections)
+      const t = setTimeout(() => child.kill('SIGKILL'), profile.length ? 120_000 : 10_000);
       await exited;
       clearTimeout(t);
     };
@@ -201,4 +202,25 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
 /** the admin key the first node wrote when it created the project */
 export function adminKeyOf(node: ClusterNode): string {
   return readFileSync(join(node.dataDir, 'admin.key'), 'utf8').trim();
+}
+
+/** the backends of this cluster's nodes and the server's own processes (WAL writer...), as pids of this machine */
+export async function postgresPids(monitor: pg.Client, cluster: Pick<Cluster, 'pgAppPrefix'>): Promise<number[]> {
+  const r = await monitor.query<{ pid: number }>(
+    `select pid from pg_stat_activity where left(application_name, length($1)) = $1 or backend_type <> 'client backend'`,
+    [cluster.pgAppPrefix],
+  );
+  // a server elsewhere (or in another pid namespace) has pids that are not its processes here
+  return r.rows.map((x) => x.pid).filter((pid) => commOf(pid) === 'postgres');
+}
+
+/** the Redis server's pid when it runs on this machine */
+export async function redisPid(url: string): Promise<number | undefined> {
+  const client = await connectRedis({ url });
+  try {
+    const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
+    return pid && commOf(pid)?.startsWith('redis-server') ? pid : undefined;
+  } finally {
+    await closeRedis(client);
+  }
 }

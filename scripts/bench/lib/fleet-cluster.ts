@@ -15,7 +15,8 @@ import { loadConfig } from '../../../src/config/load.js';
 import type { Hearth } from '../../../src/main.js';
 import { rssOf, seedDevices } from '../baselines/brokers.js';
 import type { FleetClient } from '../baselines/fleet-load.js';
-import { adminKeyOf, createCluster, reachable, type ClusterNode } from './cluster-nodes.js';
+import { adminKeyOf, createCluster, postgresPids, reachable, redisPid, type ClusterNode } from './cluster-nodes.js';
+import { cpuBetween, sampleCpu, type CpuSample, type PidGroups } from './proc-cpu.js';
 import {
   allOf,
   apiConnected,
@@ -35,6 +36,16 @@ import {
 } from './fleet.js';
 
 const mib = (b: number) => fmt(b / 1024 / 1024, 1);
+
+/** CPU µs per device of each part of the cluster between two samples, one line */
+function cpuLine(before: CpuSample, after: CpuSample, devices: number): string {
+  const u = cpuBetween(before, after);
+  const parts = Object.entries(u.micros).map(([k, v]) => `${k} ${fmt(v / devices)}`);
+  const ours = Object.entries(u.micros)
+    .filter(([k]) => k !== 'load')
+    .reduce((a, [, v]) => a + v, 0);
+  return `CPU µs per device: ${parts.join(', ')}; cluster total ${fmt(ours / devices)} (machine ${u.machineCores.toFixed(2)} cores busy)`;
+}
 
 async function redisBytes(url: string, prefix: string): Promise<number> {
   const r = await connectRedis({ url });
@@ -60,6 +71,54 @@ async function schemaBytes(client: pg.Client, schema: string): Promise<number> {
     [schema],
   );
   return Number(r.rows[0].b);
+}
+
+type TableCounts = Map<string, { scans: number; ins: number; upd: number; del: number }>;
+
+/** per table of the schema: index and sequential scans, rows inserted, updated, deleted so far */
+async function tableCounts(client: pg.Client, schema: string): Promise<TableCounts> {
+  // the statistics collector publishes with a delay: ask for a fresh snapshot
+  await client.query('select pg_stat_clear_snapshot()');
+  const r = await client.query<{ t: string; scans: string; ins: string; upd: string; del: string }>(
+    `select relname as t, coalesce(idx_scan, 0) + coalesce(seq_scan, 0) as scans, n_tup_ins as ins, n_tup_upd as upd, n_tup_del as del from pg_stat_user_tables where schemaname = $1`,
+    [schema],
+  );
+  return new Map(r.rows.map((x) => [x.t, { scans: Number(x.scans), ins: Number(x.ins), upd: Number(x.upd), del: Number(x.del) }]));
+}
+
+/** what PostgreSQL did per device between two counts, the busiest tables first: `table scans/ins/upd/del` */
+function tableLine(before: TableCounts, after: TableCounts, devices: number): string {
+  const rows = [...after].map(([t, a]) => {
+    const b = before.get(t) ?? { scans: 0, ins: 0, upd: 0, del: 0 };
+    return { t, scans: a.scans - b.scans, ins: a.ins - b.ins, upd: a.upd - b.upd, del: a.del - b.del };
+  });
+  return rows
+    .filter((r) => r.scans + r.ins + r.upd + r.del > 0)
+    .sort((x, y) => y.scans + y.ins + y.upd + y.del - (x.scans + x.ins + x.upd + x.del))
+    .slice(0, 8)
+    .map((r) => `${r.t} ${[r.scans, r.ins, r.upd, r.del].map((n) => fmt(n / devices, 2)).join('/')}`)
+    .join(', ');
+}
+
+/** Redis commands served so far, by command (the whole server's: other users of a shared Redis count too) */
+async function redisCalls(url: string): Promise<Map<string, number>> {
+  const r = await connectRedis({ url });
+  try {
+    const text = await r.info('commandstats');
+    return new Map([...text.matchAll(/^cmdstat_(\S+?):calls=(\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+  } finally {
+    await closeRedis(r);
+  }
+}
+
+function redisLine(before: Map<string, number>, after: Map<string, number>, devices: number): string {
+  const d = [...after].map(([k, v]): [string, number] => [k, v - (before.get(k) ?? 0)]).filter(([, v]) => v > 0);
+  const total = d.reduce((a, [, v]) => a + v, 0);
+  return `${fmt(total / devices, 1)} (${d
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([k, v]) => `${k} ${fmt(v / devices, 2)}`)
+    .join(', ')})`;
 }
 
 export async function clusterRun(s: Settings): Promise<{ summary: string; exact: boolean } | undefined> {
@@ -133,7 +192,23 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     const gauges = async () => (await Promise.all(live().map((b) => gauge(b.httpPort)))).reduce((a, x) => a + x, 0);
     const exactNow = async () => allOf(reached('API isConnected', await apiConnected(api.httpPort, adminKey), total), reached('gauges', await gauges(), total));
     const wait = waitMs(total);
+    const redis = await redisPid(redisUrl);
+    // CPU of the brokers (together), the api and worker, PostgreSQL (this cluster's backends and the
+    // server's own processes) and Redis (shared with whoever else uses it) during each storm
+    const groups = async (): Promise<PidGroups> => ({
+      brokers: live().map((b) => b.pid),
+      'api+worker': cluster
+        .nodes()
+        .filter((n) => !n.roles.includes('broker'))
+        .map((n) => n.pid),
+      postgres: await postgresPids(monitor, cluster),
+      redis: redis ? [redis] : [],
+      load: gens.children.map((c) => c.proc.pid!),
+    });
 
+    let tables0 = await tableCounts(monitor, cluster.schema);
+    let calls0 = await redisCalls(redisUrl);
+    let cpu0 = sampleCpu(await groups());
     const t0 = performance.now();
     const c = await gens.connect(
       brokers.map((b) => b.mqttPort),
@@ -142,6 +217,9 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
       wait,
     );
     const exactMs = await until(exactNow, 'cluster presence', t0, wait, GAUGE_EVERY_MS);
+    const connectCpu = cpuLine(cpu0, sampleCpu(await groups()), total);
+    const connectTables = tableLine(tables0, await tableCounts(monitor, cluster.schema), total);
+    const connectCalls = redisLine(calls0, await redisCalls(redisUrl), total);
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfter = brokers.map((b) => rssOf(b.pid));
     const redisAfter = await redisBytes(redisUrl, cluster.redisPrefix);
@@ -149,6 +227,9 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     console.log(
       `  connect storm: ${fmt(total)} devices in ${secs(c.ms)} s (${fmt(total / (c.ms / 1000))}/s), CONNACK p50 ${fmt(quantile(c.connack, 0.5), 1)} ms p99 ${fmt(quantile(c.connack, 0.99), 1)} ms; presence exact (API and gauges) after ${secs(exactMs)} s; refused ${refusedOf(c.failures)}`,
     );
+    console.log(`  connect storm ${connectCpu}`);
+    console.log(`  connect storm PostgreSQL per device (table scans/inserts/updates/deletes): ${connectTables}`);
+    console.log(`  connect storm Redis commands per device (the whole server's): ${connectCalls}`);
     brokers.forEach((b, i) =>
       console.log(
         `  ${b.name}: RSS ${mib(rssBefore[i])} → ${mib(rssAfter[i])} MiB, ${fmt((rssAfter[i] - rssBefore[i]) / 1024 / s.perBroker, 1)} KiB per device`,
@@ -162,6 +243,9 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     const victim = brokers[0];
     const moving = clients.filter((x) => x.port === 0).length;
     const lostBefore = (await gens.status(true)).lost;
+    tables0 = await tableCounts(monitor, cluster.schema);
+    calls0 = await redisCalls(redisUrl);
+    cpu0 = sampleCpu(await groups());
     const k0 = performance.now();
     killed = victim;
     process.kill(victim.pid, 'SIGKILL');
@@ -175,6 +259,9 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
       waitMs(moving),
     );
     const exactAgainMs = await until(exactNow, 'presence exact after the kill', k0, waitMs(moving), GAUGE_EVERY_MS);
+    const moveCpu = cpuLine(cpu0, sampleCpu(await groups()), moving);
+    const moveTables = tableLine(tables0, await tableCounts(monitor, cluster.schema), moving);
+    const moveCalls = redisLine(calls0, await redisCalls(redisUrl), moving);
     // the dead node's presence times out: nobody who moved may be marked offline by it
     const timeout = loadConfig({}).presence.nodeTimeoutMs;
     console.log(`  presence exact again; waiting ${secs(timeout + 5000)} s for the dead node's presence to time out`);
@@ -185,6 +272,9 @@ export async function clusterRun(s: Settings): Promise<{ summary: string; exact:
     console.log(
       `  SIGKILL ${victim.name} (${fmt(s.perBroker)} devices): all reconnected after ${secs(backMs)} s, presence exact after ${secs(exactAgainMs)} s (target ≤ 30 s); ${stays ? 'still exact' : `NOT exact (API ${fmt(afterTimeout)})`} after the dead node's timeout (${timeout / 1000} s); refused ${refusedOf(failures)}`,
     );
+    console.log(`  after the kill, until exact: ${moveCpu} (per device moved)`);
+    console.log(`  after the kill, PostgreSQL per device moved (table scans/inserts/updates/deletes): ${moveTables}`);
+    console.log(`  after the kill, Redis commands per device moved (the whole server's): ${moveCalls}`);
     return {
       exact: stays,
       summary: `cluster ${fmt(total)}: ${fmt(total / (c.ms / 1000))} connects/s, exact after ${secs(exactMs)} s; killed broker's devices exact again after ${secs(exactAgainMs)} s`,

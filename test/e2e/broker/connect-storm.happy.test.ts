@@ -5,6 +5,8 @@
 // The connect deadline (docs/operations.md#connection-limits) stops once the CONNECT arrived: a
 // node that takes longer than it to answer still answers (issue #25: a storm larger than the node
 // could answer within the deadline was closed and retried without end).
+// The in-flight cap (limits.connectsInFlight) holds a burst back the same way until CONNACKs give
+// their places back.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
@@ -63,6 +65,46 @@ describe('connect storms', () => {
     await eventually(() => t.hearth.broker!.connectionCount === BURST, MIN_WAIT_MS, `${BURST} device connections on the broker`);
     // and they stay: none is closed by a deadline once connected
     expect(refused).toEqual([]);
+  });
+});
+
+describe('the in-flight cap', () => {
+  const CAP = 2;
+  let capped: TestHearth;
+  beforeAll(async () => {
+    // no rate: only the cap holds connections back
+    capped = await startTestHearth({ limits: { connectRatePerSecond: 0, connectsInFlight: CAP } });
+  });
+  afterAll(() => capped?.close());
+
+  it('a burst past limits.connectsInFlight waits for CONNACKs, not refused: every client gets CONNACK 0', async () => {
+    const devices: SeededDevice[] = [];
+    for (let i = 0; i < 15; i++) devices.push(await capped.seedDevice());
+    const problems: string[] = [];
+    // opened in one turn: 15 arrive at once, two are passed on, the rest wait for their CONNACKs
+    const clients: MqttClient[] = devices.map((d) => {
+      const c = mqtt.connect(`mqtt://127.0.0.1:${capped.hearth.mqttPort}`, {
+        username: String(d.id),
+        password: d.key,
+        reconnectPeriod: 0,
+        connectTimeout: 4 * MIN_WAIT_MS,
+        keepalive: 60,
+      });
+      c.on('error', (e) => problems.push(`${d.id}: ${e.message}`));
+      c.on('close', () => {
+        if (!c.connected) problems.push(`${d.id}: closed before CONNACK`);
+      });
+      onTestFinished(() => void c.end(true));
+      return c;
+    });
+    await Promise.all(clients.map((c) => (c.connected ? undefined : new Promise((r) => c.once('connect', r)))));
+    expect(problems).toEqual([]);
+    const text = await (await fetch(`${capped.httpUrl}/metrics`)).text();
+    expect(sample(text, 'hearth_listener_connections_held_total', { listener: 'MQTT' }) ?? 0).toBeGreaterThan(0);
+    expect(sample(text, 'hearth_listener_connections_admitted_total', { listener: 'MQTT' })).toBe(devices.length);
+    // every CONNACK gave its place back
+    expect(sample(text, 'hearth_listener_connections_in_flight', { listener: 'MQTT' })).toBe(0);
+    expect(sample(text, 'hearth_listener_connections_waiting', { listener: 'MQTT' })).toBe(0);
   });
 });
 

@@ -31,6 +31,8 @@ describe('listener, TLS, proxy and CORS settings', () => {
     expect(c.limits.unauthenticatedSocketsPerAddress).toBe(100);
     expect(c.limits.connectRatePerSecond).toBe(500);
     expect(loadConfig({ HEARTH_LIMITS_CONNECT_RATE_PER_SECOND: '0' }).limits.connectRatePerSecond).toBe(0);
+    expect(c.limits.connectsInFlight).toBe(500);
+    expect(loadConfig({ HEARTH_LIMITS_CONNECTS_IN_FLIGHT: '0' }).limits.connectsInFlight).toBe(0);
     expect(tlsFilesOf(c)).toBeUndefined();
     expect(c.trustedProxies).toEqual([]);
     expect(c.corsOrigins).toEqual(['*']);
@@ -65,6 +67,7 @@ describe('listener, TLS, proxy and CORS settings', () => {
     ['HEARTH_LIMITS_UNAUTHENTICATED_SOCKETS_PER_ADDRESS', '0'],
     ['HEARTH_LIMITS_CONNECT_RATE_PER_SECOND', '-1'],
     ['HEARTH_LIMITS_CONNECT_RATE_PER_SECOND', '2.5'],
+    ['HEARTH_LIMITS_CONNECTS_IN_FLIGHT', '-1'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.0/33'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.1,proxy.example.com'],
     ['HEARTH_TRUSTED_PROXIES', '127.1'],

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { bindListeners } from '../../../src/listeners/index.js';
+import { MIN_WAIT_MS } from '../../helpers/wait.js';
 
 const logger = pino({ level: 'silent' });
 const config = (over: Partial<Config> = {}): Config => {
@@ -67,7 +68,7 @@ describe('listeners', () => {
     // a request to the same process, answered after it accepted the six (positive control)
     expect((await fetch(`http://127.0.0.1:${l.ports.http}/healthz`)).status).toBe(503);
     // nothing passed the rate into the start-up hold
-    expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 0, held: 0, waiting: 0 }]);
+    expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 0, held: 0, waiting: 0, inFlight: 0 }]);
 
     let handed = 0;
     const all = new Promise<void>((resolve) => {
@@ -77,8 +78,44 @@ describe('listeners', () => {
       });
     });
     await all;
-    // two tokens at once, the other four waited for the rate
-    expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 6, held: 4, waiting: 0 }]);
+    // two tokens at once, the other four waited for the rate; none has had its CONNACK
+    expect(l.admission()).toEqual([{ listener: 'MQTT', passed: 6, held: 4, waiting: 0, inFlight: 6 }]);
+  });
+
+  it('at most limits.connectsInFlight connections wait for their CONNACK; the next is passed on when one gets it or closes', async () => {
+    const base = config();
+    const l = await bindListeners({ ...base, limits: { ...base.limits, connectRatePerSecond: 0, connectsInFlight: 2 } }, { broker: true, logger });
+    onTestFinished(() => l.close());
+    const handed: Socket[] = [];
+    l.serve({ request: (_req, res) => res.end('served'), mqtt: (socket) => void handed.push(socket) });
+    const devices = openDevices(l.ports.mqtt, 5);
+    // all five accepted: two passed on, three wait (the positive control of "no more than two")
+    await expect.poll(() => l.admission()[0], { timeout: MIN_WAIT_MS }).toEqual({ listener: 'MQTT', passed: 2, held: 3, waiting: 3, inFlight: 2 });
+    expect(handed).toHaveLength(2);
+    // a CONNACK (the broker admits the socket): the next one is passed on
+    l.admit(handed[0]);
+    await expect.poll(() => handed.length, { timeout: MIN_WAIT_MS }).toBe(3);
+    expect(l.admission()[0]).toMatchObject({ passed: 3, waiting: 2, inFlight: 2 });
+    // a connection in flight closes (the device gave up): the next one too
+    devices.find((d) => d.localPort === handed[1].remotePort)!.destroy();
+    await expect.poll(() => handed.length, { timeout: MIN_WAIT_MS }).toBe(4);
+    // the one passed on gets its CONNACK, the last one follows; none was refused
+    l.admit(handed[2]);
+    l.admit(handed[3]);
+    await expect.poll(() => handed.length, { timeout: MIN_WAIT_MS }).toBe(5);
+    expect(l.admission()[0]).toEqual({ listener: 'MQTT', passed: 5, held: 3, waiting: 0, inFlight: 1 });
+    expect(devices.filter((d) => d.destroyed)).toHaveLength(1);
+  });
+
+  it('with the rate and the cap at 0, every connection is passed on at once', async () => {
+    const base = config();
+    const l = await bindListeners({ ...base, limits: { ...base.limits, connectRatePerSecond: 0, connectsInFlight: 0 } }, { broker: true, logger });
+    onTestFinished(() => l.close());
+    const handed: Socket[] = [];
+    l.serve({ request: (_req, res) => res.end('served'), mqtt: (socket) => void handed.push(socket) });
+    openDevices(l.ports.mqtt, 5);
+    await expect.poll(() => handed.length, { timeout: MIN_WAIT_MS }).toBe(5);
+    expect(l.admission()[0]).toEqual({ listener: 'MQTT', passed: 5, held: 0, waiting: 0, inFlight: 0 });
   });
 
   it("the connect deadline stops once a socket's CONNECT arrived; a socket signed in keeps no gate listener", async () => {
