@@ -15,12 +15,10 @@
 // (NORMAL keeps that), so no frame is dropped from the WAL before it is durable. FULL's commit does
 // this fsync and nothing more (on Linux and macOS, whose SQLite builds assume powersafe overwrite).
 // On Linux the sync is fdatasync(2): the frames and the file's new size (what reading them back
-// needs), without the modification time FULL's fsync also writes; the journal commit that forces
-// is most of an fsync's cost on ext4 (a fsync from the pool measured about 550 us under strace,
-// SQLite's own on the main thread 48 us). Elsewhere fsync, as SQLite does.
-import { close, fdatasync, fsync, open } from 'node:fs';
+// needs), without the modification time, which fsync also writes. Elsewhere fsync, as SQLite does.
+import { open, type FileHandle } from 'node:fs/promises';
 
-const syncData = process.platform === 'linux' ? fdatasync : fsync;
+const DATA_ONLY = process.platform === 'linux';
 
 export interface WalSync {
   /** resolves once every commit made on the connection before the call is on disk */
@@ -29,26 +27,23 @@ export interface WalSync {
   close(): Promise<void>;
 }
 
-const call = <T>(fn: (cb: (err: NodeJS.ErrnoException | null, value: T) => void) => void) =>
-  new Promise<T>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
-
 /** `file`: the database file in WAL mode; its WAL is `<file>-wal`, opened at the first sync */
 export function walSync(file: string): WalSync {
-  let fd: Promise<number> | undefined;
+  let wal: Promise<FileHandle> | undefined;
   const under = new Set<Promise<void>>();
   let closed = false;
 
   async function once(): Promise<void> {
     // the WAL exists once a commit has been made, which is what a sync follows
-    fd ??= call<number>((cb) => open(`${file}-wal`, 'r', cb));
-    let d: number;
+    wal ??= open(`${file}-wal`, 'r');
+    let h: FileHandle;
     try {
-      d = await fd;
+      h = await wal;
     } catch (err) {
-      fd = undefined;
+      wal = undefined;
       throw err;
     }
-    await call<void>((cb) => syncData(d, (err) => cb(err, undefined)));
+    await (DATA_ONLY ? h.datasync() : h.sync());
   }
 
   return {
@@ -66,9 +61,9 @@ export function walSync(file: string): WalSync {
     async close() {
       closed = true;
       await Promise.all(under);
-      const d = await fd?.catch(() => undefined);
-      fd = undefined;
-      if (d !== undefined) await call<void>((cb) => close(d, (err) => cb(err, undefined)));
+      const h = await wal?.catch(() => undefined);
+      wal = undefined;
+      await h?.close();
     },
   };
 }
