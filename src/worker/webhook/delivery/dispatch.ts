@@ -122,7 +122,7 @@ export async function settleAll(deps: DispatchDeps, done: Done[]): Promise<Settl
   // the counter moves once per kind and outcome of the batch, not once per delivery
   const counted = new Map<string, { kind: string; outcome: string; n: number }>();
   for (const x of settling) {
-    const { row, outcome, decision } = x;
+    const { row, outcome } = x;
     const as = outcome.status === 'pending' ? 'retry' : outcome.status;
     const c = counted.get(row.kind + as);
     if (c) c.n++;
@@ -131,15 +131,21 @@ export async function settleAll(deps: DispatchDeps, done: Done[]): Promise<Settl
       // the lease ran out and another worker owns the row now: its outcome counts (at least once)
       deps.logger.warn({ deliveryId: row.id }, 'webhook delivery lease lost before its outcome was recorded');
     }
-    // a plain success of an event or command webhook needs nothing more
-    const more =
-      (kept.has(row.id) && ((row.kind === 'report' && outcome.status !== 'pending') || (decision.status === 'failed' && x.failedAs !== 'dropped quietly'))) ||
-      ('result' in x.sent && (x.target?.afterAttempt !== undefined || (decision.status === 'failed' && decision.disable)));
-    if (more) after.push(afterOutcome(deps, x, kept.has(row.id)));
+    if (hasAfter(x, kept.has(row.id))) after.push(afterOutcome(deps, x, kept.has(row.id)));
   }
   for (const c of counted.values()) deps.metrics.deliveries.inc({ kind: c.kind, outcome: c.outcome }, c.n);
   await Promise.all(after);
   return { retryInMs };
+}
+
+/**
+ * whether afterOutcome has anything to do (each of its steps' conditions, in its order): a plain
+ * success of an event or command webhook needs nothing more, and is spared a promise
+ */
+function hasAfter(x: Settling, kept: boolean): boolean {
+  const { row, outcome, decision: d, failedAs } = x;
+  if (kept && ((row.kind === 'report' && outcome.status !== 'pending') || (d.status === 'failed' && failedAs !== 'dropped quietly'))) return true;
+  return 'result' in x.sent && (x.target?.afterAttempt !== undefined || (d.status === 'failed' && d.disable === true));
 }
 
 /** what follows a recorded outcome besides the record: the report run, the general log, the target's health, a 410 */
