@@ -128,7 +128,7 @@ function walkingMetrics(registry: Registry, prefix: string, everyMs: number): vo
   let last: Walk | undefined;
   let walking: Promise<Walk> | undefined;
   const walk = async (): Promise<Walk> => {
-    const byType = <T>(list: T[], key: (x: T) => string | undefined) => {
+    const countBy = <T>(list: T[], key: (x: T) => string | undefined) => {
       const m = new Map<string, number>();
       for (const x of list) {
         const k = key(x);
@@ -140,9 +140,9 @@ function walkingMetrics(registry: Registry, prefix: string, everyMs: number): vo
     const resources = nodeProcess.getActiveResourcesInfo?.() ?? [];
     const w: Walk = {
       at: performance.now(),
-      handles: byType(handles, (h) => (h && typeof h.constructor === 'function' ? h.constructor.name : undefined)),
+      handles: countBy(handles, (h) => (h && typeof h.constructor === 'function' ? h.constructor.name : undefined)),
       handlesTotal: handles.length,
-      resources: byType(resources, (r) => r),
+      resources: countBy(resources, (r) => r),
       resourcesTotal: resources.length,
     };
     if (help.has('process_open_fds'))
