@@ -26,6 +26,7 @@ import type { BenchOptions, BenchResult } from './lib/types.js';
 import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
 import { startThread } from '../../src/adapters/thread-port.js';
+import { pausesLine, watchPauses, type Pauses } from './lib/pauses.js';
 
 const FLOOR = 0.5;
 
@@ -169,6 +170,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     createWorker({ ...hearth.deps, logger: pino({ level: 'warn' }), webhooks: config.webhooks, releaseLeasesOnStart: true, threads: startThread });
   let worker = newWorker();
   const results: Figures[] = [];
+  let halfLoad: Pauses | undefined;
   let stage: { perSecond: number; bare: number; hearthMicros: number; mainMicros: number; senderMicros: number } | undefined;
   try {
     const { port } = await nextMessage<{ port: number }>(rx, (m) => m.port);
@@ -232,7 +234,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     // above measure capacity, so their latency is mostly time spent queued behind the backlog
     const rate = Math.max(50, Math.round(results[0].perSecond / 2));
     const steady = Math.min(count, rate * 5);
+    // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine
+    const paused = watchPauses();
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate }, steady, true));
+    halfLoad = paused();
     results.push(await once(`bare node:http @${rate}/s`, { ...bare, rate }, steady));
 
     // the delivery stage alone: fill the queue with the worker stopped, then time the drain
@@ -291,6 +296,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   console.log(
     `  latency at ${steadyHearth.target.split('@')[1]}: hearth p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms; bare p50 ${steadyBare.p50.toFixed(1)} ms p99 ${steadyBare.p99.toFixed(1)} ms`,
   );
+  if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)}`);
   if (stage) {
     console.log(
       `  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`,
