@@ -76,6 +76,10 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
       const m = await baselineAt(s, n, 'mosquitto');
       const here = [h.connect, a!, ...(m ? [m] : [])];
       printCurve(here);
+      for (const r of here) {
+        if (r.cpuThreads) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
+        if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
+      }
       rows.push(...here);
       if (h.largest) {
         big = h.largest;
