@@ -102,7 +102,11 @@ async function profile(m: Extract<Msg, { type: 'profile' }>): Promise<void> {
     await session.post('Profiler.start');
     // and where it allocates, garbage included (what the young generation and the GC threads work on)
     await session.post('HeapProfiler.enable');
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     send({ type: 'profiling' });
     return;
   }

@@ -235,8 +235,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
   const gens = await startGenerators(s.generators, s.inflight);
   try {
     const port = server ? (await server.request<{ port: number }>({ type: 'start', mode: 'aedes' }, 'started')).port : m!.port;
-    const memory = async () =>
-      server ? await server.request<Memory>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN };
+    const memory = async () => (server ? await server.request<Memory>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN });
     const before = await memory();
     const pid = server ? server.proc.pid! : m!.pid;
     // BENCH_PROFILE=<dir>: bare Aedes's profile under the same generators, to set beside Hearth's
