@@ -77,7 +77,7 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
       const here = [h.connect, a!, ...(m ? [m] : [])];
       printCurve(here);
       for (const r of here) {
-        if (r.cpuThreads) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
+        if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
         if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
       }
       rows.push(...here);
