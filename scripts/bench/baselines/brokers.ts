@@ -109,9 +109,11 @@ export function cpuMicrosOf(pid: number): number {
 
 /**
  * CPU time (user, system) of a process so far, µs, per kind of thread (the thread's name in
- * /proc/<pid>/task/<tid>/comm: `node` is the event loop, `V8 DefaultWorke` V8's helpers (GC),
- * `libuv-worker` the thread pool (fsync, file reads), others by name). Threads that ended are
- * not counted: compare two readings of threads that live through the window.
+ * /proc/<pid>/task/<tid>/comm). Threads that ended are
+ * not counted: compare two readings of threads that live through the window. Node 20 names every
+ * thread `node`: the event loop is the one whose id is the process's, the rest are `node (other)`
+ * (V8's helpers, the libuv pool, worker threads). BENCH_TID=1: one entry per thread, named by its
+ * id's offset from the process's (`#0` the event loop; V8's four helpers come next, `#2`..`#5`).
  */
 export function cpuByThreadOf(pid: number): Map<string, { user: number; system: number }> {
   const out = new Map<string, { user: number; system: number }>();
