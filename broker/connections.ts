@@ -9,8 +9,11 @@ import type { DeviceSession, MqttClientLike } from './session.js';
 import type { BrokerMetrics } from './metrics.js';
 
 export class NodeConnections {
-  /** device id → its live sessions on this node (an array: most devices hold one) */
-  private readonly byDevice = new Map<number, DeviceSession[]>();
+  /**
+   * device id → its live session on this node, or its sessions when it holds more than one: most
+   * devices hold one, and a list of one cost 56 bytes a device beside the entry (issue #25)
+   */
+  private readonly byDevice = new Map<number, DeviceSession | DeviceSession[]>();
   /** device id → the tail of its presence changes */
   private readonly chains = new Map<number, Promise<void>>();
 
@@ -21,18 +24,20 @@ export class NodeConnections {
 
   get size(): number {
     let n = 0;
-    for (const list of this.byDevice.values()) n += list.length;
+    for (const held of this.byDevice.values()) n += Array.isArray(held) ? held.length : 1;
     return n;
   }
 
   sessionsOf(deviceId: number): readonly DeviceSession[] {
-    return this.byDevice.get(deviceId) ?? [];
+    const held = this.byDevice.get(deviceId);
+    return held === undefined ? [] : Array.isArray(held) ? held : [held];
   }
 
   attach(s: DeviceSession): Promise<void> {
-    const list = this.byDevice.get(s.device.id);
-    if (list) list.push(s);
-    else this.byDevice.set(s.device.id, [s]);
+    const held = this.byDevice.get(s.device.id);
+    if (held === undefined) this.byDevice.set(s.device.id, s);
+    else if (Array.isArray(held)) held.push(s);
+    else this.byDevice.set(s.device.id, [held, s]);
     this.metrics.connects[s.transport]++;
     this.metrics.connected[s.transport]++;
     const { logger } = this.deps;
@@ -45,11 +50,15 @@ export class NodeConnections {
 
   /** idempotent: a connection may report its end more than once */
   detach(s: DeviceSession): Promise<void> {
-    const list = this.byDevice.get(s.device.id);
-    const i = list ? list.indexOf(s) : -1;
-    if (!list || i < 0) return Promise.resolve();
-    list.splice(i, 1);
-    if (!list.length) this.byDevice.delete(s.device.id);
+    const held = this.byDevice.get(s.device.id);
+    if (held === s) this.byDevice.delete(s.device.id);
+    else {
+      const i = Array.isArray(held) ? held.indexOf(s) : -1;
+      if (i < 0) return Promise.resolve();
+      const list = held as DeviceSession[];
+      list.splice(i, 1);
+      if (list.length === 1) this.byDevice.set(s.device.id, list[0]!);
+    }
     this.metrics.connected[s.transport]--;
     const { logger } = this.deps;
     if (logger.isLevelEnabled('debug')) logger.debug({ deviceId: s.device.id, transport: s.transport }, `device ${s.device.id} disconnected (${s.transport})`);
@@ -66,7 +75,7 @@ export class NodeConnections {
   }
 
   closeAll(): void {
-    for (const list of [...this.byDevice.values()]) for (const s of [...list]) closeSession(s);
+    for (const held of [...this.byDevice.values()]) for (const s of Array.isArray(held) ? [...held] : [held]) closeSession(s);
   }
 
   /** resolves once every presence change begun so far is written */

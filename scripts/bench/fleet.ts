@@ -9,7 +9,11 @@
 //   would not fit in the others' open files: 13,000 under a hard limit of 20,000), PostgreSQL +
 //   Redis; one broker is killed and its devices spread over the others.
 // BENCH_FLEET_STORMS=0: the scaling curve only (no drop, no storms: profiles and A/B at a small
-// N). BENCH_PROFILE=<dir>: a CPU profile of the server (Hearth, and bare Aedes) during each embedded connect storm.
+// N). BENCH_PROFILE=<dir>: a CPU profile of the server (Hearth, and bare Aedes) during each embedded connect storm,
+// and a sampled allocation profile beside it (.heapprofile). Each embedded target's CPU per connect is
+// also split by thread (the event loop, the others: V8's GC and compilers; BENCH_TID=1: per thread)
+// and its memory per device into V8 heap, external and the young generation. BENCH_FLEET_NODE_FLAGS:
+// Node flags for both embedded servers (`--max-semi-space-size=2`, `--single-threaded-gc`).
 // Every wait prints progress every 10 s and gives up, saying where it stood, after 2 minutes
 // plus 40 ms a device (or 3 minutes without change); a storm that gives up is reported as such.
 // Load: BENCH_FLEET_GENERATORS child processes (4), each from its own source address
@@ -76,6 +80,10 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
       const m = await baselineAt(s, n, 'mosquitto');
       const here = [h.connect, a!, ...(m ? [m] : [])];
       printCurve(here);
+      for (const r of here) {
+        if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
+        if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
+      }
       rows.push(...here);
       if (h.largest) {
         big = h.largest;

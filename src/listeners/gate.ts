@@ -89,16 +89,23 @@ export interface Gate {
   readonly pending: number;
 }
 
-/** the TCP connection a socket runs on: a TLS socket reports its raw socket's peer */
-const keyOf = (s: { localPort?: number; remoteAddress?: string; remotePort?: number }) => `${s.localPort}|${s.remoteAddress}|${s.remotePort}`;
+/**
+ * The TCP connection a socket runs on: the raw socket the gate watched. A TLS socket that a
+ * tls.Server made over it names it as its `_parent` (Node's own link; a WebSocket's stream has
+ * neither and matches nothing, its upgrade admitted it). Keyed by the object, not by its
+ * addresses: reading `localPort` had Node fetch and keep the socket's own address (`_sockname`)
+ * for the connection's life, about 100 bytes a device at fleet size (issue #25), and built a
+ * string three times a connect.
+ */
+const keyOf = (s: Duplex): Duplex => (s as Duplex & { _parent?: Duplex })._parent ?? s;
 
 export function createGate(opts: GateOptions): Gate {
-  const pending = new Map<string, Pending>();
+  const pending = new Map<Duplex, Pending>();
   const perAddress = new Map<string, number>();
   let refusedLogged = 0;
   const throttles: { stats: Admission; drop(): void }[] = [];
 
-  const release = (key: string, p: Pending) => {
+  const release = (key: Duplex, p: Pending) => {
     if (pending.get(key) !== p) return;
     pending.delete(key);
     clearTimeout(p.timer);
@@ -119,7 +126,7 @@ export function createGate(opts: GateOptions): Gate {
   /** the deadline stops (received, or held unread by the node) */
   const pause = (socket: Duplex) => {
     if (pending.size === 0) return;
-    const p = pending.get(keyOf(socket as Socket));
+    const p = pending.get(keyOf(socket));
     if (p) clearTimeout(p.timer);
   };
 
@@ -144,7 +151,7 @@ export function createGate(opts: GateOptions): Gate {
           raw.destroy();
           return;
         }
-        const key = keyOf(raw);
+        const key: Duplex = raw;
         let graced = grace === 0;
         const expire = () => {
           if (!graced && raw.bytesRead > 0) {
@@ -175,17 +182,16 @@ export function createGate(opts: GateOptions): Gate {
     },
     admit(socket) {
       // every request on a connection says it is signed in; only its first can release a
-      // deadline (a connection is watched once, when it opens), so the key (three socket reads
-      // and a string) is built only while anything waits
+      // deadline (a connection is watched once, when it opens)
       if (pending.size === 0) return;
-      const key = keyOf(socket as Socket);
+      const key = keyOf(socket);
       const p = pending.get(key);
       if (p) release(key, p);
     },
     received: (socket) => pause(socket),
     pause: (socket) => pause(socket),
     resume(socket) {
-      pending.get(keyOf(socket as Socket))?.arm();
+      pending.get(keyOf(socket))?.arm();
     },
     throttle(listener, handler) {
       const rate = opts.connectRatePerSecond;

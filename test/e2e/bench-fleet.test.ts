@@ -32,6 +32,11 @@ describe('npm run bench -- fleet', () => {
     // the held column is printed (a number); that the gate holds is test/e2e/broker/connect-storm.happy.test.ts's to show
     expect(out).toMatch(/^  restart, admission 5\/s .* \d+$/m);
     expect(out).toMatch(/hearth \/ bare aedes at 20: connects\/s [\d.]+x/);
+    // the CPU per connect by thread and where resident memory went, for both node servers
+    for (const target of ['hearth', 'bare aedes']) {
+      expect(out).toMatch(new RegExp(`^  ${target} CPU µs per connect by thread \\(user\\+system\\):`, 'm'));
+      expect(out).toMatch(new RegExp(`^  ${target} memory: rss -?[\\d.,]+, heap committed .* young generation [\\d.,]+ → [\\d.,]+ KiB$`, 'm'));
+    }
     if (cluster) {
       expect(out).toMatch(/connect storm: 20 devices in .* refused 0$/m);
       expect(out).toMatch(/SIGKILL broker-1 \(10 devices\): all reconnected after .* still exact after the dead node's timeout .* refused 0$/m);

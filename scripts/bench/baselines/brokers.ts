@@ -3,7 +3,7 @@
 // local-only mode, its default settings). Plus the helpers to drive the load child.
 import { fork, spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo, connect as netConnect } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +105,52 @@ export function cpuMicrosOf(pid: number): number {
     .replace(/^.*\) /, '')
     .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * CPU time (user, system) of a process so far, µs, per kind of thread (the thread's name in
+ * /proc/<pid>/task/<tid>/comm). Threads that ended are
+ * not counted: compare two readings of threads that live through the window. Node 20 names every
+ * thread `node`: the event loop is the one whose id is the process's, the rest are `node (other)`
+ * (V8's helpers, the libuv pool, worker threads). BENCH_TID=1: one entry per thread, named by its
+ * id's offset from the process's (`#0` the event loop; V8's four helpers come next, `#2`..`#5`).
+ */
+export function cpuByThreadOf(pid: number): Map<string, { user: number; system: number }> {
+  const out = new Map<string, { user: number; system: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
+      const kind = process.env.BENCH_TID ? `#${Number(tid) - pid}` : name === 'node' && tid !== String(pid) ? 'node (other)' : name;
+      const t = out.get(kind) ?? { user: 0, system: 0 };
+      t.user += Number(f[11]) * 10_000;
+      t.system += Number(f[12]) * 10_000;
+      out.set(kind, t);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** what each kind of thread used between two readings of cpuByThreadOf, per connect (µs), as `kind user+system` */
+export function threadCpuLine(a: Map<string, { user: number; system: number }>, b: Map<string, { user: number; system: number }>, per: number): string {
+  const parts: string[] = [];
+  for (const [kind, t] of b) {
+    const t0 = a.get(kind) ?? { user: 0, system: 0 };
+    const u = (t.user - t0.user) / per;
+    const s = (t.system - t0.system) / per;
+    if (u + s >= 1) parts.push(`${kind} ${u.toFixed(0)}+${s.toFixed(0)}`);
+  }
+  return parts.join(', ');
 }
 
 /** devices created straight through the store (the bench is not about the registry API) */

@@ -5,7 +5,8 @@
 //                           (the fleet bench's reconnect storm)        → {type:'started', ...}
 //   {type:'measure'}                                        → {type:'memory', rss, heapUsed, ...}
 //   {type:'profile', action:'start'}                        → {type:'profiling'}  (a CPU profile of this process, inspector)
-//   {type:'profile', action:'stop', file}                   → {type:'profiled'}   (written to file as .cpuprofile)
+//   {type:'profile', action:'stop', file}                   → {type:'profiled'}   (written to file as .cpuprofile, and
+//                                                             the sampled allocations, garbage included, beside it as .heapprofile)
 //   {type:'close'}
 // `env`: settings on top of the bench's own (HEARTH_LIMITS_*...).
 // Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
@@ -13,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import { startHearth, type Hearth } from '../../../src/main.js';
@@ -75,7 +77,10 @@ async function measure(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
   }
   const m = process.memoryUsage();
+  const spaces = getHeapSpaceStatistics();
   send({
+    /** V8's young generation as it stands (semi-spaces grown by a storm stay grown until V8 shrinks them) */
+    newSpace: spaces.find((x) => x.space_name === 'new_space')?.space_size,
     type: 'memory',
     rss: m.rss,
     heapUsed: m.heapUsed,
@@ -95,14 +100,23 @@ async function profile(m: Extract<Msg, { type: 'profile' }>): Promise<void> {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 500 });
     await session.post('Profiler.start');
+    // and where it allocates, garbage included (what the young generation and the GC threads work on)
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     send({ type: 'profiling' });
     return;
   }
   const { profile } = await session!.post('Profiler.stop');
+  const { profile: heap } = await session!.post('HeapProfiler.stopSampling');
   session!.disconnect();
   session = undefined;
   mkdirSync(dirname(m.file!), { recursive: true });
   writeFileSync(m.file!, JSON.stringify(profile));
+  writeFileSync(m.file!.replace(/\.cpuprofile$/, '') + '.heapprofile', JSON.stringify(heap));
   send({ type: 'profiled' });
 }
 

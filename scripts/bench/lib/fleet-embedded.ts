@@ -13,12 +13,13 @@
 // The same generators then open the same N against bare Aedes and Mosquitto.
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { cpuMicrosOf, forkChild, rssOf, startMosquitto } from '../baselines/brokers.js';
+import { cpuByThreadOf, cpuMicrosOf, forkChild, rssOf, startMosquitto, threadCpuLine } from '../baselines/brokers.js';
 import type { Failures, FleetClient } from '../baselines/fleet-load.js';
 import {
   apiConnected,
   fmt,
   gauge,
+  kib,
   GAUGE_EVERY_MS,
   keyOf,
   probe,
@@ -44,6 +45,10 @@ export interface ConnectFigures {
   heapPerDevice?: number;
   /** the server process's CPU (user + system, all threads) from the storm's start until every device was up, per device, µs */
   cpuPerConnect: number;
+  /** the same by kind of thread, `kind user+system` µs per device (threadCpuLine) */
+  cpuThreads?: string;
+  /** where the resident memory went, per device (a node server: V8's heap, what it holds outside, the young generation) */
+  memoryLine?: string;
   /** from the storm's start until the API / the gauge counted N */
   apiMs?: number;
   gaugeMs?: number;
@@ -69,6 +74,21 @@ export interface LargestFigures {
   storms: StormFigures[];
 }
 
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  heapTotal?: number;
+  external?: number;
+  arrayBuffers?: number;
+  newSpace?: number;
+}
+
+/** resident, V8 heap committed and used, external (Buffers...) per device; the young generation before → after */
+const memoryLineOf = (a: Memory, b: Memory, n: number): string | undefined =>
+  b.heapTotal === undefined
+    ? undefined
+    : `rss ${kib((b.rss - a.rss) / n)}, heap committed ${kib((b.heapTotal - a.heapTotal!) / n)}, heap used ${kib((b.heapUsed - a.heapUsed) / n)}, external ${kib((b.external! - a.external!) / n)} KiB per device; rss outside the heap ${kib((b.rss - a.rss - (b.heapTotal - a.heapTotal!)) / n)} KiB; young generation ${kib(a.newSpace ?? NaN)} → ${kib(b.newSpace ?? NaN)} KiB`;
+
 const clientsOf = (n: number, ids: (i: number) => number, creds: boolean): FleetClient[] =>
   Array.from({ length: n }, (_, i) => ({
     ...(creds ? { username: String(ids(i)), password: keyOf(i) } : {}),
@@ -84,7 +104,7 @@ const heldOf = async (httpPort: number): Promise<number> => {
 
 /** Hearth at one size; at the largest (with storms on) also the drop and the restart storms */
 export async function hearthAt(s: Settings, n: number, stormRate: number, largest: boolean): Promise<{ connect: ConnectFigures; largest?: LargestFigures }> {
-  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']);
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...s.nodeFlags]);
   const gens = await startGenerators(s.generators, s.inflight);
   // the generators are many devices behind one address each: the per-address cap of sockets not
   // signed in yet must not be what is measured; admission control off unless a storm turns it on
@@ -102,11 +122,12 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       600_000,
     );
     const { port, httpPort, adminKey } = started;
-    const before = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    const before = await server.request<Memory>({ type: 'measure' }, 'memory');
     // BENCH_PROFILE=<dir>: a CPU profile of the server during this connect storm (until both counts are N)
     const profile = process.env.BENCH_PROFILE;
     if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
     const cpu0 = cpuMicrosOf(server.proc.pid!);
+    const threads0 = cpuByThreadOf(server.proc.pid!);
     const t0 = performance.now();
     const apiN = until(async () => reached('API isConnected', await apiConnected(httpPort, adminKey), n), 'API count', t0, wait);
     const gaugeN = until(async () => reached('gauge', await gauge(httpPort), n), 'gauge', t0, wait, GAUGE_EVERY_MS);
@@ -120,13 +141,14 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       wait,
     );
     const cpu = cpuMicrosOf(server.proc.pid!) - cpu0;
+    const cpuThreads = threadCpuLine(threads0, cpuByThreadOf(server.proc.pid!), n);
     const [apiMs, gaugeMs] = settledOrThrow(await counted);
     if (profile) {
       const file = resolve(profile, `fleet-hearth-${n}-connect-${Date.now()}.cpuprofile`);
       await server.request({ type: 'profile', action: 'stop', file }, 'profiled', 120_000);
       console.log(`  CPU profile of the server during the connect storm: ${file}`);
     }
-    const after = await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory');
+    const after = await server.request<Memory>({ type: 'measure' }, 'memory');
     const connect: ConnectFigures = {
       target: 'hearth',
       n,
@@ -137,6 +159,8 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       rssPerDevice: (after.rss - before.rss) / n,
       heapPerDevice: (after.heapUsed - before.heapUsed) / n,
       cpuPerConnect: cpu / n,
+      cpuThreads,
+      memoryLine: memoryLineOf(before, after, n),
       apiMs,
       gaugeMs,
       failures: c.failures,
@@ -205,20 +229,20 @@ function settledOrThrow<T>(results: PromiseSettledResult<T>[]): T[] {
 
 /** bare Aedes (in its own process) or Mosquitto with the same N and generators */
 export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosquitto'): Promise<ConnectFigures | undefined> {
-  const server = which === 'aedes' ? await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']) : undefined;
+  const server = which === 'aedes' ? await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...s.nodeFlags]) : undefined;
   const m = which === 'mosquitto' ? await startMosquitto() : undefined;
   if (!server && !m) return undefined;
   const gens = await startGenerators(s.generators, s.inflight);
   try {
     const port = server ? (await server.request<{ port: number }>({ type: 'start', mode: 'aedes' }, 'started')).port : m!.port;
-    const memory = async () =>
-      server ? await server.request<{ rss: number; heapUsed: number }>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN };
+    const memory = async () => (server ? await server.request<Memory>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN });
     const before = await memory();
     const pid = server ? server.proc.pid! : m!.pid;
     // BENCH_PROFILE=<dir>: bare Aedes's profile under the same generators, to set beside Hearth's
     const profile = server && process.env.BENCH_PROFILE;
     if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
     const cpu0 = cpuMicrosOf(pid);
+    const threads0 = cpuByThreadOf(pid);
     const c = await gens.connect(
       [port],
       clientsOf(n, (i) => i + 1, false),
@@ -226,6 +250,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       waitMs(n),
     );
     const cpu = cpuMicrosOf(pid) - cpu0;
+    const cpuThreads = threadCpuLine(threads0, cpuByThreadOf(pid), n);
     if (profile) {
       const file = resolve(profile, `fleet-aedes-${n}-connect-${Date.now()}.cpuprofile`);
       await server.request({ type: 'profile', action: 'stop', file }, 'profiled', 120_000);
@@ -243,6 +268,8 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       rssPerDevice: (after.rss - before.rss) / n,
       heapPerDevice: server ? (after.heapUsed - before.heapUsed) / n : undefined,
       cpuPerConnect: cpu / n,
+      cpuThreads,
+      memoryLine: memoryLineOf(before, after, n),
       failures: c.failures,
     };
   } finally {

@@ -51,6 +51,8 @@ export const settings = () => ({
   modes: (process.env.BENCH_FLEET_MODES ?? 'embedded,cluster').split(',').map((s) => s.trim()),
   /** the drop and the three storms at the largest embedded size; 0: the scaling curve only (profiles, A/B at a small N) */
   storms: num('BENCH_FLEET_STORMS', 1, 0) > 0,
+  /** extra Node flags of the embedded servers, Hearth's and bare Aedes's alike (V8 experiments: `--max-semi-space-size=2`, `--single-threaded-gc`) */
+  nodeFlags: (process.env.BENCH_FLEET_NODE_FLAGS ?? '').split(' ').filter(Boolean),
 });
 export type Settings = ReturnType<typeof settings>;
 
