@@ -10,9 +10,10 @@
 // as one string, then an empty string that carries the finish callback, both while the socket is
 // corked: uncorking hands the two to the socket's _writev, which gathers them for a writev of
 // two buffers where one write of the string would do. A socket this class answers on sends such
-// a pair as the one write (about 2.5 µs of CPU per answer, an eighth of a bare node:http GET:
-// `npm run bench -- api`); every other gathering of writes (a streamed body, a WebSocket) goes to
-// Node's _writev unchanged.
+// a pair as the one write (CPU per `GET /devices/{id}`, one process alternating with and without:
+// a median 51 to 52 µs against 55 to 63; about 2.5 µs of a bare node:http answer's 20). Every
+// other gathering of writes (a streamed body, a WebSocket) goes to Node's _writev unchanged; a 204
+// (an empty body) was one write already.
 import { ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 
