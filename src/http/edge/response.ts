@@ -5,13 +5,37 @@
 // writeHead path, which files the adapter's own headers one by one again). Here the edge only
 // notes them, and they join the adapter's header object when the head is written. The answer's
 // own headers win, as they did over the preset ones.
+//
+// It also gives each answer ONE write to its socket. Node's end(body) writes the head and body
+// as one string, then an empty string that carries the finish callback, both while the socket is
+// corked: uncorking hands the two to the socket's _writev, which gathers them for a writev of
+// two buffers where one write of the string would do. A socket this class answers on sends such
+// a pair as the one write (CPU per `GET /devices/{id}`, one process alternating with and without:
+// a median 51 to 52 µs against 55 to 63; about 2.5 µs of a bare node:http answer's 20). Every
+// other gathering of writes (a streamed body, a WebSocket) goes to Node's _writev unchanged; a 204
+// (an empty body) was one write already.
 import { ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 
 const REQUEST_ID = 'x-request-id';
 const ALLOW_ORIGIN = 'access-control-allow-origin';
 const EXPOSE = 'access-control-expose-headers';
 const VARY = 'vary';
 const CONTENT_LENGTH = 'content-length';
+
+/** what Writable hands _writev: the buffered writes, each with its own callback */
+type Buffered = { chunk: string | Buffer; encoding: BufferEncoding; callback: (err?: Error | null) => void }[];
+type Writes = Socket & {
+  _write(chunk: string | Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
+  _writev(chunks: Buffered, cb: (err?: Error | null) => void): void;
+};
+
+/** a socket's _writev that sends [data, ''] (end()'s pair) as one write of data */
+function writevOnce(this: Writes, chunks: Buffered, cb: (err?: Error | null) => void): void {
+  // cb calls every buffered write's callback (the empty one carries end()'s finish)
+  if (chunks.length === 2 && chunks[1].chunk.length === 0) return this._write(chunks[0].chunk, chunks[0].encoding, cb);
+  return (Object.getPrototypeOf(this) as Writes)._writev.call(this, chunks, cb);
+}
 
 export class EdgeResponse extends ServerResponse {
   /** the request id to send, noted by the edge (undefined: nothing to add) */
@@ -22,6 +46,12 @@ export class EdgeResponse extends ServerResponse {
   edgeOrigin = '*';
   /** HEARTH_CORS_ORIGINS is a list: the answer depends on Origin, so caches must key on it */
   edgeVary = false;
+
+  override assignSocket(socket: Socket): void {
+    const s = socket as Writes;
+    if (s._writev !== writevOnce && typeof s._write === 'function' && typeof s._writev === 'function') s._writev = writevOnce;
+    super.assignSocket(socket);
+  }
 
   override writeHead(
     statusCode: number,

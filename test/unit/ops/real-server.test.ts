@@ -4,7 +4,7 @@
 // successes, errors and answers the framework builds, with both kinds of Node response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';
@@ -110,5 +110,30 @@ describe.each([
     const b = await fetch(`${base}/healthz`);
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
     expect(a.headers.get('x-request-id')!.split(',')).toHaveLength(1);
+  });
+
+  it('writes a JSON answer to its socket in one write on EdgeResponse, where Node gathers head and end into a writev', async () => {
+    // what reaches Node's own gathering of buffered writes on this server's sockets
+    const gathered: number[] = [];
+    const writev = Object.getOwnPropertyDescriptor(Socket.prototype, '_writev')!;
+    type Gather = (this: Socket & { server?: unknown }, chunks: unknown[], cb: (err?: Error | null) => void) => void;
+    const original = writev.value as Gather;
+    (Socket.prototype as unknown as { _writev: Gather })._writev = function (chunks, cb) {
+      if (this.server === server) gathered.push(chunks.length);
+      return original.call(this, chunks, cb);
+    };
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await fetch(`${base}/devices/${deviceId}`, { headers: { authorization: `ModeCloud ${t.adminKey}` } });
+        expect(r.status).toBe(200);
+        expectEdgeHeaders(r);
+        expect(await r.json()).toMatchObject({ id: deviceId });
+      }
+    } finally {
+      Object.defineProperty(Socket.prototype, '_writev', writev);
+    }
+    // a plain Node response is the positive control: its end() hands the socket two writes
+    if (ServerResponseClass) expect(gathered).toEqual([]);
+    else expect(gathered.length).toBeGreaterThanOrEqual(3);
   });
 });
