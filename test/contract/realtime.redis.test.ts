@@ -114,6 +114,27 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(await r.client.zrange(r.keys.nodes, 0, -1)).not.toContain('dying');
   });
 
+  it('a dead node with more connections than one reaping transaction holds: each device left with none is reported once', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const dying = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'dying', heartbeatMs: 600_000, nodeTimeoutMs: 2000 });
+    const s1 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's1', heartbeatMs: 100, nodeTimeoutMs: 2000 });
+    onTestFinished(() => s1.close());
+    const reported: number[][] = [];
+    s1.onOrphaned!(async (ids) => void reported.push(ids));
+    // 600 devices with two connections each on the dying node (1,200: three transactions of
+    // 500), and one more there that is also connected through the live node
+    const devices = Array.from({ length: 600 }, (_, i) => 1000 + i);
+    await Promise.all(devices.flatMap((id) => [dying.connected(id, `x${id}`), dying.connected(id, `y${id}`)]));
+    await dying.connected(5000, 'z');
+    await s1.connected(5000, 'live');
+    await expect.poll(() => reported.length, { timeout: 15_000 }).toBe(1);
+    expect([...reported[0]!].sort((a, b) => a - b)).toEqual(devices);
+    expect(await s1.count(1000)).toBe(0);
+    expect(await s1.count(5000)).toBe(1);
+    expect(await r.client.exists(r.keys.nodeConnections('dying'))).toBe(0);
+  });
+
   it('a node writes its live connections back when Redis lost them, and reports their devices', async () => {
     const r = await redisFixture();
     onTestFinished(() => r.cleanup());
