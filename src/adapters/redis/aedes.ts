@@ -167,10 +167,23 @@ export function createRedisEmitter(opts: AedesSharingOptions, emitterOptions: MQ
   return new PrefixedEmitter(inner, channelPrefix(opts.prefix), MQEmitter(emitterOptions), opts.shares);
 }
 
-/** Aedes's persistence on Redis, its keys under `<prefix>aedes:` */
+type WillOwner = { id: string; brokerId?: string };
+
+/**
+ * Aedes's persistence on Redis, its keys under `<prefix>aedes:`.
+ * aedes-persistence-redis keys a will by the broker that stored it (putWill: its own id), and
+ * finds it again by `client.brokerId` (delWill). Aedes's CONNECT removes a client's previous will
+ * with its live client, which has no `brokerId`: a key nothing ever writes, read and deleted for
+ * nothing, three Redis commands on every connect (LREM, GET, DEL; issue #25). That call is
+ * answered here as the persistence would answer it (no will); wills found by broker, at a
+ * client's close or by Aedes's will sweep, still go to Redis.
+ */
 export function createRedisPersistence(opts: Pick<AedesSharingOptions, 'url' | 'prefix' | 'onError'>): { destroy(): Promise<void> } {
   const conn = connection(opts.url, 'hearth-aedes-persistence', opts.onError, `${opts.prefix}aedes:`);
-  return createPersistence({ conn }) as { destroy(): Promise<void> };
+  const persistence = createPersistence({ conn }) as { destroy(): Promise<void>; delWill(client: WillOwner): Promise<unknown> };
+  const delWill = persistence.delWill.bind(persistence);
+  persistence.delWill = async (client) => (client.brokerId === undefined ? null : delWill(client));
+  return persistence;
 }
 
 export function createAedesSharing(opts: AedesSharingOptions): AedesSharing {
