@@ -9,7 +9,7 @@
 // longer than one heartbeat, or the reconnect of the client, whichever comes first.
 import { randomUUID } from 'node:crypto';
 import type { Presence } from '../../ports/presence.js';
-import type { RedisClient } from './client.js';
+import { redisScript, type RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
 
 export interface RedisPresenceOptions {
@@ -43,6 +43,10 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     }
     return [...devices];
   };
+
+  // a connection in the device's hash and the node's set; answers whether it was new, and how many the device has
+  const connectedScript = redisScript(client, 'hearthPresenceConnected', 2, CONNECTED);
+  const disconnectedScript = redisScript(client, 'hearthPresenceDisconnected', 2, DISCONNECTED);
 
   let beating: Promise<void> | undefined;
   /** ZADD answers 1 when the node was not there: Redis lost it, or it was reaped meanwhile */
@@ -104,28 +108,25 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     reap,
     async connected(deviceId, connectionId) {
       mine.set(connectionId, deviceId);
-      const r = results(
-        await client
-          .multi()
-          .hset(keys.deviceConnections(deviceId), connectionId, nodeId)
-          .sadd(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
-          .hlen(keys.deviceConnections(deviceId))
-          .exec(),
-      );
-      return r[0] === 1 && r[2] === 1;
+      const [added, left] = (await connectedScript(
+        keys.deviceConnections(deviceId),
+        keys.nodeConnections(nodeId),
+        connectionId,
+        nodeId,
+        `${deviceId}|${connectionId}`,
+      )) as number[];
+      return added === 1 && left === 1;
     },
     async disconnected(deviceId, connectionId) {
       const wasMine = mine.delete(connectionId);
-      const r = results(
-        await client
-          .multi()
-          .hdel(keys.deviceConnections(deviceId), connectionId)
-          .srem(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
-          .hlen(keys.deviceConnections(deviceId))
-          .exec(),
-      );
+      const [removed, left] = (await disconnectedScript(
+        keys.deviceConnections(deviceId),
+        keys.nodeConnections(nodeId),
+        connectionId,
+        `${deviceId}|${connectionId}`,
+      )) as number[];
       // a connection Redis lost (restarted empty) and not yet written back still ends here
-      return (r[0] === 1 || wasMine) && r[2] === 0;
+      return (removed === 1 || wasMine) && left === 0;
     },
     async count(deviceId) {
       return client.hlen(keys.deviceConnections(deviceId));
@@ -144,6 +145,16 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     },
   };
 }
+
+// one command each for what every connect and disconnect writes (a MULTI of three was five)
+const CONNECTED = `
+local added = redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return {added, redis.call('HLEN', KEYS[1])}`;
+const DISCONNECTED = `
+local removed = redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+return {removed, redis.call('HLEN', KEYS[1])}`;
 
 /** connections of a dead node removed per transaction when it is reaped */
 const REAP_BATCH = 500;
