@@ -11,6 +11,8 @@
 //   holds no more than that; counted per broker node: in cluster mode a session that moves to
 //   another node starts a fresh count there).
 // - dropSession removes one session's subscriptions, queue and QoS 2 state (eviction, expiry).
+// - Retained messages: there are none (authorize-publish.ts clears the flag), so none is looked up.
+import { Readable } from 'node:stream';
 import type { Client } from 'aedes';
 
 /** what this wrapper uses of an Aedes persistence (aedes-persistence's async API) */
@@ -24,6 +26,8 @@ interface AedesPersistenceLike {
   outgoingUpdate(client: { id: string }, packet: { messageId?: number }): Promise<void>;
   outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }>;
   cleanIncoming?(client: { id: string }): Promise<void>;
+  createRetainedStreamCombi(patterns: string[]): Readable;
+  createRetainedStream(pattern: string): Readable;
 }
 
 /**
@@ -122,6 +126,12 @@ export class BoundedPersistence {
         count(client.id, -1, r ?? packet);
         return r;
       },
+      // no retained message is ever stored: every device publish is handled and consumed with its
+      // retain flag cleared (authorize-publish.ts), and the broker's own writes go to its clients
+      // (deliver.ts). Aedes still looks each granted filter of every SUBSCRIBE up: in cluster mode
+      // a Redis HGET each, two per connect (issue #25)
+      createRetainedStreamCombi: () => Readable.from([]),
+      createRetainedStream: () => Readable.from([]),
     };
     this.aedes = new Proxy(inner, {
       get(target, prop, receiver) {

@@ -22,6 +22,9 @@ import { sendText } from './send.js';
 type AedesClient = Client & {
   subscriptions: Record<string, { qos: number } | undefined>;
   closed: boolean;
+  /** between the CONNECT accepted and the session's stored queue sent: Aedes writes to it already */
+  connecting: boolean;
+  /** set only once the stored queue is sent, after the CONNACK (and after the SUBACK of a SUBSCRIBE sent right behind it) */
   connected: boolean;
   /** Aedes's next packet identifier of this client (client.js: it wraps at 65535) */
   _nextId: number;
@@ -81,8 +84,13 @@ export class OutboxSender implements OutboxAcks {
 
   private gone(s: DeviceSession): boolean {
     if (s.transport === 'websocket') return (s.conn as WebSocket).readyState !== 1;
+    // Aedes's own test for a client it writes to (write.js). Not `connected` alone: Aedes sets it
+    // only once the session's stored queue is read from its persistence, after the CONNACK; a
+    // restored subscription (connackSent) always comes before that, and a SUBSCRIBE sent right
+    // behind the CONNACK can too (the Redis persistence's read is a round trip). Taking that gap
+    // for a closed client sent nothing on the new connection (issue #25's cluster race)
     const c = s.conn as unknown as AedesClient;
-    return c.closed || !c.connected;
+    return c.closed || !(c.connected || c.connecting);
   }
 
   private write(s: DeviceSession, r: CommandRow): void {

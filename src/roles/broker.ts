@@ -10,7 +10,6 @@ import type { Realtime } from '../adapters/realtime.js';
 import type { AccessLogRecorder } from '../http/access-log.js';
 import { createMemoryRateLimiter } from '../adapters/local/rate-limiter.js';
 import { createBroker, type Broker } from '../../broker/index.js';
-import { CONSUMED_TOPIC } from '../../broker/mqtt/hooks/authorize-publish.js';
 import type { BrokerMetrics } from '../../broker/metrics.js';
 
 export interface BrokerRole {
@@ -35,12 +34,12 @@ export async function createBrokerRole(
   { config, realtime, logger, accessLog, clientIpOf, brokerMetrics, connectArrived }: BrokerRoleOptions,
 ): Promise<BrokerRole> {
   // cluster: the brokers share Aedes's emitter and persistence through Redis (a client id that
-  // connects to another broker is closed here); handled device publishes never leave the node
+  // connects to another broker is closed here); only Aedes's $SYS traffic crosses nodes there:
+  // device subscriptions and handled device publishes never leave the node (adapters/redis/aedes.ts)
   const shared = realtime.redis
     ? (await import('../adapters/redis/aedes.js')).createAedesSharing({
         url: realtime.redis.url,
         prefix: realtime.redis.prefix,
-        localOnlyTopics: [CONSUMED_TOPIC],
         onError: (err) => logger.warn({ err: err.message }, `redis (MQTT sessions): ${err.message}`),
       })
     : undefined;

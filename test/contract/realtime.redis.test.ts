@@ -6,7 +6,7 @@ import { closeRedis, duplicateRedis } from '../../src/adapters/redis/client.js';
 import { createRedisPresence } from '../../src/adapters/redis/presence.js';
 import { createRedisRateLimiter } from '../../src/adapters/redis/rate-limiter.js';
 import { REDIS_URL, deleteKeys, redisFixture, testPrefix } from '../helpers/redis.js';
-import { createRedisEmitter, createRedisPersistence, type PrefixedEmitter } from '../../src/adapters/redis/aedes.js';
+import { channelPrefix, createRedisEmitter, createRedisPersistence, type PrefixedEmitter } from '../../src/adapters/redis/aedes.js';
 import { aedesEmitterContract, aedesPersistenceContract } from './aedes.js';
 import { busContract } from './bus.js';
 import { presenceContract } from './presence.js';
@@ -114,6 +114,27 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(await r.client.zrange(r.keys.nodes, 0, -1)).not.toContain('dying');
   });
 
+  it('a dead node with more connections than one reaping transaction holds: each device left with none is reported once', async () => {
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const dying = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 'dying', heartbeatMs: 600_000, nodeTimeoutMs: 2000 });
+    const s1 = await createRedisPresence({ client: r.client, keys: r.keys, nodeId: 's1', heartbeatMs: 100, nodeTimeoutMs: 2000 });
+    onTestFinished(() => s1.close());
+    const reported: number[][] = [];
+    s1.onOrphaned!(async (ids) => void reported.push(ids));
+    // 600 devices with two connections each on the dying node (1,200: three transactions of
+    // 500), and one more there that is also connected through the live node
+    const devices = Array.from({ length: 600 }, (_, i) => 1000 + i);
+    await Promise.all(devices.flatMap((id) => [dying.connected(id, `x${id}`), dying.connected(id, `y${id}`)]));
+    await dying.connected(5000, 'z');
+    await s1.connected(5000, 'live');
+    await expect.poll(() => reported.length, { timeout: 15_000 }).toBe(1);
+    expect([...reported[0]!].sort((a, b) => a - b)).toEqual(devices);
+    expect(await s1.count(1000)).toBe(0);
+    expect(await s1.count(5000)).toBe(1);
+    expect(await r.client.exists(r.keys.nodeConnections('dying'))).toBe(0);
+  });
+
   it('a node writes its live connections back when Redis lost them, and reports their devices', async () => {
     const r = await redisFixture();
     onTestFinished(() => r.cleanup());
@@ -150,7 +171,45 @@ describe.skipIf(!REDIS_URL)('Aedes on Redis', () => {
     for (const p of prefixes) await deleteKeys(r.client, p);
     await r.cleanup();
   });
-  aedesEmitterContract('redis', (opts) => createRedisEmitter(fresh(), opts));
+  // every topic through Redis (what Aedes's $SYS topics get), and as Aedes uses it: a suite's
+  // topics are no `$SYS` topic, so they stay in the node
+  aedesEmitterContract('redis', (opts) => createRedisEmitter({ ...fresh(), shares: () => true }, opts));
+  aedesEmitterContract('redis for Aedes', (opts) => createRedisEmitter(fresh(), opts));
+
+  it("only Aedes's $SYS topics cross nodes: a device topic stays in its node and subscribes no Redis channel", async () => {
+    const o = fresh();
+    const [a, b] = [createRedisEmitter(o), createRedisEmitter(o)];
+    const r = await redisFixture();
+    onTestFinished(async () => {
+      await new Promise<void>((done) => a.close(done));
+      await new Promise<void>((done) => b.close(done));
+      await r.cleanup();
+    });
+    const on = (e: PrefixedEmitter, topic: string, got: string[]) => new Promise<void>((done) => e.on(topic, (m, cb) => (got.push(`${m.topic}`), cb()), done));
+    const emit = (e: PrefixedEmitter, topic: string) => new Promise<void>((done, fail) => e.emit({ topic }, (err) => (err ? fail(err) : done())));
+    const onA: string[] = [];
+    const onB: string[] = [];
+    await on(b, '$SYS/+/new/clients', onB);
+    await on(b, '/devices/7/command', onB);
+    await on(a, '/devices/7/command', onA);
+    await on(b, '$SYS/b/new/subscribes', onB);
+    // a device topic: the node's own listener has it, the other node's does not
+    await emit(a, '/devices/7/command');
+    await expect.poll(() => onA, { timeout: 15_000 }).toEqual(['/devices/7/command']);
+    // a takeover notice reaches the other node (positive control), after the device topic
+    await emit(a, '$SYS/a/new/clients');
+    await expect.poll(() => onB, { timeout: 15_000 }).toEqual(['$SYS/a/new/clients']);
+    // Redis holds the $SYS pattern of b's subscription, and no channel of a device or of the notices
+    const channels = (await r.client.call('PUBSUB', 'CHANNELS', `${channelPrefix(o.prefix)}*`)) as string[];
+    expect(channels).toEqual([]);
+    const patterns = (await r.client.call('PUBSUB', 'NUMPAT')) as number;
+    expect(patterns).toBeGreaterThanOrEqual(1);
+    // the subscribe notices stay in the node that emits them
+    await emit(a, '$SYS/b/new/subscribes');
+    await emit(b, '$SYS/b/new/subscribes');
+    await expect.poll(() => onB.length, { timeout: 15_000 }).toBe(2);
+    expect(onB).toEqual(['$SYS/a/new/clients', '$SYS/b/new/subscribes']);
+  });
   aedesPersistenceContract('redis', {
     buildEmitter: () => createRedisEmitter(fresh()),
     persistence: () => {

@@ -7,12 +7,20 @@
 //   messages where every node sees them.
 // Commands, KV changes and revocations do not take this path: they cross nodes on the Bus and each
 // node writes to its own connections (broker/deliver.ts).
+// So only Aedes's `$SYS` topics go through Redis (sharedTopic): a device's subscriptions to its
+// command and kv topics stay in an in-process emitter (nothing is ever emitted on them through
+// Aedes: device publishes are consumed where they arrive, authorize-publish.ts), as do the
+// `$SYS/<node>/new/subscribes` and `unsubscribes` notices, which no node listens to. Through Redis
+// they cost every connect two SUBSCRIBEs and a PUBLISH, and every disconnect two UNSUBSCRIBEs
+// and a PUBLISH, with the SUBACK waiting for the SUBSCRIBEs (the fleet bench counted 23 Redis
+// commands per connect, issue #25).
 //
 // Redis pub/sub channels are global to a Redis server (database numbers do not separate them),
 // so every MQTT topic is carried on a channel under Hearth's prefix, and listeners see the topic
 // without it: two clusters (or two test runs) on one Redis never see each other's clients.
 // Persistence keys get the same prefix through ioredis's keyPrefix.
 import { Redis } from 'ioredis';
+import MQEmitter from 'mqemitter';
 import MQEmitterRedis from 'mqemitter-redis';
 import createPersistence from 'aedes-persistence-redis';
 
@@ -34,11 +42,8 @@ export interface AedesSharingOptions {
   url: string;
   /** Hearth's Redis prefix (config `redisPrefix`) */
   prefix: string;
-  /**
-   * topics published locally that no node ever needs (the broker points every handled device
-   * publish at one: authorize-publish.ts), so they cost no Redis round trip
-   */
-  localOnlyTopics?: readonly string[];
+  /** which topics go through Redis (the others stay in the node): sharedTopic unless told (tests) */
+  shares?: (topic: string) => boolean;
   onError: (err: Error) => void;
 }
 
@@ -50,28 +55,40 @@ export interface AedesSharing {
   close(): Promise<void>;
 }
 
+/** the notices Aedes publishes on every SUBSCRIBE and UNSUBSCRIBE packet; nobody listens to them */
+const SUBSCRIBE_NOTICE = /^\$SYS\/[^/]+\/new\/(un)?subscribes$/;
+
+/**
+ * the topics Aedes needs on every node: its `$SYS` traffic (a client id taken over on another
+ * node, broker heartbeats, the persistence's subscription broadcasts), but for the subscribe notices
+ */
+export function sharedTopic(topic: string): boolean {
+  return topic.startsWith('$SYS/') && !SUBSCRIBE_NOTICE.test(topic);
+}
+
 /** MQTT wildcards and Redis glob characters cannot be part of the channel prefix */
 export function channelPrefix(prefix: string): string {
   return `${prefix.replace(/[/+#*?[\]\\]/g, '_')}mqtt/`;
 }
 
-/** MQTT topics on prefixed Redis channels; listeners get the topic as it was published */
+/**
+ * The shared topics on prefixed Redis channels, listeners getting the topic as it was published;
+ * the others on an in-process emitter of this node
+ */
 export class PrefixedEmitter implements AedesEmitter {
   /** listener → topic → the wrappers registered for it (one per `on`) */
   private readonly wrappers = new Map<Listener, Map<string, Listener[]>>();
-  private readonly localOnly: ReadonlySet<string>;
   private closed = false;
 
   constructor(
     private readonly inner: MQEmitterRedis.MQEmitterRedis,
     private readonly prefix: string,
-    localOnlyTopics: readonly string[] = [],
-  ) {
-    this.localOnly = new Set(localOnlyTopics);
-  }
+    private readonly local: MQEmitter.MQEmitter,
+    private readonly shares: (topic: string) => boolean = sharedTopic,
+  ) {}
 
   get current(): number {
-    return this.inner.current;
+    return this.inner.current + this.local.current;
   }
 
   get concurrency(): number {
@@ -79,26 +96,30 @@ export class PrefixedEmitter implements AedesEmitter {
   }
 
   on(topic: string, listener: Listener, done?: () => void): this {
+    const shared = this.shares(topic);
     const cut = this.prefix.length;
     const self = this;
-    const wrapped: Listener = function (message, cb) {
-      listener.call(self, { ...message, topic: message.topic.slice(cut) }, cb);
-    };
+    // listeners are called with this emitter as `this` (mqemitter's contract), either way
+    const wrapped: Listener = shared
+      ? function (message, cb) {
+          listener.call(self, { ...message, topic: message.topic.slice(cut) }, cb);
+        }
+      : function (message, cb) {
+          listener.call(self, message, cb);
+        };
     let byTopic = this.wrappers.get(listener);
     if (!byTopic) this.wrappers.set(listener, (byTopic = new Map()));
     const list = byTopic.get(topic);
     if (list) list.push(wrapped);
     else byTopic.set(topic, [wrapped]);
-    this.inner.on(this.prefix + topic, wrapped, done);
+    if (shared) this.inner.on(this.prefix + topic, wrapped, done);
+    else this.local.on(topic, wrapped as never, done);
     return this;
   }
 
   emit(message: Message, done?: Callback): void {
     if (this.closed) return done?.(new Error('the Redis emitter is closed'));
-    if (this.localOnly.has(message.topic)) {
-      if (done) process.nextTick(done);
-      return;
-    }
+    if (!this.shares(message.topic)) return void this.local.emit(message as never, done);
     this.inner.emit({ ...message, topic: this.prefix + message.topic }, done);
   }
 
@@ -113,13 +134,14 @@ export class PrefixedEmitter implements AedesEmitter {
       if (done) setImmediate(done);
       return;
     }
-    this.inner.removeListener(this.prefix + topic, wrapped, done);
+    if (this.shares(topic)) this.inner.removeListener(this.prefix + topic, wrapped, done);
+    else this.local.removeListener(topic, wrapped as never, done);
   }
 
   close(done: () => void): void {
     if (this.closed) return void setImmediate(done);
     this.closed = true;
-    this.inner.close(done);
+    this.local.close(() => this.inner.close(done));
   }
 }
 
@@ -142,13 +164,26 @@ export function createRedisEmitter(opts: AedesSharingOptions, emitterOptions: MQ
     pubConn: connection(opts.url, 'hearth-aedes-pub', opts.onError),
   });
   (inner as unknown as { state: import('node:events').EventEmitter }).state.on('error', (err: Error) => opts.onError(err));
-  return new PrefixedEmitter(inner, channelPrefix(opts.prefix), opts.localOnlyTopics);
+  return new PrefixedEmitter(inner, channelPrefix(opts.prefix), MQEmitter(emitterOptions), opts.shares);
 }
 
-/** Aedes's persistence on Redis, its keys under `<prefix>aedes:` */
+type WillOwner = { id: string; brokerId?: string };
+
+/**
+ * Aedes's persistence on Redis, its keys under `<prefix>aedes:`.
+ * aedes-persistence-redis keys a will by the broker that stored it (putWill: its own id), and
+ * finds it again by `client.brokerId` (delWill). Aedes's CONNECT removes a client's previous will
+ * with its live client, which has no `brokerId`: a key nothing ever writes, read and deleted for
+ * nothing, three Redis commands on every connect (LREM, GET, DEL; issue #25). That call is
+ * answered here as the persistence would answer it (no will); wills found by broker, at a
+ * client's close or by Aedes's will sweep, still go to Redis.
+ */
 export function createRedisPersistence(opts: Pick<AedesSharingOptions, 'url' | 'prefix' | 'onError'>): { destroy(): Promise<void> } {
   const conn = connection(opts.url, 'hearth-aedes-persistence', opts.onError, `${opts.prefix}aedes:`);
-  return createPersistence({ conn }) as { destroy(): Promise<void> };
+  const persistence = createPersistence({ conn }) as { destroy(): Promise<void>; delWill(client: WillOwner): Promise<unknown> };
+  const delWill = persistence.delWill.bind(persistence);
+  persistence.delWill = async (client) => (client.brokerId === undefined ? null : delWill(client));
+  return persistence;
 }
 
 export function createAedesSharing(opts: AedesSharingOptions): AedesSharing {

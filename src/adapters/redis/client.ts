@@ -52,6 +52,19 @@ export async function connectRedis(opts: RedisOptions): Promise<RedisClient> {
   return client;
 }
 
+/**
+ * A Lua script as one command: EVALSHA, and EVAL once when Redis does not know the script (a
+ * restart emptied its cache), as ioredis's defineCommand does. For the steps of every connect
+ * and disconnect (presence, MQTT sessions): a MULTI of three commands is five to encode, send,
+ * parse and answer, on both sides (issue #25).
+ */
+export function redisScript(client: RedisClient, name: string, numberOfKeys: number, lua: string): (...args: (string | number)[]) => Promise<unknown> {
+  const commands = client as unknown as Record<string, ((...args: (string | number)[]) => Promise<unknown>) | undefined>;
+  if (!commands[name]) client.defineCommand(name, { numberOfKeys, lua });
+  const run = commands[name]!;
+  return (...args) => run.apply(client, args);
+}
+
 /** a second connection with the same settings (a subscriber), ready */
 export async function duplicateRedis(client: RedisClient, onError?: (err: Error) => void): Promise<RedisClient> {
   const dup = client.duplicate();

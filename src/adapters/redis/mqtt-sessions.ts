@@ -2,7 +2,7 @@
 // connected. One hash per device (client id → `c:<connection token>` or `o:<offline since ms>`)
 // and one sorted set of the offline ones by time, for the expiry sweep.
 import type { MqttSessions } from '../../ports/mqtt-sessions.js';
-import type { RedisClient } from './client.js';
+import { redisScript, type RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
 
 // only the connection that took the session may mark it offline (a takeover, even on another
@@ -14,10 +14,16 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
 end
 return 0`;
 
+const REMOVE = `
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[2])
+return 0`;
+
 const member = (deviceId: number, clientId: string) => `${deviceId}|${clientId}`;
 
 export function createRedisMqttSessions(opts: { client: RedisClient; keys: RedisKeys }): MqttSessions {
   const { client, keys } = opts;
+  const removeScript = redisScript(client, 'hearthMqttSessionRemove', 2, REMOVE);
   return {
     async connected(deviceId, clientId, token) {
       const key = keys.mqttSessions(deviceId);
@@ -42,7 +48,8 @@ export function createRedisMqttSessions(opts: { client: RedisClient; keys: Redis
       );
     },
     async remove(deviceId, clientId) {
-      await client.multi().hdel(keys.mqttSessions(deviceId), clientId).zrem(keys.mqttSessionsOffline, member(deviceId, clientId)).exec();
+      // every clean-session connect: one command (a MULTI of two was four)
+      await removeScript(keys.mqttSessions(deviceId), keys.mqttSessionsOffline, clientId, member(deviceId, clientId));
     },
     async expired(before, limit) {
       const ms = await client.zrangebyscore(keys.mqttSessionsOffline, '-inf', `(${before}`, 'LIMIT', 0, limit);

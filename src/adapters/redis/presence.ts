@@ -9,7 +9,7 @@
 // longer than one heartbeat, or the reconnect of the client, whichever comes first.
 import { randomUUID } from 'node:crypto';
 import type { Presence } from '../../ports/presence.js';
-import type { RedisClient } from './client.js';
+import { redisScript, type RedisClient } from './client.js';
 import type { RedisKeys } from './keys.js';
 
 export interface RedisPresenceOptions {
@@ -44,6 +44,10 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     return [...devices];
   };
 
+  // a connection in the device's hash and the node's set; answers whether it was new, and how many the device has
+  const connectedScript = redisScript(client, 'hearthPresenceConnected', 2, CONNECTED);
+  const disconnectedScript = redisScript(client, 'hearthPresenceDisconnected', 2, DISCONNECTED);
+
   let beating: Promise<void> | undefined;
   /** ZADD answers 1 when the node was not there: Redis lost it, or it was reaped meanwhile */
   const heartbeat = () =>
@@ -62,21 +66,30 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
   /** removes the connections of nodes that stopped heartbeating; returns devices left with none */
   const reap = async (): Promise<number[]> => {
     const dead = await client.zrangebyscore(keys.nodes, 0, Date.now() - opts.nodeTimeoutMs);
-    const orphaned: number[] = [];
+    const orphaned = new Set<number>();
     for (const node of dead) {
       if (node === nodeId) continue;
       if ((await client.zrem(keys.nodes, node)) !== 1) continue; // another node reaps it
       const entries = await client.smembers(keys.nodeConnections(node));
-      for (const entry of entries) {
-        const [dev, conn] = entry.split('|');
-        const deviceId = Number(dev);
-        const [, left] = results(await client.multi().hdel(keys.deviceConnections(deviceId), conn).hlen(keys.deviceConnections(deviceId)).exec());
-        if (left === 0 && !orphaned.includes(deviceId)) orphaned.push(deviceId);
+      // 500 connections a transaction (each one's HDEL and HLEN side by side, as one step): a
+      // dead broker's 13,000 connections were 13,000 round trips one after another (issue #25)
+      for (let i = 0; i < entries.length; i += REAP_BATCH) {
+        const batch = entries.slice(i, i + REAP_BATCH).map((entry) => {
+          const bar = entry.indexOf('|');
+          return { deviceId: Number(entry.slice(0, bar)), conn: entry.slice(bar + 1) };
+        });
+        const m = client.multi();
+        for (const { deviceId, conn } of batch) m.hdel(keys.deviceConnections(deviceId), conn).hlen(keys.deviceConnections(deviceId));
+        const left = results(await m.exec());
+        batch.forEach(({ deviceId }, j) => {
+          if (left[2 * j + 1] === 0) orphaned.add(deviceId);
+        });
       }
       await client.del(keys.nodeConnections(node));
     }
-    if (orphaned.length && orphanHandler) await orphanHandler(orphaned);
-    return orphaned;
+    const ids = [...orphaned];
+    if (ids.length && orphanHandler) await orphanHandler(ids);
+    return ids;
   };
 
   await heartbeat();
@@ -95,28 +108,25 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     reap,
     async connected(deviceId, connectionId) {
       mine.set(connectionId, deviceId);
-      const r = results(
-        await client
-          .multi()
-          .hset(keys.deviceConnections(deviceId), connectionId, nodeId)
-          .sadd(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
-          .hlen(keys.deviceConnections(deviceId))
-          .exec(),
-      );
-      return r[0] === 1 && r[2] === 1;
+      const [added, left] = (await connectedScript(
+        keys.deviceConnections(deviceId),
+        keys.nodeConnections(nodeId),
+        connectionId,
+        nodeId,
+        `${deviceId}|${connectionId}`,
+      )) as number[];
+      return added === 1 && left === 1;
     },
     async disconnected(deviceId, connectionId) {
       const wasMine = mine.delete(connectionId);
-      const r = results(
-        await client
-          .multi()
-          .hdel(keys.deviceConnections(deviceId), connectionId)
-          .srem(keys.nodeConnections(nodeId), `${deviceId}|${connectionId}`)
-          .hlen(keys.deviceConnections(deviceId))
-          .exec(),
-      );
+      const [removed, left] = (await disconnectedScript(
+        keys.deviceConnections(deviceId),
+        keys.nodeConnections(nodeId),
+        connectionId,
+        `${deviceId}|${connectionId}`,
+      )) as number[];
       // a connection Redis lost (restarted empty) and not yet written back still ends here
-      return (r[0] === 1 || wasMine) && r[2] === 0;
+      return (removed === 1 || wasMine) && left === 0;
     },
     async count(deviceId) {
       return client.hlen(keys.deviceConnections(deviceId));
@@ -135,6 +145,19 @@ export async function createRedisPresence(opts: RedisPresenceOptions): Promise<P
     },
   };
 }
+
+// one command each for what every connect and disconnect writes (a MULTI of three was five)
+const CONNECTED = `
+local added = redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return {added, redis.call('HLEN', KEYS[1])}`;
+const DISCONNECTED = `
+local removed = redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+return {removed, redis.call('HLEN', KEYS[1])}`;
+
+/** connections of a dead node removed per transaction when it is reaped */
+const REAP_BATCH = 500;
 
 /** a MULTI's replies, in order; the first failed command's error is thrown */
 function results(replies: [Error | null, unknown][] | null): number[] {

@@ -3,7 +3,8 @@
 // connection. A device that moves to the other broker gets what the first never sent; a broker
 // SIGKILLed while its device has not confirmed a command loses nothing: the command goes out
 // again, once, on the device's next connection.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
 import { inbox } from '../broker/clients.js';
 import { commandTopic, connectDevice, createDevice, createHome, isConnected, type Device } from './fixtures.js';
@@ -63,6 +64,29 @@ describe.skipIf(!canRunCluster)('command outbox across brokers', () => {
     const control = await enqueue(c, d, { action: 'control' });
     expect((await boxB.next(commandTopic(d.id), 10_000)).id).toBe(control.id);
     expect(boxB.messages).toEqual([]);
+  });
+
+  it('a persistent session that moves to the other broker gets its waiting commands there without a SUBSCRIBE', { timeout: 60_000 }, async () => {
+    const d = await createDevice(c, 'api', homeId);
+    const clientId = `persist-${d.id}`;
+    const onA = await connectDevice(c.node('A'), d, { clientId, clean: false });
+    await onA.subscribeAsync({ [commandTopic(d.id)]: { qos: 1 } });
+    await onA.endAsync();
+    await expect.poll(() => isConnected(c, 'api', d.id), { timeout: 10_000 }).toBe(false);
+    const made = await enqueue(c, d, { action: 'while-away' });
+    // B restores the subscription from the shared session before its CONNACK; Aedes marks the
+    // client connected only after the session's queue is read back from Redis
+    const onB = mqtt.connect(`mqtt://127.0.0.1:${c.node('B').mqttPort}`, {
+      username: String(d.id),
+      password: d.apiKey,
+      clientId,
+      clean: false,
+      reconnectPeriod: 0,
+    });
+    onTestFinished(() => onB.endAsync(true).catch(() => undefined));
+    const boxB = inbox(onB);
+    expect(await boxB.next(commandTopic(d.id), 10_000)).toEqual({ action: 'while-away', parameters: {}, id: made.id });
+    await expect.poll(async () => (await states(c, d))[made.id], { timeout: 10_000 }).toBe('delivered');
   });
 
   it('a broker SIGKILLed before its device confirmed anything loses nothing; the next connection gets each command once', { timeout: 90_000 }, async () => {

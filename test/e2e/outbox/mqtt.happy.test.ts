@@ -1,7 +1,8 @@
 // The command outbox over MQTT (docs/concepts.md#command-outbox, docs/devices.md#command-outbox):
 // commands queued while the device is offline arrive in order with their ids once it subscribes;
 // `delivered` after its PUBACK; answers on commandAck; events follow every change.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { eventually, inbox, mqttConnect } from '../broker/clients.js';
 import { commandEvents, enqueue, stateOf } from './helpers.js';
@@ -77,6 +78,22 @@ describe('outbox over MQTT', () => {
     const fresh = await enqueue(t, d, { action: 'control' });
     expect((await box3.next()).id).toBe(fresh.id);
     expect(box3.messages).toEqual([]);
+  });
+
+  it('sends what is due on a persistent session that comes back with its command subscription restored, without a SUBSCRIBE', async () => {
+    const d = await t.seedDevice();
+    const clientId = `persist-${d.id}`;
+    const first = await mqttConnect(t, d, { clientId, clean: false });
+    await first.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
+    await first.endAsync();
+    const c = await enqueue(t, d, { action: 'while-away' });
+    // Aedes restores the subscription before its CONNACK and marks the client connected only
+    // after reading the session's queue: the outbox must not take that gap for a closed client
+    const back = mqtt.connect(`mqtt://127.0.0.1:${t.mqttPort}`, { username: String(d.id), password: d.key, clientId, clean: false, reconnectPeriod: 0 });
+    onTestFinished(() => back.endAsync(true).catch(() => undefined));
+    const box = inbox(back);
+    expect(await box.next()).toEqual({ action: 'while-away', parameters: {}, id: c.id });
+    await eventually(async () => (await stateOf(t, d, c.id)) === 'delivered');
   });
 
   it('sends at once to a connected device, and on a QoS 0 subscription counts the flushed write as delivered', async () => {
