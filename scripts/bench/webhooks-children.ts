@@ -7,18 +7,42 @@ import { pathToFileURL } from 'node:url';
 
 const MQTT_MODULE = pathToFileURL(createRequire(import.meta.url).resolve('mqtt')).href;
 
-/** counts distinct events (eventData.n), keeps arrival − send per event, answers 200 at once */
+/**
+ * counts distinct bench events (eventData.n), keeps arrival − send per event, answers 200 at once;
+ * other events (Hearth's _deviceConnected_ ...) are answered and not counted. A request it cannot
+ * read (not JSON, or a benchReading without eventData.n / sentAt) is answered 400 and reported to the
+ * parent with what came (method, url, headers, body length and start, which request of its
+ * connection it was), which fails the run with that; it is reported again in answer to the next
+ * `expect`, in case it came while no run was listening.
+ */
 export const RECEIVER = `
 import http from 'node:http';
 const now = () => performance.timeOrigin + performance.now();
 let expect = 0, seen = new Set(), lat = [], last = 0, dup = 0, cpu;
+const unread = [];
+const nthOnSocket = new WeakMap();
+function refuse(req, res, raw, why) {
+  const s = req.socket;
+  const info = { why, method: req.method, url: req.url, httpVersion: req.httpVersion, headers: req.headers, bodyBytes: raw.length,
+    bodyStart: raw.subarray(0, 120).toString('latin1'), from: s.remoteAddress + ':' + s.remotePort, requestOnConnection: nthOnSocket.get(s) };
+  unread.push(info);
+  process.send({ error: 'webhook receiver: a request it could not read: ' + JSON.stringify(info) });
+  res.statusCode = 400;
+  res.end(why);
+}
 const server = http.createServer((req, res) => {
+  nthOnSocket.set(req.socket, (nthOnSocket.get(req.socket) ?? 0) + 1);
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const at = now();
-    const body = JSON.parse(Buffer.concat(chunks).toString());
-    const { n, sentAt } = body.eventData;
+    const raw = Buffer.concat(chunks);
+    let body;
+    try { body = JSON.parse(raw.toString()); } catch (err) { return refuse(req, res, raw, String(err)); }
+    // Hearth's own events (_deviceConnected_ ...) reach the module too: answered, not counted
+    if (body?.eventType !== 'benchReading') return res.end('ok');
+    const { n, sentAt } = body.eventData ?? {};
+    if (typeof n !== 'number' || typeof sentAt !== 'number') return refuse(req, res, raw, 'a benchReading without eventData.n / eventData.sentAt');
     res.end('ok');
     if (seen.has(n)) { dup++; return; }
     seen.add(n); lat.push(at - sentAt); last = at;
@@ -27,7 +51,11 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 30000;
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-process.on('message', (m) => { if (m.expect) { expect = m.expect; seen = new Set(); lat = []; dup = 0; cpu = process.cpuUsage(); process.send({ ready: true }); } });
+process.on('message', (m) => {
+  if (!m.expect) return;
+  if (unread.length > 0) return process.send({ error: 'webhook receiver: ' + unread.length + ' request(s) it could not read, the first: ' + JSON.stringify(unread[0]) });
+  expect = m.expect; seen = new Set(); lat = []; dup = 0; cpu = process.cpuUsage(); process.send({ ready: true });
+});
 `;
 
 /**

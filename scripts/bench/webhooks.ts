@@ -254,6 +254,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     let filled!: () => void;
     const allAcked = new Promise<void>((r) => (filled = r));
     const fill = once('fill queue', viaMqtt, count, true, () => filled());
+    // awaited after the drain; a failure before then (the receiver's report) must not be an unhandled rejection
+    fill.catch(() => {});
     await profiled('webhooks-fill', () => allAcked);
     const queued = await store.deliveries.stats();
     if (queued.pending < count) throw new Error(`the queue holds ${queued.pending} deliveries, expected ${count}`);
