@@ -9,6 +9,11 @@ import type { DeviceSession } from '../session.js';
 
 export const DEVICE_REREAD_MS = 1000;
 
+/** the connection's copy of its device when it is recent enough, else undefined (then: currentDevice) */
+export function deviceIfFresh(s: DeviceSession): PresenceDevice | undefined {
+  return Date.now() - s.deviceReadAt < DEVICE_REREAD_MS ? s.device : undefined;
+}
+
 export async function currentDevice(ctx: BrokerContext, s: DeviceSession): Promise<PresenceDevice> {
   const now = Date.now();
   if (now - s.deviceReadAt < DEVICE_REREAD_MS) return s.device;

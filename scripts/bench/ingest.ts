@@ -10,7 +10,7 @@
 // The per-device publish rate limit is raised out of the way (it exists to stop floods, not to
 // be measured); everything else is as shipped. Hearth runs twice: with SQLite synchronous=full
 // (the default: a commit is on disk before its PUBACK) and with synchronous=normal.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -19,6 +19,7 @@ import { startHearth, type Hearth } from '../../src/main.js';
 import { cpuMicrosOf, forkChild, seedDevices, startBareAedes, startMosquitto, type RunningBroker } from './baselines/brokers.js';
 import type { PublishJob } from './baselines/mqtt-load.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
+import { profiled } from './lib/profile.js';
 
 const FLOOR = 0.5;
 const PUBLISHERS = 10;
@@ -106,6 +107,22 @@ function baselineTarget(b: RunningBroker): Target {
   };
 }
 
+/** CPU µs used so far by each thread of this process: the main thread, and the others by name (summed) */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = Number(tid) === process.pid ? 'main thread' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10_000);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 export async function run(_opts: BenchOptions): Promise<BenchResult> {
@@ -153,6 +170,18 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
         console.log(`    round ${r + 1} ${t.name.padEnd(13)} ${fmt(f.perSecond).padStart(7)} msg/s  ${fmt(f.cpuMicros, 1).padStart(6)} µs CPU/msg`);
         const b = best.get(t.name);
         if (!b || f.perSecond > b.perSecond) best.set(t.name, f);
+      }
+    }
+    // BENCH_PROFILE=<dir>: one more round of Hearth (synchronous=full) alone, CPU-profiled (not in the
+    // figures), with the CPU each thread of this process used during it
+    if (process.env.BENCH_PROFILE) {
+      const before = threadCpu();
+      const f = await profiled('ingest-hearth', () => targets[0].once(PER_PUBLISHER));
+      const after = threadCpu();
+      console.log(`  profiled round: ${fmt(f.perSecond)} msg/s, ${fmt(f.cpuMicros, 1)} µs CPU/msg; per thread, µs per message:`);
+      for (const [name, t] of after) {
+        const used = (t - (before.get(name) ?? 0)) / f.messages;
+        if (used >= 0.05) console.log(`    ${name.padEnd(20)} ${fmt(used, 2).padStart(7)}`);
       }
     }
   } finally {

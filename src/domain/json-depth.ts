@@ -19,18 +19,24 @@ const message = (limit: number) => `nested deeper than ${limit} levels`;
 /**
  * The raw text, before JSON.parse: counts `{` and `[` outside strings and keeps the path of keys
  * and indices. Text that is not JSON passes through (JSON.parse then says what is wrong); only
- * the nesting is judged here.
+ * the nesting is judged here. Keys are kept as their place in the text and cut out only to name
+ * the path of a text refused: every event payload passes here, and a copy of each of its strings
+ * was most of what this cost.
  */
 export function jsonTextDepthIssue(text: string, limit: number): DepthIssue | undefined {
-  // one frame per open container: its current key (object) or index (array)
-  const keys: (string | number)[] = [];
+  // one frame per open container: an array's current index, or an object's current key as
+  // where it starts and ends in the text (-1: none yet)
+  const at: number[] = [];
+  const ends: number[] = [];
   const isArray: boolean[] = [];
-  let lastString: string | undefined;
+  // the last string seen (it may be a key)
+  let lastStart = -1;
+  let lastEnd = -1;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      // a string: find its end, honouring escapes; keep it (it may be a key)
+      // a string: find its end, honouring escapes
       const start = i + 1;
       let escaped = false;
       for (i = start; i < n; i++) {
@@ -39,25 +45,39 @@ export function jsonTextDepthIssue(text: string, limit: number): DepthIssue | un
         else if (d === 0x5c /* \ */) escaped = true;
         else if (d === 0x22) break;
       }
-      // a key is only named in the path: short, and unescaped the cheap way
-      lastString = i - start <= 200 ? text.slice(start, i) : `${text.slice(start, start + 200)}…`;
+      lastStart = start;
+      lastEnd = i;
       continue;
     }
-    const top = keys.length - 1;
+    const top = at.length - 1;
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (keys.length >= limit) return { path: pathOf(keys.slice(0, limit)), message: message(limit) };
-      keys.push(c === 0x5b ? 0 : '');
+      if (at.length >= limit) return { path: pathOf(text, at, ends, isArray, limit), message: message(limit) };
+      at.push(c === 0x5b ? 0 : -1);
+      ends.push(-1);
       isArray.push(c === 0x5b);
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      keys.pop();
+      at.pop();
+      ends.pop();
       isArray.pop();
     } else if (c === 0x3a /* : */ && top >= 0 && !isArray[top]) {
-      keys[top] = lastString ?? '';
+      at[top] = lastStart;
+      ends[top] = lastEnd;
     } else if (c === 0x2c /* , */ && top >= 0 && isArray[top]) {
-      keys[top] = (keys[top] as number) + 1;
+      at[top]++;
     }
   }
   return undefined;
+}
+
+/** the path of the first `limit` frames: indices, and keys (short, and unescaped the cheap way) */
+function pathOf(text: string, at: number[], ends: number[], isArray: boolean[], limit: number): string {
+  const keys: (string | number)[] = [];
+  for (let f = 0; f < limit; f++) {
+    if (isArray[f]) keys.push(at[f]);
+    else if (at[f] < 0) keys.push('');
+    else keys.push(ends[f] - at[f] <= 200 ? text.slice(at[f], ends[f]) : `${text.slice(at[f], at[f] + 200)}…`);
+  }
+  return keysPath(keys);
 }
 
 /** An already-parsed value (form bodies, values built in memory): the same rule, no recursion. */
@@ -70,14 +90,14 @@ export function valueDepthIssue(value: unknown, limit: number): DepthIssue | und
     const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     for (const [k, child] of entries) {
       if (child === null || typeof child !== 'object') continue;
-      if (depth >= limit) return { path: pathOf([...path, k]), message: message(limit) };
+      if (depth >= limit) return { path: keysPath([...path, k]), message: message(limit) };
       stack.push([child, depth + 1, [...path, k]]);
     }
   }
   return undefined;
 }
 
-function pathOf(keys: readonly (string | number)[]): string {
+function keysPath(keys: readonly (string | number)[]): string {
   return keys.map(String).join('.');
 }
 

@@ -42,8 +42,8 @@ export interface LocalClaimer {
 export interface EventPipeline {
   /** resolves once the event and its deliveries are committed, with the other events of this moment */
   commit(item: OutboxItem): Promise<void>;
-  /** every module of the project, cached (one query per project per TARGETS_TTL_MS at most) */
-  projectModules(projectId: number): Promise<ModuleRow[]>;
+  /** every module of the project, cached (one query per project per TARGETS_TTL_MS at most); a cached list comes without a promise */
+  projectModules(projectId: number): ModuleRow[] | Promise<ModuleRow[]>;
   /** the project's modules changed: the next event reads them again */
   invalidateTargets(projectId: number): void;
   /** a worker of this process offers room for new deliveries (handoff.ts); returns the detach */

@@ -10,6 +10,7 @@
 //   failure of ours (store down) answers an error: no PUBACK, so the device sends it again.
 import type { Client, PublishPacket } from 'aedes';
 import { isAppError } from '../../../src/domain/errors.js';
+import type { RateDecision } from '../../../src/ports/rate-limiter.js';
 import type { BrokerContext } from '../../context.js';
 import { brokerLog, clip } from '../../general-log.js';
 import { sessionOf, type DeviceSession } from '../../session.js';
@@ -68,12 +69,23 @@ async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, pack
   const kind = publishKindOf(s.device.id, packet.topic);
   if (kind) ctx.metrics.publishes[kind.kind]++;
   const p: Publishing = { client, s, packet, kind };
-  for (const step of PUBLISH_STEPS) if (!(await step(ctx, p))) return;
+  // a step that decides at once is not awaited: a turn of the microtask queue per step and per publish
+  for (const step of PUBLISH_STEPS) {
+    const r = step(ctx, p);
+    if (r === false || (r !== true && !(await r))) return;
+  }
 }
 
 /** docs/api.md#errors: a per-device rate; excess is dropped and logged (once per window, not once per packet) */
-async function rateLimit(ctx: BrokerContext, { s, packet }: Publishing): Promise<boolean> {
-  const rate = await ctx.deps.publishLimiter.consume(`d:${s.device.id}`);
+function rateLimit(ctx: BrokerContext, p: Publishing): Promise<boolean> | boolean {
+  const limiter = ctx.deps.publishLimiter;
+  const key = `d:${p.s.device.id}`;
+  // the in-memory limiter (every broker's: roles/broker.ts) answers at once
+  if (limiter.consumeNow) return rated(ctx, p, limiter.consumeNow(key));
+  return limiter.consume(key).then((rate) => rated(ctx, p, rate));
+}
+
+function rated(ctx: BrokerContext, { s, packet }: Publishing, rate: RateDecision): boolean {
   if (rate.allowed) return true;
   const why = 'the device publishes faster than its rate limit; excess publishes are dropped';
   if (ctx.throttle.allow(`rate:${s.device.id}`)) dropped(ctx, s, packet.topic, why);

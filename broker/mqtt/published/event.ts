@@ -6,11 +6,13 @@ import type { Client, PublishPacket } from 'aedes';
 import { sendEventOf } from '../../../src/domain/event/send.js';
 import { withMqttEventDefaults } from '../../../src/domain/event/schemas.js';
 import type { BrokerContext } from '../../context.js';
-import { currentDevice } from '../current-device.js';
+import { currentDevice, deviceIfFresh } from '../current-device.js';
 import type { DeviceSession } from '../../session.js';
 import { jsonObjectOf } from './payload.js';
 
 export async function eventPublished(ctx: BrokerContext, _client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
   const body = withMqttEventDefaults(jsonObjectOf(packet.payload, ctx.deps.options.jsonDepth));
-  await sendEventOf({ deps: ctx.deps, caller: s.caller(), input: { device: await currentDevice(ctx, s), body } });
+  // the device as read within the last second needs no turn of the microtask queue (current-device.ts)
+  const device = deviceIfFresh(s) ?? (await currentDevice(ctx, s));
+  await sendEventOf({ deps: ctx.deps, caller: s.caller(), input: { device, body } });
 }

@@ -14,6 +14,8 @@ export interface EmitInput {
   presence?: PresenceWrite;
   /** JSON.stringify(event), when the caller has it (send.ts): the history row and the webhook payload reuse it */
   json?: string;
+  /** the clock's reading the caller stamped the event with (send.ts), when it has one: the event's id is taken from it */
+  now?: Date;
 }
 
 /**
@@ -25,11 +27,12 @@ export interface EmitInput {
  * worker of this process need no `work` message. The outbox is `deps.pipeline` (pipeline.ts).
  */
 export async function emitEvent(deps: EmitDeps, input: EmitInput): Promise<string> {
-  const now = deps.clock.now();
+  const now = input.now ?? deps.clock.now();
   // time-ordered and unique (crypto/ids.ts)
   const id = deps.ids.event(now);
-  // module lookup is cached per project (domain/webhook/event-targets.ts): no query per event
-  const deliveries = await eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
+  // module lookup is cached per project (domain/webhook/event-targets.ts): no query per event, and no promise
+  const fanned = eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
+  const deliveries = Array.isArray(fanned) ? fanned : await fanned;
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
   if (input.presence) item.presence = input.presence;
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch

@@ -39,7 +39,8 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
       issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }],
     });
   }
-  const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: deps.clock.now().toISOString() };
+  const now = deps.clock.now();
+  const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: now.toISOString() };
   if (device.homeId !== null) event.homeId = device.homeId;
   // docs/concepts.md#events: origin fields by who sent it
   if (caller.type === 'device') {
@@ -50,7 +51,7 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     event.originProjectKeyId = caller.keyId;
     event.originProjectKeyName = caller.keyName;
   }
-  await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson) });
+  await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson), now });
   if (device.homeId === null) await deps.homelessEvents.note(device.projectId, device.id, event.eventType);
   return event;
 }

@@ -55,7 +55,7 @@ export function eventPoints(projectId: number, homeId: number, modules: ModuleRo
 
 /** the points an event brings, or undefined when it brings none for any module (the common case, at the cost of a property read) */
 export async function pointsOfEvent(
-  modulesOf: (projectId: number) => Promise<ModuleRow[]>,
+  modulesOf: (projectId: number) => ModuleRow[] | Promise<ModuleRow[]>,
   projectId: number,
   event: EventRecord,
 ): Promise<EventPoints | undefined> {

@@ -16,6 +16,8 @@ const MAX_PROJECTS = 10_000;
 interface Entry {
   at: number;
   modules: Promise<ModuleRow[]>;
+  /** the modules once read: a hit answers them as they are, without a promise (event ingest) */
+  list?: ModuleRow[];
 }
 
 /** each project's modules, read from `store` at most once per TTL */
@@ -24,20 +26,28 @@ export class TargetCache {
 
   constructor(private readonly store: Pick<Store, 'modules'>) {}
 
-  /** every module of the project (cached); one query per project per TTL at most */
-  modules(projectId: number): Promise<ModuleRow[]> {
+  /**
+   * every module of the project (cached); one query per project per TTL at most. A hit whose read
+   * has finished is the list itself, not a promise: the event path asks once per event.
+   */
+  modules(projectId: number): ModuleRow[] | Promise<ModuleRow[]> {
     const cache = this.cache;
     const now = performance.now();
     const hit = cache.get(projectId);
-    if (hit && now - hit.at < TARGETS_TTL_MS) return hit.modules;
+    if (hit && now - hit.at < TARGETS_TTL_MS) return hit.list ?? hit.modules;
     if (cache.size >= MAX_PROJECTS) cache.clear();
     const modules = this.store.modules.list(projectId);
     const entry: Entry = { at: now, modules };
     cache.set(projectId, entry);
-    // a failed read is not remembered: the next event asks again
-    modules.catch(() => {
-      if (cache.get(projectId) === entry) cache.delete(projectId);
-    });
+    modules.then(
+      (list) => {
+        entry.list = list;
+      },
+      // a failed read is not remembered: the next event asks again
+      () => {
+        if (cache.get(projectId) === entry) cache.delete(projectId);
+      },
+    );
     return modules;
   }
 
