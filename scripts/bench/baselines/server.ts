@@ -15,8 +15,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
-import { startHearth, type Hearth } from '../../../src/main.js';
+import { loadHearth } from './hearth.js';
+import type { Hearth } from '../../../src/main.js';
 import { seedDevices, startBareAedes, type RunningBroker } from './brokers.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 type Env = Record<string, string>;
 type Msg =
