@@ -7,7 +7,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
-import { startHearth } from '../../src/main.js';
+import { loadHearth } from './baselines/hearth.js';
 import { hashToken } from '../../src/domain/auth/tokens.js';
 import { newBenchDeviceKey, sealerOf } from './baselines/device-keys.js';
 import { measure, measureInterleaved } from './lib/load.js';
@@ -15,6 +15,9 @@ import { profiled } from './lib/profile.js';
 import { bareHono, bareNode } from './lib/baselines.js';
 import { cpuRatio, fmtRatio, printTable, ratio } from './lib/report.js';
 import type { BenchOptions, BenchResult, LoadFigures } from './lib/types.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 const FLOOR = 0.6;
 /** alternating rounds per target (lib/load.ts measureInterleaved) */

@@ -1,5 +1,5 @@
 // `npm run bench -- cluster`: cluster mode (issue #6) with one broker node and with two. Real
-// processes (lib/cluster-nodes.ts): an api node and broker nodes (`node --import tsx src/main.ts`,
+// processes (lib/cluster-nodes.ts): an api node and broker nodes (`node dist/src/main.js`, the built server,
 // PostgreSQL schema, Redis prefix and secret of the run's own). No worker node: device events with
 // no webhook module and commands never touch one.
 //   1 broker:  broker-1 + api          2 brokers: broker-1 + broker-2 + api

@@ -19,10 +19,13 @@ import { pino } from 'pino';
 import mqtt from 'mqtt';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../../src/config/load.js';
-import { startHearth } from '../../src/main.js';
+import { loadHearth } from './baselines/hearth.js';
 import { forkChild, seedDevices, startBareAedes } from './baselines/brokers.js';
 import type { CommandJob } from './baselines/mqtt-load.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 const COUNT = Number(process.env.BENCH_COMMANDS ?? 2000);
 const WARMUP = 200;

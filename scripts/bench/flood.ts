@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
-import { startHearth } from '../../src/main.js';
+import { loadHearth } from './baselines/hearth.js';
 import { seedDevices } from './baselines/brokers.js';
 import { flood, mib, settledMemory } from './lib/flood.js';
 import type { BenchResult } from './lib/types.js';
@@ -26,6 +26,9 @@ import { createSqlStore } from '../../src/adapters/sql/store.js';
 import type { Hearth } from '../../src/main.js';
 import { kvAttack, kvLine, type KvAttackOptions, type KvFigures } from './lib/kv-attack.js';
 import { adminKeyOf, createCluster, reachable } from './lib/cluster-nodes.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 const SESSIONS = Number(process.env.BENCH_FLOOD_SESSIONS ?? 40);
 const FILTERS = Number(process.env.BENCH_FLOOD_FILTERS ?? 5000);

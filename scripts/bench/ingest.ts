@@ -15,11 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
-import { startHearth, type Hearth } from '../../src/main.js';
+import { loadHearth } from './baselines/hearth.js';
+import type { Hearth } from '../../src/main.js';
 import { cpuMicrosOf, forkChild, seedDevices, startBareAedes, startMosquitto, type RunningBroker } from './baselines/brokers.js';
 import type { PublishJob } from './baselines/mqtt-load.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 import { profiled } from './lib/profile.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 const FLOOR = 0.5;
 const PUBLISHERS = 10;

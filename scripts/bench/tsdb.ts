@@ -15,10 +15,13 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
-import { startHearth } from '../../src/main.js';
+import { loadHearth } from './baselines/hearth.js';
 import type { TsdbPoint } from '../../src/ports/store.js';
 import { seedDevices } from './baselines/brokers.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 const INGEST_TARGET = 50_000;
 const QUERY_TARGET_MS = 50;

@@ -21,15 +21,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.js';
-import { startHearth } from '../../src/main.js';
+import { loadBuilt, loadHearth } from './baselines/hearth.js';
 import { hashToken } from '../../src/domain/auth/tokens.js';
 import { newBenchDeviceKey, sealerOf } from './baselines/device-keys.js';
-import { createWorker } from '../../src/worker/index.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
-import { startThread } from '../../src/adapters/thread-port.js';
 import { pausesLine, watchPauses, type Pauses } from './lib/pauses.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
+const { createWorker } = await loadBuilt<typeof import('../../src/worker/index.js')>('src/worker/index');
+const { startThread } = await loadBuilt<typeof import('../../src/adapters/thread-port.js')>('src/adapters/thread-port');
 
 const FLOOR = 0.5;
 

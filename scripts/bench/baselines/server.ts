@@ -1,4 +1,5 @@
-// A broker alone in its own process (fork with tsx and --expose-gc), for the connections bench:
+// A broker alone in its own process (forked with tsx and --expose-gc; the Hearth it starts is the built
+// server in dist/, hearth.ts), for the connections bench:
 // its resident memory is then the broker's and nothing else's. Driven over IPC:
 //   {type:'start', mode:'hearth'|'aedes', keys?: string[], env?}  → {type:'started', port, httpPort, adminKey}
 //   {type:'restart', env?}  Hearth stops and starts again on the same data directory and ports
@@ -17,8 +18,12 @@ import { dirname, join } from 'node:path';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
-import { startHearth, type Hearth } from '../../../src/main.js';
+import { loadHearth } from './hearth.js';
+import type { Hearth } from '../../../src/main.js';
 import { seedDevices, startBareAedes, type RunningBroker } from './brokers.js';
+
+// Hearth as users run it: the built server (baselines/hearth.ts)
+const { startHearth } = await loadHearth();
 
 type Env = Record<string, string>;
 type Msg =

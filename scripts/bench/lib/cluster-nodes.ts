@@ -1,5 +1,5 @@
-// A Hearth cluster of real processes for benches: nodes are `node --import tsx src/main.ts`
-// children (never the tsx CLI: a SIGKILL of it orphans the server) on free loopback ports, one
+// A Hearth cluster of real processes for benches: nodes are `node dist/src/main.js` children (the
+// built server as `npm start` runs it, baselines/hearth.ts; built first when dist/ is out of date) on free loopback ports, one
 // data directory each, sharing one PostgreSQL schema, one Redis key prefix and one secret, all
 // made fresh for the run. close() stops every node and removes the schema, the keys and the
 // directories; it is idempotent, so a SIGINT handler and a `finally` can both call it.
@@ -17,6 +17,7 @@ import { withMigrationLock } from '../../../src/adapters/sql/connect.js';
 import { closeRedis, connectRedis, deleteKeysByPrefix } from '../../../src/adapters/redis/client.js';
 import { accepting, freePort } from '../baselines/brokers.js';
 import { commOf } from './proc-cpu.js';
+import { ensureBuilt, hearthNodeArgs } from '../baselines/hearth.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SCHEMA = /^hearth_bench_[0-9a-f]+$/;
@@ -103,7 +104,8 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     // CPU profiles into <dir>/cluster-<name>-<time>/ when it stops, one a thread (node's own names:
     // one --cpu-prof-name for all had tsx's loader thread overwrite the main thread's profile)
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE, `cluster-${name}-${Date.now()}`)}`] : [];
-    const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+    await ensureBuilt();
+    const child: ChildProcess = spawn(process.execPath, [...profile, ...hearthNodeArgs()], {
       cwd: ROOT,
       env: {
         ...baseEnv,
@@ -142,7 +144,7 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
     });
     // ready: /healthz answers (every node with the api or broker role serves HTTP) and, on a
     // broker, the MQTT port accepts (it opens after the HTTP port)
-    // a node loading its TypeScript through tsx took over a minute at a load average of 28
+    // a node took over a minute to start at a load average of 28 (then through tsx)
     const end = Date.now() + START_MS;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`cluster node ${name} exited with ${child.exitCode}: ${out}`);

@@ -155,6 +155,8 @@ describe('ratio of ratios', () => {
     expect(verdict('hearth / bare aedes at 1,000: connects/s · memory per device', [1, 1], [1.3, 1.3])).toMatch(/^B worse/);
     expect(verdict('hearth MQTT p50 / bare · p99 / bare', [2, 2], [3, 3])).toMatch(/^B worse/);
     expect(verdict('bundle projects list · CPU x', [2, 2], [3, 3])).toMatch(/^B worse/);
+    // Hearth's CPU per operation over the baseline's (the fleet bench's "CPU per connect 1.66x")
+    expect(verdict('hearth / bare aedes at 2,000: connects/s · CPU per connect', [1.54, 1.54], [1.77, 1.77])).toMatch(/^B worse/);
     // CPU per event at a rate: the rate in the name ("@#/s") does not make it a throughput
     expect(verdict('hearth MQTT @#/s: Hearth µs CPU', [563, 563], [532, 532])).toMatch(/^B better/);
     // throughput, and "by CPU" (the baseline's CPU over Hearth's): higher is better
