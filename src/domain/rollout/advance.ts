@@ -17,6 +17,7 @@ import type { BundleComponent, FirmwareFileRow, RolloutRow } from '../../ports/s
 import { AppError } from '../errors.js';
 import { enqueueCommand, type EnqueueCommandDeps } from '../command/enqueue.js';
 import { announceRollout, type RolloutTrackDeps } from './track.js';
+import { cancelWaiting, type CancelDeps } from './cancel-commands.js';
 import { FIRMWARE_UPDATE_ACTION, THRESHOLD_MIN_RESULTS } from './schemas.js';
 import { writeLog } from '../log/write.js';
 
@@ -24,7 +25,7 @@ const BATCH = 500;
 const DUE_MAX = 200;
 const PACE_WINDOW_MS = 60_000;
 
-export type AdvanceDeps = Pick<Deps, 'clock'> & RolloutTrackDeps & EnqueueCommandDeps & StoreOf<'rollouts' | 'bundles' | 'firmwareFiles' | 'logs'>;
+export type AdvanceDeps = Pick<Deps, 'clock'> & RolloutTrackDeps & EnqueueCommandDeps & CancelDeps & StoreOf<'rollouts' | 'bundles' | 'firmwareFiles' | 'logs'>;
 
 export interface AdvanceResult {
   notified: number;
@@ -122,18 +123,31 @@ async function advanceOne(deps: AdvanceDeps, id: string, out: AdvanceResult, ren
     }
     if (room <= 0) return;
     const batch = await deps.store.rollouts.toNotify(r.id, r.currentWave, room);
+    const sent: { deviceId: number; commandId: string }[] = [];
     for (const d of batch) {
-      if (await notify(deps, r, d.deviceId, components)) out.notified++;
+      const commandId = await notify(deps, r, d.deviceId, components);
+      if (commandId) {
+        out.notified++;
+        sent.push({ deviceId: d.deviceId, commandId });
+      }
+    }
+    const current = await deps.store.rollouts.get(r.id);
+    if (current?.state === 'aborted') {
+      // aborted while this pass enqueued: the abort cancels the commands it finds recorded, and a
+      // command enqueued but not yet recorded when it looked is cancelled here (each side checks
+      // after its own write, so one of them sees every command; cancelling twice is a no-op)
+      for (const c of sent) await cancelWaiting(deps, c.deviceId, c.commandId);
+      return;
     }
     if (batch.length < room) return;
     // a long pass keeps its lease; and stops if it lost it, or the rollout stopped running
     if (!(await renew())) return;
-    const current = await deps.store.rollouts.get(r.id);
     if (!current || current.state !== 'running') return;
   }
 }
 
-async function notify(deps: AdvanceDeps, r: RolloutRow, deviceId: number, components: Record<string, unknown>[]): Promise<boolean> {
+/** the command's id once it is enqueued and recorded; undefined when the device was not notified */
+async function notify(deps: AdvanceDeps, r: RolloutRow, deviceId: number, components: Record<string, unknown>[]): Promise<string | undefined> {
   const now = deps.clock.now().toISOString();
   try {
     const { command } = await enqueueCommand({
@@ -149,12 +163,12 @@ async function notify(deps: AdvanceDeps, r: RolloutRow, deviceId: number, compon
         },
       },
     });
-    return deps.store.rollouts.recordCommand(r.id, deviceId, command.id, now, command.expirationTime);
+    return (await deps.store.rollouts.recordCommand(r.id, deviceId, command.id, now, command.expirationTime)) ? command.id : undefined;
   } catch (e) {
     if (!(e instanceof AppError) || (e.reason !== 'LIMIT_EXCEEDED' && e.reason !== 'DEVICE_NOT_FOUND')) throw e;
     const why = e.reason === 'LIMIT_EXCEEDED' ? 'the device outbox is full' : 'the device no longer exists';
     if (await deps.store.rollouts.move(r.id, deviceId, ['pending'], 'failed', now, `not notified: ${why}`)) await deps.store.rollouts.touch(r.id, now);
-    return false;
+    return undefined;
   }
 }
 
