@@ -15,8 +15,9 @@ export function deviceIfFresh(s: DeviceSession): PresenceDevice | undefined {
 }
 
 export async function currentDevice(ctx: BrokerContext, s: DeviceSession): Promise<PresenceDevice> {
+  const fresh = deviceIfFresh(s);
+  if (fresh) return fresh;
   const now = Date.now();
-  if (now - s.deviceReadAt < DEVICE_REREAD_MS) return s.device;
   const d = await ctx.deps.store.devices.get(s.device.id);
   if (!d) throw new AppError('DEVICE_NOT_FOUND', { deviceId: s.device.id });
   s.device = { id: d.id, projectId: d.projectId, deviceClass: d.deviceClass, homeId: d.homeId };
