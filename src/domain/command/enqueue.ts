@@ -18,9 +18,16 @@ export async function enqueueCommand({
   deps,
   caller,
   input: { deviceId, body },
+  announce = true,
 }: SystemArgs<EnqueueCommandDeps, DeviceRef & Body> & {
   /** absent: the system enqueues on its own behalf */
   caller?: Caller;
+  /**
+   * false: stored, not announced; the caller publishes `outbox` for the device once it has decided
+   * the command stands (a rollout's pass, after checking it was not aborted meanwhile). Until then
+   * only a device that subscribes or opens its command WebSocket in between reads it.
+   */
+  announce?: boolean;
 }): Promise<{ command: CommandRow; created: boolean }> {
   // docs/concepts.md#command-outbox: the same credentials as PUT /devices/{id}/command
   const device: DeviceRow | undefined = caller
@@ -52,6 +59,6 @@ export async function enqueueCommand({
   if ('full' in r) throw new AppError('LIMIT_EXCEEDED', { deviceId: device.id, outboxPerDevice: limit });
   if (r.existing) return { command: r.row, created: false };
   await commandUpdated(deps, r.row);
-  await deps.bus.publish('outbox', { deviceId: device.id });
+  if (announce) await deps.bus.publish('outbox', { deviceId: device.id });
   return { command: r.row, created: true };
 }

@@ -10,7 +10,8 @@
 //   5. pending devices of the waves begun, as many as `ratePerMinute` leaves room for in the
 //      last minute: their `firmware-update` command enqueued (outbox, so a sleeping device gets
 //      it when it wakes), with the idempotency key `rollout:<id>` so a worker killed between
-//      enqueuing and recording enqueues nothing twice.
+//      enqueuing and recording enqueues nothing twice; announced to the brokers only once the
+//      batch is recorded and the rollout found not aborted.
 // Then, for every rollout with a change not yet announced, `_rolloutUpdated_` (track.ts).
 import type { Deps, StoreOf, SystemArgs } from '../deps.js';
 import type { BundleComponent, FirmwareFileRow, RolloutRow } from '../../ports/store.js';
@@ -131,14 +132,18 @@ async function advanceOne(deps: AdvanceDeps, id: string, out: AdvanceResult, ren
         sent.push({ deviceId: d.deviceId, commandId });
       }
     }
+    // The batch's commands are stored but not yet announced, so a connected device has not been
+    // sent one. Aborted while this pass enqueued: the abort cancels the commands it finds
+    // recorded, and a command enqueued but not yet recorded when it looked is cancelled here (each
+    // side checks after its own write, so one of them sees every command; cancelling twice is a
+    // no-op); nothing is announced. Otherwise the batch is announced now; an abort from here on
+    // finds every command recorded and cancels those not yet delivered.
     const current = await deps.store.rollouts.get(r.id);
     if (current?.state === 'aborted') {
-      // aborted while this pass enqueued: the abort cancels the commands it finds recorded, and a
-      // command enqueued but not yet recorded when it looked is cancelled here (each side checks
-      // after its own write, so one of them sees every command; cancelling twice is a no-op)
       for (const c of sent) await cancelWaiting(deps, c.deviceId, c.commandId);
       return;
     }
+    for (const c of sent) await deps.bus.publish('outbox', { deviceId: c.deviceId });
     if (batch.length < room) return;
     // a long pass keeps its lease; and stops if it lost it, or the rollout stopped running
     if (!(await renew())) return;
@@ -152,6 +157,7 @@ async function notify(deps: AdvanceDeps, r: RolloutRow, deviceId: number, compon
   try {
     const { command } = await enqueueCommand({
       deps,
+      announce: false,
       input: {
         deviceId,
         body: {

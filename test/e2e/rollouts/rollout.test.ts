@@ -196,6 +196,61 @@ describe('rollouts', () => {
     expect((await rollout(id)).counts).toEqual({ targeted: 3, pending: 3, notified: 0, downloading: 0, installed: 0, failed: 0 });
   });
 
+  it('an abort while the pass enqueues reaches no connected device: the batch is announced only after the check', async () => {
+    const bundleId = await bundleWithFile();
+    const online = await Promise.all(Array.from({ length: 3 }, () => t.seedDevice()));
+    const got = new Map<number, string[]>();
+    const clients = await Promise.all(
+      online.map(async (d) => {
+        const client = await mqttConnect(t, d, { clientId: `abort-${d.id}`, connectTimeout: 30_000 });
+        got.set(d.id, []);
+        client.on('message', (_topic, payload) => got.get(d.id)!.push(JSON.parse(payload.toString()).action));
+        await client.subscribeAsync(`/devices/${d.id}/command`, { qos: 1 });
+        return client;
+      }),
+    );
+    // the abort lands between the pass's first enqueue and its record (the store's own method,
+    // wrapped only to choose that moment)
+    const rollouts = t.deps.store.rollouts;
+    const record = rollouts.recordCommand.bind(rollouts);
+    let id = '';
+    let abortedMidPass = false;
+    rollouts.recordCommand = async (...args) => {
+      if (args[0] === id && !abortedMidPass) {
+        abortedMidPass = true;
+        const r = await t.http('PATCH', `/projects/1/rollouts/${id}`, { token: t.adminKey, body: { state: 'aborted' } });
+        expect(r.status).toBe(200);
+      }
+      return record(...args);
+    };
+    try {
+      const created = await t.http('POST', '/projects/1/rollouts', {
+        token: t.adminKey,
+        body: { bundleId, target: { deviceIds: online.map((d) => d.id) } },
+      });
+      expect(created.status).toBe(201);
+      id = created.body.id;
+      await eventually(
+        async () => {
+          const all = await Promise.all(online.map((d) => t.http('GET', `/devices/${d.id}/commands`, { token: t.adminKey })));
+          return abortedMidPass && all.every((r) => r.body.every((c: any) => c.state === 'cancelled'));
+        },
+        15_000,
+        'the pass aborted mid-way and its commands cancelled',
+      );
+    } finally {
+      rollouts.recordCommand = record;
+    }
+    // positive control: a command enqueued now reaches each device; had the firmware-update been
+    // sent, it would have arrived first (one device's commands are delivered in order)
+    for (const d of online) {
+      expect((await t.http('POST', `/devices/${d.id}/commands`, { token: t.adminKey, body: { action: 'after-abort' } })).status).toBe(201);
+    }
+    await eventually(async () => online.every((d) => got.get(d.id)!.includes('after-abort')), 15_000, 'the control command arrives');
+    for (const d of online) expect(got.get(d.id)).toEqual(['after-abort']);
+    await Promise.all(clients.map((c) => c.endAsync()));
+  });
+
   it('refuses bad input with reasons, and rollouts of another project', async () => {
     const bundleId = await makeBundle(t);
     const bad = await t.http('POST', '/projects/1/rollouts', { token: t.adminKey, body: { bundleId, waves: [{ percent: 60 }, { percent: 40 }] } });
