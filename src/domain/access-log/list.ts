@@ -3,13 +3,13 @@
 import * as v from 'valibot';
 import type { StoreOf, VerbArgs } from '../deps.js';
 import type { AccessLogRow, Paged } from '../../ports/store.js';
-import { historyFilter, idQuery, pageQueryEntries, timeQuery, type HistoryListInput } from '../log/query.js';
-import { TimeSchema } from '../validate.js';
+import { historyFilter, pageQueryEntries, timeQuery, type HistoryListInput } from '../log/query.js';
+import { TimeSchema, IdQuerySchema } from '../validate.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export const AccessLogQuerySchema = v.object({
-  projectId: idQuery('projectId'),
+  projectId: IdQuerySchema('projectId'),
   since: timeQuery('since'),
   until: timeQuery('until'),
   method: v.optional(

@@ -1,8 +1,8 @@
 // Data posts and data sources (docs/concepts.md#data-sources): request bodies and answers.
 import * as v from 'valibot';
-import { SlugSchema } from '../validate.js';
+import { SlugSchema, IdQuerySchema } from '../validate.js';
 import { WebhookUrlSchema } from '../module/schemas.js';
-import { idQuery, pageQueryEntries, timeQuery } from '../log/query.js';
+import { pageQueryEntries, timeQuery } from '../log/query.js';
 
 /** like module ids (docs/webhooks.md): 3 to 64 lowercase letters, digits, `-`, `_` */
 export const DATA_SOURCE_ID = /^[a-z0-9][a-z0-9_-]{1,62}[a-z0-9]$/;
@@ -82,7 +82,7 @@ export const DataPostResultSchema = v.object({
 });
 export type DataPostResult = v.InferOutput<typeof DataPostResultSchema>;
 
-export const RecordsQuerySchema = v.object({ deviceId: idQuery('deviceId'), since: timeQuery('since'), until: timeQuery('until'), ...pageQueryEntries });
+export const RecordsQuerySchema = v.object({ deviceId: IdQuerySchema('deviceId'), since: timeQuery('since'), until: timeQuery('until'), ...pageQueryEntries });
 export type RecordsQuery = v.InferOutput<typeof RecordsQuerySchema>;
 
 export const DataRecordSchema = v.object({ deviceId: v.number(), timestamp: v.string(), data: v.record(v.string(), v.unknown()) });

@@ -3,13 +3,13 @@
 import * as v from 'valibot';
 import type { StoreOf, VerbArgs } from '../deps.js';
 import type { EventRecord, Paged } from '../../ports/store.js';
-import { historyFilter, idQuery, pageQueryEntries, timeQuery, type HistoryListInput } from '../log/query.js';
-import { TimeSchema } from '../validate.js';
+import { historyFilter, pageQueryEntries, timeQuery, type HistoryListInput } from '../log/query.js';
+import { TimeSchema, IdQuerySchema } from '../validate.js';
 
 export const EventQuerySchema = v.object({
-  projectId: idQuery('projectId'),
-  homeId: idQuery('homeId'),
-  deviceId: idQuery('deviceId'),
+  projectId: IdQuerySchema('projectId'),
+  homeId: IdQuerySchema('homeId'),
+  deviceId: IdQuerySchema('deviceId'),
   // system types start with `_` (docs/devices.md#mqtt), so this is looser than the docs/concepts.md#events send pattern
   eventType: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,128}$/, 'eventType must be 1 to 128 letters, digits, - or _'))),
   since: timeQuery('since'),

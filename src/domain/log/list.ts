@@ -3,11 +3,11 @@
 import * as v from 'valibot';
 import type { StoreOf, VerbArgs } from '../deps.js';
 import type { GeneralLogRow, LogCaller, Paged } from '../../ports/store.js';
-import { historyFilter, idQuery, pageQueryEntries, timeQuery, type HistoryListInput } from './query.js';
-import { TimeSchema } from '../validate.js';
+import { historyFilter, pageQueryEntries, timeQuery, type HistoryListInput } from './query.js';
+import { TimeSchema, IdQuerySchema } from '../validate.js';
 
 export const LogQuerySchema = v.object({
-  projectId: idQuery('projectId'),
+  projectId: IdQuerySchema('projectId'),
   since: timeQuery('since'),
   until: timeQuery('until'),
   // docs/operations.md#logs: 0 debug, 1 info, 2 warn, 3 error; the filter is a minimum

@@ -5,7 +5,6 @@ import * as v from 'valibot';
 import type { Caller, Scope } from '../caller.js';
 import { requireCaller, requireProjectKey } from '../auth/access.js';
 import { AppError } from '../errors.js';
-import { ID_PATTERN, parseId } from '../id.js';
 import type { Page } from '../../ports/store.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -31,17 +30,6 @@ export const timeQuery = (name: string) =>
       v.description(`${name}: RFC 3339 date-time, e.g. 2026-11-22T12:00:00.000Z`),
       v.check(isRealTime, `${name} must be an RFC 3339 date-time, e.g. 2026-11-22T12:00:00.000Z`),
       v.transform((s) => new Date(s).toISOString()),
-    ),
-  );
-
-/** an optional positive integer id (projects, homes, devices are positive integers) */
-export const idQuery = (name: string) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(ID_PATTERN, `${name} must be a positive integer`),
-      v.check((s) => parseId(s) !== undefined, `${name} must be a positive integer`),
-      v.transform(Number),
     ),
   );
 

@@ -53,6 +53,7 @@ describe('general log', () => {
     ['words', 'since=yesterday'],
     ['a projectId that is not a positive integer', 'projectId=abc'],
     ['projectId 0', 'projectId=0'],
+    ['a projectId past an SQL integer', 'projectId=2147483648'],
     ['an over-long source', `source=${'s'.repeat(65)}`],
   ];
   for (const [what, q] of invalid) {
@@ -61,6 +62,7 @@ describe('general log', () => {
       expect(r.status).toBe(403);
       expect(r.body.reason).toBe('INVALID_PARAMETERS');
       expect(r.body.data.issues[0].path).toBe(q.split('=')[0]);
+      if (q.startsWith('projectId=')) expect(r.body.data.issues[0].message).toBe('projectId must be a positive integer');
     });
   }
 });
