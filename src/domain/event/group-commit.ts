@@ -8,15 +8,14 @@
 // When the owner's commits leave their durability for later (`durable`: SQLite's WAL synced off
 // the event loop, docs/operations.md#durability), a batch's waiters are answered once it returns;
 // the event loop keeps reading while the disk syncs, and what arrives meanwhile is the next batch.
-// When that sync is slow (twice as long as syncs usually take, at least SLOW_SYNC_MIN_MS), the
-// next batch commits without waiting for its end, its own sync overlapping it (at most MAX_SYNCING
-// batches wait for the disk), and is answered after it, in commit order. Two overlapping
-// fdatasyncs of one file end about when one alone would (the journal takes both in one flush:
-// measured here, p50 2.0 ms for two overlapped, 5.2 ms for two in a row, 1.7 ms for one), so an
-// item arriving during a slow sync no longer waits for the rest of it and then a whole sync of its
-// own: at half load of `npm run bench -- webhooks` the syncs' tail was the tail of the whole path
-// (issue #26). Usual syncs are waited for, as before: overlapping every sync split a backlog into
-// twice the commits, and cost a closed loop of events a third of its throughput.
+// When that sync's batch was small (light load: OVERLAP_BELOW), the next batch commits at once, its
+// sync overlapping the one under way (at most MAX_SYNCING batches wait for the disk), and is
+// answered after it, in commit order. Waiting for the first sync to end before committing cost an
+// item arriving during a sync the rest of that sync plus a whole sync of its own, while two
+// overlapping fdatasyncs of one file end about when one alone would (the journal takes both in
+// one flush): at half load of `npm run bench -- webhooks` the sync's tail was the tail of the
+// whole path (issue #26). Under a backlog (a big batch syncing) the next batch still gathers
+// until the sync ends: fewer, bigger commits cost less CPU per item.
 //
 // When idle, one item commits at once (no timer, no added latency). During a storm, the next
 // commit gathers first: SQLite commits synchronously (its statements block the event loop, and
@@ -47,10 +46,8 @@ const MAX_BATCH = 512;
 const STORM_GAP_MS = 50;
 /** batches committed and waiting for `durable` at once: the next commits once the oldest is answered */
 const MAX_SYNCING = 2;
-/** a sync is slow past this many times the usual sync (a moving average) ... */
-const SLOW_SYNC_FACTOR = 2;
-/** ... and past this many milliseconds at least */
-const SLOW_SYNC_MIN_MS = 1;
+/** a batch this small says the load is light: the next one need not wait for its sync to gather */
+const OVERLAP_BELOW = 16;
 /** the longest an item waits for others to share its commit */
 const MAX_GATHER_MS = 100;
 /** during a storm, the window is this many times the last commit's duration */
@@ -76,14 +73,12 @@ export class GroupCommit<T> {
   private queue: Waiter<T>[] = [];
   /** a batch's commit is under way */
   private running = false;
-  /** when each batch committed and not answered yet began its sync (performance.now() ms), oldest first */
-  private syncing: number[] = [];
+  /** batches committed whose waiters are not answered yet (waiting for `durable`) */
+  private syncing = 0;
   /** the last batch's answering: the next is answered after it */
   private answered: Promise<void> = Promise.resolve();
-  /** how long a sync usually takes (a moving average, ms) */
-  private usualSyncMs = 0;
-  /** wakes schedule() once the sync under way has become slow */
-  private slowTimer: NodeJS.Timeout | undefined;
+  /** items in the last batch committed */
+  private lastSize = 0;
   /** a drain is scheduled (setImmediate or the gathering timer) */
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
@@ -121,18 +116,8 @@ export class GroupCommit<T> {
   /** the next drain: in this turn's check phase, or after a gathering window during a storm */
   private schedule(): void {
     if (this.scheduled || this.running || !this.queue.length) return;
-    // a batch syncing: the next commits beside it only once that sync is slow (its end schedules it otherwise)
-    if (this.syncing.length > 0) {
-      if (this.syncing.length >= MAX_SYNCING) return;
-      const slowIn = this.syncing[0] + Math.max(SLOW_SYNC_MIN_MS, SLOW_SYNC_FACTOR * this.usualSyncMs) - performance.now();
-      if (slowIn > 0) {
-        this.slowTimer ??= setTimeout(() => {
-          this.slowTimer = undefined;
-          this.schedule();
-        }, slowIn);
-        return;
-      }
-    }
+    // a batch syncing: the next commits beside it only at light load (the end of a sync schedules it otherwise)
+    if (this.syncing > 0 && (this.syncing >= MAX_SYNCING || this.lastSize >= OVERLAP_BELOW)) return;
     this.scheduled = true;
     const wait = this.queue.length >= MAX_BATCH ? 0 : this.gatherMs();
     const fire = () => {
@@ -158,6 +143,7 @@ export class GroupCommit<T> {
     let committed: Waiter<T>[];
     try {
       const batch = this.queue.splice(0, MAX_BATCH);
+      this.lastSize = batch.length;
       const t0 = performance.now();
       committed = await this.commitBatch(batch);
       // the commits' own time: the event loop is free while `durable` waits for the disk
@@ -165,9 +151,10 @@ export class GroupCommit<T> {
     } finally {
       this.running = false;
     }
+    this.syncing++;
     const answered = this.settle(committed, this.answered);
     this.answered = answered;
-    // what arrived during the commit: after this batch's sync, or beside it once it is slow
+    // what arrived during the commit commits now, its sync overlapping this batch's (light load)
     this.schedule();
     await answered;
   }
@@ -199,22 +186,13 @@ export class GroupCommit<T> {
   /** answers the committed waiters once their commits are durable, after the batch before (`before`: its answering, which never rejects) */
   private async settle(committed: Waiter<T>[], before: Promise<void>): Promise<void> {
     let failed: { err: unknown } | undefined;
-    const syncing = this.durable !== undefined && committed.length > 0;
-    const started = performance.now();
-    if (syncing) this.syncing.push(started);
     try {
-      if (syncing) await this.durable!();
+      if (this.durable && committed.length) await this.durable();
     } catch (err) {
       failed = { err };
     }
-    if (syncing) {
-      const ms = performance.now() - started;
-      this.usualSyncMs = this.usualSyncMs === 0 ? ms : 0.9 * this.usualSyncMs + 0.1 * ms;
-    }
     await before;
-    if (syncing) this.syncing.shift();
-    clearTimeout(this.slowTimer);
-    this.slowTimer = undefined;
+    this.syncing--;
     this.lastEnd = performance.now();
     if (failed) for (const w of committed) w.reject(failed.err);
     else for (const w of committed) w.resolve();
