@@ -8,14 +8,6 @@
 // When the owner's commits leave their durability for later (`durable`: SQLite's WAL synced off
 // the event loop, docs/operations.md#durability), a batch's waiters are answered once it returns;
 // the event loop keeps reading while the disk syncs, and what arrives meanwhile is the next batch.
-// When that sync's batch was small (light load: OVERLAP_BELOW), the next batch commits at once, its
-// sync overlapping the one under way (at most MAX_SYNCING batches wait for the disk), and is
-// answered after it, in commit order. Waiting for the first sync to end before committing cost an
-// item arriving during a sync the rest of that sync plus a whole sync of its own, while two
-// overlapping fdatasyncs of one file end about when one alone would (the journal takes both in
-// one flush): at half load of `npm run bench -- webhooks` the sync's tail was the tail of the
-// whole path (issue #26). Under a backlog (a big batch syncing) the next batch still gathers
-// until the sync ends: fewer, bigger commits cost less CPU per item.
 //
 // When idle, one item commits at once (no timer, no added latency). During a storm, the next
 // commit gathers first: SQLite commits synchronously (its statements block the event loop, and
@@ -44,10 +36,6 @@ interface Waiter<T> {
 const MAX_BATCH = 512;
 /** an item this soon after the last commit ended is part of a storm */
 const STORM_GAP_MS = 50;
-/** batches committed and waiting for `durable` at once: the next commits once the oldest is answered */
-const MAX_SYNCING = 2;
-/** a batch this small says the load is light: the next one need not wait for its sync to gather */
-const OVERLAP_BELOW = 16;
 /** the longest an item waits for others to share its commit */
 const MAX_GATHER_MS = 100;
 /** during a storm, the window is this many times the last commit's duration */
@@ -61,24 +49,14 @@ export interface GroupCommitOptions<T> {
   /**
    * makes the batch's commits durable when `commit` leaves that for later (Store.synced: SQLite's
    * WAL synced off the event loop): once per batch, after its commits and before any of its
-   * waiters is answered; when it fails, every waiter the batch committed is rejected. The next
-   * batch may call it before the last call has resolved (their syncs overlap); waiters are
-   * answered in commit order all the same, and an owner whose `durable` does more than wait
-   * keeps that in order too (pipeline.ts hands deliveries over in commit order)
+   * waiters is answered; when it fails, every waiter the batch committed is rejected
    */
   durable?: () => Promise<void>;
 }
 
 export class GroupCommit<T> {
   private queue: Waiter<T>[] = [];
-  /** a batch's commit is under way */
   private running = false;
-  /** batches committed whose waiters are not answered yet (waiting for `durable`) */
-  private syncing = 0;
-  /** the last batch's answering: the next is answered after it */
-  private answered: Promise<void> = Promise.resolve();
-  /** items in the last batch committed */
-  private lastSize = 0;
   /** a drain is scheduled (setImmediate or the gathering timer) */
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
@@ -116,8 +94,6 @@ export class GroupCommit<T> {
   /** the next drain: in this turn's check phase, or after a gathering window during a storm */
   private schedule(): void {
     if (this.scheduled || this.running || !this.queue.length) return;
-    // a batch syncing: the next commits beside it only at light load (the end of a sync schedules it otherwise)
-    if (this.syncing > 0 && (this.syncing >= MAX_SYNCING || this.lastSize >= OVERLAP_BELOW)) return;
     this.scheduled = true;
     const wait = this.queue.length >= MAX_BATCH ? 0 : this.gatherMs();
     const fire = () => {
@@ -140,23 +116,19 @@ export class GroupCommit<T> {
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    let committed: Waiter<T>[];
     try {
       const batch = this.queue.splice(0, MAX_BATCH);
-      this.lastSize = batch.length;
       const t0 = performance.now();
-      committed = await this.commitBatch(batch);
+      const committed = await this.commitBatch(batch);
       // the commits' own time: the event loop is free while `durable` waits for the disk
       this.lastMs = performance.now() - t0;
+      await this.settle(committed);
+      this.lastEnd = performance.now();
     } finally {
       this.running = false;
+      // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)
+      this.schedule();
     }
-    this.syncing++;
-    const answered = this.settle(committed, this.answered);
-    this.answered = answered;
-    // what arrived during the commit commits now, its sync overlapping this batch's (light load)
-    this.schedule();
-    await answered;
   }
 
   /** commits the batch; returns the waiters whose items were committed (the others are rejected) */
@@ -183,20 +155,15 @@ export class GroupCommit<T> {
     }
   }
 
-  /** answers the committed waiters once their commits are durable, after the batch before (`before`: its answering, which never rejects) */
-  private async settle(committed: Waiter<T>[], before: Promise<void>): Promise<void> {
-    let failed: { err: unknown } | undefined;
+  /** answers the committed waiters once their commits are durable */
+  private async settle(committed: Waiter<T>[]): Promise<void> {
+    if (!committed.length) return;
     try {
-      if (this.durable && committed.length) await this.durable();
+      if (this.durable) await this.durable();
     } catch (err) {
-      failed = { err };
+      for (const w of committed) w.reject(err);
+      return;
     }
-    await before;
-    this.syncing--;
-    this.lastEnd = performance.now();
-    if (failed) for (const w of committed) w.reject(failed.err);
-    else for (const w of committed) w.resolve();
-    // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)
-    this.schedule();
+    for (const w of committed) w.resolve();
   }
 }

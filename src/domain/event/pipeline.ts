@@ -26,9 +26,6 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
   const dropped = new DroppedPoints();
   // deliveries committed leased to a worker of this process, handed over once durable
   const committed: Reservation[] = [];
-  // the last batch's hand-over: batches' syncs overlap (group-commit.ts), their hand-overs keep
-  // commit order, so a device's deliveries reach the worker in the order of its events
-  let handedOver: Promise<void> = Promise.resolve();
   // only presence flips gather (connect and disconnect storms); events commit as they come
   const outbox = new GroupCommit<OutboxItem>(
     async (items) => {
@@ -41,23 +38,13 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
       // meanwhile reads the next publishes; only then is anyone answered or a delivery sent
       durable: async () => {
         const taken = committed.splice(0);
-        const synced = store.synced();
-        const before = handedOver;
-        const handOver = (async () => {
-          const ok = await synced.then(
-            () => true,
-            () => false,
-          );
-          await before;
-          for (const r of taken) {
-            if (ok) r.accept();
-            else r.cancel();
-          }
-        })();
-        handedOver = handOver.catch(() => {});
-        await handOver;
-        // the sync's failure is the batch's: its waiters are rejected
-        await synced;
+        try {
+          await store.synced();
+        } catch (err) {
+          for (const r of taken) r.cancel();
+          throw err;
+        }
+        for (const r of taken) r.accept();
       },
     },
   );

@@ -2,8 +2,7 @@
 // items of one turn share one transaction; when that transaction fails, each item is retried in
 // a transaction of its own, so one bad item fails alone and the others are committed. Right
 // after a commit (a storm), the next one gathers for about as long as the last one took. With
-// `durable` (the WAL synced off the event loop), nobody is answered before the batch is durable;
-// at light load the next batch commits while the last one syncs, and is answered after it.
+// `durable` (the WAL synced off the event loop), nobody is answered before the batch is durable.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { GroupCommit } from '../../../src/domain/event/group-commit.js';
@@ -176,63 +175,6 @@ describe('GroupCommit', () => {
     expect(await outcomes(later)).toEqual(['ok', 'ok']);
     expect(t.commits.map((x) => x.items)).toEqual([['a'], ['b', 'c']]);
     expect(syncs).toEqual([['a'], ['a', 'b', 'c']]);
-  });
-
-  it('at light load, commits the next batch while the last one syncs, and answers them in commit order', async () => {
-    const t = table();
-    // each call of `durable` waits for the test to release it
-    const syncs: { stored: string[]; release: () => void }[] = [];
-    const gc = new GroupCommit<string>(t.commit, {
-      durable: () => new Promise<void>((r) => syncs.push({ stored: t.stored(), release: r })),
-    });
-    const answered: string[] = [];
-    const add = (id: string) => gc.add(id).then(() => void answered.push(id));
-    const a = add('a');
-    await expect.poll(() => syncs.length).toBe(1);
-    // 'a' syncs: 'b' commits beside it and syncs too
-    const b = add('b');
-    await expect.poll(() => syncs.length).toBe(2);
-    expect(syncs[1].stored).toEqual(['a', 'b']);
-    // at most two batches sync at once: 'c' waits for the oldest to be answered
-    const c = add('c');
-    // 'b' is durable first, but 'a' was committed first: nobody is answered yet
-    syncs[1].release();
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
-    expect(answered).toEqual([]);
-    expect(t.stored()).toEqual(['a', 'b']);
-    syncs[0].release();
-    await Promise.all([a, b]);
-    expect(answered).toEqual(['a', 'b']);
-    // positive control for 'c' having waited: it commits once 'a' is answered
-    await expect.poll(() => syncs.length).toBe(3);
-    syncs[2].release();
-    await c;
-    expect(answered).toEqual(['a', 'b', 'c']);
-    expect(t.commits.map((x) => x.items)).toEqual([['a'], ['b'], ['c']]);
-  });
-
-  it('under a backlog (a big batch syncing), the next batch waits for that sync and gathers meanwhile', async () => {
-    const t = table();
-    const syncs: { stored: number; release: () => void }[] = [];
-    const gc = new GroupCommit<string>(t.commit, {
-      durable: () => new Promise<void>((r) => syncs.push({ stored: t.stored().length, release: r })),
-    });
-    const big = Array.from({ length: 20 }, (_, i) => gc.add(`a${String(i).padStart(2, '0')}`));
-    await expect.poll(() => syncs.length).toBe(1);
-    const later = [gc.add('b1')];
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
-    later.push(gc.add('b2'));
-    // no second commit while the big batch syncs: 'b1' and 'b2', of two turns, gather
-    expect(syncs.length).toBe(1);
-    expect(t.stored().length).toBe(20);
-    syncs[0].release();
-    expect(await outcomes(big)).toEqual(big.map(() => 'ok'));
-    await expect.poll(() => syncs.length).toBe(2);
-    syncs[1].release();
-    expect(await outcomes(later)).toEqual(['ok', 'ok']);
-    expect(t.commits.map((x) => x.items.length)).toEqual([20, 2]);
   });
 
   it('rejects every committed item of a batch whose `durable` fails, without committing them again', async () => {
