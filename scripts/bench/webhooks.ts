@@ -13,6 +13,9 @@
 //
 // Throughput = events / (first send → last arrival); latency = arrival − send (the event carries
 // its own send time). Floor: Hearth with MQTT device events ≥ 0.5x the baseline's throughput.
+// At half load the device's socket sends each publish at once (TCP_NODELAY, like the baseline's
+// node:http Agent; webhooks-children.ts says why), and the latency is split in two: the PUBACK at
+// the device (publish → committed and synced) and the webhook at the receiver.
 // Also printed: the delivery stage alone (a queue filled first, then drained by the worker), which
 // isolates the webhook worker from event ingestion.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -53,6 +56,8 @@ interface Figures {
   mainThreadMicrosPerEvent: number;
   /** the busiest of Hearth's other threads: the sender thread */
   senderThreadMicrosPerEvent: number;
+  /** paced MQTT runs: each event's PUBACK at the device, ms after its send (sorted) */
+  acks?: number[];
 }
 
 type Job = Record<string, unknown> & { count: number; offset: number };
@@ -117,7 +122,7 @@ async function runOnce(
   rx.send({ expect: job.count });
   await nextMessage(rx, (m) => m.ready);
   const done = nextMessage<{ latencies: number[]; last: number; dup: number; cpuMicros: number }>(rx, (m) => m.done);
-  const sentP = nextMessage<{ started: number; sent: number; cpuMicros: number }>(gen, (m) => m.started !== undefined);
+  const sentP = nextMessage<{ started: number; sent: number; cpuMicros: number; acks?: number[] }>(gen, (m) => m.started !== undefined);
   if (onSent) void sentP.then(onSent, () => {});
   const cpu = process.cpuUsage();
   const threads0 = threadMicros();
@@ -141,6 +146,7 @@ async function runOnce(
     hearthMicrosPerEvent: hearthMicros / job.count,
     mainThreadMicrosPerEvent: countOwnCpu ? threads.main / job.count : 0,
     senderThreadMicrosPerEvent: countOwnCpu ? threads.sender / job.count : 0,
+    acks: sent.acks?.sort((a, b) => a - b),
     last: got.last,
   };
 }
@@ -247,7 +253,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const steady = Math.min(count, rate * 5);
     // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine
     const paused = watchPauses();
-    results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate }, steady, true));
+    results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
     halfLoad = paused();
     results.push(await once(`bare node:http @${rate}/s`, { ...bare, rate }, steady));
 
@@ -313,6 +319,12 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   console.log(
     `  latency at ${steadyHearth.target.split('@')[1]}: hearth p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms; bare p50 ${steadyBare.p50.toFixed(1)} ms p99 ${steadyBare.p99.toFixed(1)} ms`,
   );
+  const acks = steadyHearth.acks;
+  if (acks?.length) {
+    console.log(
+      `  at ${steadyHearth.target.split('@')[1]}, split: PUBACK at the device (committed and synced) p50 ${pct(acks, 0.5).toFixed(1)} ms p99 ${pct(acks, 0.99).toFixed(1)} ms; webhook at the receiver p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms`,
+    );
+  }
   if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)}`);
   if (stage) {
     console.log(

@@ -16,7 +16,6 @@ import { checkClientOptions, type WebhookClientOptions } from '../client/http-cl
 import type { ReportBatch, SenderOptions } from './sender-core.js';
 import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
 import type { Sender } from './sender.js';
-import type { Job } from './request.js';
 
 /** the error of the jobs a dead thread held */
 export const SENDER_FAILED = 'SENDER_FAILED';
@@ -35,8 +34,6 @@ export function createThreadedSender(
   onError: (err: unknown) => void = () => {},
 ): ThreadedSender {
   checkClientOptions(client);
-  let queue: Job[] = [];
-  let scheduled = false;
   let closed = false;
   // the jobs in the thread that have not been reported yet are its tickets
   const port = threads<ToSender, FromSender, true>({
@@ -59,32 +56,22 @@ export function createThreadedSender(
     },
   });
 
-  function flush(): void {
-    scheduled = false;
-    if (queue.length === 0) return;
-    const jobs = queue;
-    queue = [];
-    port.post(
-      { jobs } satisfies ToSender,
-      jobs.map((j) => [j.id, true] as [string, true]),
-    );
-  }
-
   return {
     get thread() {
       return port.thread;
     },
     submit(jobs) {
       if (closed) throw new Error('sender closed');
-      for (const j of jobs) queue.push(j);
-      // the jobs of this turn go together
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      if (jobs.length === 0) return;
+      // posted at once: a submit is a batch already (a commit's hand-over, a claim's rows), and
+      // waiting for the end of the turn put a delivery behind whatever else the turn read (the
+      // next publishes, their validation and commit): up to milliseconds at half load (issue #26)
+      port.post(
+        { jobs } satisfies ToSender,
+        jobs.map((j) => [j.id, true] as [string, true]),
+      );
     },
     async stop(graceMs) {
-      flush();
       // the thread answers within graceMs; the extra second only guards against one that cannot
       await port.ask<FromSender>({ stop: true, graceMs } satisfies ToSender, (m) => m !== undefined && 'stopped' in m, graceMs + 1000);
     },
