@@ -49,6 +49,9 @@ export const ConfigSchema = v.object({
     sessionExpirySeconds: positive,
     authFailureDelayMs: positive,
     authFailureMaxDelayMs: positive,
+    // docs/operations.md#sizing: the MQTT and MQTTS listeners' accept queue (listen backlog);
+    // Linux caps it at net.core.somaxconn
+    backlog: positive,
   }),
   // docs/operations.md#configuration: the TLS listeners start when certFile and keyFile are both set (reloaded on SIGHUP)
   https: v.object({ port }),

@@ -182,7 +182,7 @@ export async function bindListeners(
       const s = createTcpServer(onMqtt(gate.throttle('MQTT', toBroker)));
       mqttServers.push(s);
       gate.watch(s, 'MQTT');
-      ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT');
+      ports.mqtt = await listen(s, config.mqtt.port, config.host, 'HEARTH_MQTT_PORT', config.mqtt.backlog);
     }
     if (opts.broker && tlsServerOptions) {
       // throttled once the handshake is done, before the CONNECT is read
@@ -191,7 +191,7 @@ export async function bindListeners(
       mqttServers.push(s);
       tlsServers.push(s);
       gate.watch(s, 'MQTTS');
-      ports.mqtts = await listen(s, config.mqtts.port, config.host, 'HEARTH_MQTTS_PORT');
+      ports.mqtts = await listen(s, config.mqtts.port, config.host, 'HEARTH_MQTTS_PORT', config.mqtt.backlog);
     }
   } catch (e) {
     await closeAll();

@@ -5,7 +5,8 @@ import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ConfigError } from '../config/load.js';
 
-export function listen(server: NetServer, port: number, host: string, variable: string): Promise<number> {
+/** `backlog`: the accept queue's length (Node's default 511 when not given; Linux caps it at net.core.somaxconn) */
+export function listen(server: NetServer, port: number, host: string, variable: string, backlog?: number): Promise<number> {
   return new Promise((res, rej) => {
     const onError = (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') rej(new ConfigError(`${variable}: port ${port} on ${host} is already in use; set ${variable} to a free port`));
@@ -14,7 +15,7 @@ export function listen(server: NetServer, port: number, host: string, variable: 
       else rej(err);
     };
     server.once('error', onError);
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(backlog ? { backlog } : {}) }, () => {
       server.off('error', onError);
       res((server.address() as AddressInfo).port);
     });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Aedes } from 'aedes';
+import { loadConfig } from '../../../src/config/load.js';
 import type { Hearth } from '../../../src/main.js';
 import { hashToken } from '../../../src/domain/auth/tokens.js';
 import { newBenchDeviceKey, sealerOf } from './device-keys.js';
@@ -19,11 +20,16 @@ export interface RunningBroker {
   close(): Promise<void>;
 }
 
-/** bare Aedes 1.x with its defaults (aedes-persistence in memory, mqemitter), in this process */
+/**
+ * bare Aedes 1.x with its defaults (aedes-persistence in memory, mqemitter), in this process; its
+ * listener takes the accept queue Hearth's MQTT listener has by default (mqtt.backlog), so a storm
+ * meets the same kernel queue on both (Mosquitto's is its own: 100, `ss -ltn`, not a setting of its configuration file)
+ */
 export async function startBareAedes(): Promise<RunningBroker & { aedes: Aedes }> {
   const aedes = await Aedes.createBroker();
   const server = createServer(aedes.handle);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const backlog = loadConfig({}).mqtt.backlog;
+  await new Promise<void>((r) => server.listen({ port: 0, host: '127.0.0.1', backlog }, () => r()));
   return {
     name: 'bare aedes',
     aedes,
@@ -189,8 +195,17 @@ export async function seedDevices(
   return out;
 }
 
-/** resident memory of a process, in bytes (Linux /proc) */
+/**
+ * resident memory of a process, in bytes (Linux /proc): as its page tables have it
+ * (smaps_rollup), else VmRSS, the kernel's per-CPU counter, which can be some MB off
+ */
 export function rssOf(pid: number): number {
+  try {
+    const m = /^Rss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // no smaps_rollup (Linux before 4.14): VmRSS
+  }
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : NaN;
 }

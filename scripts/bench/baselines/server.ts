@@ -11,11 +11,11 @@
 //   {type:'close'}
 // `env`: settings on top of the bench's own (HEARTH_LIMITS_*...).
 // Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import { loadHearth } from './hearth.js';
@@ -74,26 +74,69 @@ async function restart(m: Extract<Msg, { type: 'restart' }>): Promise<void> {
   send({ type: 'started', port: hearth.mqttPort, httpPort: hearth.httpPort, adminKey });
 }
 
+/** V8's young generation (new space), bytes */
+const newSpaceOf = (): number => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0;
+/**
+ * what V8 (Node 20) shrinks the young generation back to once the allocation rate is low: 1 MiB,
+ * 2 MiB after some collections (not its size when this process started: loading the modules
+ * through tsx had already grown it to 32 MiB)
+ */
+const NEW_SPACE_SHRUNK = 2 * 1024 * 1024;
+
 async function measure(): Promise<void> {
-  // let pending writes finish, then collect a few times with idle pauses between, so what is
-  // left is what is held and V8 has had the chance to give back what it no longer needs
-  for (let i = 0; i < 8; i++) {
-    await new Promise((r) => setTimeout(r, 750));
+  // let pending writes finish, then collect with idle pauses between, so what is left is what is
+  // held and V8 has had the chance to give back what it no longer needs. A storm grows the young
+  // generation (up to 32 MiB, 2.2 KiB per device at 15,000), and V8 shrinks it back only after a
+  // few collections that each see a low allocation rate: after 8 rounds it sometimes had and
+  // sometimes had not, on Hearth's side or bare Aedes's, and the resident figure per device moved
+  // by that much from run to run. So at least 8 rounds, then on until the young generation is back
+  // to 2 MiB or less, 24 rounds (18 s) at most; the same for every node server.
+  // The reading comes an idle pause after the last collection: pages a collection emptied go back
+  // to the system after it returns, and a reading right after it counted bare Aedes 20 MB higher
+  // than one a moment later.
+  const pause = () => new Promise((r) => setTimeout(r, 750));
+  await pause();
+  let rounds = 0;
+  while (rounds < 24) {
     (globalThis as { gc?: () => void }).gc?.();
+    rounds++;
+    await pause();
+    if (rounds >= 8 && newSpaceOf() <= NEW_SPACE_SHRUNK) break;
   }
   const m = process.memoryUsage();
+  const smaps = smapsRollup();
   const spaces = getHeapSpaceStatistics();
   send({
     /** V8's young generation as it stands (semi-spaces grown by a storm stay grown until V8 shrinks them) */
     newSpace: spaces.find((x) => x.space_name === 'new_space')?.space_size,
+    /** collections it took (24: the young generation was still grown) */
+    rounds,
     type: 'memory',
-    rss: m.rss,
+    // resident as the page tables have it (smaps_rollup), as rssOf reads Mosquitto's: the
+    // process's own counter (memoryUsage().rss, /proc/<pid>/stat) is kept per CPU and was several
+    // MB off from it at fleet size
+    rss: smaps.Rss ?? m.rss,
     heapUsed: m.heapUsed,
     heapTotal: m.heapTotal,
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     connections: hearth?.broker?.connectionCount,
+    /** each V8 space's committed and used bytes, V8's own malloc'd memory, and the kernel's view (smaps_rollup: resident anonymous, file-backed) */
+    spaces: Object.fromEntries(spaces.map((x) => [x.space_name, { size: x.space_size, used: x.space_used_size }])),
+    malloced: getHeapStatistics().malloced_memory,
+    smaps,
   });
+}
+
+/** /proc/self/smaps_rollup as bytes by field (Rss, Anonymous, Private_Dirty...); {} off Linux */
+function smapsRollup(): Record<string, number> {
+  try {
+    const out: Record<string, number> = {};
+    for (const m of readFileSync('/proc/self/smaps_rollup', 'utf8').matchAll(/^(\w+):\s+(\d+) kB$/gm)) out[m[1]] = Number(m[2]) * 1024;
+    return out;
+  } catch {
+    return {};
+  }
 }
 
 let session: Session | undefined;

@@ -81,13 +81,15 @@ interface Memory {
   external?: number;
   arrayBuffers?: number;
   newSpace?: number;
+  /** collections the measure took before the young generation was back to its idle size (24: it was not) */
+  rounds?: number;
 }
 
-/** resident, V8 heap committed and used, external (Buffers...) per device; the young generation before → after */
+/** resident, V8 heap committed and used, external (Buffers...) per device; the collections the measure after took; the young generation before → after */
 const memoryLineOf = (a: Memory, b: Memory, n: number): string | undefined =>
   b.heapTotal === undefined
     ? undefined
-    : `rss ${kib((b.rss - a.rss) / n)}, heap committed ${kib((b.heapTotal - a.heapTotal!) / n)}, heap used ${kib((b.heapUsed - a.heapUsed) / n)}, external ${kib((b.external! - a.external!) / n)} KiB per device; rss outside the heap ${kib((b.rss - a.rss - (b.heapTotal - a.heapTotal!)) / n)} KiB; young generation ${kib(a.newSpace ?? NaN)} → ${kib(b.newSpace ?? NaN)} KiB`;
+    : `rss ${kib((b.rss - a.rss) / n)}, heap committed ${kib((b.heapTotal - a.heapTotal!) / n)}, heap used ${kib((b.heapUsed - a.heapUsed) / n)}, external ${kib((b.external! - a.external!) / n)} KiB per device; rss outside the heap ${kib((b.rss - a.rss - (b.heapTotal - a.heapTotal!)) / n)} KiB; measured after ${b.rounds ?? '?'} collections; young generation ${kib(a.newSpace ?? NaN)} → ${kib(b.newSpace ?? NaN)} KiB`;
 
 const clientsOf = (n: number, ids: (i: number) => number, creds: boolean): FleetClient[] =>
   Array.from({ length: n }, (_, i) => ({

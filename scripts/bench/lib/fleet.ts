@@ -82,6 +82,7 @@ const sumFailures = (list: Failures[]): Failures =>
     closedBeforeConnack: a.closedBeforeConnack + f.closedBeforeConnack,
     connackRefused: a.connackRefused + f.connackRefused,
     subscribeRefused: a.subscribeRefused + f.subscribeRefused,
+    localPortInUse: a.localPortInUse + f.localPortInUse,
   }));
 
 /** how long a step with n devices may take: 2 minutes, plus 40 ms a device (25 a second: far below any rate measured, even at a load average of 30) */

@@ -32,6 +32,9 @@ describe('listener, TLS, proxy and CORS settings', () => {
     expect(c.limits.connectRatePerSecond).toBe(500);
     expect(loadConfig({ HEARTH_LIMITS_CONNECT_RATE_PER_SECOND: '0' }).limits.connectRatePerSecond).toBe(0);
     expect(c.limits.connectsInFlight).toBe(500);
+    // the MQTT listeners' accept queue (docs/operations.md#connect-storms); Node's own default is 511
+    expect(c.mqtt.backlog).toBe(4096);
+    expect(loadConfig({ HEARTH_MQTT_BACKLOG: '16384' }).mqtt.backlog).toBe(16384);
     expect(loadConfig({ HEARTH_LIMITS_CONNECTS_IN_FLIGHT: '0' }).limits.connectsInFlight).toBe(0);
     expect(tlsFilesOf(c)).toBeUndefined();
     expect(c.trustedProxies).toEqual([]);
@@ -68,6 +71,8 @@ describe('listener, TLS, proxy and CORS settings', () => {
     ['HEARTH_LIMITS_CONNECT_RATE_PER_SECOND', '-1'],
     ['HEARTH_LIMITS_CONNECT_RATE_PER_SECOND', '2.5'],
     ['HEARTH_LIMITS_CONNECTS_IN_FLIGHT', '-1'],
+    ['HEARTH_MQTT_BACKLOG', '0'],
+    ['HEARTH_MQTT_BACKLOG', 'many'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.0/33'],
     ['HEARTH_TRUSTED_PROXIES', '10.0.0.1,proxy.example.com'],
     ['HEARTH_TRUSTED_PROXIES', '127.1'],
