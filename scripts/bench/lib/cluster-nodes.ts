@@ -94,7 +94,20 @@ export function createCluster(o: { databaseUrl: string; redisUrl: string; env?: 
   // shell must not change what is measured
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH_')));
 
+  // freePort() closes the port it found before the node binds it: on a busy machine (a test run
+  // beside it) another process can take it meanwhile, and the node exits ("port ... is already in use"). Such a
+  // start is tried again on new ports.
   async function start(name: string, roles: string): Promise<ClusterNode> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startOnce(name, roles);
+      } catch (e) {
+        if (attempt >= 3 || !/EADDRINUSE|is already in use/.test((e as Error).message)) throw e;
+      }
+    }
+  }
+
+  async function startOnce(name: string, roles: string): Promise<ClusterNode> {
     if (closing) throw new Error('the cluster is closing');
     const httpPort = await freePort();
     const mqttPort = roles.includes('broker') ? await freePort() : 0;
