@@ -25,12 +25,20 @@ const SUBSCRIBE = plain('subscribe');
 const BULK = topicTail('bulkData').replace('{label}', ''); // `bulkData/`
 const BULK_RESPONSE = new RegExp(`^${topicTail('bulkDataResponse').replace('{label}', '([^/]+)')}$`);
 
+/** the kinds without a label, one object each: every device publish asks */
+const PLAIN_KINDS = new Map<string, PublishKind>([...PUBLISH].map((t) => [t, { kind: t } as PublishKind]));
+const DEVICES = '/devices/';
+
 /** what a publish of this device to this topic is, or undefined when the device may not publish there */
 export function publishKindOf(deviceId: number, topic: string): PublishKind | undefined {
-  const own = `/devices/${deviceId}/`;
-  if (!topic.startsWith(own)) return undefined;
-  const rest = topic.slice(own.length);
-  if (PUBLISH.has(rest)) return { kind: rest as 'event' | 'kv' | 'data' | 'commandAck' };
+  // `/devices/{deviceId}/`, compared where it stands rather than built for each publish
+  if (!topic.startsWith(DEVICES)) return undefined;
+  const id = String(deviceId);
+  const slash = DEVICES.length + id.length;
+  if (!topic.startsWith(id, DEVICES.length) || topic.charCodeAt(slash) !== 0x2f /* / */) return undefined;
+  const rest = topic.slice(slash + 1);
+  const plainKind = PLAIN_KINDS.get(rest);
+  if (plainKind) return plainKind;
   if (rest.startsWith(BULK)) {
     const label = rest.slice(BULK.length);
     // one topic level: `bulkData/x/response` is the service's answer, never the device's to send

@@ -39,14 +39,7 @@ export function authorizePublish(ctx: BrokerContext) {
     const s = sessionOf(client);
     // a will Aedes finds without its client (another node's, or a stale one): never ours to send
     if (!client || !s) return done(new Error('publish without a device session'));
-    handle(ctx, client, s, packet).then(
-      () => {
-        packet.topic = CONSUMED_TOPIC;
-        packet.retain = false;
-        done(null);
-      },
-      (err) => done(err),
-    );
+    void handle(ctx, client, s, packet, done);
   };
 }
 
@@ -65,15 +58,25 @@ type PublishStep = (ctx: BrokerContext, p: Publishing) => Promise<boolean> | boo
 /** a device publish's steps, in order; whatever they decide, the packet is then consumed (CONSUMED_TOPIC) */
 export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, handledByKind];
 
-async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket): Promise<void> {
-  const kind = publishKindOf(s.device.id, packet.topic);
-  if (kind) ctx.metrics.publishes[kind.kind]++;
-  const p: Publishing = { client, s, packet, kind };
-  // a step that decides at once is not awaited: a turn of the microtask queue per step and per publish
-  for (const step of PUBLISH_STEPS) {
-    const r = step(ctx, p);
-    if (r === false || (r !== true && !(await r))) return;
+/** the publish's steps, then Aedes is told: the packet consumed, or our failure (no PUBACK) */
+async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, done: (err?: Error | null) => void): Promise<void> {
+  try {
+    const kind = publishKindOf(s.device.id, packet.topic);
+    if (kind) ctx.metrics.publishes[kind.kind]++;
+    const p: Publishing = { client, s, packet, kind };
+    // a step that decides at once is not awaited: a turn of the microtask queue per step and per publish
+    for (const step of PUBLISH_STEPS) {
+      const r = step(ctx, p);
+      if (r === false || (r !== true && !(await r))) break;
+    }
+  } catch (err) {
+    done(err as Error);
+    return;
   }
+  // outside the try: Aedes goes on with the packet inside done, and what throws there is not the publish's failure
+  packet.topic = CONSUMED_TOPIC;
+  packet.retain = false;
+  done(null);
 }
 
 /** docs/api.md#errors: a per-device rate; excess is dropped and logged (once per window, not once per packet) */
