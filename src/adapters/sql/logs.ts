@@ -110,9 +110,10 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
           await raw((d) => {
             const st = d.prepare(INSERT_EVENT_SQLITE);
             d.atomically(() => {
+              // eventColumns' values without its object: one fewer per event
               for (const row of rows) {
-                const c = eventColumns(row);
-                st.run(c.id, c.projectId, c.homeId, c.deviceId, c.eventType, c.timestamp, c.body);
+                const e = row.event;
+                st.run(row.id, row.projectId, e.homeId ?? null, e.originDeviceId ?? null, e.eventType, e.timestamp, row.json ?? JSON.stringify(e));
               }
             });
           });
