@@ -140,7 +140,9 @@ export function parseFigures(output: string): Map<string, number> {
  * ratio "by CPU" is the baseline's CPU over Hearth's, a speed-up: higher is better, like
  * throughput ("events/s", "req/s", "connects/s", "faster"). */
 export const lowerIsBetter = (label: string): boolean => {
-  const figure = label.includes(' · ') ? label.slice(label.lastIndexOf(' · ') + 3) : label;
+  // a repeat's " (2)", " (3)" (parseFigures) is a place, not part of the figure's name
+  const named = label.replace(/ \(\d+\)$/, '');
+  const figure = named.includes(' · ') ? named.slice(named.lastIndexOf(' · ') + 3) : named;
   // CPU per event measured at a rate ("hearth MQTT @1797/s: ... µs CPU"): the unit decides
   if (/µs CPU$/.test(figure)) return true;
   if (/\bby CPU\b|\/s\b|faster/i.test(figure)) return false;
