@@ -160,7 +160,7 @@ describe('ratio of ratios', () => {
     // CPU per event at a rate: the rate in the name ("@#/s") does not make it a throughput
     expect(verdict('hearth MQTT @#/s: Hearth µs CPU', [563, 563], [532, 532])).toMatch(/^B better/);
     // a line printed again (one per inner round) keeps its direction under its " (2)"
-    expect(verdict('hearth, MQTT events: Hearth µs CPU (2)', [25.65, 25.65], [36.1, 36.1])).toMatch(/^B worse/);
+    expect(verdict('hearth MQTT @#/s: Hearth µs CPU (2)', [25.65, 25.65], [36.1, 36.1])).toMatch(/^B worse/);
     // throughput, and "by CPU" (the baseline's CPU over Hearth's): higher is better
     expect(verdict('hearth / bare aedes events/s', [1, 1], [1.2, 1.2])).toMatch(/^B better/);
     expect(verdict('hearth / bare aedes · by CPU per message', [0.6, 0.6], [0.7, 0.7])).toMatch(/^B better/);
