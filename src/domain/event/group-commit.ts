@@ -22,6 +22,19 @@
 // devices). A lone event after a quiet moment is never delayed, and only items the owner marks as
 // storm-prone (`gathers`: the pipeline's presence flips) wait at all: one device publishing events
 // back to back, each after the last one's ack, would otherwise wait a window before every commit.
+//
+// Senders that send their next item only once this one is answered (`senderWaits`: a REST event,
+// its connection idle until the 204) come back one by one after their batch is answered, each on
+// its own connection: the first few to come back started the next commit alone, the rest came
+// during it, and 50 such senders settled into two alternating batches of about 25, each paying a
+// commit and a disk sync (`npm run bench -- webhooks`: 26 events a commit over HTTP against 50 over
+// MQTT, whose client's publishes come in one read). So once a batch holding two or more of them
+// is answered, the next commit waits for as many items as were then queued plus the senders just
+// answered, at most the storm window (GATHER_PER_COMMIT times the last commit, at least 1 ms), and
+// starts as soon as they are all there. A sender alone, or senders that are not back within the
+// window (they had nothing more to send), make the next commit start at once again: a window that
+// ran out is not waited the next time. Whatever else arrives meanwhile (an MQTT event) shares the
+// wait, as it shares a storm's.
 
 /** writes the items in one transaction, all or none */
 export type CommitBatch<T> = (items: T[]) => Promise<void>;
@@ -52,6 +65,11 @@ export interface GroupCommitOptions<T> {
    * waiters is answered; when it fails, every waiter the batch committed is rejected
    */
   durable?: () => Promise<void>;
+  /**
+   * which items' senders send their next item only once this one is answered: after a batch
+   * holding two or more, the next commit waits for them to come back (at most the storm window)
+   */
+  senderWaits?: (item: T) => boolean;
 }
 
 export class GroupCommit<T> {
@@ -66,6 +84,11 @@ export class GroupCommit<T> {
   private readonly maxGatherMs: number;
   private readonly gathers: ((item: T) => boolean) | undefined;
   private readonly durable: (() => Promise<void>) | undefined;
+  private readonly senderWaits: ((item: T) => boolean) | undefined;
+  /** the queue length the next commit waits for: the senders just answered are coming back (0: none) */
+  private awaited = 0;
+  /** the last wait for them ran out: the next batch's senders are not waited for */
+  private missed = false;
 
   constructor(
     private readonly commit: CommitBatch<T>,
@@ -74,6 +97,7 @@ export class GroupCommit<T> {
     this.maxGatherMs = opts.maxGatherMs ?? MAX_GATHER_MS;
     this.gathers = opts.gathers;
     this.durable = opts.durable;
+    this.senderWaits = opts.senderWaits;
   }
 
   /** resolves once `item` is committed */
@@ -81,8 +105,8 @@ export class GroupCommit<T> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (this.running) return; // the drain under way schedules what is left
-      // a full batch does not wait for the rest of its window
-      if (this.queue.length >= MAX_BATCH && this.timer) {
+      // a full batch does not wait for the rest of its window, nor one whose senders are all back
+      if ((this.queue.length >= MAX_BATCH || this.queue.length === this.awaited) && this.timer) {
         clearTimeout(this.timer);
         this.timer = undefined;
         this.scheduled = false;
@@ -99,6 +123,8 @@ export class GroupCommit<T> {
     const fire = () => {
       this.timer = undefined;
       this.scheduled = false;
+      // the window ran out before the senders were back: not waited for after this batch
+      if (this.queue.length < this.awaited) this.missed = true;
       void this.drain();
     };
     // whatever arrives in this turn of the event loop joins the same commit
@@ -106,11 +132,28 @@ export class GroupCommit<T> {
     else this.timer = setTimeout(fire, wait);
   }
 
-  /** 0 when idle; during a storm, GATHER_PER_COMMIT times as long as the last commit took */
+  /**
+   * 0 when idle; during a storm, GATHER_PER_COMMIT times as long as the last commit took, for
+   * items that gather, or until the senders just answered are back
+   */
   private gatherMs(): number {
     if (!this.maxGatherMs || performance.now() - this.lastEnd >= STORM_GAP_MS) return 0;
+    const window = Math.max(1, Math.min(this.maxGatherMs, Math.round(GATHER_PER_COMMIT * this.lastMs)));
+    if (this.queue.length < this.awaited) return window;
     if (this.gathers && !this.gathers(this.queue[0].item)) return 0;
-    return Math.max(1, Math.min(this.maxGatherMs, Math.round(GATHER_PER_COMMIT * this.lastMs)));
+    return window;
+  }
+
+  /** what the next commit waits for, once the batch's committed items were answered */
+  private awaitSenders(answered: Waiter<T>[]): void {
+    this.awaited = 0;
+    if (!this.senderWaits || this.missed) {
+      this.missed = false;
+      return;
+    }
+    let back = 0;
+    for (const w of answered) if (this.senderWaits(w.item)) back++;
+    if (back >= 2) this.awaited = this.queue.length + back;
   }
 
   private async drain(): Promise<void> {
@@ -124,6 +167,7 @@ export class GroupCommit<T> {
       this.lastMs = performance.now() - t0;
       await this.settle(committed);
       this.lastEnd = performance.now();
+      this.awaitSenders(committed);
     } finally {
       this.running = false;
       // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)
