@@ -31,9 +31,11 @@
 // MQTT, whose client's publishes come in one read). So once a batch holding two or more of them
 // is answered, the next commit waits for as many items as were then queued plus the senders just
 // answered, at most the storm window (GATHER_PER_COMMIT times the last commit, at least 1 ms), and
-// starts as soon as they are all there. A sender alone, or senders that are not back within the
-// window (they had nothing more to send), make the next commit start at once again: a window that
-// ran out is not waited the next time. Whatever else arrives meanwhile (an MQTT event) shares the
+// starts as soon as they are all there. A sender alone is never waited for. Senders that are not
+// back within the window (they had nothing more to send: many devices each sending now and then)
+// are not waited for after the next batch, nor after the next two once a wait runs out again, and
+// so on up to MAX_SKIPPED_WAITS batches, until a wait sees them all back: clients that never come
+// back cost one window in MAX_SKIPPED_WAITS batches. Whatever else arrives meanwhile (an MQTT event) shares the
 // wait, as it shares a storm's.
 
 /** writes the items in one transaction, all or none */
@@ -53,6 +55,8 @@ const STORM_GAP_MS = 50;
 const MAX_GATHER_MS = 100;
 /** during a storm, the window is this many times the last commit's duration */
 const GATHER_PER_COMMIT = 4;
+/** the most batches after which senders are not waited for, once waits for them keep running out */
+const MAX_SKIPPED_WAITS = 16;
 
 export interface GroupCommitOptions<T> {
   /** the longest an item waits for others during a storm (MAX_GATHER_MS, 100); 0: never waits */
@@ -87,8 +91,9 @@ export class GroupCommit<T> {
   private readonly senderWaits: ((item: T) => boolean) | undefined;
   /** the queue length the next commit waits for: the senders just answered are coming back (0: none) */
   private awaited = 0;
-  /** the last wait for them ran out: the next batch's senders are not waited for */
-  private missed = false;
+  /** batches after which senders are not waited for (a wait for them ran out), and how many the last time */
+  private skipWaits = 0;
+  private skipped = 0;
 
   constructor(
     private readonly commit: CommitBatch<T>,
@@ -123,8 +128,8 @@ export class GroupCommit<T> {
     const fire = () => {
       this.timer = undefined;
       this.scheduled = false;
-      // the window ran out before the senders were back: not waited for after this batch
-      if (this.queue.length < this.awaited) this.missed = true;
+      // the window ran out before the senders were back: not waited for after the next batches
+      if (this.queue.length < this.awaited) this.skipWaits = this.skipped = Math.min(MAX_SKIPPED_WAITS, this.skipped * 2 || 1);
       void this.drain();
     };
     // whatever arrives in this turn of the event loop joins the same commit
@@ -147,8 +152,9 @@ export class GroupCommit<T> {
   /** what the next commit waits for, once the batch's committed items were answered */
   private awaitSenders(answered: Waiter<T>[]): void {
     this.awaited = 0;
-    if (!this.senderWaits || this.missed) {
-      this.missed = false;
+    if (!this.senderWaits) return;
+    if (this.skipWaits > 0) {
+      this.skipWaits--;
       return;
     }
     let back = 0;
@@ -160,6 +166,8 @@ export class GroupCommit<T> {
     if (this.running) return;
     this.running = true;
     try {
+      // the senders waited for are all back: waits are worth it again
+      if (this.awaited > 0 && this.queue.length >= this.awaited) this.skipped = 0;
       const batch = this.queue.splice(0, MAX_BATCH);
       const t0 = performance.now();
       const committed = await this.commitBatch(batch);

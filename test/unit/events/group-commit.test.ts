@@ -262,4 +262,43 @@ describe('GroupCommit', () => {
     expect(await outcomes([gc.add('f')])).toEqual(['ok']);
     expect(t.commits.map((x) => x.items)).toEqual([['a', 'b', 'c'], ['d', 'e'], ['f']]);
   });
+
+  it('skips the waits for longer each time one runs out, and for one batch again once the senders were all back', async () => {
+    windowsByHand();
+    const t = table();
+    const gc = new GroupCommit<string>(t.commit, { gathers: () => false, senderWaits: () => true });
+    /** adds the item; whether it is still uncommitted a few turns later (waiting for others) */
+    const add = async (id: string) => {
+      const p = gc.add(id);
+      await turns(3);
+      return { p, waiting: t.commits.every((x) => !x.items.includes(id)) };
+    };
+    /** a wait that runs out */
+    const runsOut = async (id: string) => {
+      const x = await add(id);
+      expect(x.waiting).toBe(true);
+      vi.advanceTimersByTime(1_000);
+      await x.p;
+    };
+    const pair = (a: string, b: string) => Promise.all([gc.add(a), gc.add(b)]);
+    await pair('a', 'b');
+    // the first wait that runs out: the batch it lets go is not waited for, the one after is
+    await runsOut('c');
+    await pair('d', 'e');
+    // the second: neither the batch it lets go nor the one after is waited for
+    await runsOut('f');
+    await pair('g', 'h');
+    const i = await add('i');
+    expect(i.waiting).toBe(false);
+    await i.p;
+    // both back within the window: after the next wait that runs out, one batch is skipped again
+    await pair('j', 'k');
+    const l = await add('l');
+    expect(l.waiting).toBe(true);
+    await Promise.all([l.p, gc.add('m')]);
+    await runsOut('n');
+    await pair('o', 'p');
+    await runsOut('q');
+    expect(t.commits.map((x) => x.items)).toEqual([['a', 'b'], ['c'], ['d', 'e'], ['f'], ['g', 'h'], ['i'], ['j', 'k'], ['l', 'm'], ['n'], ['o', 'p'], ['q']]);
+  });
 });
