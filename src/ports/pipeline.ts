@@ -20,6 +20,11 @@ export interface OutboxItem {
   points?: EventPoints;
   /** a `_deviceConnected_`/`_deviceDisconnected_` event: the device's presence flip, in the same transaction */
   presence?: PresenceWrite;
+  /**
+   * its sender sends nothing more until this event is answered (a REST event: its connection is
+   * idle until the 204): the next commit waits for such senders to come back (group-commit.ts)
+   */
+  senderWaits?: boolean;
 }
 
 export interface Reservation {

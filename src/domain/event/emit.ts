@@ -16,6 +16,8 @@ export interface EmitInput {
   json?: string;
   /** the clock's reading the caller stamped the event with (send.ts), when it has one: the event's id is taken from it */
   now?: Date;
+  /** its sender waits for the answer before it sends more (a REST event): see OutboxItem.senderWaits */
+  senderWaits?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function emitEvent(deps: EmitDeps, input: EmitInput): Promise<strin
   const deliveries = Array.isArray(fanned) ? fanned : await fanned;
   const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
   if (input.presence) item.presence = input.presence;
+  if (input.senderWaits) item.senderWaits = true;
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
   if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer

@@ -22,6 +22,21 @@
 // devices). A lone event after a quiet moment is never delayed, and only items the owner marks as
 // storm-prone (`gathers`: the pipeline's presence flips) wait at all: one device publishing events
 // back to back, each after the last one's ack, would otherwise wait a window before every commit.
+//
+// Senders that send their next item only once this one is answered (`senderWaits`: a REST event,
+// its connection idle until the 204) come back one by one after their batch is answered, each on
+// its own connection: the first few to come back started the next commit alone, the rest came
+// during it, and 50 such senders settled into two alternating batches of about 25, each paying a
+// commit and a disk sync (`npm run bench -- webhooks`: 26 events a commit over HTTP against 50 over
+// MQTT, whose client's publishes come in one read). So once a batch holding two or more of them
+// is answered, the next commit waits for as many items as were then queued plus the senders just
+// answered, at most the storm window (GATHER_PER_COMMIT times the last commit, at least 1 ms), and
+// starts as soon as they are all there. A sender alone is never waited for. Senders that are not
+// back within the window (they had nothing more to send: many devices each sending now and then)
+// are not waited for after the next batch, nor after the next two once a wait runs out again, and
+// so on up to MAX_SKIPPED_WAITS batches, until a wait sees them all back: clients that never come
+// back cost one window in MAX_SKIPPED_WAITS batches. Whatever else arrives meanwhile (an MQTT event) shares the
+// wait, as it shares a storm's.
 
 /** writes the items in one transaction, all or none */
 export type CommitBatch<T> = (items: T[]) => Promise<void>;
@@ -40,6 +55,8 @@ const STORM_GAP_MS = 50;
 const MAX_GATHER_MS = 100;
 /** during a storm, the window is this many times the last commit's duration */
 const GATHER_PER_COMMIT = 4;
+/** the most batches after which senders are not waited for, once waits for them keep running out */
+const MAX_SKIPPED_WAITS = 16;
 
 export interface GroupCommitOptions<T> {
   /** the longest an item waits for others during a storm (MAX_GATHER_MS, 100); 0: never waits */
@@ -52,6 +69,11 @@ export interface GroupCommitOptions<T> {
    * waiters is answered; when it fails, every waiter the batch committed is rejected
    */
   durable?: () => Promise<void>;
+  /**
+   * which items' senders send their next item only once this one is answered: after a batch
+   * holding two or more, the next commit waits for them to come back (at most the storm window)
+   */
+  senderWaits?: (item: T) => boolean;
 }
 
 export class GroupCommit<T> {
@@ -66,6 +88,12 @@ export class GroupCommit<T> {
   private readonly maxGatherMs: number;
   private readonly gathers: ((item: T) => boolean) | undefined;
   private readonly durable: (() => Promise<void>) | undefined;
+  private readonly senderWaits: ((item: T) => boolean) | undefined;
+  /** the queue length the next commit waits for: the senders just answered are coming back (0: none) */
+  private awaited = 0;
+  /** batches after which senders are not waited for (a wait for them ran out), and how many the last time */
+  private skipWaits = 0;
+  private skipped = 0;
 
   constructor(
     private readonly commit: CommitBatch<T>,
@@ -74,6 +102,7 @@ export class GroupCommit<T> {
     this.maxGatherMs = opts.maxGatherMs ?? MAX_GATHER_MS;
     this.gathers = opts.gathers;
     this.durable = opts.durable;
+    this.senderWaits = opts.senderWaits;
   }
 
   /** resolves once `item` is committed */
@@ -81,8 +110,8 @@ export class GroupCommit<T> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (this.running) return; // the drain under way schedules what is left
-      // a full batch does not wait for the rest of its window
-      if (this.queue.length >= MAX_BATCH && this.timer) {
+      // a full batch does not wait for the rest of its window, nor one whose senders are all back
+      if ((this.queue.length >= MAX_BATCH || this.queue.length === this.awaited) && this.timer) {
         clearTimeout(this.timer);
         this.timer = undefined;
         this.scheduled = false;
@@ -99,6 +128,8 @@ export class GroupCommit<T> {
     const fire = () => {
       this.timer = undefined;
       this.scheduled = false;
+      // the window ran out before the senders were back: not waited for after the next batches
+      if (this.queue.length < this.awaited) this.skipWaits = this.skipped = Math.min(MAX_SKIPPED_WAITS, this.skipped * 2 || 1);
       void this.drain();
     };
     // whatever arrives in this turn of the event loop joins the same commit
@@ -106,17 +137,37 @@ export class GroupCommit<T> {
     else this.timer = setTimeout(fire, wait);
   }
 
-  /** 0 when idle; during a storm, GATHER_PER_COMMIT times as long as the last commit took */
+  /**
+   * 0 when idle; during a storm, GATHER_PER_COMMIT times as long as the last commit took, for
+   * items that gather, or until the senders just answered are back
+   */
   private gatherMs(): number {
     if (!this.maxGatherMs || performance.now() - this.lastEnd >= STORM_GAP_MS) return 0;
+    const window = Math.max(1, Math.min(this.maxGatherMs, Math.round(GATHER_PER_COMMIT * this.lastMs)));
+    if (this.queue.length < this.awaited) return window;
     if (this.gathers && !this.gathers(this.queue[0].item)) return 0;
-    return Math.max(1, Math.min(this.maxGatherMs, Math.round(GATHER_PER_COMMIT * this.lastMs)));
+    return window;
+  }
+
+  /** what the next commit waits for, once the batch's committed items were answered */
+  private awaitSenders(answered: Waiter<T>[]): void {
+    this.awaited = 0;
+    if (!this.senderWaits) return;
+    if (this.skipWaits > 0) {
+      this.skipWaits--;
+      return;
+    }
+    let back = 0;
+    for (const w of answered) if (this.senderWaits(w.item)) back++;
+    if (back >= 2) this.awaited = this.queue.length + back;
   }
 
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
+      // the senders waited for are all back: waits are worth it again
+      if (this.awaited > 0 && this.queue.length >= this.awaited) this.skipped = 0;
       const batch = this.queue.splice(0, MAX_BATCH);
       const t0 = performance.now();
       const committed = await this.commitBatch(batch);
@@ -124,6 +175,7 @@ export class GroupCommit<T> {
       this.lastMs = performance.now() - t0;
       await this.settle(committed);
       this.lastEnd = performance.now();
+      this.awaitSenders(committed);
     } finally {
       this.running = false;
       // what arrived meanwhile: the storm goes on, so it gathers first (a full batch does not)

@@ -34,6 +34,8 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
     },
     {
       gathers: (item) => item.presence !== undefined,
+      // REST events: their senders come back once answered, each on its own connection
+      senderWaits: (item) => item.senderWaits === true,
       // docs/operations.md#durability: the batch's commits reach the disk off the event loop, which
       // meanwhile reads the next publishes; only then is anyone answered or a delivery sent
       durable: async () => {

@@ -17,7 +17,8 @@ type EventDevice = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'
 
 export async function sendEvent({ deps, caller, input: { deviceId, body } }: VerbArgs<SendDeps, DeviceRef & Body>): Promise<EventRecord> {
   const device = await deviceFor(deps, caller, deviceId, ['project key', 'self'], 'events');
-  return ingest(deps, caller, device, body);
+  // a REST event: its sender's connection waits for this answer (group-commit.ts)
+  return ingest(deps, caller, device, body, true);
 }
 
 /**
@@ -25,11 +26,11 @@ export async function sendEvent({ deps, caller, input: { deviceId, body } }: Ver
  * connection's device itself, and re-reads it often enough to follow a change of home).
  */
 export function sendEventOf({ deps, caller, input: { device, body } }: VerbArgs<IngestDeps, { device: EventDevice } & Body>): Promise<EventRecord> {
-  return ingest(deps, caller, device, body);
+  return ingest(deps, caller, device, body, false);
 }
 
 // positional on purpose: both verbs share it on the event hot path without building a second argument object
-async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, body: unknown): Promise<EventRecord> {
+async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, body: unknown, senderWaits: boolean): Promise<EventRecord> {
   const input = parseWith(EventBodySchema, body);
   // the one serialisation of the event's data: its size here, then the event's JSON (jsonWith)
   const dataJson = JSON.stringify(input.eventData);
@@ -51,7 +52,7 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     event.originProjectKeyId = caller.keyId;
     event.originProjectKeyName = caller.keyName;
   }
-  await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson), now });
+  await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson), now, senderWaits });
   if (device.homeId === null) await deps.homelessEvents.note(device.projectId, device.id, event.eventType);
   return event;
 }

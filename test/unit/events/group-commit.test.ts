@@ -3,8 +3,10 @@
 // a transaction of its own, so one bad item fails alone and the others are committed. Right
 // after a commit (a storm), the next one gathers for about as long as the last one took. With
 // `durable` (the WAL synced off the event loop), nobody is answered before the batch is durable.
+// Senders that wait for their answer (`senderWaits`: REST events) are waited for after their batch
+// is answered, so that they share the next commit instead of splitting into alternating batches.
 import BetterSqlite3 from 'better-sqlite3';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { GroupCommit } from '../../../src/domain/event/group-commit.js';
 
 function table() {
@@ -208,5 +210,95 @@ describe('GroupCommit', () => {
     const c = gc.add('c');
     expect(await outcomes([c])).toEqual(['ok']);
     expect(t.commits.map((x) => x.items)).toEqual([['a'], ['b'], ['c']]);
+  });
+  /** the gathering window's timer and the clock it reads are the test's: a window ends only when the test says */
+  function windowsByHand() {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    onTestFinished(() => void vi.useRealTimers());
+  }
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it('waits for senders that wait for their answer to come back after their batch, and commits as soon as all are back', async () => {
+    windowsByHand();
+    const t = table();
+    const gc = new GroupCommit<string>(t.commit, { gathers: () => false, senderWaits: (x) => x.startsWith('w') });
+    expect(await outcomes(['wa', 'wb'].map((id) => gc.add(id)))).toEqual(['ok', 'ok']);
+    // the first sender back waits for the second (its window never ends here): turns pass without a commit
+    const wa2 = gc.add('wa2');
+    await turns(3);
+    expect(t.commits).toHaveLength(1);
+    // the second back: both commit at once, without the window's end
+    const wb2 = gc.add('wb2');
+    expect(await outcomes([wa2, wb2])).toEqual(['ok', 'ok']);
+    expect(t.commits.map((x) => x.items)).toEqual([
+      ['wa', 'wb'],
+      ['wa2', 'wb2'],
+    ]);
+
+    // a sender alone is never waited for, nor are senders that do not wait for their answer
+    const alone = table();
+    const gc2 = new GroupCommit<string>(alone.commit, { gathers: () => false, senderWaits: (x) => x.startsWith('w') });
+    await gc2.add('w1');
+    expect(await outcomes([gc2.add('w2')])).toEqual(['ok']);
+    expect(await outcomes(['e1', 'e2'].map((id) => gc2.add(id)))).toEqual(['ok', 'ok']);
+    expect(await outcomes([gc2.add('e3')])).toEqual(['ok']);
+    expect(alone.commits.map((x) => x.items)).toEqual([['w1'], ['w2'], ['e1', 'e2'], ['e3']]);
+  });
+
+  it('commits what came back once the window ends, and does not wait after a window that ran out', async () => {
+    windowsByHand();
+    const t = table();
+    const gc = new GroupCommit<string>(t.commit, { gathers: () => false, senderWaits: () => true });
+    expect(await outcomes(['a', 'b', 'c'].map((id) => gc.add(id)))).toEqual(['ok', 'ok', 'ok']);
+    // two of the three come back: they wait (positive control), until the window ends
+    const back = ['d', 'e'].map((id) => gc.add(id));
+    await turns(3);
+    expect(t.commits).toHaveLength(1);
+    vi.advanceTimersByTime(1_000);
+    expect(await outcomes(back)).toEqual(['ok', 'ok']);
+    // the wait ran out: after d and e, nobody is waited for (the window would never end here)
+    expect(await outcomes([gc.add('f')])).toEqual(['ok']);
+    expect(t.commits.map((x) => x.items)).toEqual([['a', 'b', 'c'], ['d', 'e'], ['f']]);
+  });
+
+  it('skips the waits for longer each time one runs out, and for one batch again once the senders were all back', async () => {
+    windowsByHand();
+    const t = table();
+    const gc = new GroupCommit<string>(t.commit, { gathers: () => false, senderWaits: () => true });
+    /** adds the item; whether it is still uncommitted a few turns later (waiting for others) */
+    const add = async (id: string) => {
+      const p = gc.add(id);
+      await turns(3);
+      return { p, waiting: t.commits.every((x) => !x.items.includes(id)) };
+    };
+    /** a wait that runs out */
+    const runsOut = async (id: string) => {
+      const x = await add(id);
+      expect(x.waiting).toBe(true);
+      vi.advanceTimersByTime(1_000);
+      await x.p;
+    };
+    const pair = (a: string, b: string) => Promise.all([gc.add(a), gc.add(b)]);
+    await pair('a', 'b');
+    // the first wait that runs out: the batch it lets go is not waited for, the one after is
+    await runsOut('c');
+    await pair('d', 'e');
+    // the second: neither the batch it lets go nor the one after is waited for
+    await runsOut('f');
+    await pair('g', 'h');
+    const i = await add('i');
+    expect(i.waiting).toBe(false);
+    await i.p;
+    // both back within the window: after the next wait that runs out, one batch is skipped again
+    await pair('j', 'k');
+    const l = await add('l');
+    expect(l.waiting).toBe(true);
+    await Promise.all([l.p, gc.add('m')]);
+    await runsOut('n');
+    await pair('o', 'p');
+    await runsOut('q');
+    expect(t.commits.map((x) => x.items)).toEqual([['a', 'b'], ['c'], ['d', 'e'], ['f'], ['g', 'h'], ['i'], ['j', 'k'], ['l', 'm'], ['n'], ['o', 'p'], ['q']]);
   });
 });

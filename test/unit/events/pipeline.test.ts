@@ -1,9 +1,12 @@
 // Two Hearths in one process (as tests and benches run them) each build their own event pipeline
 // (src/domain/event/pipeline.ts) and share nothing: one's events are not offered to the other's
 // workers, and one's webhook target cache is read and dropped on its own. The WeakMaps keyed by
-// the Store used to make this implicit; now each Deps carries its pipeline.
+// the Store used to make this implicit; now each Deps carries its pipeline. REST events (sendEvent)
+// mark their senders as waiting for the answer, so the commit after theirs waits for them to come back.
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { emitEvent } from '../../../src/domain/event/emit.js';
+import { sendEvent, sendEventOf } from '../../../src/domain/event/send.js';
+import type { Caller } from '../../../src/domain/caller.js';
 import type { NewDelivery } from '../../../src/ports/queue.js';
 import { EVENT_SIDE_TIME as T, eventSide } from '../../helpers/event-side.js';
 
@@ -90,5 +93,60 @@ describe('event pipeline durability', () => {
     release();
     await emitted;
     expect(handedOver).toEqual([1]);
+  });
+});
+
+describe('event pipeline and REST senders', () => {
+  it('waits for REST senders answered together to come back, so that their next events share a commit; broker events are not waited for', async () => {
+    // the gathering window's timer and the clock it reads are the test's: a window ends only when the test says
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const { deps: side } = await eventSide();
+    const deps = {
+      ...side,
+      limits: { eventDataBytes: 65536, kvValueBytes: 65536, kvKeysPerStore: 1000, kvStoreBytes: 262144, listDefault: 1000, listMax: 10000 },
+    };
+    const store = deps.store;
+    const home = await store.homes.create({ projectId: 1, name: 'h', creationTime: T });
+    const device = await store.devices.create({
+      projectId: 1,
+      deviceClass: 'sensor',
+      homeId: home.id,
+      name: 'd',
+      description: null,
+      tag: null,
+      apiKeyHash: 'h',
+      apiKeySealed: 's',
+      claimCodeHash: null,
+      claimCodeSealed: null,
+      claimExpirationTime: null,
+      claimTime: null,
+      creationTime: T,
+      bundleInstalled: null,
+      bundleInstallTime: null,
+      channel: null,
+    });
+    const caller: Caller = { type: 'device', projectId: 1, deviceId: device.id, deviceClass: 'sensor', ip: undefined };
+    const body = (n: number) => ({ eventType: 'tick', eventData: { n } });
+    const rest = (n: number) => sendEvent({ deps: deps as never, caller, input: { deviceId: device.id, body: body(n) } });
+    const broker = (n: number) => sendEventOf({ deps: deps as never, caller, input: { device, body: body(n) } });
+    const commits = vi.spyOn(store, 'transaction');
+    const turns = async (k: number) => {
+      for (let i = 0; i < k; i++) await new Promise((r) => setImmediate(r));
+    };
+    await Promise.all([rest(1), rest(2)]);
+    expect(commits).toHaveBeenCalledTimes(1);
+    // the first back waits for the second (the window never ends here)
+    const third = rest(3);
+    await turns(3);
+    expect(commits).toHaveBeenCalledTimes(1);
+    await Promise.all([third, rest(4)]);
+    expect(commits).toHaveBeenCalledTimes(2);
+    // broker events answered together are not waited for: the next commits in its own turn
+    await Promise.all([broker(5), broker(6)]);
+    await broker(7);
+    expect(commits).toHaveBeenCalledTimes(4);
+    const stored = await store.events.list({ projectId: 1 }, { skip: 0, limit: 10 });
+    expect(stored.items.map((e) => e.event.eventData.n).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });
