@@ -52,15 +52,8 @@ export function authenticate(ctx: BrokerContext) {
       return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
     }
     keepProtocolOnly(client);
-    const c: Connecting = { client, username, password, onSocketClose, className };
-    runConnectSteps(ctx, c).then(
-      () => done(null, true),
-      (err) => {
-        refused(ctx, client, username, err);
-        const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
-        void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
-      },
-    );
+    const c: Connecting = { client, username, password, onSocketClose, className, done };
+    runConnectSteps(ctx, c, 0);
   };
 }
 
@@ -89,6 +82,8 @@ interface Connecting {
   signIn?: CertificateSignIn;
   /** set by openSession */
   session?: DeviceSession;
+  /** Aedes's callback: called once, when the steps are done or one refused */
+  done: Done;
 }
 
 /** one step of a CONNECT; a throw refuses it with that error's CONNACK */
@@ -97,13 +92,42 @@ type ConnectStep = (ctx: BrokerContext, c: Connecting) => Promise<void> | void;
 /** the CONNECT's steps after preConnect, in order (as Aedes runs its own connectActions) */
 export const CONNECT_STEPS: readonly ConnectStep[] = [checkCredentials, checkConnectionCap, openSession, admitPersistentSession, attachSession];
 
-async function runConnectSteps(ctx: BrokerContext, c: Connecting): Promise<void> {
-  for (const step of CONNECT_STEPS) await step(ctx, c);
+/**
+ * the steps from `from` on; a step that answers at once goes straight on to the next (issue #25:
+ * an await per step was a promise and a resumption per step of every CONNECT of a storm, about
+ * 1 KB a connect; only the steps that wait for the store, the presence and the commit wait)
+ */
+function runConnectSteps(ctx: BrokerContext, c: Connecting, from: number): void {
+  for (let i = from; i < CONNECT_STEPS.length; i++) {
+    let pending: Promise<void> | void;
+    try {
+      pending = CONNECT_STEPS[i](ctx, c);
+    } catch (err) {
+      return refuse(ctx, c, err);
+    }
+    if (pending) {
+      pending.then(
+        () => runConnectSteps(ctx, c, i + 1),
+        (err) => refuse(ctx, c, err),
+      );
+      return;
+    }
+  }
+  c.done(null, true);
+}
+
+/** the CONNECT is refused with err's CONNACK; bad credentials wait longer and longer (auth-backoff.ts) */
+function refuse(ctx: BrokerContext, c: Connecting, err: unknown): void {
+  refused(ctx, c.client, c.username, err);
+  const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, c.client)) : 0;
+  void delay(wait).then(() => c.done(connackError(err) as AuthenticateError, null));
 }
 
 /** a client certificate, or the device id and key: the device signing in */
-async function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
-  c.signIn = await credentialsOf(ctx, c.client, c.username, c.password);
+function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
+  return credentialsOf(ctx, c.client, c.username, c.password).then((signIn) => {
+    c.signIn = signIn;
+  });
 }
 
 async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
@@ -156,26 +180,31 @@ function openSession(ctx: BrokerContext, c: Connecting): void {
 }
 
 /** docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go) */
-async function admitPersistentSession(ctx: BrokerContext, { client, session }: Connecting): Promise<void> {
+function admitPersistentSession(ctx: BrokerContext, { client, session }: Connecting): Promise<void> | void {
   const s = session!;
   if (client.clean === false) {
-    await ctx.sessions.admit(s, client.id);
-    s.persistentId = client.id;
-  } else {
-    ctx.sessions.forget(s.device.id, client.id);
+    return ctx.sessions.admit(s, client.id).then(() => {
+      s.persistentId = client.id;
+      stillOpen(ctx, client, s);
+    });
   }
-  if (client.closed) {
-    if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
-    throw new AppError('SERVICE_UNAVAILABLE');
-  }
+  ctx.sessions.forget(s.device.id, client.id);
+  stillOpen(ctx, client, s);
+}
+
+/** a client gone while its CONNECT was checked is refused (its persistent session goes offline) */
+function stillOpen(ctx: BrokerContext, client: Client, s: DeviceSession): void {
+  if (!client.closed) return;
+  if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
+  throw new AppError('SERVICE_UNAVAILABLE');
 }
 
 /** the client carries its session and counts for presence until its socket closes, whatever closes it */
-async function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
+function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
   (client as Client & WithSession).hearth = session;
   // the socket closing is the one signal every kind of disconnect gives
   client.conn.on('close', onSocketClose);
-  await ctx.connections.attach(session!);
+  return ctx.connections.attach(session!);
 }
 
 /** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */

@@ -12,7 +12,13 @@ type Db = Kysely<Database>;
 // whose predicate is its own, which a parameter's value cannot show
 const CONNECTED = sql<boolean>`is_connected = 1`;
 
-const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
+// the row a query just made, turned into the port's row in place: a copy of each of its 17 fields
+// was the largest allocation of a device sign-in's key check (issue #25)
+const toDevice = (r: Selectable<DevicesTable>): DeviceRow => {
+  const d = r as unknown as DeviceRow;
+  d.isConnected = !!r.isConnected;
+  return d;
+};
 
 // SQLite's presence flips, prepared once (sqlite-raw.ts): parameters time, id
 const ONLINE_SQL = 'update devices set is_connected = 1, last_connect_time = ? where id = ?';
