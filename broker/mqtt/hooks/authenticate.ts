@@ -18,7 +18,8 @@ import { brokerLog } from '../../general-log.js';
 import { DeviceSession, sessionOf, type WithSession } from '../../session.js';
 import type { WithIdRejected } from './pre-connect.js';
 import { delay } from '../../limits/auth-backoff.js';
-import { deviceForCertificate, refuseKeyIfCertificateRequired, type CertificateSignIn } from '../../../src/domain/certificate/index.js';
+import { deviceForCertificate, refuseKeyIfCertificateRequired } from '../../../src/domain/certificate/index.js';
+import type { DeviceIdentity } from '../../../src/ports/store.js';
 import { presentedCertificate } from '../client-certificate.js';
 
 type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
@@ -79,7 +80,7 @@ interface Connecting {
   /** the node's one copy of a device class name */
   className: (name: string) => string;
   /** set by checkCredentials */
-  signIn?: CertificateSignIn;
+  signIn?: SignIn;
   /** set by openSession */
   session?: DeviceSession;
   /** Aedes's callback: called once, when the steps are done or one refused */
@@ -130,7 +131,13 @@ function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
   });
 }
 
-async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
+/** the device signing in, and the certificate it signed in with, if any */
+interface SignIn {
+  device: DeviceIdentity;
+  fingerprint?: string;
+}
+
+async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<SignIn> {
   const cert = presentedCertificate(ctx, client.req?.socket ?? client.conn);
   if (cert) {
     const named = username ? parseId(username) : undefined;
@@ -141,7 +148,8 @@ async function credentialsOf(ctx: BrokerContext, client: Client, username: strin
   const deviceId = parseId(username);
   if (deviceId === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
   const { store } = ctx.deps;
-  const device = await store.devices.getByKeyHash(hashToken(password.toString('utf8')));
+  // the four fields the connection keeps, straight from the records (ports/store/devices.ts)
+  const device = await store.devices.signInByKeyHash(hashToken(password.toString('utf8')));
   if (device && device.id === deviceId) {
     await refuseKeyIfCertificateRequired(ctx.deps, device);
     return { device };

@@ -48,6 +48,12 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
   // looked up by every device-scoped request, compiled once (statements.ts)
   const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0), raw);
   const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''), raw);
+  // a device connection's sign-in: four columns (ports/store/devices.ts)
+  const identityByKeyHash = precompiled(
+    db,
+    () => db.selectFrom('devices').select(['id', 'projectId', 'deviceClass', 'homeId']).where('apiKeyHash', '=', ''),
+    raw,
+  );
   // presence flips: one per connect and disconnect (parameters: time, id)
   const online = precompiled(db, () => db.updateTable('devices').set({ isConnected: 1, lastConnectTime: '' }).where('id', '=', 0));
   const offline = precompiled(db, () => db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: '' }).where('id', '=', 0));
@@ -77,6 +83,7 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
       const r = await byKeyHash(h);
       return r && toDevice(r);
     },
+    signInByKeyHash: (h) => identityByKeyHash(h),
     getByClaimHash: (h) => firstOf(db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h), toDevice),
     listPage: (f, page) => rowsOf(filtered(f).selectAll().orderBy('id').offset(page.skip).limit(page.limit), toDevice),
     async list(f, page) {
@@ -166,7 +173,9 @@ export function deviceClassRepo(db: Db, raw?: RawSqlite): DeviceClassRepo {
   };
 }
 
-/** the 0/1 column as the boolean of the port */
-function toDeviceClass({ certificateRequired, ...r }: Selectable<DeviceClassesTable>): DeviceClassRow {
-  return { ...r, certificateRequired: certificateRequired === 1 };
+/** the 0/1 column as the boolean of the port, in the row a query just made (read at every device sign-in) */
+function toDeviceClass(r: Selectable<DeviceClassesTable>): DeviceClassRow {
+  const c = r as unknown as DeviceClassRow;
+  c.certificateRequired = r.certificateRequired === 1;
+  return c;
 }

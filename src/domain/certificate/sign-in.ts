@@ -53,7 +53,10 @@ export async function deviceForCertificate({
 }
 
 /** a device whose class requires a certificate may not sign in with its key alone */
-export async function refuseKeyIfCertificateRequired(deps: { store: Pick<Store, 'deviceClasses'> }, device: DeviceRow): Promise<void> {
+export async function refuseKeyIfCertificateRequired(
+  deps: { store: Pick<Store, 'deviceClasses'> },
+  device: Pick<DeviceRow, 'projectId' | 'deviceClass'>,
+): Promise<void> {
   const cls = await deps.store.deviceClasses.get(device.projectId, device.deviceClass);
   if (cls?.certificateRequired)
     throw new AppError('PERMISSION_DENIED', { message: `devices of class ${device.deviceClass} sign in with a client certificate (certificateRequired)` });

@@ -31,6 +31,23 @@ export function devicesContract(make: MakeStore): void {
       expect(await store.devices.getByKeyHash(d.apiKeyHash)).toEqual(d);
     });
 
+    it('signs a device in by its API key hash: its id, project, class and home, as the records hold them now', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      await store.devices.create(deviceInput(p.id));
+      const d = await store.devices.create(deviceInput(p.id));
+      expect(await store.devices.signInByKeyHash('nope')).toBeUndefined();
+      // the four fields and nothing else of the row
+      expect(await store.devices.signInByKeyHash(d.apiKeyHash)).toStrictEqual({ id: d.id, projectId: p.id, deviceClass: d.deviceClass, homeId: null });
+      // a read cache in front of the store (if any) holds the row now: a new key is still seen at once
+      expect(await store.devices.getByKeyHash(d.apiKeyHash)).toEqual(d);
+      await store.devices.update(d.id, { apiKeyHash: 'rotated-key' });
+      expect(await store.devices.signInByKeyHash(d.apiKeyHash)).toBeUndefined();
+      expect((await store.devices.signInByKeyHash('rotated-key'))?.id).toBe(d.id);
+      await store.devices.delete(d.id);
+      expect(await store.devices.signInByKeyHash('rotated-key')).toBeUndefined();
+    });
+
     it('finds a device by its claim code hash', async () => {
       const store = await freshStore(make);
       const p = await newProject(store);
