@@ -18,7 +18,7 @@ import { brokerLog } from '../../general-log.js';
 import { DeviceSession, sessionOf, type WithSession } from '../../session.js';
 import type { WithIdRejected } from './pre-connect.js';
 import { delay } from '../../limits/auth-backoff.js';
-import { deviceForCertificate, refuseKeyIfCertificateRequired } from '../../../src/domain/certificate/index.js';
+import { deviceForCertificate, refuseKeySignIn } from '../../../src/domain/certificate/index.js';
 import type { DeviceIdentity } from '../../../src/ports/store.js';
 import { presentedCertificate } from '../client-certificate.js';
 
@@ -148,10 +148,11 @@ async function credentialsOf(ctx: BrokerContext, client: Client, username: strin
   const deviceId = parseId(username);
   if (deviceId === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
   const { store } = ctx.deps;
-  // the four fields the connection keeps, straight from the records (ports/store/devices.ts)
+  // the four fields the connection keeps and the class's certificateRequired, one lookup in the
+  // records (ports/store/devices.ts)
   const device = await store.devices.signInByKeyHash(hashToken(password.toString('utf8')));
   if (device && device.id === deviceId) {
-    await refuseKeyIfCertificateRequired(ctx.deps, device);
+    refuseKeySignIn(device);
     return { device };
   }
   // a key of another device, or a wrong key, are bad credentials; a device that is gone is not

@@ -1,7 +1,7 @@
 // Device classes and device rows (ports/store/devices.ts): registry fields, claim state, presence flags.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DeviceClassesTable, DevicesTable } from './schema.js';
-import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
+import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceKeySignIn, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
 import { changedRow, countRows, deletedRow, firstOf, ilike, likePattern, pageOf, rowsOf } from './util.js';
 import { precompiled } from './statements.js';
 import type { RawSqlite } from './sqlite-raw.js';
@@ -48,10 +48,15 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
   // looked up by every device-scoped request, compiled once (statements.ts)
   const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0), raw);
   const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''), raw);
-  // a device connection's sign-in: four columns (ports/store/devices.ts)
-  const identityByKeyHash = precompiled(
+  // a device connection's sign-in: four columns and its class's certificateRequired, one lookup (ports/store/devices.ts)
+  const signInByKeyHash = precompiled(
     db,
-    () => db.selectFrom('devices').select(['id', 'projectId', 'deviceClass', 'homeId']).where('apiKeyHash', '=', ''),
+    () =>
+      db
+        .selectFrom('devices')
+        .leftJoin('deviceClasses', (j) => j.onRef('deviceClasses.projectId', '=', 'devices.projectId').onRef('deviceClasses.id', '=', 'devices.deviceClass'))
+        .select(['devices.id', 'devices.projectId', 'devices.deviceClass', 'devices.homeId', 'deviceClasses.certificateRequired'])
+        .where('devices.apiKeyHash', '=', ''),
     raw,
   );
   // presence flips: one per connect and disconnect (parameters: time, id)
@@ -83,7 +88,13 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
       const r = await byKeyHash(h);
       return r && toDevice(r);
     },
-    signInByKeyHash: (h) => identityByKeyHash(h),
+    async signInByKeyHash(h) {
+      const r = await signInByKeyHash(h);
+      if (!r) return undefined;
+      const d = r as unknown as DeviceKeySignIn;
+      d.certificateRequired = r.certificateRequired === 1;
+      return d;
+    },
     getByClaimHash: (h) => firstOf(db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h), toDevice),
     listPage: (f, page) => rowsOf(filtered(f).selectAll().orderBy('id').offset(page.skip).limit(page.limit), toDevice),
     async list(f, page) {
