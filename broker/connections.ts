@@ -83,17 +83,27 @@ export class NodeConnections {
     while (this.chains.size) await Promise.all([...this.chains.values()]);
   }
 
+  /** `step` is an async function: it never throws, it rejects */
   private inOrder(deviceId: number, step: () => Promise<unknown>): Promise<void> {
-    const prev = this.chains.get(deviceId) ?? Promise.resolve();
-    const next = prev.then(step).then(
-      () => undefined,
-      (err) => this.deps.logger.error({ err, deviceId }, 'presence update failed'),
+    const prev = this.chains.get(deviceId);
+    // nothing of this device under way (a storm's every connect): the step starts now, without
+    // waiting a turn behind a resolved promise (issue #25: two promises and a closure a connect)
+    const next: Promise<void> = (prev ? prev.then(step) : step()).then(
+      () => {
+        this.settle(deviceId, next);
+      },
+      (err) => {
+        this.deps.logger.error({ err, deviceId }, 'presence update failed');
+        this.settle(deviceId, next);
+      },
     );
     this.chains.set(deviceId, next);
-    void next.then(() => {
-      if (this.chains.get(deviceId) === next) this.chains.delete(deviceId);
-    });
     return next;
+  }
+
+  /** the chain of a device ends with its last step */
+  private settle(deviceId: number, done: Promise<void>): void {
+    if (this.chains.get(deviceId) === done) this.chains.delete(deviceId);
   }
 }
 

@@ -2,10 +2,16 @@
 // (src/protocol/device-topics.ts) that the AsyncAPI document is generated from. A device publishes
 // only to its own event, kv, data, commandAck and bulkData/{label} topics and subscribes only to its own
 // command, kv and bulkData responses.
-import { DEVICE_TOPICS, deviceTopic, topicTail, type DeviceTopicName } from '../src/protocol/device-topics.js';
+import { DEVICE_TOPICS, topicTail, type DeviceTopicName } from '../src/protocol/device-topics.js';
 
-export const commandTopic = (deviceId: number): string => deviceTopic('command', deviceId);
-export const kvTopic = (deviceId: number): string => deviceTopic('kv', deviceId);
+/** a topic of the table without a label, as one concatenation per use (deviceTopic replaces twice) */
+const topicOf = (name: DeviceTopicName): ((deviceId: number) => string) => {
+  const [head, tail] = DEVICE_TOPICS[name].address.split('{deviceId}');
+  return (deviceId) => head + deviceId + tail;
+};
+// built several times per connect (subscribe, kv reload, command outbox): issue #25
+export const commandTopic = topicOf('command');
+export const kvTopic = topicOf('kv');
 
 export type PublishKind = { kind: 'event' } | { kind: 'kv' } | { kind: 'data' } | { kind: 'commandAck' } | { kind: 'bulkData'; label: string };
 

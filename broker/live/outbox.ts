@@ -131,12 +131,25 @@ export class OutboxSender implements OutboxAcks {
     );
   }
 
+  /** `step` is an async function: it never throws, it rejects */
   private inOrder(deviceId: number, step: () => Promise<void>): void {
-    const prev = this.chains.get(deviceId) ?? Promise.resolve();
-    const next = prev.then(step).catch((err) => this.ctx.deps.logger.warn({ err, deviceId }, 'sending queued commands failed'));
+    const prev = this.chains.get(deviceId);
+    // no claim of this device under way (every connect of a storm): it starts now, not a turn
+    // later behind a resolved promise (issue #25: two promises and a closure fewer a connect)
+    const next: Promise<void> = (prev ? prev.then(step) : step()).then(
+      () => {
+        this.settle(deviceId, next);
+      },
+      (err) => {
+        this.ctx.deps.logger.warn({ err, deviceId }, 'sending queued commands failed');
+        this.settle(deviceId, next);
+      },
+    );
     this.chains.set(deviceId, next);
-    void next.then(() => {
-      if (this.chains.get(deviceId) === next) this.chains.delete(deviceId);
-    });
+  }
+
+  /** the chain of a device ends with its last claim */
+  private settle(deviceId: number, done: Promise<void>): void {
+    if (this.chains.get(deviceId) === done) this.chains.delete(deviceId);
   }
 }

@@ -18,7 +18,8 @@ import { brokerLog } from '../../general-log.js';
 import { DeviceSession, sessionOf, type WithSession } from '../../session.js';
 import type { WithIdRejected } from './pre-connect.js';
 import { delay } from '../../limits/auth-backoff.js';
-import { deviceForCertificate, refuseKeyIfCertificateRequired, type CertificateSignIn } from '../../../src/domain/certificate/index.js';
+import { deviceForCertificate, refuseKeySignIn } from '../../../src/domain/certificate/index.js';
+import type { DeviceIdentity } from '../../../src/ports/store.js';
 import { presentedCertificate } from '../client-certificate.js';
 
 type Done = (err: AuthenticateError | null, ok: boolean | null) => void;
@@ -52,15 +53,8 @@ export function authenticate(ctx: BrokerContext) {
       return done(Object.assign(new Error('identifier rejected'), { returnCode: 2 }) as AuthenticateError, null);
     }
     keepProtocolOnly(client);
-    const c: Connecting = { client, username, password, onSocketClose, className };
-    runConnectSteps(ctx, c).then(
-      () => done(null, true),
-      (err) => {
-        refused(ctx, client, username, err);
-        const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, client)) : 0;
-        void delay(wait).then(() => done(connackError(err) as AuthenticateError, null));
-      },
-    );
+    const c: Connecting = { client, username, password, onSocketClose, className, done };
+    runConnectSteps(ctx, c, 0);
   };
 }
 
@@ -86,9 +80,11 @@ interface Connecting {
   /** the node's one copy of a device class name */
   className: (name: string) => string;
   /** set by checkCredentials */
-  signIn?: CertificateSignIn;
+  signIn?: SignIn;
   /** set by openSession */
   session?: DeviceSession;
+  /** Aedes's callback: called once, when the steps are done or one refused */
+  done: Done;
 }
 
 /** one step of a CONNECT; a throw refuses it with that error's CONNACK */
@@ -97,16 +93,51 @@ type ConnectStep = (ctx: BrokerContext, c: Connecting) => Promise<void> | void;
 /** the CONNECT's steps after preConnect, in order (as Aedes runs its own connectActions) */
 export const CONNECT_STEPS: readonly ConnectStep[] = [checkCredentials, checkConnectionCap, openSession, admitPersistentSession, attachSession];
 
-async function runConnectSteps(ctx: BrokerContext, c: Connecting): Promise<void> {
-  for (const step of CONNECT_STEPS) await step(ctx, c);
+/**
+ * the steps from `from` on; a step that answers at once goes straight on to the next (issue #25:
+ * an await per step was a promise and a resumption per step of every CONNECT of a storm, about
+ * 1 KB a connect; only the steps that wait for the store, the presence and the commit wait)
+ */
+function runConnectSteps(ctx: BrokerContext, c: Connecting, from: number): void {
+  for (let i = from; i < CONNECT_STEPS.length; i++) {
+    let pending: Promise<void> | void;
+    try {
+      pending = CONNECT_STEPS[i](ctx, c);
+    } catch (err) {
+      return refuse(ctx, c, err);
+    }
+    if (pending) {
+      pending.then(
+        () => runConnectSteps(ctx, c, i + 1),
+        (err) => refuse(ctx, c, err),
+      );
+      return;
+    }
+  }
+  c.done(null, true);
+}
+
+/** the CONNECT is refused with err's CONNACK; bad credentials wait longer and longer (auth-backoff.ts) */
+function refuse(ctx: BrokerContext, c: Connecting, err: unknown): void {
+  refused(ctx, c.client, c.username, err);
+  const wait = isBadCredential(err) ? ctx.authBackoff.failed(addressOf(ctx, c.client)) : 0;
+  void delay(wait).then(() => c.done(connackError(err) as AuthenticateError, null));
 }
 
 /** a client certificate, or the device id and key: the device signing in */
-async function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
-  c.signIn = await credentialsOf(ctx, c.client, c.username, c.password);
+function checkCredentials(ctx: BrokerContext, c: Connecting): Promise<void> {
+  return credentialsOf(ctx, c.client, c.username, c.password).then((signIn) => {
+    c.signIn = signIn;
+  });
 }
 
-async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<CertificateSignIn> {
+/** the device signing in, and the certificate it signed in with, if any */
+interface SignIn {
+  device: DeviceIdentity;
+  fingerprint?: string;
+}
+
+async function credentialsOf(ctx: BrokerContext, client: Client, username: string | undefined, password: Buffer | undefined): Promise<SignIn> {
   const cert = presentedCertificate(ctx, client.req?.socket ?? client.conn);
   if (cert) {
     const named = username ? parseId(username) : undefined;
@@ -117,9 +148,11 @@ async function credentialsOf(ctx: BrokerContext, client: Client, username: strin
   const deviceId = parseId(username);
   if (deviceId === undefined) throw new AppError('INVALID_PARAMETERS', { message: 'user name must be the device id' });
   const { store } = ctx.deps;
-  const device = await store.devices.getByKeyHash(hashToken(password.toString('utf8')));
+  // the four fields the connection keeps and the class's certificateRequired, one lookup in the
+  // records (ports/store/devices.ts)
+  const device = await store.devices.signInByKeyHash(hashToken(password.toString('utf8')));
   if (device && device.id === deviceId) {
-    await refuseKeyIfCertificateRequired(ctx.deps, device);
+    refuseKeySignIn(device);
     return { device };
   }
   // a key of another device, or a wrong key, are bad credentials; a device that is gone is not
@@ -156,26 +189,31 @@ function openSession(ctx: BrokerContext, c: Connecting): void {
 }
 
 /** docs/devices.md#mqtt: persistent sessions per device are bounded (the oldest offline one may go) */
-async function admitPersistentSession(ctx: BrokerContext, { client, session }: Connecting): Promise<void> {
+function admitPersistentSession(ctx: BrokerContext, { client, session }: Connecting): Promise<void> | void {
   const s = session!;
   if (client.clean === false) {
-    await ctx.sessions.admit(s, client.id);
-    s.persistentId = client.id;
-  } else {
-    ctx.sessions.forget(s.device.id, client.id);
+    return ctx.sessions.admit(s, client.id).then(() => {
+      s.persistentId = client.id;
+      stillOpen(ctx, client, s);
+    });
   }
-  if (client.closed) {
-    if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
-    throw new AppError('SERVICE_UNAVAILABLE');
-  }
+  ctx.sessions.forget(s.device.id, client.id);
+  stillOpen(ctx, client, s);
+}
+
+/** a client gone while its CONNECT was checked is refused (its persistent session goes offline) */
+function stillOpen(ctx: BrokerContext, client: Client, s: DeviceSession): void {
+  if (!client.closed) return;
+  if (s.persistentId) ctx.sessions.closed(s, s.persistentId);
+  throw new AppError('SERVICE_UNAVAILABLE');
 }
 
 /** the client carries its session and counts for presence until its socket closes, whatever closes it */
-async function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
+function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
   (client as Client & WithSession).hearth = session;
   // the socket closing is the one signal every kind of disconnect gives
   client.conn.on('close', onSocketClose);
-  await ctx.connections.attach(session!);
+  return ctx.connections.attach(session!);
 }
 
 /** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */

@@ -15,11 +15,19 @@ export function onSubscribed(ctx: BrokerContext) {
   return (subs: Subscription[], client: Client): void => {
     const s = sessionOf(client);
     if (!s) return;
-    // refused filters come back with qos 128
-    const granted = (topic: string) => subs.some((sub) => sub.topic === topic && (sub.qos as number) !== 128);
-    if (granted(kvTopic(s.device.id))) requestReload(ctx, client, true);
+    const kv = kvTopic(s.device.id);
+    const command = commandTopic(s.device.id);
+    let kvGranted = false;
+    let commandGranted = false;
+    for (const sub of subs) {
+      // refused filters come back with qos 128
+      if ((sub.qos as number) === 128) continue;
+      if (sub.topic === kv) kvGranted = true;
+      else if (sub.topic === command) commandGranted = true;
+    }
+    if (kvGranted) requestReload(ctx, client, true);
     // docs/concepts.md#command-outbox: the device's waiting commands, once it listens for commands
-    if (granted(commandTopic(s.device.id))) ctx.outbox.opened(s);
+    if (commandGranted) ctx.outbox.opened(s);
   };
 }
 

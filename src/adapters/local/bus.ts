@@ -8,6 +8,8 @@ export function createLocalBus(): Bus {
   ee.setMaxListeners(0);
   return {
     async publish(topic, msg) {
+      // nobody listening (an event of a connect storm with no browser watching): nothing to schedule
+      if (ee.listenerCount(topic) === 0) return;
       // subscribers share the message object: they must treat it as read-only
       queueMicrotask(() => ee.emit(topic, msg));
     },

@@ -1,7 +1,7 @@
 // Device classes and device rows (ports/store/devices.ts): registry fields, claim state, presence flags.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DeviceClassesTable, DevicesTable } from './schema.js';
-import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
+import type { DeviceClassRepo, DeviceClassRow, DeviceFilter, DeviceKeySignIn, DeviceRow, DeviceRepo, PresenceWrite } from '../../ports/store.js';
 import { changedRow, countRows, deletedRow, firstOf, ilike, likePattern, pageOf, rowsOf } from './util.js';
 import { precompiled } from './statements.js';
 import type { RawSqlite } from './sqlite-raw.js';
@@ -12,7 +12,13 @@ type Db = Kysely<Database>;
 // whose predicate is its own, which a parameter's value cannot show
 const CONNECTED = sql<boolean>`is_connected = 1`;
 
-const toDevice = (r: Selectable<DevicesTable>): DeviceRow => ({ ...r, isConnected: !!r.isConnected });
+// the row a query just made, turned into the port's row in place: a copy of each of its 17 fields
+// was the largest allocation of a device sign-in's key check (issue #25)
+const toDevice = (r: Selectable<DevicesTable>): DeviceRow => {
+  const d = r as unknown as DeviceRow;
+  d.isConnected = !!r.isConnected;
+  return d;
+};
 
 // SQLite's presence flips, prepared once (sqlite-raw.ts): parameters time, id
 const ONLINE_SQL = 'update devices set is_connected = 1, last_connect_time = ? where id = ?';
@@ -42,6 +48,17 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
   // looked up by every device-scoped request, compiled once (statements.ts)
   const byId = precompiled(db, () => db.selectFrom('devices').selectAll().where('id', '=', 0), raw);
   const byKeyHash = precompiled(db, () => db.selectFrom('devices').selectAll().where('apiKeyHash', '=', ''), raw);
+  // a device connection's sign-in: four columns and its class's certificateRequired, one lookup (ports/store/devices.ts)
+  const signInByKeyHash = precompiled(
+    db,
+    () =>
+      db
+        .selectFrom('devices')
+        .leftJoin('deviceClasses', (j) => j.onRef('deviceClasses.projectId', '=', 'devices.projectId').onRef('deviceClasses.id', '=', 'devices.deviceClass'))
+        .select(['devices.id', 'devices.projectId', 'devices.deviceClass', 'devices.homeId', 'deviceClasses.certificateRequired'])
+        .where('devices.apiKeyHash', '=', ''),
+    raw,
+  );
   // presence flips: one per connect and disconnect (parameters: time, id)
   const online = precompiled(db, () => db.updateTable('devices').set({ isConnected: 1, lastConnectTime: '' }).where('id', '=', 0));
   const offline = precompiled(db, () => db.updateTable('devices').set({ isConnected: 0, lastDisconnectTime: '' }).where('id', '=', 0));
@@ -70,6 +87,13 @@ export function deviceRepo(db: Db, dialect: 'sqlite' | 'postgres', raw?: RawSqli
     async getByKeyHash(h) {
       const r = await byKeyHash(h);
       return r && toDevice(r);
+    },
+    async signInByKeyHash(h) {
+      const r = await signInByKeyHash(h);
+      if (!r) return undefined;
+      const d = r as unknown as DeviceKeySignIn;
+      d.certificateRequired = r.certificateRequired === 1;
+      return d;
     },
     getByClaimHash: (h) => firstOf(db.selectFrom('devices').selectAll().where('claimCodeHash', '=', h), toDevice),
     listPage: (f, page) => rowsOf(filtered(f).selectAll().orderBy('id').offset(page.skip).limit(page.limit), toDevice),
@@ -160,7 +184,9 @@ export function deviceClassRepo(db: Db, raw?: RawSqlite): DeviceClassRepo {
   };
 }
 
-/** the 0/1 column as the boolean of the port */
-function toDeviceClass({ certificateRequired, ...r }: Selectable<DeviceClassesTable>): DeviceClassRow {
-  return { ...r, certificateRequired: certificateRequired === 1 };
+/** the 0/1 column as the boolean of the port, in the row a query just made (read at every device sign-in) */
+function toDeviceClass(r: Selectable<DeviceClassesTable>): DeviceClassRow {
+  const c = r as unknown as DeviceClassRow;
+  c.certificateRequired = r.certificateRequired === 1;
+  return c;
 }

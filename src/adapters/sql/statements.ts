@@ -68,22 +68,33 @@ export interface RunsNow {
  */
 export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>, raw?: RunsNow): (...parameters: unknown[]) => Promise<Row | undefined> {
   let compiled: CompiledQuery<Row> | undefined;
+  // the parameters of the read under way: raw.now runs `read` synchronously, so one function
+  // serves every call instead of a closure per lookup (a device sign-in makes four, issue #25)
+  let current: readonly unknown[] = NO_PARAMETERS;
+  const read = (conn: { prepare(sql: string): BetterSqlite3.Statement }) => {
+    const st = conn.prepare(compiled!.sql);
+    return st.reader ? (st.get(current) as Record<string, unknown> | undefined) : NOT_NOW;
+  };
   return async (...parameters) => {
     compiled ??= build().compile();
     if (parameters.length !== compiled.parameters.length)
       throw new Error(`precompiled query takes ${compiled.parameters.length} parameters, got ${parameters.length}`);
     if (raw) {
-      const { sql } = compiled;
-      const row = raw.now((conn) => {
-        const st = conn.prepare(sql);
-        return st.reader ? (st.get(parameters) as Record<string, unknown> | undefined) : NOT_NOW;
-      });
+      current = parameters;
+      let row: Record<string, unknown> | undefined | typeof NOT_NOW;
+      try {
+        row = raw.now(read);
+      } finally {
+        current = NO_PARAMETERS;
+      }
       if (row !== NOT_NOW) return row && (camelRow(row) as Row);
     }
     const r = await db.executeQuery<Row>({ ...compiled, parameters });
     return r.rows[0];
   };
 }
+
+const NO_PARAMETERS: readonly unknown[] = [];
 
 // the CamelCasePlugin's own renaming (connect.ts installs it with its defaults), remembered per column name
 const plugin = new CamelCasePlugin() as unknown as { camelCase(s: string): string };

@@ -53,8 +53,16 @@ export async function deviceForCertificate({
 }
 
 /** a device whose class requires a certificate may not sign in with its key alone */
-export async function refuseKeyIfCertificateRequired(deps: { store: Pick<Store, 'deviceClasses'> }, device: DeviceRow): Promise<void> {
+export async function refuseKeyIfCertificateRequired(
+  deps: { store: Pick<Store, 'deviceClasses'> },
+  device: Pick<DeviceRow, 'projectId' | 'deviceClass'>,
+): Promise<void> {
   const cls = await deps.store.deviceClasses.get(device.projectId, device.deviceClass);
-  if (cls?.certificateRequired)
-    throw new AppError('PERMISSION_DENIED', { message: `devices of class ${device.deviceClass} sign in with a client certificate (certificateRequired)` });
+  refuseKeySignIn({ deviceClass: device.deviceClass, certificateRequired: !!cls?.certificateRequired });
+}
+
+/** the same refusal, for a sign-in that read its class's certificateRequired with the device (DeviceRepo.signInByKeyHash) */
+export function refuseKeySignIn(signIn: { deviceClass: string; certificateRequired: boolean }): void {
+  if (signIn.certificateRequired)
+    throw new AppError('PERMISSION_DENIED', { message: `devices of class ${signIn.deviceClass} sign in with a client certificate (certificateRequired)` });
 }

@@ -13,10 +13,11 @@ export async function getKv({ deps, input: { target, key } }: SystemArgs<StoreOf
   return item;
 }
 
-export async function listKv({
+export function listKv({
   deps,
   input: { target, keyPrefix },
 }: SystemArgs<StoreOf<'kv'>, { target: KvTarget; keyPrefix?: string }>): Promise<{ rev: number; items: KvItem[] }> {
+  // the store's promise itself, not one more around it (every device connect reloads its store)
   return deps.store.kv.list(target.scope, target.ownerId, keyPrefix || undefined);
 }
 

@@ -38,6 +38,15 @@ export interface DeviceRow {
   lastDisconnectTime: string | null;
 }
 
+/** who a device is, as a live connection needs it (its sign-in): its id, project, class and home */
+export type DeviceIdentity = Pick<DeviceRow, 'id' | 'projectId' | 'deviceClass' | 'homeId'>;
+
+/** a device signing in with its key: who it is, and whether its class requires a client certificate instead */
+export interface DeviceKeySignIn extends DeviceIdentity {
+  /** its class's certificateRequired (false when the class has no row) */
+  certificateRequired: boolean;
+}
+
 export type NewDevice = Omit<DeviceRow, 'id' | 'isConnected' | 'lastConnectTime' | 'lastDisconnectTime'>;
 export type DevicePatch = Partial<
   Pick<
@@ -95,6 +104,14 @@ export interface DeviceRepo {
   createMany(ds: readonly NewDevice[]): Promise<DeviceRow[]>;
   get(id: number): Promise<DeviceRow | undefined>;
   getByKeyHash(apiKeyHash: string): Promise<DeviceRow | undefined>;
+  /**
+   * the identity of the device holding this key and whether its class requires a certificate,
+   * read from the records every time (never a cached copy, and none is kept): a device
+   * connection's sign-in, in one lookup. Not the row: the presence write that follows the
+   * sign-in drops any cached copy of it anyway, and the row's other fields were the largest
+   * allocation of a connect storm's key check (issue #25)
+   */
+  signInByKeyHash(apiKeyHash: string): Promise<DeviceKeySignIn | undefined>;
   /** the row when a read cache holds it and may serve it now (else undefined: ask get) */
   peek?(id: number): DeviceRow | undefined;
   /** the row when a read cache holds it and may serve it now (else undefined: ask getByKeyHash) */

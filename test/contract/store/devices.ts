@@ -31,6 +31,28 @@ export function devicesContract(make: MakeStore): void {
       expect(await store.devices.getByKeyHash(d.apiKeyHash)).toEqual(d);
     });
 
+    it('signs a device in by its API key hash: its id, project, class, home and whether its class requires a certificate, as the records hold them now', async () => {
+      const store = await freshStore(make);
+      const p = await newProject(store);
+      await store.devices.create(deviceInput(p.id));
+      const d = await store.devices.create(deviceInput(p.id));
+      expect(await store.devices.signInByKeyHash('nope')).toBeUndefined();
+      // the four fields and its class's certificateRequired, nothing else of the row
+      const identity = { id: d.id, projectId: p.id, deviceClass: d.deviceClass, homeId: null };
+      expect(await store.devices.signInByKeyHash(d.apiKeyHash)).toStrictEqual({ ...identity, certificateRequired: false });
+      await store.deviceClasses.create({ projectId: p.id, id: d.deviceClass, name: null, description: null, certificateRequired: true, creationTime: at(0) });
+      expect(await store.devices.signInByKeyHash(d.apiKeyHash)).toStrictEqual({ ...identity, certificateRequired: true });
+      expect(await store.deviceClasses.setCertificateRequired(p.id, d.deviceClass, false)).toBe(true);
+      expect(await store.devices.signInByKeyHash(d.apiKeyHash)).toStrictEqual({ ...identity, certificateRequired: false });
+      // a read cache in front of the store (if any) holds the row now: a new key is still seen at once
+      expect(await store.devices.getByKeyHash(d.apiKeyHash)).toEqual(d);
+      await store.devices.update(d.id, { apiKeyHash: 'rotated-key' });
+      expect(await store.devices.signInByKeyHash(d.apiKeyHash)).toBeUndefined();
+      expect((await store.devices.signInByKeyHash('rotated-key'))?.id).toBe(d.id);
+      await store.devices.delete(d.id);
+      expect(await store.devices.signInByKeyHash('rotated-key')).toBeUndefined();
+    });
+
     it('finds a device by its claim code hash', async () => {
       const store = await freshStore(make);
       const p = await newProject(store);
