@@ -143,8 +143,11 @@ describe.each(backends)("MODE's sensor app on %s", (_name, backend) => {
     expect(listed.data).toEqual([expect.objectContaining({ key, value })]);
     expect((await app.request('GET', `devices/${gateway.id}/kv/${key}`)).data).toMatchObject({ key, value });
 
-    // the gateway reports history: three points a minute apart per series
-    const start = Date.now() - 10 * 60_000;
+    // the gateway reports history: three points a minute apart per series, all of them (and the
+    // query's begin and end below) in one clock hour, so the hourly max below is one bucket
+    // whatever the time of the run (it straddled an hour once and read [20, 22])
+    const HOUR = 3_600_000;
+    const start = Math.floor((Date.now() - 15 * 60_000) / HOUR) * HOUR + 2 * 60_000;
     const points = [0, 1, 2].flatMap((i) =>
       SERIES.map((seriesId, s) => ({ seriesId, timestamp: new Date(start + i * 60_000).toISOString(), value: 20 + s * 30 + i })),
     );
