@@ -4,7 +4,7 @@
 // `npm ci`: a dependency that differs between the two revisions is ignored, both run this
 // checkout's packages; `--modules <dir>` links B to another node_modules, e.g. one that adds a
 // package B still imports). Each round runs every named bench once from A's tree and once from B's,
-// alternating (A, B, A, B...), each as its own `tsx scripts/bench/index.ts <bench>` process, so each
+// alternating (A, B in odd rounds, B, A in even ones), each as its own `tsx scripts/bench/index.ts <bench>` process, so each
 // side's Hearth is its own revision's server, built into its own dist/ before the first round (the
 // benches load the built server, baselines/hearth.ts), and each measures its baselines in the same round as
 // the other side. Every "N.NNx" ratio a bench prints is a figure; the report is both sides'
@@ -295,10 +295,14 @@ export async function runAb(args: AbArgs, known: string[]): Promise<void> {
     for (let round = 1; round <= args.rounds; round++) {
       for (const bench of benches) {
         figures[bench] ??= { a: [], b: [] };
-        for (const [side, root] of [
+        // A then B in odd rounds, B then A in even ones: a side that always ran first (a cooler
+        // machine, or one still busy with the other side's exit) read differently for no reason
+        // of its code (api-edge saw the webhooks MQTT ratio differ with no change on that path)
+        const sides = [
           ['a', here],
           ['b', other],
-        ] as const) {
+        ] as const;
+        for (const [side, root] of round % 2 ? sides : [...sides].reverse()) {
           loads.push(loadavg()[0]);
           console.log(`\n== round ${round}/${args.rounds} ${bench}, ${side.toUpperCase()} (load average ${loadavg()[0].toFixed(2)})`);
           figures[bench][side].push(parseFigures(await runBench(root, bench, `${side.toUpperCase()}${round}`)));
@@ -306,7 +310,7 @@ export async function runAb(args: AbArgs, known: string[]): Promise<void> {
       }
     }
     console.log(
-      `\n== A/B summary: ${args.rounds} round(s), A then B in each; load average ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on ${availableParallelism()} cores`,
+      `\n== A/B summary: ${args.rounds} round(s), A then B in odd rounds, B then A in even ones; load average ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on ${availableParallelism()} cores`,
     );
     for (const bench of benches) {
       const rows = compareFigures(figures[bench].a, figures[bench].b);
