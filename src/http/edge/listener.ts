@@ -43,7 +43,7 @@ export function createRequestListener(fetch: Fetch): RequestListener {
     void adapter(incoming, outgoing);
   };
 
-  const write = (incoming: Incoming, outgoing: ServerResponse, res: Response): void => {
+  const writeOut = (incoming: Incoming, outgoing: ServerResponse, res: Response): void => {
     const cached = (res as unknown as Record<symbol, Cached | undefined>)[cache];
     if (cached === undefined) return handOver(incoming, outgoing, res);
     const [status, body, headers] = cached;
@@ -67,9 +67,14 @@ export function createRequestListener(fetch: Fetch): RequestListener {
       }
     }
     if (!length) out['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : (body as Uint8Array).byteLength;
+    outgoing.writeHead(status, out);
+    outgoing.end(body);
+  };
+  // an answer that cannot be written (not a Response, headers that refuse a Content-Length or
+  // are invalid) fails this request alone, never the listener
+  const write = (incoming: Incoming, outgoing: ServerResponse, res: Response): void => {
     try {
-      outgoing.writeHead(status, out);
-      outgoing.end(body);
+      writeOut(incoming, outgoing, res);
     } catch (err) {
       failedWrite(err, outgoing);
     }
@@ -98,8 +103,12 @@ export function createRequestListener(fetch: Fetch): RequestListener {
 function failedWrite(e: unknown, outgoing: ServerResponse): void {
   const err = e instanceof Error ? e : new Error('unknown error', { cause: e });
   console.error(e);
-  if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'text/plain' });
-  outgoing.end(`Error: ${err.message}`);
+  try {
+    if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'text/plain' });
+    outgoing.end(`Error: ${err.message}`);
+  } catch {
+    // not even that could be written: the connection goes (below)
+  }
   outgoing.destroy(err);
 }
 

@@ -18,7 +18,7 @@ interface Answer {
 
 function send(port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: target, headers, setHost: !('host' in headers) }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path: target, headers, setHost: !('host' in headers), agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
@@ -165,6 +165,29 @@ describe('the API request listener answers as @hono/node-server does', () => {
     }
     expect(reasons[1]).toBe(reasons[0]);
     expect(reasons[0]).toMatch(/abort|closed/i);
+  });
+});
+
+describe('the API request listener on an answer it cannot write', () => {
+  it('fails that request alone, and serves the next', async () => {
+    const a = new Hono();
+    a.get('/frozen', (c) => c.body('x', 200, Object.freeze({ 'content-type': 'text/plain' })));
+    a.get('/fine', (c) => c.text('fine'));
+    const server = createServer(createRequestListener(a.fetch));
+    const port = await listening(server);
+    const errors: unknown[] = [];
+    const logged = console.error;
+    console.error = (e: unknown) => void errors.push(e);
+    try {
+      const failed = await send(port, 'GET', '/frozen').catch((e: Error) => ({ status: 0, body: e.message }));
+      expect([0, 500]).toContain(failed.status);
+      expect(errors).toHaveLength(1);
+      expect((await send(port, 'GET', '/fine')).body).toBe('fine');
+    } finally {
+      console.error = logged;
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 
