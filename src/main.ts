@@ -4,7 +4,6 @@
 import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig, ConfigError, unknownVariables } from './config/load.js';
@@ -24,6 +23,7 @@ import { devicesOrphaned, devicesRestored } from './domain/presence/index.js';
 import { bootstrapIfEmpty } from './domain/project/bootstrap.js';
 import { followModuleChanges } from './domain/module/changed.js';
 import { createAccessLogRecorder } from './http/access-log.js';
+import { createRequestListener } from './http/edge/listener.js';
 import { createTrustedProxies, requestClientIp } from './http/client-ip.js';
 import { BrokerMetrics } from '../broker/metrics.js';
 import type { Broker } from '../broker/index.js';
@@ -197,7 +197,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   // every node listens on HTTP (src/roles/api.ts); the ports were bound first (src/listeners):
   // from here they serve the API and the broker
   const app = createApiRole(deps, { config, realtime, logger, accessLog, registry: metricsRegistry, trustedProxies });
-  listeners.serve({ request: getRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
+  listeners.serve({ request: createRequestListener(app.fetch), upgrade: broker?.handleUpgrade, mqtt: broker?.handleTcp });
   // an accepted CONNECT ends the socket's connect deadline (src/listeners/gate.ts); Aedes emits this only for CONNACK 0
   broker?.aedes.on('connackSent', (_packet, client) => listeners.admit(client.conn));
   closers.push(

@@ -3,17 +3,24 @@
 // setHeader on any other), not through Hono, so they are checked on real sockets, for
 // successes, errors and answers the framework builds, with both kinds of Node response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { makeTestApi, type TestApi } from '../../helpers/api.js';
 import { seedDevice } from '../../helpers/store-seed.js';
 import { EdgeResponse } from '../../../src/http/edge/response.js';
+import { createRequestListener } from '../../../src/http/edge/listener.js';
 
+type Fetch = TestApi['app']['fetch'];
 describe.each([
-  ['a plain Node response', undefined],
-  ['EdgeResponse, as main.ts serves it', EdgeResponse as typeof ServerResponse],
-])('HTTP edge on a real server with %s', (_kind, ServerResponseClass) => {
+  ['a plain Node response', false, (fetch: Fetch) => createAdaptorServer({ fetch }) as Server],
+  ['EdgeResponse', true, (fetch: Fetch) => createAdaptorServer({ fetch, serverOptions: { ServerResponse: EdgeResponse as typeof ServerResponse } }) as Server],
+  [
+    "EdgeResponse and the API's request listener, as main.ts serves them",
+    true,
+    (fetch: Fetch) => createServer({ ServerResponse: EdgeResponse as typeof ServerResponse }, createRequestListener(fetch)),
+  ],
+])('HTTP edge on a real server with %s', (_kind, edgeResponse, serverOf) => {
   let t: TestApi;
   let server: Server;
   let base: string;
@@ -23,7 +30,7 @@ describe.each([
     ({
       device: { id: deviceId },
     } = await seedDevice(t.deps));
-    server = createAdaptorServer({ fetch: t.app.fetch, serverOptions: ServerResponseClass ? { ServerResponse: ServerResponseClass } : {} }) as Server;
+    server = serverOf(t.app.fetch);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -88,7 +95,7 @@ describe.each([
     expect(head.status).toBe(200);
     expectEdgeHeaders(head);
     const limited = await makeTestApi({ rateLimit: { perSecond: 1, burst: 1 } });
-    const s = createAdaptorServer({ fetch: limited.app.fetch, serverOptions: ServerResponseClass ? { ServerResponse: ServerResponseClass } : {} }) as Server;
+    const s = serverOf(limited.app.fetch);
     try {
       await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
       const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/devices/${deviceId}/kv`;
@@ -133,7 +140,7 @@ describe.each([
       Object.defineProperty(Socket.prototype, '_writev', writev);
     }
     // a plain Node response is the positive control: its end() hands the socket two writes
-    if (ServerResponseClass) expect(gathered).toEqual([]);
+    if (edgeResponse) expect(gathered).toEqual([]);
     else expect(gathered.length).toBeGreaterThanOrEqual(3);
   });
 });
