@@ -21,9 +21,9 @@ it('bench --against HEAD runs both trees alternately and compares their ratios',
   const code = await new Promise<number | null>((r) => proc.on('close', r));
   expect(out, out).toContain('A/B summary: 2 round(s)');
   expect(code, out).toBe(0);
-  // alternation: A1, B1, A2, B2
+  // alternation: A first in odd rounds, B first in even ones
   const order = [...out.matchAll(/== round (\d)\/2 webhook-client, ([AB])/g)].map((m) => m[2] + m[1]);
-  expect(order).toEqual(['A1', 'B1', 'A2', 'B2']);
+  expect(order).toEqual(['A1', 'B1', 'B2', 'A2']);
   expect(out).toMatch(/webhook-client, A this checkout \([0-9a-f]+[^)]*\): ratio per round\n/);
   expect(out).toMatch(/webhook-client, B HEAD \([0-9a-f]{10}\): ratio per round\n/);
   // the bench's ratio, named by its text and its unit, in both sides' tables (two rounds and their
