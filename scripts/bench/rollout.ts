@@ -167,7 +167,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
         `  ${f.label.padEnd(16)} ${fmt(n).padStart(7)} ${secs(f.serverMs).padStart(8)} ${secs(f.devicesMs).padStart(9)} ${fmt(n / (f.devicesMs / 1000)).padStart(7)} ${fmt(f.cpuMicros / 1e6, 1).padStart(6)} ${fmt(f.cpuMicros / n).padStart(13)} ${String(f.errors).padStart(6)}`,
       );
     console.log('  (server s: the rollout until the API counts every device notified; a baseline until its last request is answered)');
-    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+    // another process's CPU is read in 10 ms ticks (cpuMicrosOf): a baseline that took less
+    // reads 0, and a ratio to it says nothing (a tiny run printed "Infinityx")
+    const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a (under one 10 ms CPU tick)');
     const ratios = `rollout / direct: time ${ratio(rollout.devicesMs, direct.devicesMs)}, CPU per device ${ratio(rollout.cpuMicros, direct.cpuMicros)}; rollout / outbox: time ${ratio(rollout.devicesMs, outbox.devicesMs)}, CPU per device ${ratio(rollout.cpuMicros, outbox.cpuMicros)}`;
     console.log(`  ${ratios}`);
     console.log(`  load average at the end ${load()} (start ${load0}); informational: the ratios are not asserted`);
