@@ -19,34 +19,36 @@ const message = (limit: number) => `nested deeper than ${limit} levels`;
 /**
  * The raw text, before JSON.parse: counts `{` and `[` outside strings and keeps the path of keys
  * and indices. Text that is not JSON passes through (JSON.parse then says what is wrong); only
- * the nesting is judged here. Keys are kept as their place in the text and cut out only to name
- * the path of a text refused: every event payload passes here, and a copy of each of its strings
- * was most of what this cost.
+ * the nesting is judged here. A counter pass first; the path is kept only for a text refused:
+ * every event payload passes here, and the path's stacks and key copies were most of what this
+ * cost (about 550 bytes of garbage per MQTT event).
  */
 export function jsonTextDepthIssue(text: string, limit: number): DepthIssue | undefined {
   return deeperThan(text, limit) ? depthIssueWithPath(text, limit) : undefined;
 }
 
-/**
- * Whether the text opens more than `limit` containers inside one another (strings honoured as below):
- * one pass with a counter, nothing allocated. Text within the limit, which is every event
- * payload but a refused one, stops here; the three stacks of the path below cost about 550 bytes
- * of garbage per MQTT event.
- */
+/** the index of the `"` that ends the string starting at `start` (escapes honoured), or the text's length */
+function stringEnd(text: string, start: number): number {
+  const n = text.length;
+  let escaped = false;
+  let i = start;
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i);
+    if (escaped) escaped = false;
+    else if (d === 0x5c /* \ */) escaped = true;
+    else if (d === 0x22 /* " */) break;
+  }
+  return i;
+}
+
+/** whether the text opens more than `limit` containers inside one another: one pass with a counter, nothing allocated */
 function deeperThan(text: string, limit: number): boolean {
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      let escaped = false;
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (escaped) escaped = false;
-        else if (d === 0x5c /* \ */) escaped = true;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+    if (c === 0x22 /* " */) i = stringEnd(text, i + 1);
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > limit) return true;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       if (depth > 0) depth--;
@@ -57,60 +59,35 @@ function deeperThan(text: string, limit: number): boolean {
 
 /** the text's first container past the limit, with its path (deeperThan found one) */
 function depthIssueWithPath(text: string, limit: number): DepthIssue | undefined {
-  // one frame per open container: an array's current index, or an object's current key as
-  // where it starts and ends in the text (-1: none yet)
-  const at: number[] = [];
-  const ends: number[] = [];
+  // one frame per open container: its current key (object) or index (array)
+  const keys: (string | number)[] = [];
   const isArray: boolean[] = [];
-  // the last string seen (it may be a key)
-  let lastStart = -1;
-  let lastEnd = -1;
+  let lastString: string | undefined;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      // a string: find its end, honouring escapes
+      // a string: keep it (it may be a key); a key is only named in the path: short, and unescaped the cheap way
       const start = i + 1;
-      let escaped = false;
-      for (i = start; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (escaped) escaped = false;
-        else if (d === 0x5c /* \ */) escaped = true;
-        else if (d === 0x22) break;
-      }
-      lastStart = start;
-      lastEnd = i;
+      i = stringEnd(text, start);
+      lastString = i - start <= 200 ? text.slice(start, i) : `${text.slice(start, start + 200)}…`;
       continue;
     }
-    const top = at.length - 1;
+    const top = keys.length - 1;
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (at.length >= limit) return { path: pathOf(text, at, ends, isArray, limit), message: message(limit) };
-      at.push(c === 0x5b ? 0 : -1);
-      ends.push(-1);
+      if (keys.length >= limit) return { path: keysPath(keys.slice(0, limit)), message: message(limit) };
+      keys.push(c === 0x5b ? 0 : '');
       isArray.push(c === 0x5b);
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      at.pop();
-      ends.pop();
+      keys.pop();
       isArray.pop();
     } else if (c === 0x3a /* : */ && top >= 0 && !isArray[top]) {
-      at[top] = lastStart;
-      ends[top] = lastEnd;
+      keys[top] = lastString ?? '';
     } else if (c === 0x2c /* , */ && top >= 0 && isArray[top]) {
-      at[top]++;
+      keys[top] = (keys[top] as number) + 1;
     }
   }
   return undefined;
-}
-
-/** the path of the first `limit` frames: indices, and keys (short, and unescaped the cheap way) */
-function pathOf(text: string, at: number[], ends: number[], isArray: boolean[], limit: number): string {
-  const keys: (string | number)[] = [];
-  for (let f = 0; f < limit; f++) {
-    if (isArray[f]) keys.push(at[f]);
-    else if (at[f] < 0) keys.push('');
-    else keys.push(ends[f] - at[f] <= 200 ? text.slice(at[f], ends[f]) : `${text.slice(at[f], at[f] + 200)}…`);
-  }
-  return keysPath(keys);
 }
 
 /** An already-parsed value (form bodies, values built in memory): the same rule, no recursion. */
