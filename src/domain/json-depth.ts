@@ -47,8 +47,17 @@ function deeperThan(text: string, limit: number): boolean {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) i = stringEnd(text, i + 1);
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+    if (c === 0x22 /* " */) {
+      // a string, skipped whole (escapes honoured); written out here, not a call to stringEnd: this
+      // pass runs over every event payload
+      let escaped = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (escaped) escaped = false;
+        else if (d === 0x5c /* \ */) escaped = true;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > limit) return true;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       if (depth > 0) depth--;
