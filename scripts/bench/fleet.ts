@@ -12,7 +12,9 @@
 // N). BENCH_PROFILE=<dir>: a CPU profile of the server (Hearth, and bare Aedes) during each embedded connect storm,
 // and a sampled allocation profile beside it (.heapprofile). Each embedded target's CPU per connect is
 // also split by thread (the event loop, the others: V8's GC and compilers; BENCH_TID=1: per thread)
-// and its memory per device into V8 heap, external and the young generation. BENCH_FLEET_NODE_FLAGS:
+// and its memory per device into V8 heap, external and the young generation, and by kind of mapping
+// (the main thread's malloc arena, the other threads' arenas, other anonymous memory such as V8's
+// pages, files) and by V8 space, committed and used. BENCH_FLEET_NODE_FLAGS:
 // Node flags for both embedded servers (`--max-semi-space-size=2`, `--single-threaded-gc`).
 // Every wait prints progress every 10 s and gives up, saying where it stood, after 2 minutes
 // plus 40 ms a device (or 3 minutes without change); a storm that gives up is reported as such.
@@ -83,6 +85,7 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
       for (const r of here) {
         if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
         if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
+        if (r.partsLine) console.log(`  ${r.target} memory parts: ${r.partsLine}`);
       }
       rows.push(...here);
       if (h.largest) {

@@ -36,6 +36,13 @@ describe('npm run bench -- fleet', () => {
     for (const target of ['hearth', 'bare aedes']) {
       expect(out).toMatch(new RegExp(`^  ${target} CPU µs per connect by thread \\(user\\+system\\):`, 'm'));
       expect(out).toMatch(new RegExp(`^  ${target} memory: rss -?[\\d.,]+, heap committed .* young generation [\\d.,]+ → [\\d.,]+ KiB$`, 'm'));
+      // and by kind of mapping (malloc's arenas, V8's pages...) and by V8 space
+      expect(out).toMatch(
+        new RegExp(
+          `^  ${target} memory parts: resident by mapping brk -?[\\d.,]+, arenas .* V8 spaces committed \\(used\\) .*old -?[\\d.,]+ \\(-?[\\d.,]+\\).* KiB per device$`,
+          'm',
+        ),
+      );
     }
     if (cluster) {
       expect(out).toMatch(/connect storm: 20 devices in .* refused 0$/m);

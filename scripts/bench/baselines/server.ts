@@ -4,8 +4,11 @@
 //   {type:'start', mode:'hearth'|'aedes', keys?: string[], env?}  → {type:'started', port, httpPort, adminKey}
 //   {type:'restart', env?}  Hearth stops and starts again on the same data directory and ports
 //                           (the fleet bench's reconnect storm)        → {type:'started', ...}
-//   {type:'measure'}                                        → {type:'memory', rss, heapUsed, ...}
-//   {type:'profile', action:'start'}                        → {type:'profiling'}  (a CPU profile of this process, inspector)
+//   {type:'measure', idleMs?}                               → {type:'memory', rss, heapUsed, ...}
+//                           (idleMs: only a wait, no collection forced: what V8 gives back on its own)
+//   {type:'profile', action:'start', majorOnly?}            → {type:'profiling'}  (a CPU profile of this process, inspector;
+//                                                             majorOnly: the allocations sampled leave out what the young
+//                                                             generation collected: what lived long enough to be promoted)
 //   {type:'profile', action:'stop', file}                   → {type:'profiled'}   (written to file as .cpuprofile, and
 //                                                             the sampled allocations, garbage included, beside it as .heapprofile)
 //   {type:'close'}
@@ -29,8 +32,8 @@ type Env = Record<string, string>;
 type Msg =
   | { type: 'start'; mode: 'hearth' | 'aedes'; keys?: string[]; env?: Env }
   | { type: 'restart'; env?: Env }
-  | { type: 'measure' }
-  | { type: 'profile'; action: 'start' | 'stop'; file?: string }
+  | { type: 'measure'; idleMs?: number }
+  | { type: 'profile'; action: 'start' | 'stop'; file?: string; majorOnly?: boolean }
   | { type: 'close' };
 
 const send = (m: unknown): void => void process.send!(m);
@@ -83,7 +86,7 @@ const newSpaceOf = (): number => getHeapSpaceStatistics().find((x) => x.space_na
  */
 const NEW_SPACE_SHRUNK = 2 * 1024 * 1024;
 
-async function measure(): Promise<void> {
+async function measure(req: Extract<Msg, { type: 'measure' }>): Promise<void> {
   // let pending writes finish, then collect with idle pauses between, so what is left is what is
   // held and V8 has had the chance to give back what it no longer needs. A storm grows the young
   // generation (up to 32 MiB, 2.2 KiB per device at 15,000), and V8 shrinks it back only after a
@@ -97,7 +100,9 @@ async function measure(): Promise<void> {
   const pause = () => new Promise((r) => setTimeout(r, 750));
   await pause();
   let rounds = 0;
-  while (rounds < 24) {
+  // idleMs: no collection forced, only a wait (what V8 gives back on its own)
+  if (req.idleMs) await new Promise((r) => setTimeout(r, req.idleMs));
+  while (!req.idleMs && rounds < 24) {
     (globalThis as { gc?: () => void }).gc?.();
     rounds++;
     await pause();
@@ -125,7 +130,42 @@ async function measure(): Promise<void> {
     spaces: Object.fromEntries(spaces.map((x) => [x.space_name, { size: x.space_size, used: x.space_used_size }])),
     malloced: getHeapStatistics().malloced_memory,
     smaps,
+    mappings: smapsByKind(),
   });
+}
+
+// glibc's arenas for threads other than the main one are mappings of 64 MiB reserved at a 64 MiB
+// boundary (HEAP_MAX_SIZE), made readable as they grow; the main thread's arena is [heap] (brk)
+const ARENA = 64 * 1024 * 1024;
+
+/**
+ * resident bytes by kind of mapping (/proc/self/smaps): `brk` the main thread's malloc arena
+ * ([heap]: SQLite's page cache and most of Node's own malloc), `arenas` the other threads' malloc
+ * arenas, `anon` every other anonymous mapping (V8's heap pages, malloc's large chunks, thread
+ * stacks), `shm` SQLite's WAL index, `files` code and data mapped from files; {} off Linux
+ */
+function smapsByKind(): Record<string, number> {
+  try {
+    const out: Record<string, number> = { brk: 0, arenas: 0, anon: 0, shm: 0, files: 0 };
+    let kind = 'anon';
+    for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+      const head = /^([0-9a-f]+)-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (head) {
+        const [, start, perms, name] = head;
+        if (name === '[heap]') kind = 'brk';
+        else if (name.endsWith('-shm')) kind = 'shm';
+        else if (name.startsWith('/')) kind = 'files';
+        else if (!name && perms.startsWith('rw') && BigInt('0x' + start) % BigInt(ARENA) === 0n) kind = 'arenas';
+        else kind = 'anon';
+        continue;
+      }
+      const rss = /^Rss:\s+(\d+) kB$/.exec(line);
+      if (rss) out[kind] += Number(rss[1]) * 1024;
+    }
+    return out;
+  } catch {
+    return {};
+  }
 }
 
 /** /proc/self/smaps_rollup as bytes by field (Rss, Anonymous, Private_Dirty...); {} off Linux */
@@ -153,7 +193,7 @@ async function profile(m: Extract<Msg, { type: 'profile' }>): Promise<void> {
     await session.post('HeapProfiler.startSampling', {
       samplingInterval: 16_384,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMinorGC: !m.majorOnly,
     });
     send({ type: 'profiling' });
     return;
@@ -178,7 +218,7 @@ process.on('message', (m: Msg) => {
       restart(m).catch(fail);
       break;
     case 'measure':
-      measure().catch(fail);
+      measure(m).catch(fail);
       break;
     case 'profile':
       profile(m).catch(fail);

@@ -49,6 +49,8 @@ export interface ConnectFigures {
   cpuThreads?: string;
   /** where the resident memory went, per device (a node server: V8's heap, what it holds outside, the young generation) */
   memoryLine?: string;
+  /** the same by kind of mapping and by V8 space (partsLineOf) */
+  partsLine?: string;
   /** from the storm's start until the API / the gauge counted N */
   apiMs?: number;
   gaugeMs?: number;
@@ -83,6 +85,10 @@ interface Memory {
   newSpace?: number;
   /** collections the measure took before the young generation was back to its idle size (24: it was not) */
   rounds?: number;
+  /** V8's spaces: committed and used bytes */
+  spaces?: Record<string, { size: number; used: number }>;
+  /** resident bytes by kind of mapping (server.ts smapsByKind) */
+  mappings?: Record<string, number>;
 }
 
 /** resident, V8 heap committed and used, external (Buffers...) per device; the collections the measure after took; the young generation before → after */
@@ -90,6 +96,17 @@ const memoryLineOf = (a: Memory, b: Memory, n: number): string | undefined =>
   b.heapTotal === undefined
     ? undefined
     : `rss ${kib((b.rss - a.rss) / n)}, heap committed ${kib((b.heapTotal - a.heapTotal!) / n)}, heap used ${kib((b.heapUsed - a.heapUsed) / n)}, external ${kib((b.external! - a.external!) / n)} KiB per device; rss outside the heap ${kib((b.rss - a.rss - (b.heapTotal - a.heapTotal!)) / n)} KiB; measured after ${b.rounds ?? '?'} collections; young generation ${kib(a.newSpace ?? NaN)} → ${kib(b.newSpace ?? NaN)} KiB`;
+
+/** per device, KiB: each kind of mapping's resident growth, and each V8 space's committed (and used) growth */
+const partsLineOf = (a: Memory, b: Memory, n: number): string | undefined => {
+  if (!a.mappings || !b.mappings || !a.spaces || !b.spaces) return undefined;
+  const maps = Object.keys(b.mappings).map((k) => `${k} ${kib((b.mappings![k] - (a.mappings![k] ?? 0)) / n)}`);
+  const short = (name: string) => name.replace(/_space$/, '').replace(/_/g, '-');
+  const spaces = Object.keys(b.spaces)
+    .filter((k) => b.spaces![k].size || a.spaces![k]?.size)
+    .map((k) => `${short(k)} ${kib((b.spaces![k].size - (a.spaces![k]?.size ?? 0)) / n)} (${kib((b.spaces![k].used - (a.spaces![k]?.used ?? 0)) / n)})`);
+  return `resident by mapping ${maps.join(', ')}; V8 spaces committed (used) ${spaces.join(', ')} KiB per device`;
+};
 
 const clientsOf = (n: number, ids: (i: number) => number, creds: boolean): FleetClient[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -163,6 +180,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       cpuPerConnect: cpu / n,
       cpuThreads,
       memoryLine: memoryLineOf(before, after, n),
+      partsLine: partsLineOf(before, after, n),
       apiMs,
       gaugeMs,
       failures: c.failures,
@@ -272,6 +290,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       cpuPerConnect: cpu / n,
       cpuThreads,
       memoryLine: memoryLineOf(before, after, n),
+      partsLine: partsLineOf(before, after, n),
       failures: c.failures,
     };
   } finally {
