@@ -88,6 +88,7 @@ async function openStore(config: Config) {
       url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'),
       schema: config.databaseSchema ?? undefined,
       synchronous: config.sqlite.synchronous,
+      cacheBytes: config.sqlite.cacheBytes,
     });
   } catch (e) {
     const where = config.databaseUrl ? 'HEARTH_DATABASE_URL' : 'HEARTH_DATA_DIR';

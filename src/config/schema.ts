@@ -202,7 +202,11 @@ export const ConfigSchema = v.object({
   // docs/concepts.md#homes: the general log's line about devices in no home, one per project per summarySeconds
   homelessEvents: v.object({ summarySeconds: positive }),
   // SQLite's durability of a commit (README "Durability"): full = on disk before it is answered
-  sqlite: v.object({ synchronous: v.picklist(['full', 'normal'], 'expected full or normal') }),
+  // cacheBytes: SQLite's page cache, per connection and per database file it opens (docs/operations.md#sizing)
+  sqlite: v.object({
+    synchronous: v.picklist(['full', 'normal'], 'expected full or normal'),
+    cacheBytes: v.pipe(v.number('expected a number of bytes'), v.integer('expected an integer'), v.minValue(65536, 'expected at least 65536 (64 KiB)')),
+  }),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

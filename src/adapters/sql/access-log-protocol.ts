@@ -48,6 +48,8 @@ export function rowValues(rows: readonly AccessLogRow[]): unknown[] {
 export interface WriterData {
   /** the access-log database file */
   file: string;
+  /** its page cache, bytes (connect.ts SqlOptions.cacheBytes); SQLite's build default when absent */
+  cacheBytes?: number;
 }
 
 /** a batch (encode()d), or the end */

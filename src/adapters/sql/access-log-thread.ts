@@ -14,12 +14,14 @@ import {
 } from './access-log-protocol.js';
 
 const port = parentPort!;
-const { file } = workerData as WriterData;
+const { file, cacheBytes } = workerData as WriterData;
 const db = new BetterSqlite3(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 // the API's own connection also writes this file (retention, and inserts inside a transaction)
 db.pragma('busy_timeout = 5000');
+// as connect.ts cacheSizePragma (not imported: this thread loads only what it needs)
+if (cacheBytes) db.pragma(`cache_size = ${-Math.max(64, Math.floor(cacheBytes / 1024))}`);
 const chunk = db.prepare(INSERT_ACCESS_LOGS_SQLITE);
 const one = db.prepare(INSERT_ACCESS_LOG_SQLITE);
 const insert = db.transaction((values: unknown[]) => insertAccessLogValues(chunk, one, values));

@@ -28,13 +28,13 @@ interface Pending {
 // the thread ends on its own once its connection is closed; this only guards against one that cannot
 const CLOSE_TIMEOUT_MS = 10_000;
 
-export function createAccessLogWriter(file: string): AccessLogWriter {
+export function createAccessLogWriter(file: string, cacheBytes?: number): AccessLogWriter {
   let nextId = 1;
   let closed = false;
   const port = startThread<ToWriter, FromWriter, Pending>({
     from: import.meta.url,
     module: 'access-log-thread',
-    workerData: { file } satisfies WriterData,
+    workerData: { file, cacheBytes } satisfies WriterData,
     onMessage(m) {
       if ('closed' in m) return;
       const p = port.settle(m.id);
