@@ -7,11 +7,17 @@
 // request whose URL is the same text built without parsing (only when it is certain to be what
 // the parser would write, else the adapter's way: simpleUrl below), whose signal and full WHATWG
 // Request are made only when a handler asks for them, and its answer is written straight out.
-// Everything else goes to the adapter: other methods (bodies, their limits and draining), an
-// unusual target or Host, a stream, a null body (204, 304), an error; an answer already made is
-// handed to it to write (`pending`), so nothing is run twice.
+// A PUT whose body has a Content-Length (`PUT /devices/{id}/event`, the HTTP way in of device
+// events: the adapter's part was about 3% of its CPU, `npm run bench -- webhooks`, issue #26) takes
+// the same way, and its answer is written straight out only once its body has been read to its
+// end (the handler read it): nothing is left to drain. An answer made before that (a refusal that
+// never read the body) goes to the adapter, which drains what is left as it always does.
+// Everything else goes to the adapter: other methods, a streamed body (its limit is counted as
+// it is read), an unusual target or Host, a stream, a null body (204, 304), an error; an answer
+// already made is handed to it to write (`pending`), so nothing is run twice.
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { Readable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 
 type Env = { incoming: IncomingMessage; outgoing: ServerResponse };
@@ -33,6 +39,17 @@ export function createRequestListener(fetch: Fetch): RequestListener {
     incoming[pending] = undefined;
     return made;
   });
+  // for a request whose body has been read to its end already: the adapter's drain would wait
+  // for an 'end' that has been and gone, then close the connection
+  const afterBody = getRequestListener(
+    (request, bindings) => {
+      const incoming = (bindings as Env).incoming as Incoming;
+      const made = incoming[pending]!;
+      incoming[pending] = undefined;
+      return made;
+    },
+    { autoCleanupIncoming: false },
+  );
   const cache = cacheKeyOf();
   // an adapter that keeps its answers otherwise: its way for every request
   if (cache === undefined) return adapter as RequestListener;
@@ -40,12 +57,13 @@ export function createRequestListener(fetch: Fetch): RequestListener {
 
   const handOver = (incoming: Incoming, outgoing: ServerResponse, made: Response | Promise<Response>): void => {
     incoming[pending] = made;
-    void adapter(incoming, outgoing);
+    void (incoming.method !== 'GET' && incoming.readableEnded ? afterBody : adapter)(incoming, outgoing);
   };
 
   const writeOut = (incoming: Incoming, outgoing: ServerResponse, res: Response): void => {
     const cached = (res as unknown as Record<symbol, Cached | undefined>)[cache];
-    if (cached === undefined) return handOver(incoming, outgoing, res);
+    // a body not read to its end: the adapter drains it
+    if (cached === undefined || (incoming.method !== 'GET' && !incoming.readableEnded)) return handOver(incoming, outgoing, res);
     const [status, body, headers] = cached;
     // headers given as a plain object (what Hono's c.json() and c.body() pass): anything else is the adapter's to file
     if (
@@ -81,11 +99,12 @@ export function createRequestListener(fetch: Fetch): RequestListener {
   };
 
   return (incoming: Incoming, outgoing) => {
-    const url = incoming.method === 'GET' ? simpleUrl(incoming) : undefined;
+    const method = incoming.method;
+    const url = method === 'GET' || (method === 'PUT' && sizedBody(incoming)) ? simpleUrl(incoming) : undefined;
     if (url === undefined) return void adapter(incoming, outgoing);
     let res: Response | Promise<Response>;
     try {
-      res = fetch(new LightRequest(url, incoming, outgoing) as unknown as Request, { incoming, outgoing });
+      res = fetch(new LightRequest(url, method!, incoming, outgoing) as unknown as Request, { incoming, outgoing });
     } catch (err) {
       // the adapter's answer to a fetch that threw (a 500)
       return handOver(incoming, outgoing, Promise.reject(err));
@@ -97,6 +116,12 @@ export function createRequestListener(fetch: Fetch): RequestListener {
       );
     else write(incoming, outgoing, res);
   };
+}
+
+/** a body framed by its Content-Length (judged against the limit from it), not streamed */
+function sizedBody(incoming: IncomingMessage): boolean {
+  const h = incoming.headers;
+  return h['content-length'] !== undefined && h['transfer-encoding'] === undefined;
 }
 
 /** what the adapter does when writing an answer failed (handleResponseError) */
@@ -162,6 +187,34 @@ export function simpleUrl(incoming: IncomingMessage): string | undefined {
 
 // ---- the request: what Hono reads at once, the rest when asked ----
 
+/**
+ * the body of a full Request, as the adapter makes it (newRequestFromIncoming): the bytes already
+ * read (request-body.ts keeps them as rawBody), else the Node request read as it is pulled
+ */
+function bodyOf(incoming: IncomingMessage & { rawBody?: unknown }): ReadableStream<Uint8Array> {
+  const raw = incoming.rawBody;
+  if (raw instanceof Buffer)
+    return new ReadableStream({
+      start(controller) {
+        controller.enqueue(raw);
+        controller.close();
+      },
+    });
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        reader ??= (Readable.toWeb(incoming) as ReadableStream<Uint8Array>).getReader();
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}
+
 interface Light {
   readonly url: string;
   readonly method: string;
@@ -188,22 +241,20 @@ const PROPERTIES = [
 const METHODS = ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'];
 
 /** made once the adapter has put its Request in place as the global one (its prototype is the parent) */
-function lightRequestClass(): new (url: string, incoming: IncomingMessage, outgoing: ServerResponse) => Light {
+function lightRequestClass(): new (url: string, method: string, incoming: IncomingMessage, outgoing: ServerResponse) => Light {
   class LightRequest implements Light {
     readonly url: string;
+    readonly method: string;
     #incoming: IncomingMessage;
     #outgoing: ServerResponse;
     #headers: Headers | undefined = undefined;
     #full: Request | undefined = undefined;
 
-    constructor(url: string, incoming: IncomingMessage, outgoing: ServerResponse) {
+    constructor(url: string, method: string, incoming: IncomingMessage, outgoing: ServerResponse) {
       this.url = url;
+      this.method = method;
       this.#incoming = incoming;
       this.#outgoing = outgoing;
-    }
-
-    get method(): string {
-      return 'GET';
     }
 
     get headers(): Headers {
@@ -227,7 +278,9 @@ function lightRequestClass(): new (url: string, incoming: IncomingMessage, outgo
       };
       if (outgoing.closed) onClose();
       else outgoing.on('close', onClose);
-      return (this.#full = new Request(this.url, { method: 'GET', headers: this.headers, signal: abort.signal }));
+      const init: RequestInit = { method: this.method, headers: this.headers, signal: abort.signal };
+      if (this.method !== 'GET') init.body = bodyOf(incoming as IncomingMessage & { rawBody?: unknown });
+      return (this.#full = new Request(this.url, init));
     }
   }
   for (const k of PROPERTIES)

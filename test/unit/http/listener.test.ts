@@ -4,11 +4,12 @@
 // and what it hands the adapter (other methods, odd targets and hosts, streams, null bodies,
 // errors) must answer alike. Its URL without parsing is checked against `new URL()` itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import { createRequestListener, simpleUrl } from '../../../src/http/edge/listener.js';
+import { requestText } from '../../../src/http/request-body.js';
 
 interface Answer {
   status: number;
@@ -16,20 +17,31 @@ interface Answer {
   body: string;
 }
 
-function send(port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string | string[],
+  agent: Agent | false = false,
+): Promise<Answer & { reused: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: target, headers, setHost: !('host' in headers), agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path: target, headers, setHost: !('host' in headers), agent }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
       res.on('end', () => {
         const { date: _date, ...rest } = res.headers;
-        resolve({ status: res.statusCode!, headers: rest, body: text });
+        resolve({ status: res.statusCode!, headers: rest, body: text, reused: req.reusedSocket });
       });
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(body);
+    // several pieces: a body sent chunked (no Content-Length)
+    if (Array.isArray(body)) {
+      for (const piece of body) req.write(piece);
+      req.end();
+    } else req.end(body);
   });
 }
 
@@ -41,6 +53,8 @@ describe('the API request listener answers as @hono/node-server does', () => {
   /** a request whose handler waits for its signal to abort, by server */
   const aborted: Record<'adapter' | 'ours', Promise<string>> = {} as never;
   const servers: Server[] = [];
+  /** the class of the last PUT /event request its handler had */
+  const made: Record<'adapter' | 'ours', string> = { adapter: '', ours: '' };
   let adapterPort = 0;
   let oursPort = 0;
 
@@ -84,6 +98,34 @@ describe('the API request listener answers as @hono/node-server does', () => {
       return new Promise<Response>(() => {});
     });
     a.post('/echo', async (c) => c.json({ got: await c.req.text() }));
+    // PUTs: the body read as the API reads it (request-body.ts), through the WHATWG Request (text,
+    // json, the stream), not at all (a refusal), or read and then failed
+    a.put('/event/:id', async (c) => {
+      seen[who].push(`${c.req.method} ${c.req.param('id')} ${await requestText(c)}`);
+      made[who] = c.req.raw.constructor.name;
+      return c.body('' as unknown as null, 204, {});
+    });
+    a.put('/text', async (c) => c.json({ text: await c.req.text(), method: c.req.raw.method }, 201));
+    a.put('/json', async (c) => c.json({ json: await c.req.json() }));
+    a.put('/stream', async (c) => {
+      let n = 0;
+      for await (const chunk of c.req.raw.body!) n += (chunk as Uint8Array).byteLength;
+      return c.json({ n });
+    });
+    a.put('/read-twice', async (c) => c.json({ first: await requestText(c), again: await c.req.text() }));
+    a.put('/refuse', (c) => c.json({ error: 'UNAUTHORIZED' }, 401));
+    a.put('/refuse-later', async (c) => {
+      await new Promise((r) => setImmediate(r));
+      return c.json({ error: 'FORBIDDEN' }, 403);
+    });
+    a.put('/fails', async (c) => {
+      await requestText(c);
+      throw new Error('handler failed after the body');
+    });
+    a.put('/null', async (c) => {
+      await requestText(c);
+      return c.body(null, 204);
+    });
     return a;
   }
 
@@ -101,7 +143,7 @@ describe('the API request listener answers as @hono/node-server does', () => {
     }
   });
 
-  const both = async (method: string, target: string, headers: Record<string, string> = {}, body?: string) => {
+  const both = async (method: string, target: string, headers: Record<string, string> = {}, body?: string | string[]) => {
     const [a, o] = await Promise.all([send(adapterPort, method, target, headers, body), send(oursPort, method, target, headers, body)]);
     expect(o).toEqual(a);
     return o;
@@ -136,6 +178,57 @@ describe('the API request listener answers as @hono/node-server does', () => {
     expect((await both('HEAD', '/text')).body).toBe('');
     expect(JSON.parse((await both('POST', '/echo', { 'content-type': 'text/plain' }, 'posted')).body)).toEqual({ got: 'posted' });
     expect((await both('GET', '/nowhere')).status).toBe(404);
+  });
+
+  it('answers a PUT with a sized body alike, however its handler reads it, or when it does not', async () => {
+    const json = { 'content-type': 'application/json' };
+    const event = await both('PUT', '/event/7', json, '{"eventType":"t","eventData":{"v":"à"}}');
+    expect(event.status).toBe(204);
+    expect(event.body).toBe('');
+    expect(seen.ours.at(-1)).toBe('PUT 7 {"eventType":"t","eventData":{"v":"à"}}');
+    expect(seen.ours.at(-1)).toBe(seen.adapter.at(-1));
+    // the listener's own way was taken (its light request), not the adapter's
+    expect(made.ours).toBe('LightRequest');
+    expect(made.adapter).not.toBe('LightRequest');
+    expect(JSON.parse((await both('PUT', '/text', {}, 'some text')).body)).toEqual({ text: 'some text', method: 'PUT' });
+    expect(JSON.parse((await both('PUT', '/json', json, '{"a":[1,2]}')).body)).toEqual({ json: { a: [1, 2] } });
+    expect(JSON.parse((await both('PUT', '/stream', {}, 'x'.repeat(100_000))).body)).toEqual({ n: 100_000 });
+    expect(JSON.parse((await both('PUT', '/read-twice', {}, 'twice')).body)).toEqual({ first: 'twice', again: 'twice' });
+    expect((await both('PUT', '/refuse', {}, 'unread')).status).toBe(401);
+    expect((await both('PUT', '/refuse-later', {}, 'y'.repeat(200_000))).status).toBe(403);
+    expect((await both('PUT', '/fails', {}, 'read')).status).toBe(500);
+    expect((await both('PUT', '/null', {}, 'read')).status).toBe(204);
+    expect((await both('PUT', '/event/8', {}, '')).status).toBe(204);
+    // chunked (no Content-Length): the adapter's way
+    expect(JSON.parse((await both('PUT', '/text', {}, ['one, ', 'two'])).body)).toEqual({ text: 'one, two', method: 'PUT' });
+  });
+
+  it('keeps a connection after a PUT as the adapter does, its body read or refused unread', async () => {
+    const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })];
+    try {
+      const steps: [string, string, string | undefined][] = [
+        ['PUT', '/event/1', '{"n":1}'],
+        ['PUT', '/event/2', '{"n":2}'],
+        ['PUT', '/refuse', 'z'.repeat(1000)],
+        ['GET', '/text', undefined],
+        ['PUT', '/refuse-later', 'z'.repeat(1000)],
+        ['PUT', '/event/3', '{"n":3}'],
+        ['PUT', '/fails', 'read'],
+        ['PUT', '/null', 'read'],
+        ['GET', '/text', undefined],
+      ];
+      const answers: Record<string, unknown[]> = { adapter: [], ours: [] };
+      for (const [method, target, body] of steps) {
+        const [a, o] = await Promise.all([send(adapterPort, method, target, {}, body, agents[0]), send(oursPort, method, target, {}, body, agents[1])]);
+        answers.adapter.push(a);
+        answers.ours.push(o);
+      }
+      expect(answers.ours).toEqual(answers.adapter);
+      // the positive control: the adapter keeps the connection after a PUT whose body was read
+      expect((answers.adapter[1] as { reused: boolean }).reused).toBe(true);
+    } finally {
+      for (const a of agents) a.destroy();
+    }
   });
 
   it('routes an odd target or Host as the adapter does: dot segments resolved, a bad Host or a backslash refused', async () => {

@@ -6,13 +6,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createWebhookClient } from '../client/http-client.js';
 import { createSenderCore } from './sender-core.js';
-import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
+import { packReports, unpackJobs, type FromSender, type SenderThreadData, type ToSender } from './sender-protocol.js';
 
 const port = parentPort!;
 const data = workerData as SenderThreadData;
-const core = createSenderCore(createWebhookClient(data.client), data.sender, (batch) => port.postMessage({ batch } satisfies FromSender));
+const core = createSenderCore(createWebhookClient(data.client), data.sender, (batch) => port.postMessage({ batch: packReports(batch) } satisfies FromSender));
 
 port.on('message', (msg: ToSender) => {
-  if ('jobs' in msg) core.submit(msg.jobs);
+  if ('jobs' in msg) core.submit(unpackJobs(msg.jobs));
   else void core.stop(msg.graceMs).then(() => port.postMessage({ stopped: true } satisfies FromSender));
 });

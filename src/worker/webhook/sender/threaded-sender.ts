@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { StartThread } from '../../../ports/thread.js';
 import { checkClientOptions, type WebhookClientOptions } from '../client/http-client.js';
 import type { ReportBatch, SenderOptions } from './sender-core.js';
-import type { FromSender, SenderThreadData, ToSender } from './sender-protocol.js';
+import { packJobs, unpackReports, type FromSender, type SenderThreadData, type ToSender } from './sender-protocol.js';
 import type { Sender } from './sender.js';
 
 /** the error of the jobs a dead thread held */
@@ -42,8 +42,9 @@ export function createThreadedSender(
     workerData: { client, sender: opts } satisfies SenderThreadData,
     onMessage(m) {
       if ('stopped' in m) return;
-      for (const r of m.batch.reports) port.settle(r.id);
-      deliver(m.batch);
+      const batch = unpackReports(m.batch);
+      for (const r of batch.reports) port.settle(r.id);
+      deliver(batch);
     },
     onLost(lost, err) {
       if (err !== undefined) onError(err);
@@ -67,7 +68,7 @@ export function createThreadedSender(
       // waiting for the end of the turn put a delivery behind whatever else the turn read (the
       // next publishes, their validation and commit): up to milliseconds at half load (issue #26)
       port.post(
-        { jobs } satisfies ToSender,
+        { jobs: packJobs(jobs) } satisfies ToSender,
         jobs.map((j) => [j.id, true] as [string, true]),
       );
     },
