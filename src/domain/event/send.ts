@@ -42,7 +42,7 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     });
   }
   const now = deps.clock.now();
-  const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: now.toISOString() };
+  const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: deps.ids.timestamp(now) };
   if (device.homeId !== null) event.homeId = device.homeId;
   // docs/concepts.md#events: origin fields by who sent it
   if (caller.type === 'device') {
