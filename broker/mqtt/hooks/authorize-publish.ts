@@ -25,7 +25,8 @@ import { commandAckPublished } from '../published/command-ack.js';
 /** `$` topics are not matched by wildcards [MQTT-4.7.2-1] and no device may subscribe here */
 export const CONSUMED_TOPIC = '$hearth/consumed';
 
-type Handler = (ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, kind: PublishKind) => Promise<void>;
+/** a handler may throw at once (a payload refused) or reject; what it resolves with is not used */
+type Handler = (ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, kind: PublishKind) => Promise<unknown>;
 const HANDLERS: Record<PublishKind['kind'], Handler> = {
   event: eventPublished,
   kv: kvPublished,

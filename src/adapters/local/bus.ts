@@ -3,15 +3,19 @@
 import { EventEmitter } from 'node:events';
 import type { Bus } from '../../ports/bus.js';
 
+/** what every publish answers: it has nothing to wait for, and a promise of its own per event was garbage (issue #26) */
+const PUBLISHED: Promise<void> = Promise.resolve();
+
 export function createLocalBus(): Bus {
   const ee = new EventEmitter();
   ee.setMaxListeners(0);
   return {
-    async publish(topic, msg) {
+    publish(topic, msg) {
       // nobody listening (an event of a connect storm with no browser watching): nothing to schedule
-      if (ee.listenerCount(topic) === 0) return;
+      if (ee.listenerCount(topic) === 0) return PUBLISHED;
       // subscribers share the message object: they must treat it as read-only
       queueMicrotask(() => ee.emit(topic, msg));
+      return PUBLISHED;
     },
     subscribe(topic, handler) {
       const h = (m: any) => {

@@ -69,14 +69,48 @@ export type RawSqlite = (<T>(fn: (conn: SqliteConn) => T) => Promise<T>) & {
   now<T>(fn: (conn: SqliteConn) => T): T | typeof NOT_NOW;
 };
 
+/**
+ * One better-sqlite3 transaction function per database, whose body is the fn `atomically` runs
+ * at the moment (nested calls put theirs in and take it out again): `database.transaction(fn)`
+ * builds four wrapped functions and defines twenty properties on them, and a call per
+ * `atomically` was an eighth of what a small outbox commit cost (issue #26; the event pipeline
+ * makes two per commit). BEGIN or a SAVEPOINT, COMMIT or RELEASE, the rollbacks: better-sqlite3's own,
+ * as before.
+ */
+interface Atomic {
+  body: (() => unknown) | undefined;
+  readonly tx: BetterSqlite3.Transaction<() => unknown>;
+}
+const atomics = new WeakMap<BetterSqlite3.Database, Atomic>();
+
+function atomicOf(database: BetterSqlite3.Database): Atomic {
+  let a = atomics.get(database);
+  if (!a) {
+    const holder: { body: (() => unknown) | undefined } = { body: undefined };
+    a = Object.assign(holder, { tx: database.transaction(() => holder.body!()) });
+    atomics.set(database, a);
+  }
+  return a;
+}
+
+/** fn in the database's transaction function (atomicOf): BEGIN (IMMEDIATE when asked) or a SAVEPOINT */
+function inTransaction<T>(database: BetterSqlite3.Database, fn: () => T, immediate: boolean | undefined): T {
+  const a = atomicOf(database);
+  const outer = a.body;
+  a.body = fn;
+  try {
+    return (immediate && !database.inTransaction ? a.tx.immediate() : a.tx()) as T;
+  } finally {
+    a.body = outer;
+  }
+}
+
 export function rawSqlite(db: Kysely<any>, database: BetterSqlite3.Database, statements: StatementCache, inTx: boolean): RawSqlite {
   const conn: SqliteConn = {
     prepare: (sql) => statements.prepare(sql),
     atomically(fn, how) {
-      const tx = database.transaction(fn);
-      const run = () => (how?.immediate && !database.inTransaction ? tx.immediate() : tx());
-      if (!how?.relaxed || database.inTransaction || !fullSync(database)) return run();
-      return relaxed(statements, run);
+      if (!how?.relaxed || database.inTransaction || !fullSync(database)) return inTransaction(database, fn, how?.immediate);
+      return relaxed(statements, () => inTransaction(database, fn, how.immediate));
     },
   };
   // a store bound to a transaction already holds the connection (Kysely refuses connection() there)

@@ -42,7 +42,7 @@ function deliveriesTo(
   if (targets.length === 0) return [];
   // one payload text for every module: the exact bytes each receives (before templates)
   const payload = eventWebhookJson(event as EventRecord & { homeId: number }, eventJson);
-  const creationTime = now.toISOString();
+  const creationTime = deps.ids.timestamp(now);
   const ids = deps.ids;
   return targets.map((m) => ({
     id: ids.delivery(now),

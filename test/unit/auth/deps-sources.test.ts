@@ -21,6 +21,14 @@ describe('IdSource', () => {
     expect(burst).toEqual([...burst].sort());
     expect(deliveries.every((d) => d.startsWith('d'))).toBe(true);
   });
+
+  it('writes a timestamp as toISOString does, remembered only for its millisecond', () => {
+    const a = new IdSource(new RandomSource());
+    for (const ms of [0, 1, 1, 999, 1_000, 1_764_288_000_123, 1_764_288_000_123, 1_764_288_000_124, 5])
+      expect(a.timestamp(new Date(ms))).toBe(new Date(ms).toISOString());
+    expect(() => a.timestamp(new Date(NaN))).toThrow(RangeError);
+    expect(a.timestamp(new Date(5))).toBe(new Date(5).toISOString());
+  });
 });
 
 describe('Sealer', () => {

@@ -2,7 +2,7 @@
 // string, and hostile input does not backtrack.
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { EVENT_TYPE_PATTERN, EventTypeSchema } from '../../../src/domain/event/schemas.js';
+import { EVENT_TYPE_PATTERN, EventBodySchema, EventTypeSchema, isEventBody } from '../../../src/domain/event/schemas.js';
 import { ACTION_PATTERN } from '../../../src/domain/command/schemas.js';
 
 const alphabet = ['a', 'Z', '0', '9', '-', '_', '.', ' ', 'é'];
@@ -30,6 +30,17 @@ describe('eventType', () => {
     const start = performance.now();
     expect(v.is(EventTypeSchema, 'a'.repeat(500_000) + '!')).toBe(false);
     expect(performance.now() - start).toBeLessThan(2_000);
+  });
+});
+
+describe('event body', () => {
+  it('isEventBody (the ingest path, without valibot) accepts exactly what EventBodySchema accepts', () => {
+    const types: unknown[] = ['t', 'benchReading', 'a-b_c', '_x_', '-a', 'a--b', '', 'a b', 1, null, undefined, ['a'], { a: 1 }];
+    const data: unknown[] = [{}, { a: 1 }, Object.create(null), [], [1], null, undefined, 'x', 0, true];
+    const bodies: unknown[] = [null, undefined, 'x', 3, [], [{ eventType: 'a', eventData: {} }], {}];
+    for (const eventType of types) for (const eventData of data) bodies.push({ eventType, eventData }, { eventType, eventData, extra: 1 });
+    bodies.push({ eventType: 'a' }, { eventData: {} });
+    for (const b of bodies) expect(isEventBody(b), String(JSON.stringify(b))).toBe(v.is(EventBodySchema, b));
   });
 });
 
