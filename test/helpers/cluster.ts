@@ -58,7 +58,15 @@ export interface ClusterOptions {
   redisUrl?: string;
 }
 
-const START_TIMEOUT_MS = 90_000;
+// a node's start only bounds a hang: under load (CI beside other jobs on 2 cores), 90 s once did
+// not see the first node's /healthz
+const START_TIMEOUT_MS = 180_000;
+/**
+ * the timeout of a hook that starts a cluster: the first node, then the rest side by side, then
+ * their heartbeats, each bounded by START_TIMEOUT_MS above. It only bounds a hang: a loaded machine
+ * (a 2-core CI box beside other jobs) once took longer than the 120 s these hooks had.
+ */
+export const CLUSTER_START_HOOK_MS = 3 * START_TIMEOUT_MS + 30_000;
 
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const databaseUrl = clusterDatabaseUrl;
