@@ -68,8 +68,8 @@ describe('webhook client: failed attempts resolve, never reject', () => {
 
   it('counts time spent queued for a socket against the timeout', async () => {
     const server = await startServer(() => {});
-    // long enough for the first request to arrive on a loaded machine
-    const c = client({ maxSockets: 1, timeoutMs: 2000 });
+    // long enough for the first request to arrive on a loaded machine (2 s is short beside a CPU hog)
+    const c = client({ maxSockets: 1, timeoutMs: 6000 });
     const results = await Promise.all([1, 2].map(() => c.send({ url: server.url, headers: {}, body: '' })));
     expect(results.map((r) => r.error)).toEqual(['TIMEOUT', 'TIMEOUT']);
     expect(server.requests).toHaveLength(1); // the second never left the queue
