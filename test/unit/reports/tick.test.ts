@@ -113,8 +113,10 @@ describe('report schedule tick: exactly once', { timeout: 120_000 }, () => {
     const file = join(dir, 'hearth.db');
     const store = await createSqlStore({ url: file });
     onTestFinished(() => store.close());
-    // not due until both processes are up and polling
-    const ids = await seedReports(store, 10, new Date(Date.now() + 3600_000).toISOString());
+    // not due until both processes are up and polling; once a year, so that no report comes due
+    // again while they poll (with every minute, a loaded machine's 76 s run crossed a minute and
+    // the children fired 15)
+    const ids = await seedReports(store, 10, new Date(Date.now() + 3600_000).toISOString(), '0 0 1 1 *');
     const children = ['proc-a', 'proc-b'].map((owner) => {
       const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(import.meta.dirname, 'tick-child.ts'), file, owner], {
         cwd: ROOT,
