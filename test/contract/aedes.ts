@@ -29,7 +29,9 @@ interface NodeTestContext {
  */
 function vitestAsNodeTest(prefix: string): NodeTestLike {
   return (name, fn) => {
-    it(`${prefix}: ${name}`, async () => {
+    // the suites' tests run many round trips through Redis: the timeout only bounds a hang (30 s
+    // ran out for three of them under load)
+    it(`${prefix}: ${name}`, { timeout: 120_000 }, async () => {
       let planned: number | undefined;
       let count = 0;
       const counted = new Proxy(assert, {

@@ -148,7 +148,7 @@ describe.skipIf(!REDIS_URL)('Redis adapters', () => {
     expect(await node.disconnected(21, 'c')).toBe(false);
     // what a Redis restarted empty looks like to this node
     await deleteKeys(r.client, r.prefix);
-    await expect.poll(() => node.count(20), { timeout: 3000 }).toBe(1);
+    await expect.poll(() => node.count(20), { timeout: 15_000 }).toBe(1);
     expect(await node.count(21)).toBe(1);
     expect(restored.flat().sort()).toEqual([20, 21]);
     // and a connection that ends before it was written back still ends the device's presence

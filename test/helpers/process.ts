@@ -5,9 +5,11 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort } from './redis-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const DIE_WITH_PARENT = pathToFileURL(join(import.meta.dirname, 'die-with-parent.mjs')).href;
 
 export interface HearthProcess {
   name: string;
@@ -43,7 +45,7 @@ export async function startHearthProcess(opts: HearthProcessOptions = {}): Promi
   let child!: ChildProcess;
   const launch = async () => {
     // node --import tsx, not the tsx CLI: a SIGKILL of the CLI would leave the server running
-    child = spawn(process.execPath, opts.argv ?? ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, ['--import', DIE_WITH_PARENT, ...(opts.argv ?? ['--import', 'tsx', 'src/main.ts'])], {
       cwd: opts.cwd ?? ROOT,
       env: {
         ...process.env,
@@ -52,6 +54,8 @@ export async function startHearthProcess(opts: HearthProcessOptions = {}): Promi
         HEARTH_MQTT_PORT: String(mqttPort),
         HEARTH_DATA_DIR: dataDir,
         HEARTH_LOG_LEVEL: 'warn',
+        // die-with-parent.mjs: this process
+        HEARTH_TEST_PARENT_PID: String(process.pid),
         ...opts.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

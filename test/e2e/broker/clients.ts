@@ -73,7 +73,8 @@ export async function mqttConnect(
     username: device ? String(device.id) : undefined,
     password: device ? device.key : undefined,
     reconnectPeriod: 0,
-    connectTimeout: 5000,
+    // the CONNACK's wait only bounds a hang: 5 s ran out for an in-process broker under stress-ng
+    connectTimeout: 15_000,
     ...rest,
   });
   onTestFinished(() => client.endAsync(true).catch(() => undefined));
@@ -82,7 +83,7 @@ export async function mqttConnect(
 
 /** connects and expects a refusal; resolves to the CONNACK return code */
 export async function mqttRefused(t: TestHearth, username: string | undefined, password: string | undefined, opts: IClientOptions = {}): Promise<number> {
-  const client = mqtt.connect(`mqtt://127.0.0.1:${t.mqttPort}`, { username, password, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
+  const client = mqtt.connect(`mqtt://127.0.0.1:${t.mqttPort}`, { username, password, reconnectPeriod: 0, connectTimeout: 15_000, ...opts });
   onTestFinished(() => client.endAsync(true).catch(() => undefined));
   return new Promise((resolve, reject) => {
     client.once('connect', () => reject(new Error('connection was accepted')));

@@ -76,8 +76,10 @@ describe('one connection', () => {
     s.write(connectPacket({ clientId: 'silent', username: String(d.id), password: d.key, keepalive: 1 }));
     expect(await connackOf(s)).toBe(0);
     await online(d);
-    // MQTT-3.1.2-24: one and a half keep-alive periods without a packet
-    await closedWithin(s, 4000);
+    // MQTT-3.1.2-24: one and a half keep-alive periods without a packet; nothing else closes a
+    // connected, silent socket this side of the test's timeout, so the bound only ends a hang
+    // (4 s is short for a loaded machine)
+    await closedWithin(s, 15_000);
     await offline(d);
   });
 
@@ -168,7 +170,8 @@ describe('several connections of one device', () => {
 });
 
 describe('restart', () => {
-  it('embedded mode starts with every device offline', async () => {
+  // two Hearths start and stop in it: the timeout only bounds a hang (30 s ran out under stress-ng)
+  it('embedded mode starts with every device offline', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hearth-restart-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const first = await startTestHearth({}, { dataDir: dir });

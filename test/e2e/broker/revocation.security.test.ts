@@ -19,9 +19,10 @@ async function presenceEvents(d: SeededDevice): Promise<{ type: string; transpor
 }
 
 // The promise is 1 s on a machine doing nothing else, and a push keeps it in milliseconds. The
-// bound is five times that so a CPU hog beside the suite cannot fail it, and still far below the
-// only other ways a socket would close (the 30 s ping round, a client's 60 s keep-alive).
-const WITHIN_MS = 5000;
+// bound only tells a push from the only other ways a socket would close (the 30 s ping round, a
+// client's 60 s keep-alive): well below those, far above what a loaded machine takes (five times
+// the promise was less than a CI box beside other jobs can stall a test for).
+const WITHIN_MS = 20_000;
 
 const offline = (d: SeededDevice) => eventually(async () => (await t.deviceRow(d.id))?.isConnected === false, 4000, 'device offline');
 const online = (d: SeededDevice) => eventually(async () => (await t.deviceRow(d.id))?.isConnected === true, 4000, 'device online');

@@ -4,7 +4,7 @@
 // a webhook once per delivery id, a client id that connects to both brokers keeps only its newer
 // connection, and a report schedule fires once per tick across the two workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 import { createSqlStore } from '../../../src/adapters/sql/store.js';
 import { inbox } from '../broker/clients.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -26,7 +26,7 @@ describe.skipIf(!canRunCluster)('a cluster of two brokers, an api node and two w
       env: { HEARTH_WEBHOOKS_POLL_MS: '200', HEARTH_REPORTS_TICK_MS: '50', HEARTH_REPORTS_POLL_MS: '100' },
     });
     homeId = await createHome(c, 'api');
-  }, 120_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(async () => {
     await c?.close();
   }, 60_000);

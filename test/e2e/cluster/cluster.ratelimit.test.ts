@@ -2,7 +2,7 @@
 // api nodes share its buckets in Redis, so a client that spreads its requests over both gets what
 // one node would allow, not twice as much.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 
 const PER_SECOND = 2;
 const BURST = 20;
@@ -18,7 +18,7 @@ describe.skipIf(!canRunCluster)('rate limits shared by two api nodes', () => {
       ],
       env: { HEARTH_RATE_LIMIT_PER_SECOND: String(PER_SECOND), HEARTH_RATE_LIMIT_BURST: String(BURST) },
     });
-  }, 120_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(async () => {
     await c?.close();
   }, 60_000);

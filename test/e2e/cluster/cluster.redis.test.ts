@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 import { startOwnRedis, type OwnRedis } from '../../helpers/redis-server.js';
 import { inbox, type Inbox } from '../broker/clients.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -56,7 +56,7 @@ describe.skipIf(!canRunCluster || !hasRedisServer)('a cluster whose Redis restar
     });
     box = inbox(client);
     await client.subscribeAsync({ [commandTopic(device.id)]: { qos: 1 } });
-  }, 120_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(async () => {
     await client?.endAsync(true).catch(() => undefined);
     await c?.close();

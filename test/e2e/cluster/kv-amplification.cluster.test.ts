@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 import { eventually } from '../../helpers/wait.js';
 import { connackOf, connectPacket, packetsOf, subscribePacket, varint } from '../broker/raw-mqtt.js';
 import { connectDevice, createDevice, createHome, kvTopic, type Device } from './fixtures.js';
@@ -26,7 +26,7 @@ describe.skipIf(!canRunCluster)('KV reload amplification against a broker node o
       // stalled connections of the issue and a reading one of the same device
       env: { HEARTH_BROKER_DRAIN_TIMEOUT_MS: '3600000', HEARTH_RATE_LIMIT_ENABLED: 'false', HEARTH_LIMITS_CONNECTIONS_PER_DEVICE: '16' },
     });
-  }, 240_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(() => c?.close());
 
   const put = (d: Device, key: string, value: unknown) => c.http('api', 'PUT', `/devices/${d.id}/kv/${key}`, { body: { value } });

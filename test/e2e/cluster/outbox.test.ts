@@ -5,7 +5,7 @@
 // again, once, on the device's next connection.
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 import { inbox } from '../broker/clients.js';
 import { commandTopic, connectDevice, createDevice, createHome, isConnected, type Device } from './fixtures.js';
 
@@ -35,7 +35,7 @@ describe.skipIf(!canRunCluster)('command outbox across brokers', () => {
       env: { HEARTH_PRESENCE_HEARTBEAT_MS: '500', HEARTH_PRESENCE_NODE_TIMEOUT_MS: '1500', HEARTH_RATE_LIMIT_ENABLED: 'false' },
     });
     homeId = await createHome(c, 'api');
-  }, 120_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(async () => {
     await c?.close();
   }, 60_000);

@@ -35,7 +35,7 @@ describe.skipIf(!hasRedisServer)('Redis restarted under the adapters', () => {
     bus.subscribe('command', (m) => got.push(m.deviceId));
     await bus.ready?.();
     await bus.publish('command', { deviceId: 1, command: { action: 'a', parameters: {} } });
-    await expect.poll(() => got, { timeout: 3000 }).toEqual([1]);
+    await expect.poll(() => got, { timeout: 15_000 }).toEqual([1]);
 
     await redis.stop();
     const limiter = createRedisRateLimiter({ client: limiterClient, keys: redisKeys('t:'), perSecond: 100, burst: 100 });

@@ -8,7 +8,7 @@
 import type { MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 import type { HearthProcess } from '../../helpers/process.js';
 import { eventually } from '../broker/clients.js';
 import { waveOf } from '../../../src/domain/rollout/index.js';
@@ -39,7 +39,7 @@ describe.skipIf(!canRunCluster)('firmware rollouts across nodes killed with SIGK
         HEARTH_ROLLOUTS_LEASE_SECONDS: '3',
       },
     });
-  }, 240_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(async () => {
     await c?.close();
   }, 60_000);

@@ -2,7 +2,7 @@
 // two api nodes, deliveries sent by a worker and devices connected to both brokers are all in
 // the figures either api node answers, exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunCluster, startCluster, type Cluster } from '../../helpers/cluster.js';
+import { canRunCluster, CLUSTER_START_HOOK_MS, startCluster, type Cluster } from '../../helpers/cluster.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { connectDevice, createDevice, createEventModule, createHome, deliveriesOf, eventTopic } from './fixtures.js';
 
@@ -27,7 +27,7 @@ describe.skipIf(!canRunCluster)('fleet figures across nodes', () => {
       ],
       env: { HEARTH_RATE_LIMIT_ENABLED: 'false', HEARTH_WEBHOOKS_RETRY_SCHEDULE_SECONDS: '3600' },
     });
-  }, 240_000);
+  }, CLUSTER_START_HOOK_MS);
   afterAll(async () => {
     await c?.close();
   }, 60_000);

@@ -53,8 +53,8 @@ describe('devices: errors', () => {
     const r = await add({ projectId: 1, deviceClass: 'a'.repeat(120) + '!' });
     expect(r.body.reason).toBe('INVALID_PARAMETERS');
     // a catastrophic backtrack on 120 characters takes ~2^120 steps: any bound catches it, so the
-    // bound is loose enough for a request on a machine busy with other work
-    expect(Date.now() - start).toBeLessThan(5_000);
+    // bound is loose enough for a request on a machine busy with other work (below the test's 30 s)
+    expect(Date.now() - start).toBeLessThan(20_000);
   });
 
   it('answers an unknown device class with 403 UNKNOWN_DEVICE_CLASS', async () => {

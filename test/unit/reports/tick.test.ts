@@ -51,39 +51,51 @@ async function runsOf(store: Store, ids: string[]): Promise<number[]> {
 
 const deps = (store: Store, clock: Clock = systemClock) => ({ store, bus: createLocalBus(), clock });
 
-describe('report schedule tick: exactly once', () => {
+// each test opens real stores (the last one migrates a PostgreSQL schema; one spawns two tsx
+// processes, 40 s on a loaded machine): the timeout only bounds a hang
+describe('report schedule tick: exactly once', { timeout: 120_000 }, () => {
+  // The ticks below read a clock of the test's, fixed at one instant: a next time is checked
+  // against the instant the tick ran at, not against a later Date.now(), which on a loaded machine
+  // can cross the minute (or the five) the tick counted from, and a second tick at the same
+  // instant finds nothing left to fire (with the system clock it could have found the next minute due).
+  const MINUTE = 60_000;
+  const at = (t: number): Clock => ({ now: () => new Date(t) });
+
   it('two scheduler instances on one store: every due report fires once, the next tick is later', async () => {
     const { store, cleanup } = await makeSqliteStore();
     onTestFinished(cleanup);
-    const due = new Date(Date.now() - 1000).toISOString();
+    const now = Date.now();
+    const due = new Date(now - 1000).toISOString();
     const ids = await seedReports(store, 20, due);
     const [a, b] = await Promise.all([
-      fireDueReports({ deps: deps(store), input: { owner: 'worker-a' } }),
-      fireDueReports({ deps: deps(store), input: { owner: 'worker-b' } }),
+      fireDueReports({ deps: deps(store, at(now)), input: { owner: 'worker-a' } }),
+      fireDueReports({ deps: deps(store, at(now)), input: { owner: 'worker-b' } }),
     ]);
     expect(a + b).toBe(20);
     expect(await runsOf(store, ids)).toEqual(ids.map(() => 1));
     const r = (await store.reports.get(ids[0]))!;
     expect(r.lastRunTime).toBe(due);
     expect(['worker-a', 'worker-b']).toContain(r.leaseOwner);
-    expect(Date.parse(r.nextRunTime!)).toBeGreaterThan(Date.now());
+    // '* * * * *': the start of the minute after the tick
+    expect(Date.parse(r.nextRunTime!)).toBe(Math.floor(now / MINUTE) * MINUTE + MINUTE);
     const run = (await store.reportRuns.list(ids[0], { skip: 0, limit: 1 })).items[0];
     expect(run).toMatchObject({ trigger: 'schedule', status: 'queued', dueTime: due });
-    expect(await fireDueReports({ deps: deps(store), input: { owner: 'worker-a' } })).toBe(0);
+    expect(await fireDueReports({ deps: deps(store, at(now)), input: { owner: 'worker-a' } })).toBe(0);
   });
 
   it('ticks missed while no worker ran fire once, and the next time counts from now', async () => {
     const { store, cleanup } = await makeSqliteStore();
     onTestFinished(cleanup);
-    const [id] = await seedReports(store, 1, new Date(Date.now() - 3 * 3600_000).toISOString(), '*/5 * * * *');
-    expect(await fireDueReports({ deps: deps(store), input: { owner: 'w' } })).toBe(1);
-    expect(await fireDueReports({ deps: deps(store), input: { owner: 'w' } })).toBe(0);
+    const now = Date.now();
+    const [id] = await seedReports(store, 1, new Date(now - 3 * 3600_000).toISOString(), '*/5 * * * *');
+    expect(await fireDueReports({ deps: deps(store, at(now)), input: { owner: 'w' } })).toBe(1);
+    expect(await fireDueReports({ deps: deps(store, at(now)), input: { owner: 'w' } })).toBe(0);
+    // '*/5 * * * *': the next five minutes after the tick, not one of the 36 missed
     const next = Date.parse((await store.reports.get(id))!.nextRunTime!);
-    expect(next).toBeGreaterThan(Date.now());
-    expect(next - Date.now()).toBeLessThanOrEqual(5 * 60_000);
-    // later, at its next time, it fires again
-    const later: Clock = { now: () => new Date(next + 10) };
-    expect(await fireDueReports({ deps: deps(store, later), input: { owner: 'w' } })).toBe(1);
+    expect(next).toBe(Math.floor(now / (5 * MINUTE)) * 5 * MINUTE + 5 * MINUTE);
+    // just before its next time it does not fire; at it, it fires again
+    expect(await fireDueReports({ deps: deps(store, at(next - 1)), input: { owner: 'w' } })).toBe(0);
+    expect(await fireDueReports({ deps: deps(store, at(next + 10)), input: { owner: 'w' } })).toBe(1);
     expect((await runsOf(store, [id]))[0]).toBe(2);
   });
 
@@ -101,8 +113,10 @@ describe('report schedule tick: exactly once', () => {
     const file = join(dir, 'hearth.db');
     const store = await createSqlStore({ url: file });
     onTestFinished(() => store.close());
-    // not due until both processes are up and polling
-    const ids = await seedReports(store, 10, new Date(Date.now() + 3600_000).toISOString());
+    // not due until both processes are up and polling; once a year, so that no report comes due
+    // again while they poll (with every minute, a loaded machine's 76 s run crossed a minute and
+    // the children fired 15)
+    const ids = await seedReports(store, 10, new Date(Date.now() + 3600_000).toISOString(), '0 0 1 1 *');
     const children = ['proc-a', 'proc-b'].map((owner) => {
       const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(import.meta.dirname, 'tick-child.ts'), file, owner], {
         cwd: ROOT,
@@ -137,7 +151,7 @@ describe('report schedule tick: exactly once', () => {
     const results = await Promise.all(children.map((c) => c.result));
     expect(results.reduce((n, r) => n + r.fired, 0)).toBe(10);
     expect(await runsOf(store, ids)).toEqual(ids.map(() => 1));
-  }, 60_000);
+  });
 
   it.skipIf(!testDatabaseUrl)('two pools on one PostgreSQL schema fire each report once', async () => {
     const a = await makePostgresStore(testDatabaseUrl!);

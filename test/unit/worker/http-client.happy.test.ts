@@ -3,7 +3,9 @@ import { createWebhookClient, type WebhookClientOptions } from '../../../src/wor
 import { startServer } from './servers.js';
 
 function client(opts: Partial<WebhookClientOptions> = {}) {
-  const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 2000, ...opts });
+  // a bound on a hang, not on a slow machine (a stalled test process runs an expired timer before
+  // the answer waiting in its socket)
+  const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 15_000, ...opts });
   onTestFinished(() => c.close());
   return c;
 }

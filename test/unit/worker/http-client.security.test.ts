@@ -10,7 +10,9 @@ import type { Resolver } from '../../../src/ports/resolver.js';
 import { startServer, type TestServer } from './servers.js';
 
 function strictClient() {
-  const c = createWebhookClient({ allowPrivateTargets: false, timeoutMs: 1000 });
+  // the refusal comes before any connection; the timeout only bounds a hang (1 s can run out on a
+  // loaded machine while a name resolves, and would answer TIMEOUT instead)
+  const c = createWebhookClient({ allowPrivateTargets: false, timeoutMs: 15_000 });
   onTestFinished(() => c.close());
   return c;
 }

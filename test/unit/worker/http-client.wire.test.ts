@@ -9,17 +9,21 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createWebhookClient, type WebhookClient, type WebhookClientOptions } from '../../../src/worker/webhook/client/http-client.js';
 import { answer, sleep, startRawServer, writeSlowly, type RawServer } from './raw-servers.js';
 
+// An exchange's timeout only bounds a hang here: a loaded machine can stall this process for
+// seconds, and when it runs again the expired timer goes before the answer waiting in the socket
+// (2 s, with answers written a few bytes every 2 ms, could end an exchange that was fine).
 function client(opts: Partial<WebhookClientOptions> = {}): WebhookClient {
-  const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 2000, ...opts });
+  const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 15_000, ...opts });
   onTestFinished(() => c.close());
   return c;
 }
 
 const post = (c: WebhookClient, url: string, body = '') => c.send({ url, headers: {}, body });
 
-/** Polls until cond() holds (at most 1 s). */
+/** Polls until cond() holds (at most 15 s: 200 polls of 5 ms were not a second on a loaded machine). */
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await sleep(5);
+  const end = Date.now() + 15_000;
+  while (!cond() && Date.now() < end) await sleep(5);
   expect(cond()).toBe(true);
 }
 
@@ -280,7 +284,7 @@ describe('webhook client on the wire: which sockets are reused', () => {
 describe('webhook client on the wire: close()', () => {
   it('ends an exchange under way and a queued one with CLIENT_CLOSED (maxSockets 1), without hanging', async () => {
     const server = await startRawServer(() => {}); // never answers
-    const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 5000, maxSockets: 1 });
+    const c = createWebhookClient({ allowPrivateTargets: true, timeoutMs: 20_000, maxSockets: 1 });
     onTestFinished(() => c.close());
     const first = post(c, server.url, 'under way');
     const second = post(c, server.url, 'queued');
