@@ -1,8 +1,8 @@
 // A worker_thread seen from the thread that starts it (adapters/thread-port.ts): started on the
 // first message, restarted on the next one after it died, with the requests it held ("tickets",
-// by id) handed back when it dies so that none is left waiting. Hearth's threads use it: the
-// access-log writer and the checkpointer (adapters/sql) and the webhook sender (worker/); the
-// worker gets it through its deps (main.ts), as edges get every adapter.
+// by id) handed back when it dies so that none is left waiting. Both threads of Hearth use it: the
+// access-log writer (adapters/sql) and the webhook sender (worker/); the worker gets it through
+// its deps (main.ts), as edges get every adapter.
 import type { Worker } from 'node:worker_threads';
 
 export interface ThreadOptions<Out, Ticket> {

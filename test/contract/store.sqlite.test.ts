@@ -1,8 +1,7 @@
 // The Store contract against SQLite: a new database file (WAL mode) in a temp directory per test,
 // directory removed by the cleanup.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { endianness } from 'node:os';
+import { statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { storeContract } from './store.js';
 import { makeSqliteStore } from '../helpers/db.js';
@@ -69,41 +68,5 @@ describe('sqlite WAL checkpoints', () => {
     // than one commit beyond: the checkpoint at 4,000 let the next commit start the WAL over
     expect(most).toBeGreaterThanOrEqual(4000);
     expect(most).toBeLessThan(4300);
-  });
-
-  // docs/operations.md#durability: once the event pipeline syncs in earnest, a thread copies the WAL
-  // into the database file ahead of the automatic checkpoint, which runs on the event loop at 4,000 pages
-  it('copies the WAL into the database file from its own thread before it holds 4,000 pages', async () => {
-    const { store, cleanup } = await makeSqliteStore();
-    onTestFinished(cleanup);
-    const db = store.sql.sqlite!;
-    const pageSize = db.pragma('page_size', { simple: true }) as number;
-    /** the WAL index's header (SQLite's wal-index format, the machine's byte order): frames in the WAL, frames copied */
-    const walIndex = () => {
-      const fd = openSync(`${db.name}-shm`, 'r');
-      const b = Buffer.alloc(100);
-      readSync(fd, b, 0, 100, 0);
-      closeSync(fd);
-      const u32 = (at: number) => (endianness() === 'LE' ? b.readUInt32LE(at) : b.readUInt32BE(at));
-      return { frames: u32(16), copied: u32(96) };
-    };
-    // the event pipeline's commits, each synced: the 256th starts the thread
-    for (let i = 0; i < 256; i++) {
-      await store.transaction((tx) => tx.projects.create({ name: `p${i}`, creationTime: new Date(0).toISOString() }), { syncLater: true });
-      await store.synced();
-    }
-    // then half of 4,000 pages more, in one commit: the thread's cue
-    db.exec('create table scratch (b blob)');
-    const insert = db.prepare('insert into scratch (b) values (randomblob(?))');
-    db.transaction(() => {
-      for (let i = 0; i < 2100; i++) insert.run(pageSize - 200);
-    })();
-    const before = walIndex();
-    expect(before.frames).toBeGreaterThan(2000);
-    expect(before.frames).toBeLessThan(4000);
-    // copied by the thread: the event loop's own checkpoint waits for 4,000 pages
-    await expect.poll(() => walIndex().copied, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(before.frames);
-    expect(walIndex().frames).toBeLessThan(4000);
-    expect(db.prepare('select count(*) as n from scratch').get()).toEqual({ n: 2100 });
   });
 });

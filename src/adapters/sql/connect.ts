@@ -11,7 +11,6 @@ import { kyselyDatabase, statementCache, type StatementCache } from './statement
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 import { loadPg } from './pg.js';
 import { walSync, type WalSync } from './wal-sync.js';
-import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 
 export interface SqlOptions {
   /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
@@ -68,10 +67,6 @@ export interface SqlHandle {
 // docs/operations.md#durability). 4,000 pages checkpoints four times less often and keeps the WAL
 // (about 16 MB) within the first block of its index, which readers search the same way.
 const WAL_CHECKPOINT_PAGES = 4000;
-// The checkpoint thread (checkpointer.ts) starts at the event pipeline's this many'th WAL sync:
-// the WAL is then still far from a checkpoint (a commit writes a few pages), and a test or a
-// one-shot process that commits a few events starts no thread
-const CHECKPOINTER_AFTER_SYNCS = 256;
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
@@ -113,23 +108,7 @@ async function openDialect(opts: SqlOptions): Promise<{
     sqlite: database,
     statements,
     // an in-memory database has no WAL, and with NORMAL no commit waits for the disk
-    walSync: wal && full ? withCheckpointer(walSync(resolve(opts.url)), resolve(opts.url)) : undefined,
-  };
-}
-
-/** the WAL's syncs, which start the checkpoint thread once the event pipeline writes in earnest */
-function withCheckpointer(wal: WalSync, file: string): WalSync {
-  let syncs = 0;
-  let checkpointer: Checkpointer | undefined;
-  return {
-    sync() {
-      if (++syncs === CHECKPOINTER_AFTER_SYNCS) checkpointer = startCheckpointer(file, WAL_CHECKPOINT_PAGES);
-      return wal.sync();
-    },
-    async close() {
-      await wal.close();
-      await checkpointer?.close();
-    },
+    walSync: wal && full ? walSync(resolve(opts.url)) : undefined,
   };
 }
 
