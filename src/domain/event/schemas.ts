@@ -14,10 +14,10 @@ export const EventTypeSchema = v.pipe(
   v.description('Event type: starts with a letter; a `-` or `_` must be followed by letters or digits (types starting with `_` are system events)'),
 );
 
-export const EventDataSchema = v.custom<Record<string, unknown>>(
-  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
-  'eventData must be a JSON object',
-);
+/** eventData's one check, for EventDataSchema and isEventBody alike */
+const isJsonObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+export const EventDataSchema = v.custom<Record<string, unknown>>(isJsonObject, 'eventData must be a JSON object');
 
 /** body of sendDeviceEventCloud; the service fields (homeId, timestamp, origin*) are ignored */
 export const EventBodySchema = v.object({ eventType: EventTypeSchema, eventData: EventDataSchema });
@@ -27,13 +27,13 @@ export type EventBody = v.InferOutput<typeof EventBodySchema>;
  * EventBodySchema's verdict on a body it accepts, without valibot: its parse builds an output
  * object, a dataset and a pipe's worth of checks for every event, a share of the verb's own time and
  * garbage on the ingest path (issue #26). A body this refuses goes through EventBodySchema, which
- * says what is wrong in the same words as before; test/unit/event-body.test.ts holds the two to
- * the same answers.
+ * says what is wrong in the same words as before; test/unit/broker/event-schema.test.ts holds the
+ * two to the same answers.
  */
 export function isEventBody(body: unknown): body is EventBody {
   if (typeof body !== 'object' || body === null) return false;
   const { eventType, eventData } = body as Record<string, unknown>;
-  return typeof eventType === 'string' && EVENT_TYPE_LINEAR.test(eventType) && typeof eventData === 'object' && eventData !== null && !Array.isArray(eventData);
+  return typeof eventType === 'string' && EVENT_TYPE_LINEAR.test(eventType) && isJsonObject(eventData);
 }
 
 /**
