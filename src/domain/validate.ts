@@ -13,6 +13,12 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: strin
   }));
 }
 
+/** a JSON object: not null, not an array (valibot's `object` and `record` take arrays) */
+export const isJsonObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** a value that must be a JSON object (eventData, a command's parameters, a data record), refused with `message` */
+export const jsonObject = (message: string) => v.custom<Record<string, unknown>>(isJsonObject, message);
+
 const OBJECT_TYPES: ReadonlySet<string> = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
 
 /**

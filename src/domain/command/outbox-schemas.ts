@@ -3,7 +3,7 @@
 // command's own schema (schemas.ts), so both paths accept the same commands.
 import * as v from 'valibot';
 import { KV_KEY_PATTERN } from '../kv/schemas.js';
-import { CommandBodySchema } from './schemas.js';
+import { CommandBodySchema, plainObject } from './schemas.js';
 
 export const COMMAND_STATES = ['queued', 'sent', 'delivered', 'acked', 'failed', 'expired', 'cancelled'] as const;
 /** docs/concepts.md#command-outbox: ttl bounds and default, in seconds */
@@ -11,9 +11,6 @@ export const TTL_MAX_SECONDS = 2_592_000;
 export const TTL_DEFAULT_SECONDS = 86_400;
 /** docs/concepts.md#command-outbox: the largest `result` a device may answer with */
 export const RESULT_MAX_BYTES = 65_536;
-
-const plainObject = (what: string) =>
-  v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), `${what} must be a JSON object`);
 
 /** a command's `ttl` in whole seconds within the outbox's bounds (a rollout's `ttl` is its command's) */
 export const ttlSchema = (description: string) =>

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { CommandActions } from '../../ports/store.js';
 import type { StoreOf } from '../deps.js';
 import { AppError } from '../errors.js';
+import { jsonObject } from '../validate.js';
 
 // docs/concepts.md#commands: `^[0-9a-z][0-9a-z_\-]+[0-9a-z]$` (so at least three characters)
 export const ACTION_PATTERN = /^[0-9a-z][0-9a-z_\-]+[0-9a-z]$/;
@@ -51,8 +52,8 @@ export const ActionSchema = v.pipe(
   ),
 );
 
-const plainObject = (what: string) =>
-  v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), `${what} must be a JSON object`);
+/** `${what} must be a JSON object` (outbox-schemas.ts too) */
+export const plainObject = (what: string) => jsonObject(`${what} must be a JSON object`);
 
 /** body of sendCommandDevice; unknown fields are ignored */
 export const CommandBodySchema = v.object({

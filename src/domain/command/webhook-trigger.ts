@@ -6,7 +6,7 @@ import type { Body, Deps, StoreOf, VerbArgs } from '../deps.js';
 import { homeFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { idOrNotFound } from '../id.js';
-import { parseWith } from '../validate.js';
+import { jsonObject, parseWith } from '../validate.js';
 import { MODULE_ID_PATTERN } from '../module/schemas.js';
 import { ActionSchema, checkProjectAction } from './schemas.js';
 import { commandWebhookBody } from '../webhook/payload.js';
@@ -16,10 +16,7 @@ import { WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 // `{}` when absent (docs/webhooks.md)
 export const CommandTriggerSchema = v.object({
   action: ActionSchema,
-  parameters: v.optional(
-    v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'parameters must be an object'),
-    {},
-  ),
+  parameters: v.optional(jsonObject('parameters must be an object'), {}),
 });
 
 export async function triggerCommand({

@@ -1,6 +1,6 @@
 // Data posts and data sources (docs/concepts.md#data-sources): request bodies and answers.
 import * as v from 'valibot';
-import { SlugSchema, IdQuerySchema } from '../validate.js';
+import { SlugSchema, IdQuerySchema, jsonObject } from '../validate.js';
 import { WebhookUrlSchema } from '../module/schemas.js';
 import { pageQueryEntries, timeQuery } from '../log/query.js';
 
@@ -67,7 +67,7 @@ export const DataPostSchema = v.object({
   data: v.pipe(
     v.array(
       // an object, not an array (valibot's record would take an array's indexes as keys)
-      v.custom<Record<string, unknown>>((r) => typeof r === 'object' && r !== null && !Array.isArray(r), 'each record must be an object'),
+      jsonObject('each record must be an object'),
       'data must be an array of objects',
     ),
     v.minLength(1, 'data must hold at least one record'),

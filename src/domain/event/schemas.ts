@@ -1,5 +1,6 @@
 // Device events (docs/concepts.md#events, docs/concepts.md#devices "Events").
 import * as v from 'valibot';
+import { isJsonObject, jsonObject } from '../validate.js';
 
 // docs/concepts.md#events: starts with a letter; a dash or underscore must be followed by alphanumerics. System
 // event types (`_deviceConnected_`...) start with `_`, so senders cannot forge them.
@@ -14,10 +15,8 @@ export const EventTypeSchema = v.pipe(
   v.description('Event type: starts with a letter; a `-` or `_` must be followed by letters or digits (types starting with `_` are system events)'),
 );
 
-/** eventData's one check, for EventDataSchema and isEventBody alike */
-const isJsonObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-export const EventDataSchema = v.custom<Record<string, unknown>>(isJsonObject, 'eventData must be a JSON object');
+/** eventData's check; isEventBody calls the same isJsonObject */
+export const EventDataSchema = jsonObject('eventData must be a JSON object');
 
 /** body of sendDeviceEventCloud; the service fields (homeId, timestamp, origin*) are ignored */
 export const EventBodySchema = v.object({ eventType: EventTypeSchema, eventData: EventDataSchema });
