@@ -173,7 +173,27 @@ describe.skipIf(!REDIS_URL)('Aedes on Redis', () => {
   });
   // every topic through Redis (what Aedes's $SYS topics get), and as Aedes uses it: a suite's
   // topics are no `$SYS` topic, so they stay in the node
-  aedesEmitterContract('redis', (opts) => createRedisEmitter({ ...fresh(), shares: () => true }, opts));
+  const NO_CALLBACK = 'without a callback on emit and on';
+  aedesEmitterContract('redis', (opts) => createRedisEmitter({ ...fresh(), shares: () => true }, opts), [NO_CALLBACK]);
+
+  it(`redis emitter: ${NO_CALLBACK} (the emit waits for Redis to hold the subscription, not 100 ms)`, async () => {
+    const o = fresh();
+    const e = createRedisEmitter({ ...o, shares: () => true });
+    const r = await redisFixture();
+    onTestFinished(() => r.cleanup());
+    const got = new Promise<{ topic: string; payload: unknown }>((resolve) =>
+      e.on('hello world', (message, cb) => {
+        cb();
+        resolve(message as never);
+      }),
+    );
+    // the positive control for "subscribed": Redis counts one subscriber on the prefixed channel
+    const channel = `${channelPrefix(o.prefix)}hello world`;
+    await expect.poll(async () => ((await r.client.pubsub('NUMSUB', channel)) as [string, number])[1], { timeout: 30_000 }).toBe(1);
+    e.emit({ topic: 'hello world', payload: { my: 'message' } });
+    expect(await got).toEqual({ topic: 'hello world', payload: { my: 'message' } });
+    await new Promise<void>((done) => e.close(done));
+  });
   aedesEmitterContract('redis for Aedes', (opts) => createRedisEmitter(fresh(), opts));
 
   it("only Aedes's $SYS topics cross nodes: a device topic stays in its node and subscribes no Redis channel", async () => {
