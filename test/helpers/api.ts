@@ -42,6 +42,18 @@ export interface TestResponse {
   headers: Headers;
 }
 
+/** the directories of APIs not closed yet: one exit listener removes what is left (one per API was a MaxListenersExceededWarning past ten in a file) */
+const leftDirs = new Set<string>();
+let exitHooked = false;
+function removeAtExit(dir: string): void {
+  leftDirs.add(dir);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const d of leftDirs) rmSync(d, { recursive: true, force: true });
+  });
+}
+
 export async function makeTestApi(
   opts: {
     rateLimit?: { perSecond: number; burst: number };
@@ -54,7 +66,7 @@ export async function makeTestApi(
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-api-'));
   // a test file that never reaches close() (a failed beforeAll) still leaves nothing behind
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  removeAtExit(dir);
   const store = await createSqlStore({ url: join(dir, 'hearth.db') });
   const logger = pino({ level: 'silent' });
   const accessLog = createAccessLogRecorder({ store, logger, flushMs: 50, batchSize: 100 });
@@ -141,6 +153,7 @@ export async function makeTestApi(
         await store.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        leftDirs.delete(dir);
       }
     },
   };
