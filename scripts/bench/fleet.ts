@@ -18,6 +18,8 @@
 // Node flags for both embedded servers (`--max-semi-space-size=2`, `--single-threaded-gc`).
 // Every wait prints progress every 10 s and gives up, saying where it stood, after 2 minutes
 // plus 40 ms a device (or 3 minutes without change); a storm that gives up is reported as such.
+// Before each embedded storm every server takes the same warm-up (1% of the fleet, 1 to 100 devices,
+// connect and drop) so what it does once is not counted per device (lib/fleet-embedded.ts).
 // Load: BENCH_FLEET_GENERATORS child processes (4), each from its own source address
 // (127.0.0.2, ...), BENCH_FLEET_INFLIGHT connections in flight each (100; the embedded storms after
 // the drop lift it: every device at once). BENCH_FLEET_MODES

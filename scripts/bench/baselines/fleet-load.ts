@@ -207,16 +207,21 @@ function open(s: State): void {
   });
 }
 
+let pinger: NodeJS.Timeout | undefined;
+
 function start(j: FleetJob): void {
   job = j;
   reconnect = j.reconnect;
   states = j.clients.map((c) => ({ c, up: false }));
+  // a job's CONNACK times are its own (the fleet bench's warm-up runs a job before the storm)
+  connack.length = 0;
   waitingFor = { start: performance.now() };
   queue.push(...states);
   pump();
   checkDone(); // no clients at all
-  // keep-alive: a PINGREQ to every open connection within each keep-alive period
-  setInterval(
+  // keep-alive: a PINGREQ to every open connection within each keep-alive period (one timer, whatever the jobs)
+  clearInterval(pinger);
+  pinger = setInterval(
     () => {
       for (const s of states) if (s.up) s.socket?.write(Buffer.from([0xc0, 0]));
     },

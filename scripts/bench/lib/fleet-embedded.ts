@@ -108,6 +108,37 @@ const partsLineOf = (a: Memory, b: Memory, n: number): string | undefined => {
   return `resident by mapping ${maps.join(', ')}; V8 spaces committed (used) ${spaces.join(', ')} KiB per device`;
 };
 
+/**
+ * Before the "before" reading every server takes a warm-up: 1% of the fleet (1 to 100 devices)
+ * connects, subscribes and drops again (Hearth: until the API and the gauge read 0). What a server
+ * does once, not per device (code compiled for the connect path, statements prepared, the
+ * database's first pages read, the young generation grown to its working size), then lands before
+ * the reading instead of being divided over the fleet as if each device cost it; the storm
+ * connects the warm-up devices again with the rest. Bare Aedes gets the same warm-up.
+ */
+const warmUpSize = (n: number): number => Math.min(100, Math.max(1, Math.floor(n / 100)));
+
+async function warmUp(
+  gens: Awaited<ReturnType<typeof startGenerators>>,
+  port: number,
+  n: number,
+  creds: boolean,
+  settled?: () => Promise<void>,
+): Promise<void> {
+  const w = warmUpSize(n);
+  await gens.connect(
+    [port],
+    clientsOf(w, (i) => i + 1, creds),
+    false,
+    waitMs(w),
+  );
+  await gens.drop();
+  await until(async () => (await gens.status()).up === 0, 'warm-up: generators closed');
+  await settled?.();
+  // the warm-up's counts are not the storm's
+  await gens.status(true);
+}
+
 const clientsOf = (n: number, ids: (i: number) => number, creds: boolean): FleetClient[] =>
   Array.from({ length: n }, (_, i) => ({
     ...(creds ? { username: String(ids(i)), password: keyOf(i) } : {}),
@@ -141,6 +172,10 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       600_000,
     );
     const { port, httpPort, adminKey } = started;
+    await warmUp(gens, port, n, true, async () => {
+      await until(async () => reached('API isConnected', await apiConnected(httpPort, adminKey), 0), 'warm-up: API count 0');
+      await until(async () => reached('gauge', await gauge(httpPort), 0), 'warm-up: gauge 0', undefined, undefined, GAUGE_EVERY_MS);
+    });
     const before = await server.request<Memory>({ type: 'measure' }, 'memory');
     // BENCH_PROFILE=<dir>: a CPU profile of the server during this connect storm (until both counts are N)
     const profile = process.env.BENCH_PROFILE;
@@ -256,6 +291,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
   try {
     const port = server ? (await server.request<{ port: number }>({ type: 'start', mode: 'aedes' }, 'started')).port : m!.port;
     const memory = async () => (server ? await server.request<Memory>({ type: 'measure' }, 'memory') : { rss: rssOf(m!.pid), heapUsed: NaN });
+    await warmUp(gens, port, n, false);
     const before = await memory();
     const pid = server ? server.proc.pid! : m!.pid;
     // BENCH_PROFILE=<dir>: bare Aedes's profile under the same generators, to set beside Hearth's
