@@ -60,6 +60,26 @@ export function relaxed<T>(statements: StatementCache, fn: () => T): T {
   return out.finally(() => statements.prepare(PRAGMA_FULL).run()) as T;
 }
 
+/**
+ * fn between BEGIN and COMMIT run as prepared statements, ROLLBACK when it throws (or COMMIT
+ * does); only while the connection is ours (store.ts holds Kysely's connection for it), never
+ * inside a transaction. fn may await: nothing else runs on the held connection meanwhile. Kysely's
+ * transaction() runs the same statements through its driver's asynchronous query path, once per
+ * group commit of the event pipeline (issue #26).
+ */
+export async function inSqliteTransaction<T>(database: BetterSqlite3.Database, statements: StatementCache, fn: () => Promise<T>): Promise<T> {
+  statements.prepare('BEGIN').run();
+  try {
+    const out = await fn();
+    statements.prepare('COMMIT').run();
+    return out;
+  } catch (err) {
+    // a failed COMMIT (SQLITE_BUSY, a full disk) may leave the transaction open
+    if (database.inTransaction) statements.prepare('ROLLBACK').run();
+    throw err;
+  }
+}
+
 export type RawSqlite = (<T>(fn: (conn: SqliteConn) => T) => Promise<T>) & {
   /**
    * fn at once, without waiting for Kysely's connection, when nobody else's transaction is open on

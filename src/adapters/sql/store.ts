@@ -21,7 +21,7 @@ import { deviceCertificateRepo } from './device-certificates.js';
 import { streamTicketRepo } from './stream-tickets.js';
 import { firmwareFileRepo, rolloutRepo } from './rollouts.js';
 import { statsRepo } from './stats.js';
-import { rawSqlite, relaxed } from './sqlite-raw.js';
+import { inSqliteTransaction, rawSqlite, relaxed } from './sqlite-raw.js';
 import { withReadCache } from './read-cache.js';
 import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
 
@@ -35,14 +35,15 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
   // SQLite: the webhook pipeline's hot statements skip Kysely (sqlite-raw.ts)
   const raw = handle.sqlite && handle.statements ? rawSqlite(db, handle.sqlite, handle.statements, inTx) : undefined;
   const transaction = <T>(d: Db, fn: (tx: Store) => Promise<T>) => d.transaction().execute((trx) => fn(build(trx, handle, true)));
-  const { walSync, statements } = handle;
+  const { walSync, statements, sqlite } = handle;
   const store: Store = {
     transaction(fn, how) {
       if (inTx) return fn(store);
-      if (!how?.syncLater || !walSync || !statements) return transaction(db, fn);
+      if (!how?.syncLater || !walSync || !statements || !sqlite) return transaction(db, fn);
       // docs/operations.md#durability: into the WAL without its fsync (wal-sync.ts). The connection is
       // held from the pragma to its undoing, so no other caller's commit is made with NORMAL.
-      return db.connection().execute((conn) => relaxed(statements, () => transaction(conn, fn)));
+      // BEGIN and COMMIT without Kysely's transaction() (sqlite-raw.ts); the store it hands fn is bound to the held connection
+      return db.connection().execute((conn) => relaxed(statements, () => inSqliteTransaction(sqlite, statements, () => fn(build(conn, handle, true)))));
     },
     synced: () => (walSync ? walSync.sync() : Promise.resolve()),
     async ping() {

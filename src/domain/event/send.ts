@@ -33,14 +33,6 @@ export function sendEventOf({ deps, caller, input: { device, body } }: VerbArgs<
 async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, body: unknown, senderWaits: boolean): Promise<EventRecord> {
   // valibot only for a body that is refused: it names the issues (schemas.ts isEventBody)
   const input = isEventBody(body) ? body : parseWith(EventBodySchema, body);
-  // the one serialisation of the event's data: its size here, then the event's JSON (jsonWith)
-  const dataJson = JSON.stringify(input.eventData);
-  const size = Buffer.byteLength(dataJson);
-  if (size > deps.limits.eventDataBytes) {
-    throw new AppError('INVALID_PARAMETERS', {
-      issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${deps.limits.eventDataBytes}` }],
-    });
-  }
   const now = deps.clock.now();
   const event: EventRecord = { eventType: input.eventType, eventData: input.eventData, timestamp: deps.ids.timestamp(now) };
   if (device.homeId !== null) event.homeId = device.homeId;
@@ -53,31 +45,18 @@ async function ingest(deps: IngestDeps, caller: Caller, device: EventDevice, bod
     event.originProjectKeyId = caller.keyId;
     event.originProjectKeyName = caller.keyName;
   }
-  await emitEvent(deps, { projectId: device.projectId, event, json: jsonWith(event, 'eventData', dataJson), now, senderWaits });
+  // the one serialisation of the event, reused by its history row and its webhook payloads. Its
+  // size bounds its data's: only an event whose JSON could be over the limit serialises its data
+  // alone, for the exact size (a UTF-16 unit is at most 3 bytes of UTF-8)
+  const json = JSON.stringify(event);
+  const limit = deps.limits.eventDataBytes;
+  if (json.length * 3 > limit && Buffer.byteLength(json) > limit) {
+    const size = Buffer.byteLength(JSON.stringify(input.eventData));
+    if (size > limit) {
+      throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${limit}` }] });
+    }
+  }
+  await emitEvent(deps, { projectId: device.projectId, event, json, now, senderWaits });
   if (device.homeId === null) await deps.homelessEvents.note(device.projectId, device.id, event.eventType);
   return event;
-}
-
-/** a character JSON.stringify would escape (any surrogate, paired or not, is left to JSON.stringify) */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * JSON.stringify(o) with the value of `key` already serialised as `keyJson`. `o`'s keys are plain
- * names (the event's own fields) and its other values primitives: each is written here, and only a
- * string with a character to escape goes through JSON.stringify. A call of JSON.stringify per key
- * and per value was most of the verb's own time on every event (MQTT and HTTP).
- */
-function jsonWith(o: object, key: string, keyJson: string): string {
-  let out = '{';
-  for (const k in o) {
-    const v = (o as Record<string, unknown>)[k];
-    if (v === undefined) continue;
-    let text: string;
-    if (k === key) text = keyJson;
-    else if (typeof v === 'string') text = NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
-    else if (typeof v === 'number' && Number.isFinite(v)) text = String(v);
-    else text = JSON.stringify(v);
-    out += `${out.length > 1 ? ',' : ''}"${k}":${text}`;
-  }
-  return `${out}}`;
 }

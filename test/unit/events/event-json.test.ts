@@ -1,6 +1,6 @@
-// The event's JSON is written once per event by the verb (src/domain/event/send.ts jsonWith), not
-// by JSON.stringify, and reused as the history row's body and the webhook payload. It must be the
-// very text JSON.stringify(event) gives, also for origin fields holding characters JSON escapes.
+// The event's JSON is written once per event by the verb (src/domain/event/send.ts) and reused as
+// the history row's body and the webhook payload. It must be the very text JSON.stringify(event)
+// gives, also for origin fields holding characters JSON escapes.
 import { describe, expect, it } from 'vitest';
 import { sendEventOf } from '../../../src/domain/event/send.js';
 import type { Caller } from '../../../src/domain/caller.js';
@@ -30,5 +30,25 @@ describe('the event JSON of the verb', () => {
     // the history keeps the same text: read back, it is the event
     const history = await deps.store.events.list({ projectId: 1 }, { skip: 0, limit: 10 });
     expect(history.items.map((e) => JSON.stringify(e.event)).sort()).toEqual([JSON.stringify(a), JSON.stringify(b)].sort());
+  });
+
+  it("bounds eventData by its own UTF-8 size, not the event's: the limit itself is accepted, a byte more refused", async () => {
+    const { deps } = await setup();
+    const limits = { ...deps.limits, eventDataBytes: 1000 };
+    const device = { id: 7, projectId: 1, deviceClass: 'c', homeId: 1 };
+    const caller: Caller = { type: 'device', projectId: 1, deviceId: 7, deviceClass: 'c', ip: '127.0.0.1' };
+    // {"s":"…"} is 8 bytes around the text; é is 2 bytes of UTF-8, 1 UTF-16 unit
+    const data = (bytes: number) => ({ s: 'é'.repeat(Math.floor((bytes - 8) / 2)) + 'x'.repeat((bytes - 8) % 2) });
+    const send = (bytes: number) =>
+      sendEventOf({ deps: { ...deps, limits } as never, caller, input: { device, body: { eventType: 't', eventData: data(bytes) } } });
+    expect(Buffer.byteLength(JSON.stringify(data(1000)))).toBe(1000);
+    const at = await send(1000);
+    expect(Buffer.byteLength(JSON.stringify(at))).toBeGreaterThan(1000);
+    await expect(send(1001)).rejects.toMatchObject({
+      reason: 'INVALID_PARAMETERS',
+      data: { issues: [{ path: 'eventData', message: 'eventData is 1001 bytes; the limit is 1000' }] },
+    });
+    const history = await deps.store.events.list({ projectId: 1 }, { skip: 0, limit: 10 });
+    expect(history.items.map((e) => JSON.stringify(e.event))).toEqual([JSON.stringify(at)]);
   });
 });
