@@ -12,7 +12,9 @@
 //   another node starts a fresh count there).
 // - dropSession removes one session's subscriptions, queue and QoS 2 state (eviction, expiry).
 // - Retained messages: there are none (authorize-publish.ts clears the flag), so none is looked up.
-import { Readable } from 'node:stream';
+// - A clean session's queue, on the in-memory persistence, when this wrapper counted nothing queued
+//   under its id: nothing to read. Aedes reads it on every connect (handlers/connect.js emptyQueue),
+//   and the in-memory persistence answers with a stream of a stream of an empty array.
 import type { Client } from 'aedes';
 
 /** what this wrapper uses of an Aedes persistence (aedes-persistence's async API) */
@@ -24,10 +26,10 @@ interface AedesPersistenceLike {
   outgoingEnqueueCombi(subs: { clientId: string }[], packet: unknown): Promise<void>;
   outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }): Promise<unknown>;
   outgoingUpdate(client: { id: string }, packet: { messageId?: number }): Promise<void>;
-  outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }>;
+  outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }> | Iterable<{ messageId?: number }>;
   cleanIncoming?(client: { id: string }): Promise<void>;
-  createRetainedStreamCombi(patterns: string[]): Readable;
-  createRetainedStream(pattern: string): Readable;
+  createRetainedStreamCombi(patterns: string[]): unknown;
+  createRetainedStream(pattern: string): unknown;
 }
 
 /**
@@ -38,6 +40,22 @@ export interface OutboxAcks {
   owns(client: { id: string }, messageId: number | undefined): boolean;
   acked(client: { id: string }, messageId: number | undefined): void;
 }
+
+/**
+ * An empty source for Aedes, as it reads the streams it asks its persistence for: through
+ * `pipeline` (an iterable: nothing to iterate) or `.pipe` (ends the destination, as an empty
+ * stream would). Aedes 1.2 builds a Readable, a pipe or a pipeline of streams around each one, per
+ * connect and per SUBSCRIBE: the fleet bench's connect storm spent about a tenth of its CPU
+ * there (issue #25). test/unit/broker/bounded-persistence.test.ts fails if Aedes reads it another way.
+ */
+export const EMPTY_SOURCE: readonly never[] & { pipe<T extends { end(): unknown }>(dest: T, opts?: { end?: boolean }): T } = Object.freeze(
+  Object.assign([] as never[], {
+    pipe<T extends { end(): unknown }>(dest: T, opts?: { end?: boolean }): T {
+      if (opts?.end !== false) dest.end();
+      return dest;
+    },
+  }),
+);
 
 /** the filters granted to a live client (authorize-subscribe.ts keeps them) */
 export type GrantedOf = (client: Client) => readonly string[] | undefined;
@@ -52,9 +70,14 @@ export class BoundedPersistence {
   /** the command outbox of this broker (set by createBroker) */
   outbox?: OutboxAcks;
 
+  /**
+   * @param local the persistence lives in this process and only this wrapper writes to it (Aedes's
+   * in-memory one): what it counts queued is all there is
+   */
   constructor(
     private readonly inner: AedesPersistenceLike,
     grantedOf: GrantedOf,
+    local = false,
   ) {
     const queued = this.queued;
     const self = this;
@@ -126,12 +149,19 @@ export class BoundedPersistence {
         count(client.id, -1, r ?? packet);
         return r;
       },
+      // a clean session's packets would be cleared, not sent (emptyQueue): when none is queued,
+      // Aedes gets nothing to read instead of a stream of the in-memory queue (issue #25). Shared
+      // persistence (Redis): other nodes may have queued under this id
+      outgoingStream(client) {
+        if (local && (client as { clean?: boolean }).clean === true && !queued.has(client.id)) return EMPTY_SOURCE;
+        return inner.outgoingStream(client);
+      },
       // no retained message is ever stored: every device publish is handled and consumed with its
       // retain flag cleared (authorize-publish.ts), and the broker's own writes go to its clients
       // (deliver.ts). Aedes still looks each granted filter of every SUBSCRIBE up: in cluster mode
       // a Redis HGET each, two per connect (issue #25)
-      createRetainedStreamCombi: () => Readable.from([]),
-      createRetainedStream: () => Readable.from([]),
+      createRetainedStreamCombi: () => EMPTY_SOURCE,
+      createRetainedStream: () => EMPTY_SOURCE,
     };
     this.aedes = new Proxy(inner, {
       get(target, prop, receiver) {

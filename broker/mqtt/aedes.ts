@@ -18,7 +18,12 @@ import type { BrokerDeps } from '../deps.js';
 export function boundedPersistence(deps: BrokerDeps): BoundedPersistence {
   // (a CommonJS module: its default import is the factory itself, whatever its types say)
   const inner = deps.aedesShared?.persistence ?? (memoryPersistence as unknown as () => unknown)();
-  return new BoundedPersistence(inner as ConstructorParameters<typeof BoundedPersistence>[0], (client) => sessionOf(client)?.granted);
+  return new BoundedPersistence(
+    inner as ConstructorParameters<typeof BoundedPersistence>[0],
+    (client) => sessionOf(client)?.granted,
+    // the in-memory one is this node's alone
+    !deps.aedesShared,
+  );
 }
 
 /** the Aedes instance with its limits, not yet listening and without hooks (startAedes adds them) */
