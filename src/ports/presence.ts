@@ -6,8 +6,12 @@ export interface Presence {
   connected(deviceId: number, connectionId: string): Promise<boolean>;
   /** a connection closed; true when it was the device's last live connection anywhere */
   disconnected(deviceId: number, connectionId: string): Promise<boolean>;
-  /** number of live connections of the device, on every node */
-  count(deviceId: number): Promise<number>;
+  /**
+   * number of live connections of the device, on every node: a number at once when the adapter
+   * holds them in this process (local), else a promise (Redis). Every device CONNECT asks (its
+   * connection cap): a promise, an async frame and a turn of the microtask queue fewer a connect
+   */
+  count(deviceId: number): number | Promise<number>;
   /**
    * Devices whose last live connection was held by a node that stopped heartbeating. Set once by
    * the composition root, which marks them offline; adapters without nodes never call it.

@@ -29,7 +29,7 @@ export function createLocalPresence(): Presence {
       if (cur.size === 1) live.set(deviceId, cur.values().next().value!);
       return false;
     },
-    async count(deviceId) {
+    count(deviceId) {
       const cur = live.get(deviceId);
       return cur === undefined ? 0 : typeof cur === 'string' ? 1 : cur.size;
     },

@@ -71,8 +71,12 @@ export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>, 
   // the parameters of the read under way: raw.now runs `read` synchronously, so one function
   // serves every call instead of a closure per lookup (a device sign-in makes four, issue #25)
   let current: readonly unknown[] = NO_PARAMETERS;
+  // its statement, taken from the cache once: the cache's lookup and move to most recent are three
+  // Map operations keyed by the SQL text, on each of a connect's reads (issue #25). A statement the
+  // cache has let go stays valid while this holds it (better-sqlite3 finalizes it when collected)
+  let st: BetterSqlite3.Statement | undefined;
   const read = (conn: { prepare(sql: string): BetterSqlite3.Statement }) => {
-    const st = conn.prepare(compiled!.sql);
+    st ??= conn.prepare(compiled!.sql);
     return st.reader ? (st.get(current) as Record<string, unknown> | undefined) : NOT_NOW;
   };
   return async (...parameters) => {

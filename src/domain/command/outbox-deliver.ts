@@ -21,7 +21,8 @@ export async function claimCommands({
   deps,
   input: { deviceId, connectionId, fresh },
 }: SystemArgs<OutboxDeliveryDeps, { deviceId: number; connectionId: string; fresh: boolean }>): Promise<CommandRow[]> {
-  const rows = await deps.store.commands.claim(deviceId, connectionId, deps.clock.now().toISOString(), fresh);
+  // every connect claims: the time's text made once per millisecond (deps.ids.timestamp, issue #25)
+  const rows = await deps.store.commands.claim(deviceId, connectionId, deps.ids.timestamp(deps.clock.now()), fresh);
   // the first write of a command is its change to `sent`; later ones change no state
   for (const r of rows) if (r.sends === 1) await commandUpdated(deps, r);
   return rows;

@@ -40,7 +40,7 @@ export async function commandUpdated(deps: CommandUpdatedDeps, r: CommandRow): P
   const device = (await deps.store.devices.get(r.deviceId)) ?? { id: r.deviceId, deviceClass: '', homeId: null };
   const data: Record<string, unknown> = { id: r.id, action: r.action, state: r.state };
   if (r.result) data.result = r.result;
-  await emitEvent(deps, { projectId: r.projectId, event: deviceSystemEvent(device, COMMAND_UPDATED, data, deps.clock.now()) });
+  await emitEvent(deps, { projectId: r.projectId, event: deviceSystemEvent(device, COMMAND_UPDATED, data, deps.ids.timestamp(deps.clock.now())) });
   // docs/firmware.md#rollouts: a rollout's notification moves its device (rollout/track.ts trackCommand)
   for (const observe of deps.commandObservers) await observe(deps, r);
 }

@@ -49,17 +49,20 @@ export async function emitEvent(deps: EmitDeps, input: EmitInput): Promise<strin
   return id;
 }
 
-/** a system event about a device carries its id, class and home (docs/devices.md#mqtt) */
+/**
+ * a system event about a device carries its id, class and home (docs/devices.md#mqtt); `timestamp`
+ * is deps.ids.timestamp(now): made once per millisecond (a connect storm makes one per connect)
+ */
 export function deviceSystemEvent(
   device: { id: number; deviceClass: string; homeId: number | null },
   eventType: string,
   eventData: Record<string, unknown>,
-  now: Date,
+  timestamp: string,
 ): EventRecord {
   const e: EventRecord = {
     eventType,
     eventData,
-    timestamp: now.toISOString(),
+    timestamp,
     originDeviceId: device.id,
     originDeviceClass: device.deviceClass,
   };

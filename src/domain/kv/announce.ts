@@ -14,7 +14,7 @@ export async function announceKvChange(deps: EmitDeps, target: KvTarget, message
   const eventData: Record<string, unknown> = saved ? { key: message.key, value: message.value } : { key: message.key };
   let event: EventRecord;
   if (target.scope === 'device') {
-    event = deviceSystemEvent(target.device, saved ? '_deviceKVSaved_' : '_deviceKVDeleted_', eventData, now);
+    event = deviceSystemEvent(target.device, saved ? '_deviceKVSaved_' : '_deviceKVDeleted_', eventData, deps.ids.timestamp(now));
   } else {
     event = { eventType: saved ? '_keyValueSaved_' : '_keyValueDeleted_', eventData, timestamp: now.toISOString(), homeId: target.ownerId };
   }

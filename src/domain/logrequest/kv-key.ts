@@ -52,5 +52,5 @@ export async function announceKey(deps: EmitDeps, device: Device, rev: number, v
   const eventData: Record<string, unknown> = { key: LOG_REQUEST_KEY };
   if (value) eventData.value = { ...value, token: '[redacted]' };
   const type = value ? '_deviceKVSaved_' : '_deviceKVDeleted_';
-  await emitEvent(deps, { projectId: device.projectId, event: deviceSystemEvent(device, type, eventData, deps.clock.now()) });
+  await emitEvent(deps, { projectId: device.projectId, event: deviceSystemEvent(device, type, eventData, deps.ids.timestamp(deps.clock.now())) });
 }

@@ -31,7 +31,7 @@ export async function deviceConnected({ deps, input: { device, connectionId, tra
  */
 export function emitFlip(deps: PresenceDeps, device: PresenceDevice, seen: PresenceDevice, connected: boolean, transport: Transport): Promise<string> {
   const now = deps.clock.now();
-  const event = deviceSystemEvent(seen, connected ? '_deviceConnected_' : '_deviceDisconnected_', { transport }, now);
+  const event = deviceSystemEvent(seen, connected ? '_deviceConnected_' : '_deviceDisconnected_', { transport }, deps.ids.timestamp(now));
   // the flip's time is the event's (one ISO string, not two: a storm makes one per connect)
   return emitEvent(deps, { projectId: device.projectId, event, presence: { id: device.id, connected, time: event.timestamp }, now });
 }

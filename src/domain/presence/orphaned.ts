@@ -15,7 +15,7 @@ export async function devicesOrphaned({ deps, input: { deviceIds } }: SystemArgs
     await deps.store.devices.setConnected(id, false, now.toISOString());
     await emitEvent(deps, {
       projectId: device.projectId,
-      event: deviceSystemEvent(device, '_deviceDisconnected_', { transport: 'unknown', reason: 'broker node stopped' }, now),
+      event: deviceSystemEvent(device, '_deviceDisconnected_', { transport: 'unknown', reason: 'broker node stopped' }, deps.ids.timestamp(now)),
     });
   }
 }

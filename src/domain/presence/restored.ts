@@ -15,7 +15,7 @@ export async function devicesRestored({ deps, input: { deviceIds } }: SystemArgs
     await deps.store.devices.setConnected(id, true, now.toISOString());
     await emitEvent(deps, {
       projectId: device.projectId,
-      event: deviceSystemEvent(device, '_deviceConnected_', { transport: 'unknown', reason: 'presence restored' }, now),
+      event: deviceSystemEvent(device, '_deviceConnected_', { transport: 'unknown', reason: 'presence restored' }, deps.ids.timestamp(now)),
     });
   }
 }

@@ -166,6 +166,10 @@ describe('several connections of one device', () => {
     s.write(connectPacket({ clientId: 'one-too-many', username: String(d.id), password: d.key }));
     expect(await connackOf(s)).toBe(3);
     await expect(wsConnect(t, `/devices/${d.id}/command`, { token: d.key })).rejects.toMatchObject({ status: 403, body: { reason: 'LIMIT_EXCEEDED' } });
+    // [MQTT-3.1.4-2] at the cap, a connection with the client id of one of them replaces it: accepted
+    const again = await rawMqtt(t);
+    again.write(connectPacket({ clientId: 'cap0', username: String(d.id), password: d.key }));
+    expect(await connackOf(again)).toBe(0);
   });
 });
 
