@@ -159,7 +159,7 @@ type Connection = { [urlOfConnection]?: { target: string | undefined; host: stri
 /**
  * simpleUrl(incoming), kept on the connection (its socket) for its next request: a device sends
  * the same target with the same Host on each request of its connection, and the checks below
- * cost about half a microsecond a request (`npm run bench -- webhooks`, HTTP events). The answer
+ * cost about half a microsecond of CPU a request (a micro-benchmark of simpleUrl). The answer
  * depends only on the target, the Host and the connection's scheme, so it is reused while the
  * first two are the same text.
  */
