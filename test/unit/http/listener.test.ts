@@ -62,6 +62,7 @@ describe('the API request listener answers as @hono/node-server does', () => {
     const a = new Hono();
     a.get('/json/:id', (c) => c.json({ id: c.req.param('id'), q: c.req.query('q') ?? null, url: new URL(c.req.url).pathname }));
     a.get('/text', (c) => c.text('plain'));
+    a.get('/url/*', (c) => c.json({ url: c.req.url, path: c.req.path }));
     a.get('/bytes', (c) => c.body(new Uint8Array([104, 105]), 200, { 'content-type': 'application/octet-stream' }));
     a.get('/headers', (c) => {
       seen[who].push(`${c.req.header('x-one')}|${c.req.raw.headers.get('x-one')}|${c.req.raw.method}`);
@@ -226,6 +227,51 @@ describe('the API request listener answers as @hono/node-server does', () => {
       expect(answers.ours).toEqual(answers.adapter);
       // the positive control: the adapter keeps the connection after a PUT whose body was read
       expect((answers.adapter[1] as { reused: boolean }).reused).toBe(true);
+    } finally {
+      for (const a of agents) a.destroy();
+    }
+  });
+
+  it('gives each request of a connection its own URL, when its target or Host differs from the last one', async () => {
+    const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })];
+    try {
+      const steps: [string, string, Record<string, string>][] = [
+        ['GET', '/url/a', { host: 'api.test:3000' }],
+        ['GET', '/url/a', { host: 'api.test:3000' }],
+        ['GET', '/url/b?q=1', { host: 'api.test:3000' }],
+        ['GET', '/url/b?q=1', { host: 'example.com:8080' }],
+        ['GET', '/url/b?q=1', { host: 'example.com:80' }],
+        ['GET', '/url/x/../c', { host: 'example.com:8080' }],
+        ['PUT', '/url/x/../c', { host: 'example.com:8080' }],
+        ['GET', '/url/b?q=1', { host: 'EXAMPLE.com:8080' }],
+        ['GET', '/url/b?q=1', { host: 'example.com:8080' }],
+        ['GET', '/url/a', { host: 'api.test:3000' }],
+      ];
+      const answers: Record<string, unknown[]> = { adapter: [], ours: [] };
+      for (const [method, target, headers] of steps) {
+        const body = method === 'PUT' ? 'x' : undefined;
+        const [a, o] = await Promise.all([
+          send(adapterPort, method, target, headers, body, agents[0]),
+          send(oursPort, method, target, headers, body, agents[1]),
+        ]);
+        answers.adapter.push(a);
+        answers.ours.push(o);
+      }
+      expect(answers.ours).toEqual(answers.adapter);
+      // the positive controls: one connection carried them all, and the URLs differ as sent
+      expect(answers.ours.slice(1).every((a) => (a as { reused: boolean }).reused)).toBe(true);
+      const urls = answers.ours.map((a) => (a as Answer).status === 200 && JSON.parse((a as Answer).body).url);
+      expect(urls[0]).toBe('http://api.test:3000/url/a');
+      expect(urls.slice(1, 6)).toEqual([
+        urls[0],
+        urls[0].replace('/url/a', '/url/b?q=1'),
+        'http://example.com:8080/url/b?q=1',
+        'http://example.com/url/b?q=1',
+        'http://example.com:8080/url/c',
+      ]);
+      // a Host in capitals is the adapter's to judge (it refuses it), not the last request's URL
+      expect(answers.ours.map((a) => (a as Answer).status).slice(6)).toEqual([404, 400, 200, 200]);
+      expect(urls.slice(8)).toEqual(['http://example.com:8080/url/b?q=1', 'http://api.test:3000/url/a']);
     } finally {
       for (const a of agents) a.destroy();
     }
