@@ -5,6 +5,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { InlineLimitPlugin } from './inline-limit.js';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
 import { kyselyDatabase, statementCache, type StatementCache } from './statements.js';
@@ -206,7 +207,8 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     await raw.destroy();
     throw e;
   }
-  const db = raw.withPlugin(new CamelCasePlugin()) as unknown as Kysely<Database>;
+  const named = raw.withPlugin(new CamelCasePlugin());
+  const db = (dialect === 'sqlite' ? named.withPlugin(new InlineLimitPlugin()) : named) as unknown as Kysely<Database>;
   const accessLogWriter =
     opts.accessLogThread !== false && sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name), opts.cacheBytes) : undefined;
   return {

@@ -65,6 +65,8 @@ export interface RunsNow {
  * without Kysely's connection mutex, executor and result plugin (a device sign-in makes four such
  * lookups: with Kysely around them they were the largest part of what a connect costs beyond bare
  * Aedes, issue #25); its row's columns are renamed as the CamelCasePlugin renames them.
+ * A LIMIT is no parameter here: on SQLite inline-limit.ts writes it into the text (a stand-in
+ * limit would stay), so write it with `sql.lit`.
  */
 export function precompiled<Row>(db: Kysely<any>, build: () => Compilable<Row>, raw?: RunsNow): (...parameters: unknown[]) => Promise<Row | undefined> {
   let compiled: CompiledQuery<Row> | undefined;
