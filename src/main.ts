@@ -15,7 +15,7 @@ import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime } from './adapters/realtime.js';
 import { createSmtpMailer } from './adapters/mail/smtp.js';
 import type { Mailer } from './ports/mailer.js';
-import { createPipelineMetrics, registerAdmissionMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import { createPipelineMetrics, registerAdmissionMetrics, registerCommitMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
 import { createOutboxMetrics } from './adapters/outbox-metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
@@ -151,6 +151,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
       mailer,
     },
   });
+  registerCommitMetrics(metricsRegistry, () => deps.pipeline.commitCounts());
   const closers: (() => Promise<void> | void)[] = [];
   // closed last of all (closers run in reverse): its summaries due are written while the store is open
   closers.push(() => deps.homelessEvents.close());

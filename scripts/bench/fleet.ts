@@ -18,6 +18,8 @@
 // Node flags for both embedded servers (`--max-semi-space-size=2`, `--single-threaded-gc`).
 // Every wait prints progress every 10 s and gives up, saying where it stood, after 2 minutes
 // plus 40 ms a device (or 3 minutes without change); a storm that gives up is reported as such.
+// Hearth's connect storm also prints how many presence flips shared each of the event pipeline's
+// transactions (hearth_event_commits_total, hearth_event_commit_items_total).
 // Before each embedded storm every server takes the same warm-up (1% of the fleet, 1 to 100 devices,
 // connect and drop) so what it does once is not counted per device (lib/fleet-embedded.ts).
 // Load: BENCH_FLEET_GENERATORS child processes (4), each from its own source address
@@ -88,6 +90,7 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
         if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
         if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
         if (r.partsLine) console.log(`  ${r.target} memory parts: ${r.partsLine}`);
+        if (r.commitsLine) console.log(`  ${r.target} group commits during the storm: ${r.commitsLine}`);
       }
       rows.push(...here);
       if (h.largest) {

@@ -1,6 +1,8 @@
 // Metrics of the pipeline and of the adapters, on the registry /metrics serves (main.ts):
 // - hearth_event_commit_duration_seconds: an event from entering the pipeline to the commit of
 //   its row and its webhook deliveries (group commit, src/domain/event/group-commit.ts);
+// - hearth_event_commits_total and hearth_event_commit_items_total: the pipeline's transactions
+//   and the events in them (group commit: items per commit is their ratio), read when scraped;
 // - hearth_pg_pool_*: the PostgreSQL pool (cluster mode);
 // - hearth_redis_up: whether the Redis client is connected (cluster mode);
 // - hearth_listener_connections_*: admission control of the MQTT listeners (src/listeners/gate.ts).
@@ -117,4 +119,18 @@ export function registerAdmissionMetrics(
     'inFlight',
     Gauge,
   );
+}
+
+/** the event pipeline's group commits (domain/event/group-commit.ts), counted there and read here when scraped */
+export function registerCommitMetrics(registry: Registry, counts: () => { commits: number; items: number }): void {
+  const counter = (name: string, help: string, value: (c: { commits: number; items: number }) => number) => {
+    const head = { name, help, type: 'counter' as const, aggregator: 'sum' as const };
+    registry.registerMetric({
+      ...head,
+      get: async () => ({ ...head, values: [{ labels: {}, value: value(counts()) }] }),
+      reset: () => {},
+    } as never);
+  };
+  counter('hearth_event_commits_total', 'Transactions of the event pipeline (each holds one or more events: group commit)', (c) => c.commits);
+  counter('hearth_event_commit_items_total', "Events (presence flips included) in the event pipeline's transactions", (c) => c.items);
 }

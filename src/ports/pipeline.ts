@@ -53,4 +53,6 @@ export interface EventPipeline {
   invalidateTargets(projectId: number): void;
   /** a worker of this process offers room for new deliveries (handoff.ts); returns the detach */
   attachClaimer(claimer: LocalClaimer): () => void;
+  /** the outbox's transactions since the pipeline was made, and the events they held (/metrics) */
+  commitCounts(): { commits: number; items: number };
 }

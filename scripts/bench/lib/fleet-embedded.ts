@@ -17,6 +17,7 @@ import { cpuByThreadOf, cpuMicrosOf, forkChild, rssOf, startMosquitto, threadCpu
 import type { Failures, FleetClient } from '../baselines/fleet-load.js';
 import {
   apiConnected,
+  commitCounts,
   fmt,
   gauge,
   kib,
@@ -51,6 +52,8 @@ export interface ConnectFigures {
   memoryLine?: string;
   /** the same by kind of mapping and by V8 space (partsLineOf) */
   partsLine?: string;
+  /** Hearth: the pipeline's transactions during the storm and the events (presence flips) per transaction */
+  commitsLine?: string;
   /** from the storm's start until the API / the gauge counted N */
   apiMs?: number;
   gaugeMs?: number;
@@ -177,6 +180,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       await until(async () => reached('gauge', await gauge(httpPort), 0), 'warm-up: gauge 0', undefined, undefined, GAUGE_EVERY_MS);
     });
     const before = await server.request<Memory>({ type: 'measure' }, 'memory');
+    const commits0 = await commitCounts(httpPort);
     // BENCH_PROFILE=<dir>: a CPU profile of the server during this connect storm (until both counts are N)
     const profile = process.env.BENCH_PROFILE;
     if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
@@ -197,6 +201,9 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     const cpu = cpuMicrosOf(server.proc.pid!) - cpu0;
     const cpuThreads = threadCpuLine(threads0, cpuByThreadOf(server.proc.pid!), n);
     const [apiMs, gaugeMs] = settledOrThrow(await counted);
+    const commits1 = await commitCounts(httpPort);
+    const tx = commits1.commits - commits0.commits;
+    const items = commits1.items - commits0.items;
     if (profile) {
       const file = resolve(profile, `fleet-hearth-${n}-connect-${Date.now()}.cpuprofile`);
       await server.request({ type: 'profile', action: 'stop', file }, 'profiled', 120_000);
@@ -216,6 +223,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       cpuThreads,
       memoryLine: memoryLineOf(before, after, n),
       partsLine: partsLineOf(before, after, n),
+      commitsLine: `${fmt(tx)} transactions for ${fmt(items)} events (presence flips), ${fmt(items / tx, 1)} a transaction`,
       apiMs,
       gaugeMs,
       failures: c.failures,

@@ -215,6 +215,13 @@ export async function apiConnected(httpPort: number, adminKey: string): Promise<
  */
 export const GAUGE_EVERY_MS = 1000;
 
+/** the event pipeline's transactions and the events in them so far (hearth_event_commits_total, _commit_items_total) */
+export async function commitCounts(httpPort: number): Promise<{ commits: number; items: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { commits: value('hearth_event_commits_total'), items: value('hearth_event_commit_items_total') };
+}
+
 /** hearth_broker_connected_devices{transport="mqtt"} of one node; NaN when it does not answer */
 export async function gauge(httpPort: number): Promise<number> {
   try {

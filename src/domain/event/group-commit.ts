@@ -94,6 +94,9 @@ export class GroupCommit<T> {
   /** batches after which senders are not waited for (a wait for them ran out), and how many the last time */
   private skipWaits = 0;
   private skipped = 0;
+  /** transactions committed, and the items in them (their ratio: how well commits are shared) */
+  private committedTx = 0;
+  private committedItems = 0;
 
   constructor(
     private readonly commit: CommitBatch<T>,
@@ -103,6 +106,11 @@ export class GroupCommit<T> {
     this.gathers = opts.gathers;
     this.durable = opts.durable;
     this.senderWaits = opts.senderWaits;
+  }
+
+  /** transactions this group commit has committed, and the items they held, since it was made */
+  counts(): { commits: number; items: number } {
+    return { commits: this.committedTx, items: this.committedItems };
   }
 
   /** resolves once `item` is committed */
@@ -187,6 +195,8 @@ export class GroupCommit<T> {
   private async commitBatch(batch: Waiter<T>[]): Promise<Waiter<T>[]> {
     try {
       await this.commit(batch.map((w) => w.item));
+      this.committedTx++;
+      this.committedItems += batch.length;
       return batch;
     } catch (err) {
       if (batch.length === 1) {
@@ -198,6 +208,8 @@ export class GroupCommit<T> {
       for (const w of batch) {
         try {
           await this.commit([w.item]);
+          this.committedTx++;
+          this.committedItems++;
           committed.push(w);
         } catch (e) {
           w.reject(e);

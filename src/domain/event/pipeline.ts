@@ -55,6 +55,7 @@ export function createEventPipeline(deps: { store: PipelineStore }): EventPipeli
     projectModules: (projectId) => targets.modules(projectId),
     invalidateTargets: (projectId) => targets.invalidate(projectId),
     attachClaimer: (claimer) => handoff.attach(claimer),
+    commitCounts: () => outbox.counts(),
   };
 }
 

@@ -24,6 +24,8 @@ describe('broker and pipeline metrics', () => {
     expect(sample(before, 'hearth_broker_connects_total', { transport: 'mqtt' })).toBe(0);
     expect(sample(before, 'hearth_broker_publishes_total', { kind: 'event' })).toBe(0);
     expect(sample(before, 'hearth_event_commit_duration_seconds_count')).toBe(0);
+    expect(sample(before, 'hearth_event_commits_total')).toBe(0);
+    expect(sample(before, 'hearth_event_commit_items_total')).toBe(0);
 
     const d = await t.seedDevice();
     expect(await mqttRefused(t, String(d.id), 'dk.wrong-key')).toBe(4);
@@ -40,6 +42,9 @@ describe('broker and pipeline metrics', () => {
     expect(sample(m, 'hearth_broker_connects_total', { transport: 'mqtt' })).toBe(1);
     expect(sample(m, 'hearth_broker_connect_refusals_total', { transport: 'mqtt', reason: 'INVALID_TOKEN' })).toBe(1);
     expect(sample(m, 'hearth_event_commit_duration_seconds_count')).toBe(1);
+    // one transaction held it (the group commit's figures: items per commit is their ratio)
+    expect(sample(m, 'hearth_event_commits_total')).toBe(1);
+    expect(sample(m, 'hearth_event_commit_items_total')).toBe(1);
 
     const sent = await t.http('PUT', `/devices/${d.id}/command`, { token: t.adminKey, body: { action: 'ping', parameters: {} } });
     expect(sent.status).toBe(204);
@@ -56,6 +61,9 @@ describe('broker and pipeline metrics', () => {
     expect(sample(m, 'hearth_broker_kv_syncs_total', { transport: 'mqtt' })).toBe(1);
     expect(sample(m, 'hearth_broker_kv_syncs_total', { transport: 'websocket' })).toBe(0);
     expect(sample(m, 'hearth_event_commit_duration_seconds_count')).toBe(2);
+    // each publish waited for the last one's PUBACK: a transaction each
+    expect(sample(m, 'hearth_event_commits_total')).toBe(2);
+    expect(sample(m, 'hearth_event_commit_items_total')).toBe(2);
     const sum = sample(m, 'hearth_event_commit_duration_seconds_sum')!;
     expect(sum).toBeGreaterThan(0);
     expect(sample(m, 'hearth_event_commit_duration_seconds_bucket', { le: '+Inf' })).toBe(2);

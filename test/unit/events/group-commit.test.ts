@@ -68,6 +68,10 @@ describe('GroupCommit', () => {
       { items: ['b'], ok: true },
     ]);
     expect(t.stored()).toEqual(['a', 'b', 'dup']);
+    // counts() (/metrics): the transactions that committed and the items they held
+    expect(gc.counts()).toEqual({ commits: 2, items: 2 });
+    expect(await outcomes(['c', 'd', 'e'].map((id) => gc.add(id)))).toEqual(['ok', 'ok', 'ok']);
+    expect(gc.counts()).toEqual({ commits: 3, items: 5 });
   });
 
   it('rejects a lone item whose transaction fails, without trying it twice', async () => {
