@@ -18,6 +18,7 @@ import type { Failures, FleetClient } from '../baselines/fleet-load.js';
 import {
   apiConnected,
   commitCounts,
+  metricValues,
   fmt,
   gauge,
   kib,
@@ -150,10 +151,7 @@ const clientsOf = (n: number, ids: (i: number) => number, creds: boolean): Fleet
     port: 0,
   }));
 
-const heldOf = async (httpPort: number): Promise<number> => {
-  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
-  return Number(/^hearth_listener_connections_held_total\{listener="MQTT"\} (\S+)$/m.exec(text)?.[1] ?? NaN);
-};
+const heldOf = async (httpPort: number): Promise<number> => (await metricValues(httpPort, 'hearth_listener_connections_held_total{listener="MQTT"}'))[0];
 
 /** Hearth at one size; at the largest (with storms on) also the drop and the restart storms */
 export async function hearthAt(s: Settings, n: number, stormRate: number, largest: boolean): Promise<{ connect: ConnectFigures; largest?: LargestFigures }> {

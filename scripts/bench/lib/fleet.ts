@@ -215,19 +215,22 @@ export async function apiConnected(httpPort: number, adminKey: string): Promise<
  */
 export const GAUGE_EVERY_MS = 1000;
 
+/** one node's /metrics, the value of each series as it is printed there (`name{label="value"}`); NaN for one it does not print */
+export async function metricValues(httpPort: number, ...series: string[]): Promise<number[]> {
+  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+  return series.map((s) => Number(new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN));
+}
+
 /** the event pipeline's transactions and the events in them so far (hearth_event_commits_total, _commit_items_total) */
 export async function commitCounts(httpPort: number): Promise<{ commits: number; items: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { commits: value('hearth_event_commits_total'), items: value('hearth_event_commit_items_total') };
+  const [commits, items] = await metricValues(httpPort, 'hearth_event_commits_total', 'hearth_event_commit_items_total');
+  return { commits, items };
 }
 
 /** hearth_broker_connected_devices{transport="mqtt"} of one node; NaN when it does not answer */
 export async function gauge(httpPort: number): Promise<number> {
   try {
-    const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
-    const m = /^hearth_broker_connected_devices\{transport="mqtt"\} (\S+)$/m.exec(text);
-    return m ? Number(m[1]) : NaN;
+    return (await metricValues(httpPort, 'hearth_broker_connected_devices{transport="mqtt"}'))[0];
   } catch {
     return NaN;
   }
