@@ -37,6 +37,8 @@ interface Figures {
   perSecond: number;
   /** CPU time of the broker's process per message, µs */
   cpuMicros: number;
+  /** Hearth: events per transaction of its event pipeline (group commit) */
+  perCommit?: number;
 }
 
 type Target = { name: string; once(perPublisher: number): Promise<Figures> };
@@ -69,13 +71,16 @@ function hearthTarget(hearth: Hearth, devices: { id: number; key: string }[], na
           });
         });
         const published = child.wait('published', 300_000);
+        const commits = hearth.deps.pipeline.commitCounts();
         const cpu = process.cpuUsage();
         start = performance.now();
         child.proc.send({ type: 'go' });
         const ms = await done;
         const used = process.cpuUsage(cpu);
+        const after = hearth.deps.pipeline.commitCounts();
         await published;
-        return { messages: total, seconds: ms / 1000, perSecond: total / (ms / 1000), cpuMicros: (used.user + used.system) / total };
+        const perCommit = (after.items - commits.items) / Math.max(1, after.commits - commits.commits);
+        return { messages: total, seconds: ms / 1000, perSecond: total / (ms / 1000), cpuMicros: (used.user + used.system) / total, perCommit };
       } finally {
         await child.close();
       }
@@ -171,7 +176,9 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const f = await t.once(PER_PUBLISHER);
-        console.log(`    round ${r + 1} ${t.name.padEnd(13)} ${fmt(f.perSecond).padStart(7)} msg/s  ${fmt(f.cpuMicros, 1).padStart(6)} µs CPU/msg`);
+        console.log(
+          `    round ${r + 1} ${t.name.padEnd(13)} ${fmt(f.perSecond).padStart(7)} msg/s  ${fmt(f.cpuMicros, 1).padStart(6)} µs CPU/msg${f.perCommit ? `  ${fmt(f.perCommit)} events/commit` : ''}`,
+        );
         const b = best.get(t.name);
         if (!b || f.perSecond > b.perSecond) best.set(t.name, f);
       }
