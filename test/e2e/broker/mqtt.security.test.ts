@@ -183,6 +183,34 @@ describe('publish ACL', () => {
     expect(box.messages).toEqual([]);
   });
 
+  it("a handled device publish ends at its PUBACK: Aedes's publish steps and event never see it, its own $SYS publishes still go through", async () => {
+    const aedes = t.hearth.broker!.aedes;
+    const seen: string[] = [];
+    const onPublish = (packet: { topic: string }) => void seen.push(packet.topic);
+    aedes.on('publish', onPublish);
+    try {
+      const d = await t.seedDevice();
+      const c = await mqttConnect(t, d, { clientId: 'consumed-a' });
+      // positive control: the listener sees what does go through Aedes (a connect is announced on $SYS)
+      await eventually(() => seen.some((topic) => topic.endsWith('/new/clients')));
+      await c.publishAsync(`/devices/${d.id}/event`, JSON.stringify({ eventType: 'consumedProbe', eventData: { qos: 1 } }), { qos: 1 });
+      c.publish(`/devices/${d.id}/event`, JSON.stringify({ eventType: 'consumedProbe', eventData: { qos: 0 } }), { qos: 0 });
+      await c.publishAsync(`/devices/${d.id}/data`, JSON.stringify({ data: [{ temperature: 21 }] }), { qos: 1 });
+      // a publish refused (not its topic) is consumed too
+      await c.publishAsync(`/devices/${d.id}/command`, JSON.stringify({ action: 'x' }), { qos: 1 });
+      await eventually(async () => (await t.deps.store.events.list({ projectId: 1, eventType: 'consumedProbe' }, { skip: 0, limit: 5 })).total === 2);
+      // Aedes publishes a QoS 1 packet after its PUBACK is written: another connect announced after
+      // all of the above means they had their turn
+      const announced = seen.length;
+      await mqttConnect(t, d, { clientId: 'consumed-b' });
+      await eventually(() => seen.slice(announced).some((topic) => topic.endsWith('/new/clients')));
+      expect(seen.filter((topic) => !topic.startsWith('$SYS/'))).toEqual([]);
+      expect(c.connected).toBe(true);
+    } finally {
+      aedes.off('publish', onPublish);
+    }
+  });
+
   it('a device cannot publish to $SYS or to a retained foreign topic', async () => {
     const c = await mqttConnect(t, t.device);
     await c.publishAsync('$SYS/broker/x', 'hi', { qos: 1, retain: true });
