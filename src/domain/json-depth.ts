@@ -24,7 +24,20 @@ const message = (limit: number) => `nested deeper than ${limit} levels`;
  * cost (about 550 bytes of garbage per MQTT event).
  */
 export function jsonTextDepthIssue(text: string, limit: number): DepthIssue | undefined {
-  return deeperThan(text, limit) ? depthIssueWithPath(text, limit) : undefined;
+  return !fewOpeners(text, limit) && deeperThan(text, limit) ? depthIssueWithPath(text, limit) : undefined;
+}
+
+/**
+ * whether the text holds at most `limit` `{` and `[` in all, strings included: then nothing in it
+ * can be nested past the limit. String#indexOf scans natively, a few times faster than the
+ * character loop of deeperThan on an event payload (two `{`: about 70 ns against 250, issue #26);
+ * a text with more (large bodies, nested or not) costs at most one scan more than before.
+ */
+function fewOpeners(text: string, limit: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > limit) return false;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > limit) return false;
+  return true;
 }
 
 /** the index of the `"` that ends the string starting at `start` (escapes honoured), or the text's length */

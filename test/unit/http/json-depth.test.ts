@@ -22,6 +22,19 @@ describe('jsonTextDepthIssue', () => {
     expect(jsonTextDepthIssue('{"a":{},"b":{"c":{"d":{}}}}', 3)).toEqual({ path: 'b.c.d', message: 'nested deeper than 3 levels' });
   });
 
+  it('counts openers of both kinds and in strings only to let a text through early: one past the limit in all is judged by its nesting', () => {
+    // exactly the limit of openers, nested: through without the nesting pass
+    expect(jsonTextDepthIssue('{"a":[{"b":1}]}', 3)).toBeUndefined();
+    // one more than the limit, mixed kinds: refused only when they are nested that deep
+    expect(jsonTextDepthIssue('{"a":[{"b":[]}]}', 3)).toEqual({ path: 'a.0.b', message: 'nested deeper than 3 levels' });
+    expect(jsonTextDepthIssue('[{"a":[]},{"b":{}}]', 3)).toBeUndefined();
+    // openers in strings push the count past the limit; the nesting pass still skips them
+    expect(jsonTextDepthIssue(JSON.stringify({ s: '{{{{[[[[', t: [{}] }), 3)).toBeUndefined();
+    expect(jsonTextDepthIssue(JSON.stringify({ s: '{{{{[[[[', t: [{ u: [] }] }), 3)).toEqual({ path: 't.0.u', message: 'nested deeper than 3 levels' });
+    // a large shallow body: 100 objects, four levels
+    expect(jsonTextDepthIssue(JSON.stringify({ eventType: 'x', eventData: { rows: Array.from({ length: 100 }, (_, i) => ({ i })) } }), 4)).toBeUndefined();
+  });
+
   it('1,000,000 levels: one pass, no stack overflow', () => {
     const text = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
     expect(jsonTextDepthIssue(text, 32)?.path).toBe(Array(32).fill('0').join('.'));
