@@ -5,6 +5,7 @@ import type { EmitDeps } from '../deps.js';
 import type { EventRecord, PresenceWrite } from '../../ports/store.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 import type { OutboxItem } from '../../ports/pipeline.js';
+import type { NewDelivery } from '../../ports/queue.js';
 import { pointsOfEvent } from '../tsdb/points.js';
 
 export interface EmitInput {
@@ -28,25 +29,44 @@ export interface EmitInput {
  * `work` message only wakes workers early, they poll the queue anyway. Deliveries handed to a
  * worker of this process need no `work` message. The outbox is `deps.pipeline` (pipeline.ts).
  */
-export async function emitEvent(deps: EmitDeps, input: EmitInput): Promise<string> {
+export function emitEvent(deps: EmitDeps, input: EmitInput): Promise<string> {
   const now = input.now ?? deps.clock.now();
   // time-ordered and unique (crypto/ids.ts)
   const id = deps.ids.event(now);
   // module lookup is cached per project (domain/webhook/event-targets.ts): no query per event, and no promise
   const fanned = eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
-  const deliveries = Array.isArray(fanned) ? fanned : await fanned;
-  const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
-  if (input.presence) item.presence = input.presence;
-  if (input.senderWaits) item.senderWaits = true;
+  // the common case without a turn of its own: deliveries known at once, no time-series points. Not
+  // an async function: its frame and the awaits' reactions were a share of an event's garbage (issue #26)
+  if (!Array.isArray(fanned) || input.event.eventData.timeSeriesData !== undefined) return emitLater(deps, input, id, fanned);
+  const item = outboxItem(input, id, fanned);
+  const entered = performance.now();
+  return deps.pipeline.commit(item).then(() => announced(deps, input, item, entered, id));
+}
+
+/** an event whose deliveries or points take a turn of their own to find */
+async function emitLater(deps: EmitDeps, input: EmitInput, id: string, fanned: NewDelivery[] | Promise<NewDelivery[]>): Promise<string> {
+  const item = outboxItem(input, id, Array.isArray(fanned) ? fanned : await fanned);
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
   if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer
   const entered = performance.now();
   await deps.pipeline.commit(item);
+  return announced(deps, input, item, entered, id);
+}
+
+function outboxItem(input: EmitInput, id: string, deliveries: NewDelivery[]): OutboxItem {
+  const item: OutboxItem = { row: { id, projectId: input.projectId, event: input.event, json: input.json }, deliveries };
+  if (input.presence) item.presence = input.presence;
+  if (input.senderWaits) item.senderWaits = true;
+  return item;
+}
+
+/** committed: the metric, then the bus (its promise is the caller's answer: a Redis bus answers once published) */
+function announced(deps: EmitDeps, input: EmitInput, item: OutboxItem, entered: number, id: string): Promise<string> | string {
   deps.pipelineMetrics.eventCommitted((performance.now() - entered) / 1000);
-  await deps.bus.publish('event', { projectId: input.projectId, deviceId: input.event.originDeviceId, event: input.event });
-  if (item.queued) await deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
-  return id;
+  const published = deps.bus.publish('event', { projectId: input.projectId, deviceId: input.event.originDeviceId, event: input.event });
+  if (!item.queued) return published.then(() => id);
+  return published.then(() => deps.bus.publish('work', { queue: WEBHOOK_QUEUE })).then(() => id);
 }
 
 /**
