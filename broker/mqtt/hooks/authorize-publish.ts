@@ -40,7 +40,7 @@ export function authorizePublish(ctx: BrokerContext) {
     const s = sessionOf(client);
     // a will Aedes finds without its client (another node's, or a stale one): never ours to send
     if (!client || !s) return done(new Error('publish without a device session'));
-    void handle(ctx, client, s, packet, done);
+    handle(ctx, client, s, packet, done);
   };
 }
 
@@ -59,22 +59,44 @@ type PublishStep = (ctx: BrokerContext, p: Publishing) => Promise<boolean> | boo
 /** a device publish's steps, in order; whatever they decide, the packet is then consumed (CONSUMED_TOPIC) */
 export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, handledByKind];
 
-/** the publish's steps, then Aedes is told: the packet consumed, or our failure (no PUBACK) */
-async function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, done: (err?: Error | null) => void): Promise<void> {
+/**
+ * the publish's steps, then Aedes is told: the packet consumed, or our failure (no PUBACK). Not an
+ * async function, and neither is handledByKind: a step that decides at once is not awaited, and
+ * one that answers later is chained (an async frame each was a share of an event's CPU, issue #26)
+ */
+function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, done: (err?: Error | null) => void): void {
+  let r: Promise<boolean> | boolean;
   try {
     const kind = publishKindOf(s.device.id, packet.topic);
     if (kind) ctx.metrics.publishes[kind.kind]++;
-    const p: Publishing = { client, s, packet, kind };
-    // a step that decides at once is not awaited: a turn of the microtask queue per step and per publish
-    for (const step of PUBLISH_STEPS) {
-      const r = step(ctx, p);
-      if (r === false || (r !== true && !(await r))) break;
-    }
+    r = stepsFrom(ctx, { client, s, packet, kind }, 0);
   } catch (err) {
     done(err as Error);
     return;
   }
-  // outside the try: Aedes goes on with the packet inside done, and what throws there is not the publish's failure
+  if (r === true || r === false) consumed(packet, done);
+  else
+    r.then(
+      () => consumed(packet, done),
+      (err: Error) => done(err),
+    );
+}
+
+/** PUBLISH_STEPS from the i-th on: false as soon as one drops the publish; a promise once one answers later */
+function stepsFrom(ctx: BrokerContext, p: Publishing, i: number): Promise<boolean> | boolean {
+  for (; i < PUBLISH_STEPS.length; i++) {
+    const r = PUBLISH_STEPS[i](ctx, p);
+    if (r === false) return false;
+    if (r !== true) {
+      const next = i + 1;
+      return r.then((ok) => ok && stepsFrom(ctx, p, next));
+    }
+  }
+  return true;
+}
+
+/** Aedes goes on with the packet inside done: what throws there is not the publish's failure */
+function consumed(packet: PublishPacket, done: (err?: Error | null) => void): void {
   packet.topic = CONSUMED_TOPIC;
   packet.retain = false;
   done(null);
@@ -107,21 +129,28 @@ function topicAllowed(ctx: BrokerContext, { s, packet, kind }: Publishing): bool
 }
 
 /** the handler of the topic's kind (published/); the device's mistakes are dropped, not its connection */
-async function handledByKind(ctx: BrokerContext, { client, s, packet, kind }: Publishing): Promise<boolean> {
+function handledByKind(ctx: BrokerContext, p: Publishing): Promise<boolean> {
+  let r: Promise<unknown>;
   try {
-    await HANDLERS[kind!.kind](ctx, client, s, packet, kind!);
-    return true;
+    r = HANDLERS[p.kind!.kind](ctx, p.client, p.s, p.packet, p.kind!);
   } catch (err) {
-    // a RangeError is the payload's doing too (a stack overflow in something recursive): the
-    // device's mistake, never a reason to cut its connection
-    if (err instanceof PayloadError || err instanceof RangeError || isAppError(err)) {
-      const why = describe(err);
-      dropped(ctx, s, packet.topic, why);
-      counted(ctx, s, packet.topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
-      return false;
-    }
-    throw err;
+    return refused(ctx, p, err) ? FALSE : Promise.reject(err);
   }
+  return r.then(TRUE, (err) => (refused(ctx, p, err) ? false : Promise.reject(err)));
+}
+
+const TRUE = () => true;
+const FALSE = Promise.resolve(false);
+
+/** whether the failure is the device's mistake (then dropped and logged here) rather than ours */
+function refused(ctx: BrokerContext, { s, packet }: Publishing, err: unknown): boolean {
+  // a RangeError is the payload's doing too (a stack overflow in something recursive): the
+  // device's mistake, never a reason to cut its connection
+  if (!(err instanceof PayloadError || err instanceof RangeError || isAppError(err))) return false;
+  const why = describe(err);
+  dropped(ctx, s, packet.topic, why);
+  counted(ctx, s, packet.topic, isAppError(err) ? err.reason.toLowerCase() : 'payload', why);
+  return true;
 }
 
 /** every drop: the metric, and the process log's sampled warn (drop-log.ts) */

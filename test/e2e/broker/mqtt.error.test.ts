@@ -1,6 +1,8 @@
 // MQTT clients that get things wrong (docs/devices.md#mqtt, docs/api.md#errors, docs/api.md#limits): bad payloads and topics are dropped
 // and logged with the connection kept; oversized packets, silent sockets, garbage and frozen
 // subscribers are cut off without hurting anyone else.
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
 import { brokerLogLines, eventually, inbox, mqttConnect } from './clients.js';
@@ -104,6 +106,35 @@ describe('invalid payloads and topics', () => {
     const lines = (await brokerLogLines(t)).filter((l) => l.includes(`device ${d.id}: the device publishes faster`));
     expect(lines).toHaveLength(1);
     expect(c.connected).toBe(true);
+  });
+});
+
+describe('a failure of ours', () => {
+  it('an event the store refuses gets no PUBACK: the connection is closed so the device sends it again; other devices go on', async () => {
+    // a real refusal from SQLite, through a second connection to the node's database file
+    const db = new BetterSqlite3(join(t.dataDir, 'hearth.db'));
+    db.exec("create trigger refuse_probe before insert on events when new.event_type = 'storeRefuses' begin select raise(abort, 'refused by the test'); end");
+    try {
+      const d = await t.seedDevice();
+      const c = await mqttConnect(t, d, { reconnectPeriod: 0 });
+      // whichever comes first: the PUBACK, or the connection closed
+      const outcome = await new Promise<string>((resolve) => {
+        c.once('close', () => resolve('closed'));
+        c.publish(`/devices/${d.id}/event`, JSON.stringify({ eventType: 'storeRefuses', eventData: {} }), { qos: 1 }, (err) => {
+          if (!err) resolve('acknowledged');
+        });
+      });
+      expect(outcome).toBe('closed');
+      // positive control: another device's event is committed and acknowledged meanwhile
+      const other = await t.seedDevice();
+      const o = await mqttConnect(t, other);
+      await o.publishAsync(`/devices/${other.id}/event`, JSON.stringify({ eventType: 'afterRefusal', eventData: {} }), { qos: 1 });
+      expect((await t.deps.store.events.list({ projectId: 1, eventType: 'afterRefusal' }, { skip: 0, limit: 5 })).total).toBe(1);
+      expect((await t.deps.store.events.list({ projectId: 1, eventType: 'storeRefuses' }, { skip: 0, limit: 5 })).total).toBe(0);
+    } finally {
+      db.exec('drop trigger refuse_probe');
+      db.close();
+    }
   });
 });
 
