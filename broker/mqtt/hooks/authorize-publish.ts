@@ -89,7 +89,8 @@ function stepsFrom(ctx: BrokerContext, p: Publishing, i: number): Promise<boolea
     if (r === false) return false;
     if (r !== true) {
       const next = i + 1;
-      return r.then((ok) => ok && stepsFrom(ctx, p, next));
+      // the last step's answer is the publish's (the event's handler, every event): no promise more
+      return next === PUBLISH_STEPS.length ? r : r.then((ok) => ok && stepsFrom(ctx, p, next));
     }
   }
   return true;
