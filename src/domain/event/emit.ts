@@ -30,6 +30,16 @@ export interface EmitInput {
  * worker of this process need no `work` message. The outbox is `deps.pipeline` (pipeline.ts).
  */
 export function emitEvent(deps: EmitDeps, input: EmitInput): Promise<string> {
+  // what throws before the commit rejects, as it did when this was an async function (emitFlip and
+  // others return this promise as theirs)
+  try {
+    return emitNow(deps, input);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function emitNow(deps: EmitDeps, input: EmitInput): Promise<string> {
   const now = input.now ?? deps.clock.now();
   // time-ordered and unique (crypto/ids.ts)
   const id = deps.ids.event(now);

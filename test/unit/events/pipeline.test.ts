@@ -150,3 +150,17 @@ describe('event pipeline and REST senders', () => {
     expect(stored.items.map((e) => e.event.eventData.n).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });
+
+describe('emitEvent answers with its promise', () => {
+  it('an event that fails before its commit rejects the promise instead of throwing at the caller (as when it was an async function)', async () => {
+    const { deps } = await eventSide();
+    // positive control, and the project's webhook targets cached: the next event takes the path without a turn of its own
+    await emitEvent(deps, { projectId: 1, event: { eventType: 'tick', eventData: {}, timestamp: T, homeId: 1 } });
+    expect((await deps.store.events.list({ projectId: 1, eventType: 'tick' }, { skip: 0, limit: 5 })).total).toBe(1);
+    // an event without eventData: reading its time-series points throws a TypeError before the commit
+    const broken = { eventType: 'tick', timestamp: T, homeId: 1 } as never;
+    let emitted: Promise<string> | undefined;
+    expect(() => (emitted = emitEvent(deps, { projectId: 1, event: broken }))).not.toThrow();
+    await expect(emitted).rejects.toThrow(TypeError);
+  });
+});
