@@ -47,6 +47,9 @@ function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
     },
     synced: () => (walSync ? walSync.sync() : Promise.resolve()),
     async ping() {
+      // a failed WAL sync refuses every commit's acknowledgement until a restart (wal-sync.ts)
+      const failed = walSync?.failure();
+      if (failed) throw failed;
       await sql`select 1`.execute(db);
     },
     close: () => handle.close(),

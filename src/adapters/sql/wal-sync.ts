@@ -16,6 +16,14 @@
 // this fsync and nothing more (on Linux and macOS, whose SQLite builds assume powersafe overwrite).
 // On Linux the sync is fdatasync(2): the frames and the file's new size (what reading them back
 // needs), without the modification time, which fsync also writes. Elsewhere fsync, as SQLite does.
+//
+// A failed sync is final. After fsync(2) reports an I/O error, Linux may have dropped the dirty
+// pages it could not write and marked them clean, so a later fsync can succeed without them; and
+// SQLite's recovery stops at the first WAL frame missing, dropping every commit after it. Trying
+// again and answering the commits the retry covers would acknowledge events a restart then loses.
+// So every later sync is refused with the first error (no event is answered until the node is
+// restarted and SQLite has recovered the WAL to its last durable commit), as PostgreSQL stops on
+// a failed fsync. Failing to open the WAL syncs nothing and is tried again at the next sync.
 import { open, type FileHandle } from 'node:fs/promises';
 
 const DATA_ONLY = process.platform === 'linux';
@@ -23,6 +31,8 @@ const DATA_ONLY = process.platform === 'linux';
 export interface WalSync {
   /** resolves once every commit made on the connection before the call is on disk */
   sync(): Promise<void>;
+  /** the failure every sync is now refused with (a sync failed), for /readyz */
+  failure(): Error | undefined;
   /** waits for the syncs under way, then lets the file go */
   close(): Promise<void>;
 }
@@ -32,6 +42,8 @@ export function walSync(file: string): WalSync {
   let wal: Promise<FileHandle> | undefined;
   const under = new Set<Promise<void>>();
   let closed = false;
+  /** the first sync that failed: every later one is refused with it (see above) */
+  let failed: Error | undefined;
 
   async function once(): Promise<void> {
     // the WAL exists once a commit has been made, which is what a sync follows
@@ -43,12 +55,22 @@ export function walSync(file: string): WalSync {
       wal = undefined;
       throw err;
     }
-    await (DATA_ONLY ? h.datasync() : h.sync());
+    try {
+      await (DATA_ONLY ? h.datasync() : h.sync());
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      failed ??= new Error(
+        `syncing ${file}-wal to disk failed (${why}): commits since the last sync may not be on disk, so no further commit is acknowledged; restart the node to recover the database to its last durable commit`,
+        { cause: err },
+      );
+      throw failed;
+    }
   }
 
   return {
     sync() {
       if (closed) return Promise.reject(new Error('the database is closed'));
+      if (failed) return Promise.reject(failed);
       const p = once();
       const tracked = p.then(
         () => {},
@@ -58,6 +80,7 @@ export function walSync(file: string): WalSync {
       void tracked.then(() => under.delete(tracked));
       return p;
     },
+    failure: () => failed,
     async close() {
       closed = true;
       await Promise.all(under);
