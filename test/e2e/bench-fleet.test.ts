@@ -32,6 +32,11 @@ describe('npm run bench -- fleet', () => {
     // the held column is printed (a number); that the gate holds is test/e2e/broker/connect-storm.happy.test.ts's to show
     expect(out).toMatch(/^  restart, admission 5\/s .* \d+$/m);
     expect(out).toMatch(/hearth \/ bare aedes at 20: connects\/s [\d.]+x/);
+    // what the bench's own reads cost Hearth's server, and its CPU per connect without them
+    expect(out).toMatch(
+      /^  hearth CPU of the bench's own reads .*: [\d,]+ µs a second with every device connected, so up to [\d,]+ of the [\d,]+ µs per connect; -?[\d,]+ µs without them$/m,
+    );
+    expect(out).toMatch(/hearth \/ bare aedes at 20: .*CPU per connect [\d.]+x, CPU per connect without the bench's reads -?[\d.]+x/);
     // the CPU per connect by thread and where resident memory went, for both node servers
     for (const target of ['hearth', 'bare aedes']) {
       expect(out).toMatch(new RegExp(`^  ${target} CPU µs per connect by thread \\(user\\+system\\):`, 'm'));

@@ -221,9 +221,22 @@ function stillOpen(ctx: BrokerContext, client: Client, s: DeviceSession): void {
 /** the client carries its session and counts for presence until its socket closes, whatever closes it */
 function attachSession(ctx: BrokerContext, { client, session, onSocketClose }: Connecting): Promise<void> {
   (client as Client & WithSession).hearth = session;
+  if (!client.req) forgetPeerAddress(client.conn);
   // the socket closing is the one signal every kind of disconnect gives
   client.conn.on('close', onSocketClose);
   return ctx.connections.attach(session!);
+}
+
+/**
+ * Node keeps a socket's peer address once it is read (`_peername`, an object of 56 bytes) for the
+ * connection's life: the listener's gate read it for the per-address limit, and this CONNECT for
+ * the session, which has its own copy (`ip`). Nothing reads it again while the device stays
+ * connected, so it goes (memory per device at fleet size, issue #25; scripts/bench/fleet-heap.ts
+ * counts it). Read later, Node asks the kernel again. Over TLS the TCP socket under it
+ * (`_parent`, the one the gate read) has its own.
+ */
+function forgetPeerAddress(conn: unknown): void {
+  for (let s = conn as { _peername?: unknown; _parent?: unknown } | undefined; s; s = s._parent as typeof s) if (s._peername) s._peername = undefined;
 }
 
 /** a refusal that a guesser gets: slowed down (not a full device, not our own failure) */

@@ -11,6 +11,8 @@
 //                                                             generation collected: what lived long enough to be promoted)
 //   {type:'profile', action:'stop', file}                   → {type:'profiled'}   (written to file as .cpuprofile, and
 //                                                             the sampled allocations, garbage included, beside it as .heapprofile)
+//   {type:'snapshot', file}                                → {type:'snapshotted'}  (a heap snapshot after a full collection:
+//                                                             what each connection holds, by owner; fleet-heap.ts)
 //   {type:'close'}
 // `env`: settings on top of the bench's own (HEARTH_LIMITS_*...).
 // Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
@@ -18,7 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.js';
 import { loadHearth } from './hearth.js';
@@ -34,6 +36,7 @@ type Msg =
   | { type: 'restart'; env?: Env }
   | { type: 'measure'; idleMs?: number }
   | { type: 'profile'; action: 'start' | 'stop'; file?: string; majorOnly?: boolean }
+  | { type: 'snapshot'; file: string }
   | { type: 'close' };
 
 const send = (m: unknown): void => void process.send!(m);
@@ -222,6 +225,16 @@ process.on('message', (m: Msg) => {
       break;
     case 'profile':
       profile(m).catch(fail);
+      break;
+    case 'snapshot':
+      Promise.resolve()
+        .then(() => {
+          (globalThis as { gc?: () => void }).gc?.();
+          mkdirSync(dirname(m.file), { recursive: true });
+          writeHeapSnapshot(m.file);
+          send({ type: 'snapshotted' });
+        })
+        .catch(fail);
       break;
     case 'close':
       Promise.resolve()

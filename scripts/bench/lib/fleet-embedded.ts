@@ -55,6 +55,13 @@ export interface ConnectFigures {
   partsLine?: string;
   /** Hearth: the pipeline's transactions during the storm and the events (presence flips) per transaction */
   commitsLine?: string;
+  /**
+   * Hearth: of cpuPerConnect, what the bench's own reads during the storm cost the server (the
+   * API's count and /metrics, until both read N), µs per device: bare Aedes has neither to answer
+   */
+  pollingPerConnect?: number;
+  /** the server's CPU a second while only those reads run (every device connected), µs */
+  pollingPerSecond?: number;
   /** from the storm's start until the API / the gauge counted N */
   apiMs?: number;
   gaugeMs?: number;
@@ -208,6 +215,8 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       console.log(`  CPU profile of the server during the connect storm: ${file}`);
     }
     const after = await server.request<Memory>({ type: 'measure' }, 'memory');
+    // read until both counts were N: the longer of the two waits
+    const pollingPerSecond = await pollingCost(server.proc.pid!, httpPort, adminKey);
     const connect: ConnectFigures = {
       target: 'hearth',
       n,
@@ -222,6 +231,8 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       memoryLine: memoryLineOf(before, after, n),
       partsLine: partsLineOf(before, after, n),
       commitsLine: `${fmt(tx)} transactions for ${fmt(items)} events (presence flips), ${fmt(items / tx, 1)} a transaction`,
+      pollingPerSecond,
+      pollingPerConnect: (pollingPerSecond * Math.max(apiMs, gaugeMs)) / 1000 / n,
       apiMs,
       gaugeMs,
       failures: c.failures,
@@ -280,6 +291,30 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     await gens.close();
     await server.close();
   }
+}
+
+/** how long pollingCost reads */
+const POLLING_SAMPLE_MS = 5000;
+
+/**
+ * The server's CPU a second (µs) while the bench reads what its storm waits read, and nothing
+ * else goes on: the API's connected count every 100 ms and /metrics every GAUGE_EVERY_MS (until()
+ * reads one at a time, then waits). A storm's CPU per connect carries these reads for as long as
+ * the waits run; bare Aedes answers none. Read once every device is connected: the count reads
+ * the most index entries then, so this is the high end of what they cost during the storm.
+ */
+async function pollingCost(pid: number, httpPort: number, adminKey: string): Promise<number> {
+  const cpu0 = cpuMicrosOf(pid);
+  const t0 = performance.now();
+  const end = t0 + POLLING_SAMPLE_MS;
+  const every = async (read: () => Promise<unknown>, ms: number) => {
+    while (performance.now() < end) {
+      await read();
+      await new Promise((r) => setTimeout(r, ms));
+    }
+  };
+  await Promise.all([every(() => apiConnected(httpPort, adminKey), 100), every(() => gauge(httpPort), GAUGE_EVERY_MS)]);
+  return ((cpuMicrosOf(pid) - cpu0) / (performance.now() - t0)) * 1000;
 }
 
 /** the values of waits that all succeeded; the first failure otherwise */

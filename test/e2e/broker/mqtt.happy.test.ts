@@ -19,6 +19,21 @@ describe('MQTT connect', () => {
     expect(c.connected).toBe(true);
   });
 
+  it("keeps the device's address with its session, not Node's cached copy on the socket (memory per device)", async () => {
+    const d = await t.seedDevice();
+    const c = await mqttConnect(t, d, { clientId: 'peer-kept' });
+    expect(c.connected).toBe(true);
+    type Conn = { _peername?: unknown; remoteAddress?: string };
+    const clients = (t.hearth.broker!.aedes as unknown as { clients: Record<string, { conn: Conn; hearth?: { ip?: string } }> }).clients;
+    const server = clients[`${d.id}/peer-kept`];
+    // the session has the address it signed in from
+    expect(server?.hearth?.ip).toBe('127.0.0.1');
+    // the socket no longer holds the copy Node cached when the gate and the CONNECT read it...
+    expect(server?.conn._peername).toBeUndefined();
+    // ...and reading it again still answers, from the kernel
+    expect(server?.conn.remoteAddress).toBe('127.0.0.1');
+  });
+
   it('accepts MQTT 3.1 (MQIsdp)', async () => {
     const c = await mqttConnect(t, t.device, { protocolVersion: 3, protocolId: 'MQIsdp', clientId: 'v31-client' });
     expect(c.connected).toBe(true);
