@@ -25,7 +25,11 @@ const DUE_SQLITE = (
   limit: number,
 ) => `select * from deliveries where next_attempt_time <= ?${excluding ? ' and lane not in (select value from json_each(?))' : ''}
   order by next_attempt_time limit ${limit}`;
-const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ? where id = ?`;
+// the rows found are leased in one statement, their ids one JSON array parameter: one UPDATE a row
+// cost about 0.5 µs more a row (6.1 to 6.4 against 5.7 to 5.8 µs CPU a row for the read and the
+// lease, claims of 200 from a queue of 20,000, three runs each; issue #26)
+const LEASE_SQLITE = `update deliveries set status = 'delivering', claimed_by = ?, next_attempt_time = ?, update_time = ?
+  where id in (select value from json_each(?))`;
 // RETURNING costs about twice the UPDATE itself on SQLite (25 against 9 µs a row): when the caller
 // gives the row's project, the change count says whether the lease was held
 const COMPLETE_SQLITE = `update deliveries set status = ?, attempts = ?, round_attempts = ?, next_attempt_time = ?, update_time = ?, claimed_by = null
@@ -60,7 +64,7 @@ export function leaseOps(db: DeliveriesDb, dialect: Dialect, raw?: RawSqlite): L
           return d.atomically(
             () => {
               const found = (excluding ? due.all(req.now, JSON.stringify(req.excludeLanes)) : due.all(req.now)) as Record<string, unknown>[];
-              for (const r of found) lease.run(req.workerId, req.leaseUntil, req.now, r.id);
+              if (found.length > 0) lease.run(req.workerId, req.leaseUntil, req.now, JSON.stringify(found.map((r) => r.id)));
               return found;
             },
             { immediate: true, relaxed: true },

@@ -392,6 +392,30 @@ describe('webhook client on the wire: what is sent', () => {
     },
   );
 
+  it('judges a header name the same on every request, and in every client (names are judged once and remembered)', async () => {
+    const server = await startRawServer((_req, conn) => conn.socket.write(answer()));
+    const headers = { 'X-Fine': '1', HOST: 'example.test', 'content-LENGTH': '999', 'Bad Name!': 'v' };
+    for (const c of [client(), client(), client()]) {
+      // twice in each client: the first judgement of a name and the remembered one agree
+      for (let i = 0; i < 2; i++) {
+        expect(await c.send({ url: server.url, headers, body: 'ab' })).toMatchObject({ ok: false, error: 'ERR_INVALID_HTTP_TOKEN' });
+        const { 'Bad Name!': _refused, ...fine } = headers;
+        expect((await c.send({ url: server.url, headers: fine, body: 'ab' })).ok).toBe(true);
+      }
+    }
+    // only the valid sends arrived, each with the caller's Host, its own framing and no other
+    expect(server.requests).toHaveLength(6);
+    for (const req of server.requests) {
+      expect(req.headers).toEqual([
+        ['X-Fine', '1'],
+        ['HOST', 'example.test'],
+        ['Content-Length', '2'],
+        ['Connection', 'keep-alive'],
+      ]);
+      expect(req.body.toString()).toBe('ab');
+    }
+  });
+
   it.each([
     ['CR LF (header injection)', 'v\r\nX-Injected: 1'],
     ['a bare LF', 'a\nb'],

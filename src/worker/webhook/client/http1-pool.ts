@@ -84,6 +84,8 @@ interface Pool {
 
 export function createPools(opts: PoolOptions): Pools {
   const pools = new Map<string, Pool>();
+  // what a plain socket reads lands here (onread): reads are handled one at a time, synchronously
+  const readBuffer = Buffer.allocUnsafe(16 * 1024);
   let closed = false;
   let sweeper: NodeJS.Timeout | undefined;
 
@@ -134,9 +136,15 @@ export function createPools(opts: PoolOptions): Pools {
         // (TLS 1.3 hands sessions over after the handshake, possibly more than one)
         socket.on('session', (session: Buffer) => (pool.tlsSession = session));
         this.socket = socket;
-      } else this.socket = net.connect(options);
+      } else {
+        // read into the one buffer of this client's plain sockets, handed to the parser in place:
+        // no Buffer allocated and no stream 'data' event per read (the answers are small; a body
+        // piece the exchange keeps is copied, body())
+        options.onread = { buffer: readBuffer, callback: (n) => (this.onData(readBuffer.subarray(0, n)), true) };
+        this.socket = net.connect(options);
+      }
       this.socket.setNoDelay(true);
-      this.socket.on('data', (data: Buffer) => this.onData(data));
+      if (ep.https) this.socket.on('data', (data: Buffer) => this.onData(data));
       this.socket.on('error', (err) => (this.err ??= err));
       this.socket.on('close', () => this.onClose());
       pool.conns.add(this);
@@ -180,12 +188,13 @@ export function createPools(opts: PoolOptions): Pools {
       const room = opts.maxResponseBytes - ex.received;
       if (chunk.length > room) {
         // docs/api.md#limits: keep the first bytes, then drop the connection rather than drain it
-        if (room > 0) ex.chunks.push(chunk.subarray(0, room));
+        if (room > 0) ex.chunks.push(Buffer.from(chunk.subarray(0, room)));
         ex.received += room;
         this.cut = true;
         return;
       }
-      ex.chunks.push(chunk);
+      // a plain socket's reads share one buffer (onread), which the next read overwrites
+      ex.chunks.push(this.pool.endpoint.https ? chunk : Buffer.from(chunk));
       ex.received += chunk.length;
     }
 
