@@ -248,8 +248,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     results.push(await once('bare node:http', bare, count));
     bareRawRun = await once('bare node:http, raw', bareRaw, count);
     // latency at a steady load both can carry (half of what Hearth just sustained): closed loops
-    // above measure capacity, so their latency is mostly time spent queued behind the backlog
-    const rate = Math.max(50, Math.round(results[0].perSecond / 2));
+    // above measure capacity, so their latency is mostly time spent queued behind the backlog.
+    // BENCH_WEBHOOK_RATE fixes it, so that two revisions of an A/B run are timed at the same rate
+    const rate = Number(process.env.BENCH_WEBHOOK_RATE) || Math.max(50, Math.round(results[0].perSecond / 2));
     const steady = Math.min(count, rate * 5);
     // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine
     const paused = watchPauses();
