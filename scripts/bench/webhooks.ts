@@ -31,6 +31,7 @@ import type { BenchOptions, BenchResult } from './lib/types.js';
 import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
 import { pausesLine, watchPauses, type Pauses } from './lib/pauses.js';
+import { commitCounts } from './lib/fleet.js';
 
 // Hearth as users run it: the built server (baselines/hearth.ts)
 const { startHearth } = await loadHearth();
@@ -183,6 +184,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   let worker = newWorker();
   const results: Figures[] = [];
   let halfLoad: Pauses | undefined;
+  /** the half-load run's commits and the events in them (/metrics) */
+  let halfLoadCommits: { commits: number; items: number } | undefined;
   let bareRawRun: Figures | undefined;
   let stage: { perSecond: number; bare: number; hearthMicros: number; mainMicros: number; senderMicros: number } | undefined;
   try {
@@ -254,8 +257,12 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const steady = Math.min(count, rate * 5);
     // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine
     const paused = watchPauses();
+    // how the events shared commits (and, on SQLite, WAL fsyncs) there
+    const commits0 = await commitCounts(hearth.httpPort);
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
+    const commits1 = await commitCounts(hearth.httpPort);
     halfLoad = paused();
+    halfLoadCommits = { commits: commits1.commits - commits0.commits, items: commits1.items - commits0.items };
     results.push(await once(`bare node:http @${rate}/s`, { ...bare, rate }, steady));
 
     // the delivery stage alone: fill the queue with the worker stopped, then time the drain
@@ -327,6 +334,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     );
   }
   if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)}`);
+  if (halfLoadCommits)
+    console.log(
+      `  at ${steadyHearth.target.split('@')[1]}, commits: ${halfLoadCommits.commits} (${(halfLoadCommits.items / halfLoadCommits.commits).toFixed(1)} events each)`,
+    );
   if (stage) {
     console.log(
       `  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`,
