@@ -108,8 +108,10 @@ export interface Store extends Repositories {
   /**
    * Run fn in one transaction; the Store handed to fn is bound to it. `syncLater`: the commit may
    * resolve before it is on disk, and `synced()` makes it durable; nobody is answered before then.
+   * `whole`: fn never goes on after a failure of its writes (whatever throws rolls the whole
+   * transaction back), so a repository's own all-or-nothing step inside it needs no savepoint.
    */
-  transaction<T>(fn: (tx: Store) => Promise<T>, how?: { syncLater?: boolean }): Promise<T>;
+  transaction<T>(fn: (tx: Store) => Promise<T>, how?: { syncLater?: boolean; whole?: boolean }): Promise<T>;
   /**
    * resolves once every commit made so far is on disk: SQLite with synchronous=full syncs its WAL
    * off the event loop (docs/operations.md#durability); elsewhere at once, every commit already is

@@ -27,23 +27,25 @@ import { postgresChangeFeed, sqliteChangeFeed } from './change-feed.js';
 
 type Db = Kysely<Database>;
 
-function build(db: Db, handle: SqlHandle, inTx: boolean): Store {
+function build(db: Db, handle: SqlHandle, inTx: boolean, whole = false): Store {
   // Operations that need several statements run in a transaction of their own, or in the
   // caller's when the store is already bound to one.
   const within = <T>(fn: (d: Db) => Promise<T>): Promise<T> => (inTx ? fn(db) : db.transaction().execute((trx) => fn(trx)));
 
   // SQLite: the webhook pipeline's hot statements skip Kysely (sqlite-raw.ts)
-  const raw = handle.sqlite && handle.statements ? rawSqlite(db, handle.sqlite, handle.statements, inTx) : undefined;
-  const transaction = <T>(d: Db, fn: (tx: Store) => Promise<T>) => d.transaction().execute((trx) => fn(build(trx, handle, true)));
+  const raw = handle.sqlite && handle.statements ? rawSqlite(db, handle.sqlite, handle.statements, inTx, whole) : undefined;
+  const transaction = <T>(d: Db, fn: (tx: Store) => Promise<T>, whole = false) => d.transaction().execute((trx) => fn(build(trx, handle, true, whole)));
   const { walSync, statements, sqlite } = handle;
   const store: Store = {
     transaction(fn, how) {
       if (inTx) return fn(store);
-      if (!how?.syncLater || !walSync || !statements || !sqlite) return transaction(db, fn);
+      if (!how?.syncLater || !walSync || !statements || !sqlite) return transaction(db, fn, how?.whole);
       // docs/operations.md#durability: into the WAL without its fsync (wal-sync.ts). The connection is
       // held from the pragma to its undoing, so no other caller's commit is made with NORMAL.
       // BEGIN and COMMIT without Kysely's transaction() (sqlite-raw.ts); the store it hands fn is bound to the held connection
-      return db.connection().execute((conn) => relaxed(statements, () => inSqliteTransaction(sqlite, statements, () => fn(build(conn, handle, true)))));
+      return db
+        .connection()
+        .execute((conn) => relaxed(statements, () => inSqliteTransaction(sqlite, statements, () => fn(build(conn, handle, true, how.whole)))));
     },
     synced: () => (walSync ? walSync.sync() : Promise.resolve()),
     async ping() {

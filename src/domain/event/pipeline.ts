@@ -80,7 +80,7 @@ async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHan
       await tx.stats.add(counts);
       for (const r of reservations) await tx.deliveries.insertMany(r.taken, r.claim);
       if (rest.length > 0) await tx.deliveries.insertMany(rest);
-    }, SYNC_LATER);
+    }, OUTBOX_COMMIT);
   } catch (err) {
     for (const r of reservations) r.cancel();
     throw err;
@@ -94,6 +94,13 @@ async function commitOutbox(store: Pick<Store, 'transaction'>, handoff: LocalHan
 
 /** the outbox's commits: durable once `store.synced()` resolves (the outbox's `durable`) */
 const SYNC_LATER = { syncLater: true } as const;
+/**
+ * and all or nothing as a whole: commitOutbox's body catches nothing, and a batch that fails is
+ * retried item by item (group-commit.ts). On SQLite each repository's step then runs without a
+ * savepoint of its own: inside one, the events' and deliveries' multi-row inserts kept their undo
+ * pages in a sub-journal that grew over the whole step and spilled to a temporary file
+ */
+const OUTBOX_COMMIT = { syncLater: true, whole: true } as const;
 
 /** the presence flips of a batch; a device's connect and disconnect never share one (presence.ts orders them) */
 function presenceOf(items: OutboxItem[]): PresenceWrite[] | undefined {

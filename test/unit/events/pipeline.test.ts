@@ -164,3 +164,25 @@ describe('emitEvent answers with its promise', () => {
     await expect(emitted).rejects.toThrow(TypeError);
   });
 });
+
+describe('event pipeline commits, all or nothing', () => {
+  // the outbox's transaction runs its repositories' steps without savepoints (Store.transaction's
+  // `whole`): that holds only while a failure anywhere in it rolls all of it back
+  it('rolls a batch back whole when one of its deliveries is refused, then commits the others once each', async () => {
+    const a = await hearth();
+    const sqlite = (a.store as unknown as { sql: { sqlite: import('better-sqlite3').Database } }).sql.sqlite;
+    // the store's own refusal, after the batch's events were inserted: a real SQLite trigger
+    sqlite.exec(`create trigger refuse_13 before insert on deliveries when json_extract(new.payload, '$.eventData.n') = 13
+      begin select raise(abort, 'refused by the test'); end`);
+    const before = a.pipeline.commitCounts();
+    const settled = await Promise.allSettled([a.emit(1), a.emit(13), a.emit(3)]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/refused by the test/);
+    const events = (await a.store.events.list({ projectId: 1 }, { skip: 0, limit: 10 })).items.map((e) => (e.event.eventData as { n: number }).n);
+    expect(events.sort()).toEqual([1, 3]);
+    expect((await a.deliveries()).sort()).toEqual([1, 3]);
+    // the three shared a transaction that failed, then each went alone: two of those committed
+    const after = a.pipeline.commitCounts();
+    expect([after.commits - before.commits, after.items - before.items]).toEqual([2, 2]);
+  });
+});
