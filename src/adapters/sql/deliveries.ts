@@ -15,8 +15,18 @@ type Db = DeliveriesDb;
 
 // SQLite caps bound parameters per statement (32766 since 3.32); 15 columns a row.
 const INSERT_CHUNK = 500;
-const INSERT_SQLITE = `insert into deliveries (id, project_id, module_id, kind, lane, event_id, event_type, payload, status, attempts,
-  round_attempts, next_attempt_time, creation_time, update_time, claimed_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)`;
+const INSERT_INTO_SQLITE = `insert into deliveries (id, project_id, module_id, kind, lane, event_id, event_type, payload, status, attempts,
+  round_attempts, next_attempt_time, creation_time, update_time, claimed_by) values `;
+const INSERT_ROW_SQLITE = `(?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)`;
+const INSERT_SQLITE = INSERT_INTO_SQLITE + INSERT_ROW_SQLITE;
+// SQLite: INSERT_ROWS rows a statement run, the rest one by one, as the events' insert (logs.ts).
+// A run per row cost 5.5 µs a row against 5.3 in runs of 8 for a commit of 12 rows, 4.0 against
+// 3.6 for 50 (commit included; same process, alternating, issue #26). 8, not the events' 32: an
+// event commit of the webhooks bench holds about a dozen events, each with its delivery.
+const INSERT_ROWS = 8;
+const INSERT_MANY_SQLITE = INSERT_INTO_SQLITE + Array(INSERT_ROWS).fill(INSERT_ROW_SQLITE).join(', ');
+// 13 parameters a row
+const INSERT_PARAMS = 13;
 
 export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: RawSqlite): Deliveries {
   const db = base as unknown as Db;
@@ -28,10 +38,37 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       const claimedBy = claim?.workerId ?? null;
       if (raw) {
         await raw((d) => {
-          const st = d.prepare(INSERT_SQLITE);
+          const one = d.prepare(INSERT_SQLITE);
           d.atomically(() => {
-            for (const r of rows) {
-              st.run(
+            let i = 0;
+            if (rows.length >= INSERT_ROWS) {
+              const many = d.prepare(INSERT_MANY_SQLITE);
+              // one array for every run (bound, not kept)
+              const values: unknown[] = new Array(INSERT_ROWS * INSERT_PARAMS);
+              for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
+                let p = 0;
+                for (let j = i; j < i + INSERT_ROWS; j++) {
+                  const r = rows[j];
+                  values[p++] = r.id;
+                  values[p++] = r.projectId;
+                  values[p++] = r.moduleId;
+                  values[p++] = r.kind;
+                  values[p++] = laneOf(r);
+                  values[p++] = r.eventId;
+                  values[p++] = r.eventType;
+                  values[p++] = r.payload;
+                  values[p++] = status;
+                  values[p++] = claim?.leaseUntil ?? r.creationTime;
+                  values[p++] = r.creationTime;
+                  values[p++] = r.creationTime;
+                  values[p++] = claimedBy;
+                }
+                many.run(values);
+              }
+            }
+            for (; i < rows.length; i++) {
+              const r = rows[i];
+              one.run(
                 r.id,
                 r.projectId,
                 r.moduleId,
