@@ -15,18 +15,15 @@ type Db = DeliveriesDb;
 
 // SQLite caps bound parameters per statement (32766 since 3.32); 15 columns a row.
 const INSERT_CHUNK = 500;
-const INSERT_INTO_SQLITE = `insert into deliveries (id, project_id, module_id, kind, lane, event_id, event_type, payload, status, attempts,
-  round_attempts, next_attempt_time, creation_time, update_time, claimed_by) values `;
-const INSERT_ROW_SQLITE = `(?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)`;
-const INSERT_SQLITE = INSERT_INTO_SQLITE + INSERT_ROW_SQLITE;
-// SQLite: INSERT_ROWS rows a statement run, the rest one by one, as the events' insert (logs.ts).
-// A run per row cost 5.5 µs a row against 5.3 in runs of 8 for a commit of 12 rows, 4.0 against
-// 3.6 for 50 (commit included; same process, alternating, issue #26). 8, not the events' 32: an
-// event commit of the webhooks bench holds about a dozen events, each with its delivery.
-const INSERT_ROWS = 8;
-const INSERT_MANY_SQLITE = INSERT_INTO_SQLITE + Array(INSERT_ROWS).fill(INSERT_ROW_SQLITE).join(', ');
-// 13 parameters a row
-const INSERT_PARAMS = 13;
+const INSERT_SQLITE = `insert into deliveries (id, project_id, module_id, kind, lane, event_id, event_type, payload, status, attempts,
+  round_attempts, next_attempt_time, creation_time, update_time, claimed_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)`;
+// One run per row, not multi-row runs as the events' insert: the rows are written inside the
+// event commit's transaction, in a savepoint (SqliteConn.atomically), and there a multi-row INSERT
+// cost more, not less: 8.9 µs a row against 5.2 for 40 rows in runs of 8, 6.4 against 4.1 for
+// 100, while in a transaction of its own runs of 8 cost 3.5 against 4.0 for 100 (same process,
+// alternating, medians, issue #26). A multi-row INSERT keeps a statement journal; under an open
+// savepoint that journal cannot be dropped after each statement, grows past SQLite's in-memory
+// spill threshold and goes to a temporary file (with `temp_store = memory` it stays cheap).
 
 export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: RawSqlite): Deliveries {
   const db = base as unknown as Db;
@@ -38,37 +35,10 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       const claimedBy = claim?.workerId ?? null;
       if (raw) {
         await raw((d) => {
-          const one = d.prepare(INSERT_SQLITE);
+          const st = d.prepare(INSERT_SQLITE);
           d.atomically(() => {
-            let i = 0;
-            if (rows.length >= INSERT_ROWS) {
-              const many = d.prepare(INSERT_MANY_SQLITE);
-              // one array for every run (bound, not kept)
-              const values: unknown[] = new Array(INSERT_ROWS * INSERT_PARAMS);
-              for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
-                let p = 0;
-                for (let j = i; j < i + INSERT_ROWS; j++) {
-                  const r = rows[j];
-                  values[p++] = r.id;
-                  values[p++] = r.projectId;
-                  values[p++] = r.moduleId;
-                  values[p++] = r.kind;
-                  values[p++] = laneOf(r);
-                  values[p++] = r.eventId;
-                  values[p++] = r.eventType;
-                  values[p++] = r.payload;
-                  values[p++] = status;
-                  values[p++] = claim?.leaseUntil ?? r.creationTime;
-                  values[p++] = r.creationTime;
-                  values[p++] = r.creationTime;
-                  values[p++] = claimedBy;
-                }
-                many.run(values);
-              }
-            }
-            for (; i < rows.length; i++) {
-              const r = rows[i];
-              one.run(
+            for (const r of rows) {
+              st.run(
                 r.id,
                 r.projectId,
                 r.moduleId,
