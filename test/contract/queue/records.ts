@@ -110,10 +110,10 @@ export function recordsContract(make: MakeStore): void {
       await s.deliveries.insertMany([]);
     });
 
-    it('writes each row of a batch with its own values, in runs of several rows and one by one', async () => {
+    it('writes each row of a batch with its own values, pending or leased', async () => {
       const s = await fresh(make);
-      // 19 rows, pending, then 19 leased: SQLite writes them 8 a statement, the last 3 one by one;
-      // every field differs from row to row, so a value bound in another row's place shows
+      // 19 rows pending, then 19 leased; every field differs from row to row, so a value bound in
+      // another row's place (or another column's) shows
       const rows = (prefix: string) =>
         Array.from({ length: 19 }, (_, i) =>
           delivery(`${prefix}${i}`, {
