@@ -177,7 +177,7 @@ function initial(dialect: Dialect): Migration {
 
 // Smart modules and the durable webhook delivery queue (docs/webhooks.md). A delivery is due when
 // next_attempt_time <= now: pending rows at their next try, delivering rows when their lease
-// ends; finished rows have none, so the claim index holds only live work.
+// ends; finished rows have none, so the claim index holds only live work (partial since 0016).
 function webhooks(): Migration {
   return {
     async up(db: Kysely<any>) {
@@ -647,6 +647,25 @@ function fleetStats(): Migration {
   };
 }
 
+/**
+ * The delivery queue's claim index as the webhooks migration meant it, holding live work only:
+ * both SQLite and PostgreSQL index NULLs, so every finished delivery kept an entry (its NULL
+ * next_attempt_time), one more index write per outcome and an index that grew with the history
+ * rather than the queue. Partial, an outcome only deletes its row's entry. Every query through it
+ * (the claim's `next_attempt_time <= ?`, the queue figures' `is not null`) implies the condition,
+ * so both planners still use it. On SQLite, 100,000 deliveries in, a delivery's insert cost 0.2 to
+ * 0.3 µs less and its outcome 0.25 to 0.35 µs less (about 3.0 µs each; commits of 20 and 50 rows,
+ * same process, alternating, medians; issue #26).
+ */
+function liveDeliveriesDue(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('deliveries_due').execute();
+      await sql`create index deliveries_due on deliveries (next_attempt_time) where next_attempt_time is not null`.execute(db);
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -665,6 +684,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0012_firmware_rollouts': firmwareRollouts(),
         '0013_fleet_stats': fleetStats(),
         '0015_certificate_revocations': certificateRevocations(),
+        '0016_live_deliveries_due': liveDeliveriesDue(),
       };
     },
   };

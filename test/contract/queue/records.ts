@@ -110,6 +110,61 @@ export function recordsContract(make: MakeStore): void {
       await s.deliveries.insertMany([]);
     });
 
+    it('writes each row of a batch with its own values, pending or leased', async () => {
+      const s = await fresh(make);
+      // 19 rows pending, then 19 leased; every field differs from row to row, so a value bound in
+      // another row's place (or another column's) shows
+      const rows = (prefix: string) =>
+        Array.from({ length: 19 }, (_, i) =>
+          delivery(`${prefix}${i}`, {
+            projectId: 1 + (i % 2),
+            moduleId: `m${i % 3}`,
+            kind: i % 4 === 0 ? 'command' : 'event',
+            eventId: i % 5 === 0 ? null : `ev-${prefix}${i}`,
+            eventType: i % 6 === 0 ? null : `type${i}`,
+            payload: `{"n":${i},"p":"${prefix}"}`,
+            creationTime: at(i),
+          }),
+        );
+      const pending = rows('p');
+      const leased = rows('l');
+      await s.deliveries.insertMany(pending);
+      await s.deliveries.insertMany(leased, { workerId: 'w1', leaseUntil: at(100) });
+      for (const d of pending)
+        expect(await s.deliveries.get(d.projectId, d.moduleId, d.id)).toEqual({
+          ...d,
+          status: 'pending',
+          attempts: [],
+          roundAttempts: 0,
+          nextAttemptTime: d.creationTime,
+          updateTime: d.creationTime,
+          claimedBy: null,
+        });
+      for (const d of leased)
+        expect(await s.deliveries.get(d.projectId, d.moduleId, d.id)).toEqual({
+          ...d,
+          status: 'delivering',
+          attempts: [],
+          roundAttempts: 0,
+          nextAttemptTime: at(100),
+          updateTime: d.creationTime,
+          claimedBy: 'w1',
+        });
+      // each row's lane is its own: leaving out every lane but one claims exactly that lane's rows
+      const lanes = new Set(pending.map((d) => `${d.projectId}/${d.moduleId}/${d.kind}`));
+      const lane = '2/m1/event';
+      const got = await claim(
+        s,
+        'w2',
+        50,
+        100,
+        [...lanes].filter((l) => l !== lane),
+      );
+      const want = pending.filter((d) => `${d.projectId}/${d.moduleId}/${d.kind}` === lane).map((d) => d.id);
+      expect(want.length).toBeGreaterThan(0);
+      expect(got.map((d) => d.id).sort()).toEqual(want.sort());
+    });
+
     it('commits many events with their deliveries in one transaction, or none of them', async () => {
       const s = await fresh(make);
       const events = Array.from({ length: 700 }, (_, i) => ({
