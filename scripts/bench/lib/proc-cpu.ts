@@ -2,7 +2,8 @@
 // generators), from Linux /proc: each group of pids is sampled before and after a measured stage,
 // and so is the whole machine, so a report can say how many cores each part used and how many
 // went to processes that are not ours (other users of a shared machine).
-import { readFileSync } from 'node:fs';
+import { pbkdf2 } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpuMicrosOf } from '../baselines/brokers.js';
 
 /** group name → the pids that make it up at the moment of the sample */
@@ -72,4 +73,99 @@ export function cpuBetween(before: CpuSample, after: CpuSample): CpuUsage {
   }
   const seconds = (after.at - before.at) / 1000;
   return { seconds, machineCores: (after.machine - before.machine) / 1e6 / seconds, micros };
+}
+
+/**
+ * CPU µs each thread of this process has used so far, by thread id; empty without /proc. From the
+ * scheduler's own account (`se.sum_exec_runtime` of /proc/self/task/<tid>/sched, to the
+ * nanosecond) where the kernel has it: /proc's stat counts 10 ms ticks, half a µs per message of
+ * a 20,000-message round, as large as what a helper thread uses per message.
+ */
+export function selfThreadMicros(): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const sched = /se\.sum_exec_runtime\s*:\s*([\d.]+)/.exec(readSched(tid));
+      if (sched) {
+        out.set(Number(tid), Number(sched[1]) * 1000); // ms
+        continue;
+      }
+      const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out.set(Number(tid), (Number(f[11]) + Number(f[12])) * 10_000); // utime + stime, clock ticks of 10 ms
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** /proc/self/task/<tid>/sched, '' where the kernel has none (built without CONFIG_SCHED_DEBUG) */
+function readSched(tid: string): string {
+  try {
+    return readFileSync(`/proc/self/task/${tid}/sched`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The kinds of thread of this process (issue #26: the CPU an event costs outside the main and
+ * sender threads). Node 20 names every thread `node`, so they are told apart by what they do and
+ * when they started (thread ids grow as threads start):
+ *  - `main`: the event loop, whose id is the process's;
+ *  - `libuv pool`: the threads that take UV_THREADPOOL_SIZE x 4 pbkdf2 jobs given at once (found
+ *    here; asynchronous file calls, fsync/fdatasync included, DNS lookups and zlib run there);
+ *  - `V8 platform`: those started before the pool, which Node starts before any JavaScript runs
+ *    (the module loader's first file read starts the pool): V8's GC helpers (parallel scavenge,
+ *    concurrent marking, sweeping) and its background compilers, and an idle signal watchdog;
+ *  - `worker`: those started after the pool: worker_threads (Hearth's sender thread, its
+ *    access-log thread), each with its own event loop.
+ * The pool is found by giving it work: call this before the measured stage, not during it.
+ */
+export async function selfThreadKinds(): Promise<(tid: number) => ThreadKind> {
+  const before = selfThreadMicros();
+  const jobs = 4 * Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  await Promise.all(Array.from({ length: jobs }, () => new Promise((r) => pbkdf2('hearth', 'bench', 50_000, 32, 'sha256', r))));
+  const busy = [...selfThreadMicros()].filter(([tid, t]) => tid !== process.pid && t > (before.get(tid) ?? 0)).map(([tid]) => tid);
+  // the pool's threads start together: a thread between two that took jobs is one that took none
+  const first = Math.min(...busy);
+  const last = Math.max(...busy);
+  return (tid) => (tid === process.pid ? 'main' : tid < first ? 'V8 platform' : tid <= last ? 'libuv pool' : 'worker');
+}
+
+export type ThreadKind = 'main' | 'V8 platform' | 'libuv pool' | 'worker';
+
+/**
+ * µs per `per` (event, message) each kind of thread used between two selfThreadMicros() samples;
+ * `worker` is split into the busiest worker thread (`busiest worker`: the sender thread of a
+ * webhook run) and the rest (`other workers`)
+ */
+export function cpuByThreadKind(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  kindOf: (tid: number) => ThreadKind,
+  per: number,
+): Record<ThreadKind | 'busiest worker' | 'other workers', number> {
+  const out = { main: 0, 'V8 platform': 0, 'libuv pool': 0, worker: 0, 'busiest worker': 0, 'other workers': 0 };
+  for (const [tid, t] of after) {
+    const used = t - (before.get(tid) ?? 0);
+    const kind = kindOf(tid);
+    out[kind] += used;
+    if (kind === 'worker') out['busiest worker'] = Math.max(out['busiest worker'], used);
+  }
+  out['other workers'] = out.worker - out['busiest worker'];
+  for (const k of Object.keys(out) as (keyof typeof out)[]) out[k] /= per;
+  return out;
+}
+
+/** cpuByThreadKind's figures as `kind N µs CPU` (each one a figure of an A/B run, ab.ts); `busiest` names the busiest worker thread */
+export function threadKindLine(k: ReturnType<typeof cpuByThreadKind>, busiest = 'busiest worker'): string {
+  const f = (n: number) => `${n.toFixed(1)} µs CPU`;
+  return `main ${f(k.main)}, V8 platform ${f(k['V8 platform'])}, libuv pool ${f(k['libuv pool'])}, ${busiest} ${f(k['busiest worker'])}, other workers ${f(k['other workers'])}`;
 }
