@@ -5,6 +5,7 @@ import type { EmitDeps } from '../deps.js';
 import type { EventRecord, PresenceWrite } from '../../ports/store.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 import type { OutboxItem } from '../../ports/pipeline.js';
+import { PUBLISHED } from '../../ports/bus.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { pointsOfEvent } from '../tsdb/points.js';
 
@@ -75,6 +76,13 @@ function outboxItem(input: EmitInput, id: string, deliveries: NewDelivery[]): Ou
 function announced(deps: EmitDeps, input: EmitInput, item: OutboxItem, entered: number, id: string): Promise<string> | string {
   deps.pipelineMetrics.eventCommitted((performance.now() - entered) / 1000);
   const published = deps.bus.publish('event', { projectId: input.projectId, deviceId: input.event.originDeviceId, event: input.event });
+  if (published === PUBLISHED) {
+    // the in-process bus published it at once: the id itself, not a promise the commit's reaction
+    // would have to wait a turn of its own for (ports/bus.ts PUBLISHED)
+    if (!item.queued) return id;
+    const work = deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
+    return work === PUBLISHED ? id : work.then(() => id);
+  }
   if (!item.queued) return published.then(() => id);
   return published.then(() => deps.bus.publish('work', { queue: WEBHOOK_QUEUE })).then(() => id);
 }
