@@ -32,7 +32,7 @@ import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
 import { pausesLine, watchPauses, type Pauses } from './lib/pauses.js';
 import { commitCounts } from './lib/fleet.js';
-import { cpuByThreadKind, selfThreadKinds, selfThreadMicros, threadKindLine, type ThreadKind } from './lib/proc-cpu.js';
+import { cpuByThreadKind, selfThreadKinds, selfThreadMicros, threadKindLines, type ThreadKind } from './lib/proc-cpu.js';
 
 // Hearth as users run it: the built server (baselines/hearth.ts)
 const { startHearth } = await loadHearth();
@@ -308,7 +308,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       `  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs, sender thread ${fmt(r.senderThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`,
     );
     // issue #26: what the other threads take (V8's GC helpers and compilers, the libuv pool's fsyncs)
-    if (r.threads) console.log(`  ${r.target}, Hearth per thread per event: ${threadKindLine(r.threads, 'sender')}`);
+    for (const line of r.threads ? threadKindLines(`  ${r.target}, Hearth per event`, r.threads, 'sender thread') : []) console.log(line);
   }
   const x = mqttRun.perSecond / bareRun.perSecond;
   const pass = x >= FLOOR && results.every((r) => r.duplicates === 0);
@@ -339,7 +339,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     console.log(
       `  delivery stage alone: Hearth ${fmt(stage.hearthMicros)} µs CPU per delivery (main thread ${fmt(stage.mainMicros)} µs, sender thread ${fmt(stage.senderMicros)} µs)`,
     );
-    console.log(`  delivery stage alone, Hearth per thread per delivery: ${threadKindLine(stage.threads, 'sender')}`);
+    for (const line of threadKindLines('  delivery stage alone, Hearth per delivery', stage.threads, 'sender thread')) console.log(line);
   }
   return {
     pass,

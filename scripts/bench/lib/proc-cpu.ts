@@ -164,8 +164,17 @@ export function cpuByThreadKind(
   return out;
 }
 
-/** cpuByThreadKind's figures as `kind N µs CPU` (each one a figure of an A/B run, ab.ts); `busiest` names the busiest worker thread */
-export function threadKindLine(k: ReturnType<typeof cpuByThreadKind>, busiest = 'busiest worker'): string {
-  const f = (n: number) => `${n.toFixed(1)} µs CPU`;
-  return `main ${f(k.main)}, V8 platform ${f(k['V8 platform'])}, libuv pool ${f(k['libuv pool'])}, ${busiest} ${f(k['busiest worker'])}, other workers ${f(k['other workers'])}`;
+/**
+ * cpuByThreadKind's figures, a line each (`<what>, <kind>: N µs CPU`: one figure of an A/B run
+ * each, named by its kind, ab.ts); `busiest` names the busiest worker thread
+ */
+export function threadKindLines(what: string, k: ReturnType<typeof cpuByThreadKind>, busiest = 'busiest worker thread'): string[] {
+  const kinds: [string, number][] = [
+    ['main thread', k.main],
+    ['V8 platform threads', k['V8 platform']],
+    ['libuv pool', k['libuv pool']],
+    [busiest, k['busiest worker']],
+    ['other worker threads', k['other workers']],
+  ];
+  return kinds.map(([kind, n]) => `${what}, ${kind}: ${n.toFixed(2)} µs CPU`);
 }
