@@ -119,8 +119,8 @@ function readSched(tid: string): string {
  * sender threads). Node 20 names every thread `node`, so they are told apart by what they do and
  * when they started (thread ids grow as threads start):
  *  - `main`: the event loop, whose id is the process's;
- *  - `libuv pool`: the threads that take UV_THREADPOOL_SIZE x 4 pbkdf2 jobs given at once (found
- *    here; asynchronous file calls, fsync/fdatasync included, DNS lookups and zlib run there);
+ *  - `libuv pool`: the UV_THREADPOOL_SIZE threads that used the most CPU while 4 pbkdf2 jobs each
+ *    were given at once (found here; asynchronous file calls, fsync/fdatasync included, DNS lookups and zlib run there);
  *  - `V8 platform`: those started before the pool, which Node starts before any JavaScript runs
  *    (the module loader's first file read starts the pool): V8's GC helpers (parallel scavenge,
  *    concurrent marking, sweeping) and its background compilers, and an idle signal watchdog;
@@ -130,12 +130,16 @@ function readSched(tid: string): string {
  */
 export async function selfThreadKinds(): Promise<(tid: number) => ThreadKind> {
   const before = selfThreadMicros();
-  const jobs = 4 * Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  const size = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  const jobs = 4 * size;
   await Promise.all(Array.from({ length: jobs }, () => new Promise((r) => pbkdf2('hearth', 'bench', 50_000, 32, 'sha256', r))));
   const used = [...selfThreadMicros()].filter(([tid]) => tid !== process.pid).map(([tid, t]) => [tid, t - (before.get(tid) ?? 0)] as const);
-  // a job is milliseconds: a V8 helper that ran a GC or compile task meanwhile used far less
-  const most = Math.max(...used.map(([, t]) => t));
-  const busy = used.filter(([, t]) => t >= most / 4).map(([tid]) => tid);
+  // the pool's size of threads that used the most: each ran jobs of milliseconds, where a V8
+  // helper that ran a GC or compile task meanwhile used less
+  const busy = used
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, size)
+    .map(([tid]) => tid);
   // the pool's threads start together: a thread between two that took jobs is one that took none
   const first = Math.min(...busy);
   const last = Math.max(...busy);
