@@ -7,7 +7,7 @@ import type { Caller } from '../caller.js';
 import { deviceFor } from '../auth/access.js';
 import { AppError } from '../errors.js';
 import { parseWith } from '../validate.js';
-import { emitEvent } from './emit.js';
+import { emitEvent, emitEventAnswering } from './emit.js';
 import { EventBodySchema, isEventBody } from './schemas.js';
 
 type IngestDeps = EmitDeps & Pick<Deps, 'limits' | 'homelessEvents'> & StoreOf<'logs'>;
@@ -73,9 +73,11 @@ function ingestNow(deps: IngestDeps, caller: Caller, device: EventDevice, body: 
       throw new AppError('INVALID_PARAMETERS', { issues: [{ path: 'eventData', message: `eventData is ${size} bytes; the limit is ${limit}` }] });
     }
   }
-  const emitted = emitEvent(deps, { projectId: device.projectId, event, json, now, senderWaits });
-  if (device.homeId !== null) return emitted.then(() => event);
-  return emitted.then(() => deps.homelessEvents.note(device.projectId, device.id, event.eventType)).then(() => event);
+  const toEmit = { projectId: device.projectId, event, json, now, senderWaits };
+  if (device.homeId !== null) return emitEventAnswering(deps, toEmit, event);
+  return emitEvent(deps, toEmit)
+    .then(() => deps.homelessEvents.note(device.projectId, device.id, event.eventType))
+    .then(() => event);
 }
 
 /** the event of any other sender: a device without a home or an address, a project key */
