@@ -32,6 +32,7 @@ import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
 import { pausesLine, watchPauses, type Pauses } from './lib/pauses.js';
 import { commitCounts } from './lib/fleet.js';
+import { cpuByThreadKind, selfThreadKinds, selfThreadMicros, threadKindLines, type ThreadKind } from './lib/proc-cpu.js';
 
 // Hearth as users run it: the built server (baselines/hearth.ts)
 const { startHearth } = await loadHearth();
@@ -57,6 +58,8 @@ interface Figures {
   mainThreadMicrosPerEvent: number;
   /** the busiest of Hearth's other threads: the sender thread */
   senderThreadMicrosPerEvent: number;
+  /** Hearth's CPU per event by kind of thread (lib/proc-cpu.ts), when its CPU is counted */
+  threads?: ReturnType<typeof cpuByThreadKind>;
   /** paced MQTT runs: each event's PUBACK at the device, ms after its send (sorted) */
   acks?: number[];
 }
@@ -83,27 +86,7 @@ const nextMessage = <T>(p: ChildProcess, pick: (m: any) => boolean): Promise<T> 
     p.on('message', on);
   });
 
-// CPU of each thread of this process (task id → µs), from /proc: the main thread (its task id is
-// the pid) runs the event loop; the busiest other thread during a webhook run is the sender
-// thread (the rest: the access-log writer, libuv and V8 helpers). Empty where there is no /proc.
-function threadMicros(): Map<number, number> {
-  const out = new Map<number, number>();
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      try {
-        const f = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-        out.set(Number(tid), ((Number(f[11]) + Number(f[12])) * 1e6) / 100); // utime + stime, in USER_HZ (100) ticks
-      } catch {
-        // the thread ended between listing and reading
-      }
-    }
-  } catch {
-    // no /proc
-  }
-  return out;
-}
-
-/** the main thread's and the busiest other thread's CPU between two threadMicros() samples */
+/** the main thread's and the busiest other thread's (the sender thread's) CPU between two selfThreadMicros() samples */
 function threadsBetween(before: Map<number, number>, after: Map<number, number>): { main: number; sender: number } {
   let sender = 0;
   for (const [tid, t] of after) if (tid !== process.pid) sender = Math.max(sender, t - (before.get(tid) ?? 0));
@@ -118,6 +101,7 @@ async function runOnce(
   gen: ChildProcess,
   job: Job,
   countOwnCpu: boolean,
+  kindOf: (tid: number) => ThreadKind,
   onSent?: () => void,
 ): Promise<Figures & { last: number }> {
   rx.send({ expect: job.count });
@@ -126,11 +110,12 @@ async function runOnce(
   const sentP = nextMessage<{ started: number; sent: number; cpuMicros: number; acks?: number[] }>(gen, (m) => m.started !== undefined);
   if (onSent) void sentP.then(onSent, () => {});
   const cpu = process.cpuUsage();
-  const threads0 = threadMicros();
+  const threads0 = selfThreadMicros();
   gen.send(job);
   const [sent, got] = await Promise.all([sentP, done]);
   const own = process.cpuUsage(cpu);
-  const threads = threadsBetween(threads0, threadMicros());
+  const threads1 = selfThreadMicros();
+  const threads = threadsBetween(threads0, threads1);
   const seconds = (got.last - sent.started) / 1000;
   const sorted = got.latencies.sort((a, b) => a - b);
   const hearthMicros = countOwnCpu ? own.user + own.system : 0;
@@ -147,6 +132,7 @@ async function runOnce(
     hearthMicrosPerEvent: hearthMicros / job.count,
     mainThreadMicrosPerEvent: countOwnCpu ? threads.main / job.count : 0,
     senderThreadMicrosPerEvent: countOwnCpu ? threads.sender / job.count : 0,
+    ...(countOwnCpu ? { threads: cpuByThreadKind(threads0, threads1, kindOf, job.count) } : {}),
     acks: sent.acks?.sort((a, b) => a - b),
     last: got.last,
   };
@@ -187,7 +173,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   /** the half-load run's commits and the events in them (/metrics) */
   let halfLoadCommits: { commits: number; items: number } | undefined;
   let bareRawRun: Figures | undefined;
-  let stage: { perSecond: number; bare: number; hearthMicros: number; mainMicros: number; senderMicros: number } | undefined;
+  let stage:
+    | { perSecond: number; bare: number; hearthMicros: number; mainMicros: number; senderMicros: number; threads: ReturnType<typeof cpuByThreadKind> }
+    | undefined;
   try {
     const { port } = await nextMessage<{ port: number }>(rx, (m) => m.port);
     const hookUrl = `http://127.0.0.1:${port}/hook`;
@@ -221,6 +209,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     });
     if (created.status !== 201) throw new Error(`module not created: ${created.status} ${await created.text()}`);
     await worker.start();
+    // which thread is which (the libuv pool found by giving it work), before anything is measured
+    const kindOf = await selfThreadKinds();
     console.log(
       `  ${count} events per target (after ${warmup} warm-up), ${concurrency} in flight from the device; worker concurrency ${config.webhooks.concurrency}`,
     );
@@ -238,7 +228,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const bareRaw = { ...bare, raw: true };
     let offset = 0;
     const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false, onSent?: () => void) => {
-      const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu, onSent);
+      const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu, kindOf, onSent);
       offset += 10_000_000;
       return r;
     };
@@ -279,19 +269,21 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     worker = newWorker();
     const t0 = performance.timeOrigin + performance.now();
     const cpu0 = process.cpuUsage();
-    const threads0 = threadMicros();
+    const threads0 = selfThreadMicros();
     const drained = await profiled('webhooks-drain', async () => {
       await worker.start();
       return fill;
     });
     const cpu = process.cpuUsage(cpu0);
-    const threads = threadsBetween(threads0, threadMicros());
+    const threads1 = selfThreadMicros();
+    const threads = threadsBetween(threads0, threads1);
     stage = {
       perSecond: count / ((drained.last - t0) / 1000),
       bare: results[2].perSecond,
       hearthMicros: (cpu.user + cpu.system) / count,
       mainMicros: threads.main / count,
       senderMicros: threads.sender / count,
+      threads: cpuByThreadKind(threads0, threads1, kindOf, count),
     };
   } finally {
     await worker.close();
@@ -315,6 +307,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     console.log(
       `  ${r.target}: Hearth ${fmt(r.hearthMicrosPerEvent)} µs CPU per event (main thread ${fmt(r.mainThreadMicrosPerEvent)} µs, sender thread ${fmt(r.senderThreadMicrosPerEvent)} µs), device and receiver ${fmt(r.cpuMicrosPerEvent - r.hearthMicrosPerEvent)} µs`,
     );
+    // issue #26: what the other threads take (V8's GC helpers and compilers, the libuv pool's fsyncs)
+    for (const line of r.threads ? threadKindLines(`  ${r.target}, Hearth per event`, r.threads, 'sender thread') : []) console.log(line);
   }
   const x = mqttRun.perSecond / bareRun.perSecond;
   const pass = x >= FLOOR && results.every((r) => r.duplicates === 0);
@@ -345,6 +339,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     console.log(
       `  delivery stage alone: Hearth ${fmt(stage.hearthMicros)} µs CPU per delivery (main thread ${fmt(stage.mainMicros)} µs, sender thread ${fmt(stage.senderMicros)} µs)`,
     );
+    for (const line of threadKindLines('  delivery stage alone, Hearth per delivery', stage.threads, 'sender thread')) console.log(line);
   }
   return {
     pass,

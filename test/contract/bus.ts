@@ -104,6 +104,35 @@ export function busContract(name: string, make: BusFactory): void {
       expect(again.filter((m) => m.event.eventType === 'heard')).toHaveLength(1);
     });
 
+    it('runs no handler inside a publish, and keeps the order of publishes across topics', async () => {
+      const bus = await fresh();
+      const got: string[] = [];
+      bus.subscribe('work', (m) => got.push(`work ${m.queue}`));
+      bus.subscribe('modules', (m) => got.push(`modules ${m.projectId}`));
+      await bus.ready?.();
+      const sent = [bus.publish('work', { queue: 'a' }), bus.publish('modules', { projectId: 1 }), bus.publish('work', { queue: 'b' })];
+      // the publisher's own code goes on before any subscriber's (the in-process bus runs a turn's
+      // messages together, later)
+      expect(got).toEqual([]);
+      await Promise.all(sent);
+      await until(() => got.length === 3);
+      expect(got).toEqual(['work a', 'modules 1', 'work b']);
+    });
+
+    it('delivers what a handler publishes after the messages already published', async () => {
+      const bus = await fresh();
+      const got: string[] = [];
+      bus.subscribe('work', (m) => {
+        got.push(`work ${m.queue}`);
+        if (m.queue === 'a') void bus.publish('modules', { projectId: 2 });
+      });
+      bus.subscribe('modules', (m) => got.push(`modules ${m.projectId}`));
+      await bus.ready?.();
+      await Promise.all([bus.publish('work', { queue: 'a' }), bus.publish('work', { queue: 'b' })]);
+      await until(() => got.length === 3);
+      expect(got).toEqual(['work a', 'work b', 'modules 2']);
+    });
+
     it('carries nested JSON values unchanged', async () => {
       const bus = await fresh();
       const got: BusMessages['kv'][] = [];

@@ -51,10 +51,15 @@ interface Publishing {
   packet: PublishPacket;
   /** what the topic is to this device; undefined: not a topic it may publish to */
   kind: PublishKind | undefined;
+  /** the topic's handler was called: a rejection from then on may be the device's mistake (refused) */
+  handling: boolean;
 }
 
-/** one step of a publish: false drops it (the steps after it are skipped); a throw is our failure (no PUBACK) */
-type PublishStep = (ctx: BrokerContext, p: Publishing) => Promise<boolean> | boolean;
+/**
+ * one step of a publish: false drops it (the steps after it are skipped); a throw is our failure
+ * (no PUBACK); a promise answers later whether the publish goes on (the last step's: it is done)
+ */
+type PublishStep = (ctx: BrokerContext, p: Publishing) => Promise<unknown> | boolean;
 
 /** a device publish's steps, in order; whatever they decide, the packet is then consumed (CONSUMED_TOPIC) */
 export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, handledByKind];
@@ -65,11 +70,13 @@ export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, h
  * one that answers later is chained (an async frame each was a share of an event's CPU, issue #26)
  */
 function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, done: (err?: Error | null) => void): void {
-  let r: Promise<boolean> | boolean;
+  let r: Promise<unknown> | boolean;
+  let p: Publishing;
   try {
     const kind = publishKindOf(s.device.id, packet.topic);
     if (kind) ctx.metrics.publishes[kind.kind]++;
-    r = stepsFrom(ctx, { client, s, packet, kind }, 0);
+    p = { client, s, packet, kind, handling: false };
+    r = stepsFrom(ctx, p, 0);
   } catch (err) {
     done(err as Error);
     return;
@@ -78,19 +85,21 @@ function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: Pu
   else
     r.then(
       () => consumed(packet, done),
-      (err: Error) => done(err),
+      // the handler's refusal is judged here, not in a promise of handledByKind's own: one promise
+      // and one turn less per event (issue #26); an earlier step's rejection (a limiter's) is ours
+      (err: Error) => (p.handling && refused(ctx, p, err) ? consumed(packet, done) : done(err)),
     );
 }
 
 /** PUBLISH_STEPS from the i-th on: false as soon as one drops the publish; a promise once one answers later */
-function stepsFrom(ctx: BrokerContext, p: Publishing, i: number): Promise<boolean> | boolean {
+function stepsFrom(ctx: BrokerContext, p: Publishing, i: number): Promise<unknown> | boolean {
   for (; i < PUBLISH_STEPS.length; i++) {
     const r = PUBLISH_STEPS[i](ctx, p);
     if (r === false) return false;
     if (r !== true) {
       const next = i + 1;
       // the last step's answer is the publish's (the event's handler, every event): no promise more
-      return next === PUBLISH_STEPS.length ? r : r.then((ok) => ok && stepsFrom(ctx, p, next));
+      return next === PUBLISH_STEPS.length ? r : r.then((ok) => (ok ? stepsFrom(ctx, p, next) : false));
     }
   }
   return true;
@@ -129,19 +138,19 @@ function topicAllowed(ctx: BrokerContext, { s, packet, kind }: Publishing): bool
   return false;
 }
 
-/** the handler of the topic's kind (published/); the device's mistakes are dropped, not its connection */
-function handledByKind(ctx: BrokerContext, p: Publishing): Promise<boolean> {
-  let r: Promise<unknown>;
+/**
+ * the handler of the topic's kind (published/); the device's mistakes are dropped, not its
+ * connection: a throw here, or a rejection of its promise in `handle`, which judges it
+ */
+function handledByKind(ctx: BrokerContext, p: Publishing): Promise<unknown> | false {
+  p.handling = true;
   try {
-    r = HANDLERS[p.kind!.kind](ctx, p.client, p.s, p.packet, p.kind!);
+    return HANDLERS[p.kind!.kind](ctx, p.client, p.s, p.packet, p.kind!);
   } catch (err) {
-    return refused(ctx, p, err) ? FALSE : Promise.reject(err);
+    if (refused(ctx, p, err)) return false;
+    throw err;
   }
-  return r.then(TRUE, (err) => (refused(ctx, p, err) ? false : Promise.reject(err)));
 }
-
-const TRUE = () => true;
-const FALSE = Promise.resolve(false);
 
 /** whether the failure is the device's mistake (then dropped and logged here) rather than ours */
 function refused(ctx: BrokerContext, { s, packet }: Publishing, err: unknown): boolean {

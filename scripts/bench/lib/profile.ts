@@ -1,6 +1,8 @@
 // BENCH_PROFILE=<dir>: a CPU profile of one measured stage of a bench, written as
-// <dir>/<name>.cpuprofile (open it in Chrome DevTools or speedscope). Only this process is
-// profiled (Hearth runs here; load generators and receivers are children). Unset: fn just runs.
+// <dir>/<name>.cpuprofile (open it in Chrome DevTools or speedscope), and a sampled allocation
+// profile of it, garbage included, as <dir>/<name>.heapprofile (what the young generation and
+// V8's GC helper threads work on, issue #26). Only this process is profiled (Hearth runs here;
+// load generators and receivers are children), its worker threads not. Unset: fn just runs.
 import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,12 +15,21 @@ export async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   try {
     return await fn();
   } finally {
     const { profile } = await session.post('Profiler.stop');
+    const { profile: heap } = await session.post('HeapProfiler.stopSampling');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${name.replace(/[^a-z0-9-]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
+    const file = join(dir, name.replace(/[^a-z0-9-]+/gi, '-'));
+    writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
+    writeFileSync(`${file}.heapprofile`, JSON.stringify(heap));
     session.disconnect();
   }
 }

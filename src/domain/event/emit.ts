@@ -5,6 +5,7 @@ import type { EmitDeps } from '../deps.js';
 import type { EventRecord, PresenceWrite } from '../../ports/store.js';
 import { eventDeliveries, WEBHOOK_QUEUE } from '../webhook/fan-out.js';
 import type { OutboxItem } from '../../ports/pipeline.js';
+import { PUBLISHED } from '../../ports/bus.js';
 import type { NewDelivery } from '../../ports/queue.js';
 import { pointsOfEvent } from '../tsdb/points.js';
 
@@ -30,16 +31,29 @@ export interface EmitInput {
  * worker of this process need no `work` message. The outbox is `deps.pipeline` (pipeline.ts).
  */
 export function emitEvent(deps: EmitDeps, input: EmitInput): Promise<string> {
+  return emitAnswering(deps, input, undefined) as Promise<string>;
+}
+
+/**
+ * emitEvent, resolving with `answer` instead of the event's id: the event verb (send.ts) answers
+ * with the event without a promise and a turn of its own after this one's (issue #26)
+ */
+export function emitEventAnswering<T>(deps: EmitDeps, input: EmitInput, answer: T): Promise<T> {
+  return emitAnswering(deps, input, answer) as Promise<T>;
+}
+
+/** the id when `answer` is undefined */
+function emitAnswering(deps: EmitDeps, input: EmitInput, answer: unknown): Promise<unknown> {
   // what throws before the commit rejects, as it did when this was an async function (emitFlip and
   // others return this promise as theirs)
   try {
-    return emitNow(deps, input);
+    return emitNow(deps, input, answer);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
-function emitNow(deps: EmitDeps, input: EmitInput): Promise<string> {
+function emitNow(deps: EmitDeps, input: EmitInput, answer: unknown): Promise<unknown> {
   const now = input.now ?? deps.clock.now();
   // time-ordered and unique (crypto/ids.ts)
   const id = deps.ids.event(now);
@@ -47,21 +61,21 @@ function emitNow(deps: EmitDeps, input: EmitInput): Promise<string> {
   const fanned = eventDeliveries(deps, input.projectId, id, input.event, now, input.json);
   // the common case without a turn of its own: deliveries known at once, no time-series points. Not
   // an async function: its frame and the awaits' reactions were a share of an event's garbage (issue #26)
-  if (!Array.isArray(fanned) || input.event.eventData.timeSeriesData !== undefined) return emitLater(deps, input, id, fanned);
+  if (!Array.isArray(fanned) || input.event.eventData.timeSeriesData !== undefined) return emitLater(deps, input, id, fanned, answer);
   const item = outboxItem(input, id, fanned);
   const entered = performance.now();
-  return deps.pipeline.commit(item).then(() => announced(deps, input, item, entered, id));
+  return deps.pipeline.commit(item).then(() => announced(deps, input, item, entered, answer === undefined ? id : answer));
 }
 
 /** an event whose deliveries or points take a turn of their own to find */
-async function emitLater(deps: EmitDeps, input: EmitInput, id: string, fanned: NewDelivery[] | Promise<NewDelivery[]>): Promise<string> {
+async function emitLater(deps: EmitDeps, input: EmitInput, id: string, fanned: NewDelivery[] | Promise<NewDelivery[]>, answer: unknown): Promise<unknown> {
   const item = outboxItem(input, id, Array.isArray(fanned) ? fanned : await fanned);
   // docs/timeseries.md#sending-points: points for the project's tsdb modules, written with this commit's batch
   if (input.event.eventData.timeSeriesData !== undefined) item.points = await pointsOfEvent(deps.pipeline.projectModules, input.projectId, input.event);
   // one transaction with the other events of this moment (group-commit.ts): durable before we answer
   const entered = performance.now();
   await deps.pipeline.commit(item);
-  return announced(deps, input, item, entered, id);
+  return announced(deps, input, item, entered, answer === undefined ? id : answer);
 }
 
 function outboxItem(input: EmitInput, id: string, deliveries: NewDelivery[]): OutboxItem {
@@ -72,11 +86,18 @@ function outboxItem(input: EmitInput, id: string, deliveries: NewDelivery[]): Ou
 }
 
 /** committed: the metric, then the bus (its promise is the caller's answer: a Redis bus answers once published) */
-function announced(deps: EmitDeps, input: EmitInput, item: OutboxItem, entered: number, id: string): Promise<string> | string {
+function announced(deps: EmitDeps, input: EmitInput, item: OutboxItem, entered: number, answer: unknown): unknown {
   deps.pipelineMetrics.eventCommitted((performance.now() - entered) / 1000);
   const published = deps.bus.publish('event', { projectId: input.projectId, deviceId: input.event.originDeviceId, event: input.event });
-  if (!item.queued) return published.then(() => id);
-  return published.then(() => deps.bus.publish('work', { queue: WEBHOOK_QUEUE })).then(() => id);
+  if (published === PUBLISHED) {
+    // the in-process bus published it at once: the answer itself, not a promise the commit's reaction
+    // would have to wait a turn of its own for (ports/bus.ts PUBLISHED)
+    if (!item.queued) return answer;
+    const work = deps.bus.publish('work', { queue: WEBHOOK_QUEUE });
+    return work === PUBLISHED ? answer : work.then(() => answer);
+  }
+  if (!item.queued) return published.then(() => answer);
+  return published.then(() => deps.bus.publish('work', { queue: WEBHOOK_QUEUE })).then(() => answer);
 }
 
 /**
