@@ -19,7 +19,7 @@
 // Also printed: the delivery stage alone (a queue filled first, then drained by the worker), which
 // isolates the webhook worker from event ingestion.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -86,13 +86,6 @@ const nextMessage = <T>(p: ChildProcess, pick: (m: any) => boolean): Promise<T> 
     p.on('message', on);
   });
 
-/** the main thread's and the busiest other thread's (the sender thread's) CPU between two selfThreadMicros() samples */
-function threadsBetween(before: Map<number, number>, after: Map<number, number>): { main: number; sender: number } {
-  let sender = 0;
-  for (const [tid, t] of after) if (tid !== process.pid) sender = Math.max(sender, t - (before.get(tid) ?? 0));
-  return { main: (after.get(process.pid) ?? 0) - (before.get(process.pid) ?? 0), sender };
-}
-
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function runOnce(
@@ -114,8 +107,8 @@ async function runOnce(
   gen.send(job);
   const [sent, got] = await Promise.all([sentP, done]);
   const own = process.cpuUsage(cpu);
-  const threads1 = selfThreadMicros();
-  const threads = threadsBetween(threads0, threads1);
+  // the main thread runs the event loop; the busiest worker thread is the sender thread
+  const threads = countOwnCpu ? cpuByThreadKind(threads0, selfThreadMicros(), kindOf, job.count) : undefined;
   const seconds = (got.last - sent.started) / 1000;
   const sorted = got.latencies.sort((a, b) => a - b);
   const hearthMicros = countOwnCpu ? own.user + own.system : 0;
@@ -130,9 +123,9 @@ async function runOnce(
     duplicates: got.dup,
     cpuMicrosPerEvent: (sent.cpuMicros + got.cpuMicros + hearthMicros) / job.count,
     hearthMicrosPerEvent: hearthMicros / job.count,
-    mainThreadMicrosPerEvent: countOwnCpu ? threads.main / job.count : 0,
-    senderThreadMicrosPerEvent: countOwnCpu ? threads.sender / job.count : 0,
-    ...(countOwnCpu ? { threads: cpuByThreadKind(threads0, threads1, kindOf, job.count) } : {}),
+    mainThreadMicrosPerEvent: threads?.main ?? 0,
+    senderThreadMicrosPerEvent: threads?.['busiest worker'] ?? 0,
+    ...(threads ? { threads } : {}),
     acks: sent.acks?.sort((a, b) => a - b),
     last: got.last,
   };
@@ -173,9 +166,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   /** the half-load run's commits and the events in them (/metrics) */
   let halfLoadCommits: { commits: number; items: number } | undefined;
   let bareRawRun: Figures | undefined;
-  let stage:
-    | { perSecond: number; bare: number; hearthMicros: number; mainMicros: number; senderMicros: number; threads: ReturnType<typeof cpuByThreadKind> }
-    | undefined;
+  let stage: { perSecond: number; bare: number; hearthMicros: number; threads: ReturnType<typeof cpuByThreadKind> } | undefined;
   try {
     const { port } = await nextMessage<{ port: number }>(rx, (m) => m.port);
     const hookUrl = `http://127.0.0.1:${port}/hook`;
@@ -275,15 +266,11 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       return fill;
     });
     const cpu = process.cpuUsage(cpu0);
-    const threads1 = selfThreadMicros();
-    const threads = threadsBetween(threads0, threads1);
     stage = {
       perSecond: count / ((drained.last - t0) / 1000),
       bare: results[2].perSecond,
       hearthMicros: (cpu.user + cpu.system) / count,
-      mainMicros: threads.main / count,
-      senderMicros: threads.sender / count,
-      threads: cpuByThreadKind(threads0, threads1, kindOf, count),
+      threads: cpuByThreadKind(threads0, selfThreadMicros(), kindOf, count),
     };
   } finally {
     await worker.close();
@@ -337,7 +324,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       `  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`,
     );
     console.log(
-      `  delivery stage alone: Hearth ${fmt(stage.hearthMicros)} µs CPU per delivery (main thread ${fmt(stage.mainMicros)} µs, sender thread ${fmt(stage.senderMicros)} µs)`,
+      `  delivery stage alone: Hearth ${fmt(stage.hearthMicros)} µs CPU per delivery (main thread ${fmt(stage.threads.main)} µs, sender thread ${fmt(stage.threads['busiest worker'])} µs)`,
     );
     for (const line of threadKindLines('  delivery stage alone, Hearth per delivery', stage.threads, 'sender thread')) console.log(line);
   }
