@@ -32,6 +32,14 @@ export class DeviceSession {
   reload?: 'busy' | 'again';
   /** signed in with a registered client certificate: its fingerprint (revoking it closes this connection) */
   certificate?: string;
+  /**
+   * MQTT [MQTT-4.6.0-2]: the publishes of this connection handed to the publish hook, and those
+   * whose answer Aedes was given (it writes the PUBACK then), in the order they came; answers
+   * ready before their turn wait here (authorize-publish.ts)
+   */
+  publishes = 0;
+  answered = 0;
+  early?: Map<number, EarlyAnswer>;
 
   constructor(
     /** the device as last read: its home may change while it is connected */
@@ -50,6 +58,14 @@ export class DeviceSession {
     const d = this.device;
     return { type: 'device', projectId: d.projectId, deviceId: d.id, deviceClass: d.deviceClass, ip: this.ip };
   }
+}
+
+/** a publish's answer ready before the publishes received before it were answered */
+export interface EarlyAnswer {
+  /** consumed (null), or our failure */
+  err: Error | null;
+  packet: unknown;
+  done: (err?: Error | null) => void;
 }
 
 /** an authenticated Aedes client carries its session here */

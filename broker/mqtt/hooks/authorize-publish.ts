@@ -70,6 +70,7 @@ export const PUBLISH_STEPS: readonly PublishStep[] = [rateLimit, topicAllowed, h
  * one that answers later is chained (an async frame each was a share of an event's CPU, issue #26)
  */
 function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: PublishPacket, done: (err?: Error | null) => void): void {
+  const seq = s.publishes++;
   let r: Promise<unknown> | boolean;
   let p: Publishing;
   try {
@@ -78,17 +79,49 @@ function handle(ctx: BrokerContext, client: Client, s: DeviceSession, packet: Pu
     p = { client, s, packet, kind, handling: false };
     r = stepsFrom(ctx, p, 0);
   } catch (err) {
-    done(err as Error);
+    answer(s, seq, err as Error, packet, done);
     return;
   }
-  if (r === true || r === false) consumed(packet, done);
+  if (r === true || r === false) answer(s, seq, null, packet, done);
   else
     r.then(
-      () => consumed(packet, done),
+      () => answer(s, seq, null, packet, done),
       // the handler's refusal is judged here, not in a promise of handledByKind's own: one promise
       // and one turn less per event (issue #26); an earlier step's rejection (a limiter's) is ours
-      (err: Error) => (p.handling && refused(ctx, p, err) ? consumed(packet, done) : done(err)),
+      (err: Error) => answer(s, seq, p.handling && refused(ctx, p, err) ? null : err, packet, done),
     );
+}
+
+/**
+ * [MQTT-4.6.0-2]: PUBACKs leave in the order their PUBLISHes came. Aedes hands every publish of a
+ * socket read to this hook at once and writes each one's PUBACK when told, and their work ends in
+ * another order: a publish dropped is answered at once while the events before it wait for their
+ * commit, and the first event of a device in no home waits for its general-log line after the
+ * commit its batch shares. So a publish is told to Aedes once those received before it on its
+ * connection were; one that is ready before its turn waits in the session (rarely: the events of
+ * one commit are answered in the order they came)
+ */
+function answer(s: DeviceSession, seq: number, err: Error | null, packet: PublishPacket, done: (err?: Error | null) => void): void {
+  if (seq !== s.answered) {
+    (s.early ??= new Map()).set(seq, { err, packet, done });
+    return;
+  }
+  tell(s, err, packet, done);
+  const early = s.early;
+  if (!early) return;
+  for (let next = early.get(s.answered); next; next = early.get(s.answered)) {
+    early.delete(s.answered);
+    tell(s, next.err, next.packet as PublishPacket, next.done);
+  }
+  if (early.size === 0) s.early = undefined;
+}
+
+/** Aedes told, in its turn: consumed, or our failure (no PUBACK) */
+function tell(s: DeviceSession, err: Error | null, packet: PublishPacket, done: (err?: Error | null) => void): void {
+  // before done: Aedes may hand this connection's next publishes to the hook from inside it
+  s.answered++;
+  if (err) done(err);
+  else consumed(packet, done);
 }
 
 /** PUBLISH_STEPS from the i-th on: false as soon as one drops the publish; a promise once one answers later */
