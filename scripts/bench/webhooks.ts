@@ -32,6 +32,7 @@ import { GENERATOR, RECEIVER } from './webhooks-children.js';
 import { profiled } from './lib/profile.js';
 import { pausesLine, watchPauses, type Pauses } from './lib/pauses.js';
 import { commitCounts } from './lib/fleet.js';
+import { commitSplitLines, traceCommits, type CommitSplit } from './lib/commit-split.js';
 import { cpuByThreadKind, selfThreadKinds, selfThreadMicros, threadKindLines, type ThreadKind } from './lib/proc-cpu.js';
 
 // Hearth as users run it: the built server (baselines/hearth.ts)
@@ -165,6 +166,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   let halfLoad: Pauses | undefined;
   /** the half-load run's commits and the events in them (/metrics) */
   let halfLoadCommits: { commits: number; items: number } | undefined;
+  /** BENCH_COMMIT_SPLIT=1: where the half-load run's PUBACK time goes in Hearth (lib/commit-split.ts) */
+  let halfLoadSplit: CommitSplit | undefined;
   let bareRawRun: Figures | undefined;
   let stage: { perSecond: number; bare: number; hearthMicros: number; threads: ReturnType<typeof cpuByThreadKind> } | undefined;
   try {
@@ -240,7 +243,9 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const paused = watchPauses();
     // how the events shared commits (and, on SQLite, WAL fsyncs) there
     const commits0 = await commitCounts(hearth.httpPort);
+    const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
+    halfLoadSplit = split?.();
     const commits1 = await commitCounts(hearth.httpPort);
     halfLoad = paused();
     halfLoadCommits = { commits: commits1.commits - commits0.commits, items: commits1.items - commits0.items };
@@ -315,6 +320,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     );
   }
   if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)}`);
+  if (halfLoadSplit) for (const line of commitSplitLines(`  at ${steadyHearth.target.split('@')[1]}, in Hearth`, halfLoadSplit)) console.log(line);
   if (halfLoadCommits)
     console.log(
       `  at ${steadyHearth.target.split('@')[1]}, commits: ${halfLoadCommits.commits} (${(halfLoadCommits.items / halfLoadCommits.commits).toFixed(1)} events each)`,
