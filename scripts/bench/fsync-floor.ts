@@ -3,7 +3,13 @@
 // fdatasync(2) from libuv's pool, about `rate` times a second (the half-load webhook run's ~700
 // syncs/s). Prints the distribution of the syncs, the writes, and the write+sync per cycle.
 // `grow`: append instead (the file's size changes, so each fdatasync also commits metadata).
-//   npx tsx scripts/bench/fsync-floor.ts [seconds=20] [rate=700] [overwrite|grow] [dir=os.tmpdir()]
+// Then a model: these syncs, in the order measured, under the event pipeline's group commit with
+// events arriving at random (Poisson) at `events` a second and a commit of `commitMs` on the event
+// loop, nothing else costing anything: the PUBACK p50/p99 the disk alone allows, for today's
+// serial design (a batch commits and syncs; what arrives meanwhile waits for the next batch) and
+// for two batches syncing at once (the next commits while the last one syncs; answered in order),
+// which assumes two overlapping syncs take what one takes.
+//   npx tsx scripts/bench/fsync-floor.ts [seconds=20] [rate=700] [overwrite|grow] [dir=os.tmpdir()] [events=1500] [commitMs=0.3]
 import { open } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +19,8 @@ const seconds = Number(process.argv[2] ?? 20);
 const rate = Number(process.argv[3] ?? 700);
 const mode = process.argv[4] ?? 'overwrite';
 const dir = mkdtempSync(join(process.argv[5] ?? tmpdir(), 'fsync-floor-'));
+const events = Number(process.argv[6] ?? 1500);
+const commitMs = Number(process.argv[7] ?? 0.3);
 const SIZE = 16 << 20;
 const file = join(dir, 'wal');
 const h = await open(file, 'w+');
@@ -52,3 +60,37 @@ const line = (name: string, a: number[]) =>
 console.log(`${mode} at ${rate}/s target, ${(syncs.length / seconds).toFixed(0)}/s done, ${seconds} s, dir ${process.argv[5] ?? tmpdir()}`);
 console.log(line('fdatasync', syncs));
 console.log(line('write+fdatasync', cycles));
+
+/** the PUBACK latencies of Poisson arrivals at `perSecond` over the syncs `s` (ms), `overlap`: two batches may sync at once */
+function model(s: number[], perSecond: number, overlap: boolean): number[] {
+  const out: number[] = [];
+  const gap = () => (-Math.log(1 - Math.random()) * 1000) / perSecond;
+  let next = gap();
+  let commitFree = 0;
+  let lastSyncEnd = 0;
+  let lastAck = 0;
+  for (const sync of s) {
+    // the batch starts once the pipeline may commit and something is there
+    const start = Math.max(overlap ? commitFree : lastAck, next);
+    const batch: number[] = [];
+    while (next <= start) {
+      batch.push(next);
+      next += gap();
+    }
+    const syncStart = Math.max(start + commitMs, overlap ? 0 : lastSyncEnd);
+    const syncEnd = syncStart + sync;
+    // answered in commit order: after the batch before it too
+    const ack = Math.max(syncEnd, lastAck);
+    for (const t of batch) out.push(ack - t);
+    commitFree = overlap ? Math.max(start + commitMs, lastSyncEnd) : ack;
+    lastSyncEnd = syncEnd;
+    lastAck = ack;
+  }
+  return out;
+}
+for (const overlap of [false, true]) {
+  const l = model(syncs, events, overlap);
+  console.log(
+    `model, ${overlap ? 'two syncing at once' : 'serial (today)'}, ${events} events/s, commit ${commitMs} ms: PUBACK p50 ${pct(l, 0.5).toFixed(2)} ms p99 ${pct(l, 0.99).toFixed(2)} ms (${(l.length / syncs.length).toFixed(1)} events a batch)`,
+  );
+}

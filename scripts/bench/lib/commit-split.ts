@@ -12,7 +12,7 @@
 //   - ack:    sync done -> Aedes told (done()), which writes the PUBACK at once.
 // And per batch: the WAL file's size before and after the stage (a growing file makes every
 // fdatasync commit the inode's size too).
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 
 interface EventTimes {
   hook: number;
@@ -22,6 +22,8 @@ interface EventTimes {
 }
 
 interface BatchTimes {
+  /** the database file changed during its commit: the COMMIT checkpointed the WAL into it */
+  checkpointed?: boolean;
   start: number;
   committed?: number;
   syncStart?: number;
@@ -44,6 +46,15 @@ export interface CommitSplit {
   /** name -> [p50, p90, p99, max] ms */
   parts: Record<string, number[]>;
   wal: { before: number; after: number; grewIn: number };
+  /** batches whose COMMIT checkpointed, and their commit's duration, ms (p50, max) */
+  checkpoints: { count: number; p50: number; max: number };
+  /**
+   * the slowest 1% of events (hook -> PUBACK at or over its p99): their mean of each part, and how
+   * many of them waited behind or were in a checkpointing commit
+   */
+  tail: { events: number; mean: Record<string, number>; checkpointed: number };
+  /** the share of events whose batch's fdatasync alone took 5 ms or more (issue #26's p99 target) */
+  syncOver5: number;
 }
 
 const PARTS = ['hook', 'wait', 'behind sync', 'commit', 'gap', 'sync', 'ack', 'hook -> PUBACK'] as const;
@@ -58,6 +69,11 @@ export function traceCommits(hearth: Traced, walFile: string): () => CommitSplit
   const events: EventTimes[] = [];
   const batches: BatchTimes[] = [];
   const walSize = () => statSync(walFile, { throwIfNoEntry: false })?.size ?? 0;
+  const dbFile = walFile.replace(/-wal$/, '');
+  const dbStamp = () => {
+    const st = statSync(dbFile, { throwIfNoEntry: false, bigint: true });
+    return st ? `${st.mtimeNs}:${st.size}` : '';
+  };
   const walBefore = walSize();
   let lastWal = walBefore;
   let grewIn = 0;
@@ -97,8 +113,10 @@ export function traceCommits(hearth: Traced, walFile: string): () => CommitSplit
     queued = [];
     batches.push(b);
     open = b;
+    const stamp = dbStamp();
     return origTransaction.call(store, fn, how).finally(() => {
       b.committed = performance.now();
+      b.checkpointed = dbStamp() !== stamp;
     });
   };
   const origSynced = store.synced;
@@ -114,12 +132,24 @@ export function traceCommits(hearth: Traced, walFile: string): () => CommitSplit
   };
 
   return () => {
+    // BENCH_COMMIT_SPLIT=<file>.json: every batch's times (epoch ms) as well, to line up with a syscall trace
+    const dump = process.env.BENCH_COMMIT_SPLIT;
+    if (dump?.endsWith('.json')) {
+      const epoch = (t: number | undefined) => (t === undefined ? null : performance.timeOrigin + t);
+      writeFileSync(
+        dump,
+        JSON.stringify(
+          batches.map((b) => ({ ...b, start: epoch(b.start), committed: epoch(b.committed), syncStart: epoch(b.syncStart), synced: epoch(b.synced) })),
+        ),
+      );
+    }
     aedes.authorizePublish = origAuthorize;
     pipeline.commit = origCommit;
     store.transaction = origTransaction;
     store.synced = origSynced;
     const parts: Record<string, number[]> = Object.fromEntries(PARTS.map((p) => [p, [] as number[]]));
     let n = 0;
+    const rows: { total: number; parts: number[]; checkpointed: boolean }[] = [];
     for (const e of events) {
       if (e.in === undefined || e.batch === undefined || e.done === undefined) continue;
       const b = batches[e.batch];
@@ -134,14 +164,31 @@ export function traceCommits(hearth: Traced, walFile: string): () => CommitSplit
       parts['sync'].push(b.synced - b.syncStart);
       parts['ack'].push(e.done - b.synced);
       parts['hook -> PUBACK'].push(e.done - e.hook);
+      const own = PARTS.map((k) => parts[k][parts[k].length - 1]);
+      // it waited behind the commit before its own, or was in it
+      rows.push({ total: e.done - e.hook, parts: own, checkpointed: !!(b.checkpointed || (prev?.checkpointed && prev.committed! > e.in)) });
     }
+    rows.sort((x, y) => x.total - y.total);
+    const tailRows = rows.slice(Math.floor(rows.length * 0.99));
+    const mean: Record<string, number> = {};
+    PARTS.forEach((k, i) => (mean[k] = tailRows.reduce((a, r) => a + r.parts[i], 0) / (tailRows.length || 1)));
+    const cp = batches.filter((b) => b.checkpointed && b.committed !== undefined).map((b) => b.committed! - b.start);
+    cp.sort((x, y) => x - y);
     const pct = (a: number[], p: number) => a[Math.min(a.length - 1, Math.floor(a.length * p))] ?? 0;
     const out: Record<string, number[]> = {};
     for (const [k, a] of Object.entries(parts)) {
       a.sort((x, y) => x - y);
       out[k] = [pct(a, 0.5), pct(a, 0.9), pct(a, 0.99), a[a.length - 1] ?? 0];
     }
-    return { events: n, batches: batches.length, parts: out, wal: { before: walBefore, after: walSize(), grewIn } };
+    return {
+      events: n,
+      batches: batches.length,
+      parts: out,
+      wal: { before: walBefore, after: walSize(), grewIn },
+      checkpoints: { count: cp.length, p50: pct(cp, 0.5), max: cp[cp.length - 1] ?? 0 },
+      tail: { events: tailRows.length, mean, checkpointed: tailRows.filter((r) => r.checkpointed).length },
+      syncOver5: parts['sync'].filter((v) => v >= 5).length / (n || 1),
+    };
   };
 }
 
@@ -151,6 +198,10 @@ export function commitSplitLines(prefix: string, s: CommitSplit): string[] {
   return [
     `${prefix}: ${s.events} events in ${s.batches} batches; per event ms p50/p90/p99/max:`,
     ...Object.entries(s.parts).map(([k, [p50, p90, p99, max]]) => `${prefix}   ${k.padEnd(15)} ${ms(p50)} / ${ms(p90)} / ${ms(p99)} / ${ms(max)}`),
-    `${prefix}: WAL file ${s.wal.before} -> ${s.wal.after} bytes, grew during ${s.wal.grewIn} of the syncs`,
+    `${prefix}: WAL file ${s.wal.before} -> ${s.wal.after} bytes, grew during ${s.wal.grewIn} of the syncs; ${s.checkpoints.count} checkpointing commits (p50 ${ms(s.checkpoints.p50)} ms, longest ${ms(s.checkpoints.max)} ms)`,
+    `${prefix}: ${(100 * s.syncOver5).toFixed(1)}% of the events waited 5 ms or more for their own batch's fdatasync alone`,
+    `${prefix}: the slowest 1% (${s.tail.events} events, ${s.tail.checkpointed} in or behind a checkpointing commit), mean ms: ${Object.entries(s.tail.mean)
+      .map(([k, v]) => `${k} ${ms(v)}`)
+      .join(', ')}`,
   ];
 }
