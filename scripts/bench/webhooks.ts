@@ -100,7 +100,7 @@ const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, 
  * deliveries, became hot that late: the transaction's store, the group commit's steps, the sender
  * thread's claim loop) and about 1% (GC alone) in slices where nothing was compiled; no function
  * was deoptimized more than three times. The 2,000 events of the warm-up before this one left 10
- * to 21 µs per event of compiling in a measured run of 20,000 (docs/operations.md#durability). A
+ * to 24 µs per event of compiling in a measured run of 20,000 (docs/operations.md#durability). A
  * long-running server pays that once: the bench measures what comes after. One slice under
  * SETTLED is not enough: one was seen between two compiles. The bare loops (no Hearth in them: the
  * device's and the receiver's code only) are warmed until their CPU per event stops falling (under
