@@ -112,7 +112,8 @@ export function recordsContract(make: MakeStore): void {
 
     it('writes each row of a batch with its own values, pending or leased', async () => {
       const s = await fresh(make);
-      // 19 rows pending, then 19 leased; every field differs from row to row, so a value bound in
+      // 19 rows pending, then 19 leased (on SQLite two runs of 8 rows a statement, then 3 one by one,
+      // deliveries.ts); every field differs from row to row, so a value bound in
       // another row's place (or another column's) shows
       const rows = (prefix: string) =>
         Array.from({ length: 19 }, (_, i) =>
