@@ -20,7 +20,9 @@
 // BENCH_FLEET_STORMS=0: the scaling curve only (no drop, no storms: profiles and A/B at a small
 // N). BENCH_PROFILE=<dir>: a CPU profile of the server (Hearth, and bare Aedes) during each embedded connect storm,
 // and a sampled allocation profile beside it (.heapprofile). Each embedded target's CPU per connect is
-// also split by thread (the event loop, the others: V8's GC and compilers; BENCH_TID=1: per thread)
+// also split by thread (the event loop, the others: V8's GC and compilers; BENCH_TID=1: per thread),
+// and for the node servers by kind of thread (baselines/threads.ts: the main thread, V8's platform
+// threads, libuv's pool with the WAL's fdatasync, worker threads; from the scheduler's account)
 // and its memory per device into V8 heap, external and the young generation, and by kind of mapping
 // (the main thread's malloc arena, the other threads' arenas, other anonymous memory such as V8's
 // pages, files) and by V8 space, committed and used. BENCH_FLEET_NODE_FLAGS:
@@ -152,6 +154,10 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
         printCurve(here);
         for (const r of here) {
           if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
+          if (r.cpuKinds !== undefined)
+            console.log(
+              `  ${r.target} CPU µs per connect by kind of thread: ${r.cpuKinds} (V8 platform: its background compilers and GC helpers; libuv pool: file syncs such as the WAL's fdatasync)`,
+            );
           if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
           if (r.partsLine) console.log(`  ${r.target} memory parts: ${r.partsLine}`);
           if (r.commitsLine) console.log(`  ${r.target} group commits during the storm: ${r.commitsLine}`);

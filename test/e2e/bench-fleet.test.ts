@@ -48,6 +48,10 @@ describe('npm run bench -- fleet', () => {
     // the CPU per connect by thread and where resident memory went, for both node servers
     for (const target of ['hearth', 'bare aedes']) {
       expect(out).toMatch(new RegExp(`^  ${target} CPU µs per connect by thread \\(user\\+system\\):`, 'm'));
+      // and by what its threads do: Hearth's excess over bare Aedes was off the main thread
+      expect(out).toMatch(
+        new RegExp(`^  ${target} CPU µs per connect by kind of thread: main [\\d,]+, V8 platform [\\d,]+, libuv pool [\\d,]+, workers [\\d,]+ \\(`, 'm'),
+      );
       expect(out).toMatch(new RegExp(`^  ${target} memory: rss -?[\\d.,]+, heap committed .* young generation [\\d.,]+ → [\\d.,]+ KiB$`, 'm'));
       // and by kind of mapping (malloc's arenas, V8's pages...) and by V8 space
       expect(out).toMatch(
