@@ -8,10 +8,21 @@
 //   (4) with BENCH_FLEET_CLUSTER_DEVICES each (15,000, or fewer when the killed broker's devices
 //   would not fit in the others' open files: 13,000 under a hard limit of 20,000), PostgreSQL +
 //   Redis; one broker is killed and its devices spread over the others.
+// Each embedded size runs in rounds (BENCH_FLEET_ROUNDS; unset: 3 up to 5,000 devices, 2 above):
+// Hearth and bare Aedes back to back, Hearth first in odd rounds and bare Aedes first in even ones,
+// each in a fresh process; Mosquitto once, in the first. Every round prints its table and its
+// ratios; the ratios of a size (and of the summary, and so of an A/B run) are the medians of the
+// rounds' own ratios: one round that met a burst of someone else's load on a shared machine, or one
+// bare Aedes run whose young generation had not shrunk back, no longer decides a size's figure
+// (one whole run read 0.77x connects and 1.05x memory at 15,000 devices minutes after an A/B whose
+// 8 rounds all read 0.89-0.98x and 0.81-0.93x). At the largest size the first round also runs the
+// drop and the storms.
 // BENCH_FLEET_STORMS=0: the scaling curve only (no drop, no storms: profiles and A/B at a small
 // N). BENCH_PROFILE=<dir>: a CPU profile of the server (Hearth, and bare Aedes) during each embedded connect storm,
 // and a sampled allocation profile beside it (.heapprofile). Each embedded target's CPU per connect is
-// also split by thread (the event loop, the others: V8's GC and compilers; BENCH_TID=1: per thread)
+// also split by thread (the event loop, the others: V8's GC and compilers; BENCH_TID=1: per thread),
+// and for the node servers by kind of thread (baselines/threads.ts: the main thread, V8's platform
+// threads, libuv's pool with the WAL's fdatasync, worker threads; from the scheduler's account)
 // and its memory per device into V8 heap, external and the young generation, and by kind of mapping
 // (the main thread's malloc arena, the other threads' arenas, other anonymous memory such as V8's
 // pages, files) and by V8 space, committed and used. BENCH_FLEET_NODE_FLAGS:
@@ -32,7 +43,8 @@ import { loadavg } from 'node:os';
 import { loadConfig } from '../../src/config/load.js';
 import { baselineAt, hearthAt, type ConnectFigures, type LargestFigures } from './lib/fleet-embedded.js';
 import { clusterRun } from './lib/fleet-cluster.js';
-import { fmt, kib, refusedOf, secs, settings } from './lib/fleet.js';
+import { fmt, kib, refusedOf, roundsAt, secs, settings } from './lib/fleet.js';
+import { median } from './lib/ab.js';
 import type { BenchOptions, BenchResult } from './lib/types.js';
 
 const load = () =>
@@ -65,6 +77,44 @@ function printLargest(n: number, l: LargestFigures): void {
   );
 }
 
+/** Hearth's figures over bare Aedes's in one round */
+interface RoundRatios {
+  rate: number;
+  mem: number;
+  heap: number;
+  cpu: number;
+  cpuNet: number;
+}
+
+const RATIO_NAMES: [keyof RoundRatios, string][] = [
+  ['rate', 'connects/s'],
+  ['mem', 'memory per device'],
+  ['heap', 'live heap'],
+  ['cpu', 'CPU per connect'],
+  ['cpuNet', "without the bench's reads"],
+];
+
+function roundRatios(h: ConnectFigures, a: ConnectFigures): RoundRatios {
+  return {
+    rate: h.perSecond / a.perSecond,
+    mem: h.rssPerDevice / a.rssPerDevice,
+    heap: h.heapPerDevice! / a.heapPerDevice!,
+    cpu: h.cpuPerConnect / a.cpuPerConnect,
+    // bare Aedes answers no reads during its storm: Hearth's figure without what the bench's cost
+    // (named "CPU per connect ..." before its ratio: an A/B run takes it as lower-is-better, lib/ab.ts)
+    cpuNet: (h.cpuPerConnect - (h.pollingPerConnect ?? 0)) / a.cpuPerConnect,
+  };
+}
+
+/**
+ * each ratio's median over the rounds: a round's Hearth and bare Aedes ran back to back, so they
+ * shared the machine's load of that moment, and one round that caught a burst of someone else's
+ * work (or one bare Aedes run whose young generation had not shrunk) moves the median less than a
+ * single run
+ */
+const medianRatios = (rounds: RoundRatios[]): RoundRatios =>
+  Object.fromEntries(RATIO_NAMES.map(([k]) => [k, median(rounds.map((r) => r[k]))])) as unknown as RoundRatios;
+
 export async function run(_opts: BenchOptions): Promise<BenchResult> {
   const s = settings();
   const stormRate = s.rate || loadConfig({}).limits.connectRatePerSecond;
@@ -80,41 +130,66 @@ export async function run(_opts: BenchOptions): Promise<BenchResult> {
     let big: LargestFigures | undefined;
     const ratios: string[] = [];
     for (const n of [...s.sizes].sort((a, b) => a - b)) {
-      console.log(`  -- ${fmt(n)} devices (load average ${load()})${n === largest && s.storms ? '; then the drop and the storms' : ''}`);
-      const h = await hearthAt(s, n, stormRate, n === largest);
-      const a = await baselineAt(s, n, 'aedes');
-      const m = await baselineAt(s, n, 'mosquitto');
-      const here = [h.connect, a!, ...(m ? [m] : [])];
-      printCurve(here);
-      for (const r of here) {
-        if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
-        if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
-        if (r.partsLine) console.log(`  ${r.target} memory parts: ${r.partsLine}`);
-        if (r.commitsLine) console.log(`  ${r.target} group commits during the storm: ${r.commitsLine}`);
-        if (r.pollingPerConnect !== undefined)
+      const rounds = roundsAt(s, n);
+      console.log(
+        `  -- ${fmt(n)} devices, ${rounds} round${rounds > 1 ? 's' : ''} of Hearth and bare Aedes back to back, the order alternating (load average ${load()})${n === largest && s.storms ? '; the first round then the drop and the storms' : ''}`,
+      );
+      const perRound: RoundRatios[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        if (rounds > 1) console.log(`  round ${round} of ${rounds} at ${fmt(n)}, ${round % 2 ? 'Hearth' : 'bare Aedes'} first (load average ${load()})`);
+        const hearthNow = () => hearthAt(s, n, stormRate, n === largest && round === 1);
+        const aedesNow = () => baselineAt(s, n, 'aedes');
+        let h: Awaited<ReturnType<typeof hearthAt>>;
+        let a: ConnectFigures | undefined;
+        if (round % 2) {
+          h = await hearthNow();
+          a = await aedesNow();
+        } else {
+          a = await aedesNow();
+          h = await hearthNow();
+        }
+        // Mosquitto once a size: a reference, not a ratio of the targets
+        const m = round === 1 ? await baselineAt(s, n, 'mosquitto') : undefined;
+        const here = [h.connect, a!, ...(m ? [m] : [])];
+        printCurve(here);
+        for (const r of here) {
+          if (r.cpuThreads !== undefined) console.log(`  ${r.target} CPU µs per connect by thread (user+system): ${r.cpuThreads}`);
+          if (r.cpuKinds !== undefined)
+            console.log(
+              `  ${r.target} CPU µs per connect by kind of thread: ${r.cpuKinds} (V8 platform: its background compilers and GC helpers; libuv pool: file syncs such as the WAL's fdatasync)`,
+            );
+          if (r.memoryLine) console.log(`  ${r.target} memory: ${r.memoryLine}`);
+          if (r.partsLine) console.log(`  ${r.target} memory parts: ${r.partsLine}`);
+          if (r.commitsLine) console.log(`  ${r.target} group commits during the storm: ${r.commitsLine}`);
+          if (r.pollingPerConnect !== undefined)
+            console.log(
+              `  ${r.target} CPU of the bench's own reads (the API's count every 100 ms, /metrics every second, until both read N): ${fmt(r.pollingPerSecond!)} µs a second with every device connected, so up to ${fmt(r.pollingPerConnect)} of the ${fmt(r.cpuPerConnect)} µs per connect; ${fmt(r.cpuPerConnect - r.pollingPerConnect)} µs without them`,
+            );
+        }
+        rows.push(...here);
+        if (h.largest) {
+          big = h.largest;
+          printLargest(n, big);
+        }
+        if (m)
           console.log(
-            `  ${r.target} CPU of the bench's own reads (the API's count every 100 ms, /metrics every second, until both read N): ${fmt(r.pollingPerSecond!)} µs a second with every device connected, so up to ${fmt(r.pollingPerConnect)} of the ${fmt(r.cpuPerConnect)} µs per connect; ${fmt(r.cpuPerConnect - r.pollingPerConnect)} µs without them`,
+            `  hearth / mosquitto at ${fmt(n)}, this round: connects/s ${(h.connect.perSecond / m.perSecond).toFixed(2)}x, memory ${(h.connect.rssPerDevice / m.rssPerDevice).toFixed(2)}x`,
           );
+        else if (round === 1) console.log('  mosquitto not installed');
+        perRound.push(roundRatios(h.connect, a!));
+        if (here.some((r) => refusedOf(r.failures) > 0)) pass = false;
       }
-      rows.push(...here);
-      if (h.largest) {
-        big = h.largest;
-        printLargest(n, big);
-      }
-      const rate = h.connect.perSecond / a!.perSecond;
-      const mem = h.connect.rssPerDevice / a!.rssPerDevice;
-      const heap = h.connect.heapPerDevice! / a!.heapPerDevice!;
-      const cpu = h.connect.cpuPerConnect / a!.cpuPerConnect;
-      // bare Aedes answers no reads during its storm: Hearth's figure without what the bench's cost
-      // (named "CPU per connect ..." before its ratio: an A/B run takes it as lower-is-better, lib/ab.ts)
-      const cpuNet = (h.connect.cpuPerConnect - (h.connect.pollingPerConnect ?? 0)) / a!.cpuPerConnect;
+      const r = medianRatios(perRound);
+      if (rounds > 1)
+        console.log(
+          `  hearth / bare aedes at ${fmt(n)}, round by round (each Hearth's figure over the bare Aedes run next to it): ${RATIO_NAMES.map(([k, name]) => `${name} ${perRound.map((x) => x[k].toFixed(2)).join(', ')}`).join('; ')}`,
+        );
       ratios.push(
-        `${fmt(n)}: connect ${rate.toFixed(2)}x, memory ${mem.toFixed(2)}x (heap ${heap.toFixed(2)}x), CPU per connect ${cpu.toFixed(2)}x, CPU per connect without the bench's reads ${cpuNet.toFixed(2)}x`,
+        `${fmt(n)}: connect ${r.rate.toFixed(2)}x, memory ${r.mem.toFixed(2)}x (heap ${r.heap.toFixed(2)}x), CPU per connect ${r.cpu.toFixed(2)}x, CPU per connect without the bench's reads ${r.cpuNet.toFixed(2)}x`,
       );
       console.log(
-        `  hearth / bare aedes at ${fmt(n)}: connects/s ${rate.toFixed(2)}x (target ≥ 0.8x), memory per device ${mem.toFixed(2)}x (target ≤ 1.0x), live heap ${heap.toFixed(2)}x, CPU per connect ${cpu.toFixed(2)}x, CPU per connect without the bench's reads ${cpuNet.toFixed(2)}x${m ? `; hearth / mosquitto: connects/s ${(h.connect.perSecond / m.perSecond).toFixed(2)}x, memory ${(h.connect.rssPerDevice / m.rssPerDevice).toFixed(2)}x` : '; mosquitto not installed'}`,
+        `  hearth / bare aedes at ${fmt(n)}: connects/s ${r.rate.toFixed(2)}x (target ≥ 0.8x), memory per device ${r.mem.toFixed(2)}x (target ≤ 1.0x), live heap ${r.heap.toFixed(2)}x, CPU per connect ${r.cpu.toFixed(2)}x, CPU per connect without the bench's reads ${r.cpuNet.toFixed(2)}x (${rounds > 1 ? `each the median of the ${rounds} rounds' ratios above` : 'one round'})`,
       );
-      if (here.some((r) => refusedOf(r.failures) > 0)) pass = false;
     }
     // refusals fail the run only where admission control is on (held is reported there)
     const refusedStorms = big?.storms.reduce((t, x) => t + refusedOf(x.failures), 0) ?? 0;

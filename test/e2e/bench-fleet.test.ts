@@ -19,6 +19,7 @@ describe('npm run bench -- fleet', () => {
       BENCH_FLEET_GENERATORS: '2',
       BENCH_FLEET_INFLIGHT: '10',
       BENCH_FLEET_RATE: '5',
+      BENCH_FLEET_ROUNDS: '2',
       BENCH_FLEET_MODES: cluster ? 'embedded,cluster' : 'embedded',
       BENCH_FLEET_CLUSTER_BROKERS: '2',
       BENCH_FLEET_CLUSTER_DEVICES: '10',
@@ -32,6 +33,13 @@ describe('npm run bench -- fleet', () => {
     // the held column is printed (a number); that the gate holds is test/e2e/broker/connect-storm.happy.test.ts's to show
     expect(out).toMatch(/^  restart, admission 5\/s .* \d+$/m);
     expect(out).toMatch(/hearth \/ bare aedes at 20: connects\/s [\d.]+x/);
+    // Hearth and bare Aedes in rounds, back to back, the order alternating; every round's ratios,
+    // then their medians, saying what they are
+    expect(out).toContain('  round 1 of 2 at 20, Hearth first');
+    expect(out).toContain('  round 2 of 2 at 20, bare Aedes first');
+    expect(out).toMatch(/^ {2}hearth \/ bare aedes at 20, round by round .*: connects\/s -?[\d.]+, -?[\d.]+; memory per device /m);
+    expect(out).toMatch(/hearth \/ bare aedes at 20: connects\/s .*\(each the median of the 2 rounds' ratios above\)$/m);
+    expect(out.match(/^ {2}hearth +20 /gm)).toHaveLength(2);
     // what the bench's own reads cost Hearth's server, and its CPU per connect without them
     expect(out).toMatch(
       /^  hearth CPU of the bench's own reads .*: [\d,]+ µs a second with every device connected, so up to [\d,]+ of the [\d,]+ µs per connect; -?[\d,]+ µs without them$/m,
@@ -40,6 +48,10 @@ describe('npm run bench -- fleet', () => {
     // the CPU per connect by thread and where resident memory went, for both node servers
     for (const target of ['hearth', 'bare aedes']) {
       expect(out).toMatch(new RegExp(`^  ${target} CPU µs per connect by thread \\(user\\+system\\):`, 'm'));
+      // and by what its threads do: Hearth's excess over bare Aedes was off the main thread
+      expect(out).toMatch(
+        new RegExp(`^  ${target} CPU µs per connect by kind of thread: main [\\d,]+, V8 platform [\\d,]+, libuv pool [\\d,]+, workers [\\d,]+ \\(`, 'm'),
+      );
       expect(out).toMatch(new RegExp(`^  ${target} memory: rss -?[\\d.,]+, heap committed .* young generation [\\d.,]+ → [\\d.,]+ KiB$`, 'm'));
       // and by kind of mapping (malloc's arenas, V8's pages...) and by V8 space
       expect(out).toMatch(

@@ -13,6 +13,8 @@
 //                                                             the sampled allocations, garbage included, beside it as .heapprofile)
 //   {type:'snapshot', file}                                → {type:'snapshotted'}  (a heap snapshot after a full collection:
 //                                                             what each connection holds, by owner; fleet-heap.ts)
+//   {type:'threads'}                                      → {type:'threads', main, 'V8 platform', 'libuv pool', worker}
+//                           (CPU µs so far of each kind of this process's threads, threads.ts)
 //   {type:'close'}
 // `env`: settings on top of the bench's own (HEARTH_LIMITS_*...).
 // Hearth runs as shipped (broker role, SQLite in a temp directory) with one device per key.
@@ -26,6 +28,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import { loadHearth } from './hearth.js';
 import type { Hearth } from '../../../src/main.js';
 import { seedDevices, startBareAedes, type RunningBroker } from './brokers.js';
+import { selfThreadKinds, selfThreadMicros, type ThreadKind } from './threads.js';
 
 // Hearth as users run it: the built server (baselines/hearth.ts)
 const { startHearth } = await loadHearth();
@@ -37,6 +40,7 @@ type Msg =
   | { type: 'measure'; idleMs?: number }
   | { type: 'profile'; action: 'start' | 'stop'; file?: string; majorOnly?: boolean }
   | { type: 'snapshot'; file: string }
+  | { type: 'threads' }
   | { type: 'close' };
 
 const send = (m: unknown): void => void process.send!(m);
@@ -211,6 +215,17 @@ async function profile(m: Extract<Msg, { type: 'profile' }>): Promise<void> {
   send({ type: 'profiled' });
 }
 
+/** which kind each thread is, found once (it gives libuv's pool work: asked before a storm, not during one) */
+let kindOf: Promise<(tid: number) => ThreadKind> | undefined;
+
+/** the CPU µs each kind of thread of this process has used so far */
+async function threads(): Promise<void> {
+  const kind = await (kindOf ??= selfThreadKinds());
+  const out: Record<ThreadKind, number> = { main: 0, 'V8 platform': 0, 'libuv pool': 0, worker: 0 };
+  for (const [tid, micros] of selfThreadMicros()) out[kind(tid)] += micros;
+  send({ type: 'threads', ...out });
+}
+
 process.on('message', (m: Msg) => {
   const fail = (e: unknown) => send({ type: 'error', message: (e as Error).stack ?? String(e) });
   switch (m.type) {
@@ -225,6 +240,9 @@ process.on('message', (m: Msg) => {
       break;
     case 'profile':
       profile(m).catch(fail);
+      break;
+    case 'threads':
+      threads().catch(fail);
       break;
     case 'snapshot':
       Promise.resolve()

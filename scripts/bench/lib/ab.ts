@@ -150,7 +150,8 @@ export const lowerIsBetter = (label: string): boolean => {
   return /memory|heap|rss|time|latency|p50|p99|wall|cpu x|\bcpu per\b|\bms\b|µs/i.test(figure);
 };
 
-const median = (xs: number[]): number => {
+/** the middle value (of an even count, the mean of the two middle ones) */
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;

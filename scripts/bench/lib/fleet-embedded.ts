@@ -49,6 +49,8 @@ export interface ConnectFigures {
   cpuPerConnect: number;
   /** the same by kind of thread, `kind user+system` µs per device (threadCpuLine) */
   cpuThreads?: string;
+  /** a node server's CPU µs per device by what its threads do (kindsLineOf): main, V8 platform, libuv pool, workers */
+  cpuKinds?: string;
   /** where the resident memory went, per device (a node server: V8's heap, what it holds outside, the young generation) */
   memoryLine?: string;
   /** the same by kind of mapping and by V8 space (partsLineOf) */
@@ -86,6 +88,13 @@ export interface LargestFigures {
   offlineGaugeMs: number;
   storms: StormFigures[];
 }
+
+/** a node server's CPU µs so far by kind of thread (baselines/server.ts `threads`) */
+type Kinds = Record<'main' | 'V8 platform' | 'libuv pool' | 'worker', number>;
+
+/** µs per device each kind of thread used between two readings */
+const kindsLineOf = (a: Kinds, b: Kinds, n: number): string =>
+  (['main', 'V8 platform', 'libuv pool', 'worker'] as const).map((k) => `${k === 'worker' ? 'workers' : k} ${fmt((b[k] - a[k]) / n)}`).join(', ');
 
 interface Memory {
   rss: number;
@@ -189,6 +198,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     // BENCH_PROFILE=<dir>: a CPU profile of the server during this connect storm (until both counts are N)
     const profile = process.env.BENCH_PROFILE;
     if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
+    const kinds0 = await server.request<Kinds>({ type: 'threads' }, 'threads');
     const cpu0 = cpuMicrosOf(server.proc.pid!);
     const threads0 = cpuByThreadOf(server.proc.pid!);
     const t0 = performance.now();
@@ -205,6 +215,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
     );
     const cpu = cpuMicrosOf(server.proc.pid!) - cpu0;
     const cpuThreads = threadCpuLine(threads0, cpuByThreadOf(server.proc.pid!), n);
+    const cpuKinds = kindsLineOf(kinds0, await server.request<Kinds>({ type: 'threads' }, 'threads'), n);
     const [apiMs, gaugeMs] = settledOrThrow(await counted);
     const commits1 = await commitCounts(httpPort);
     const tx = commits1.commits - commits0.commits;
@@ -228,6 +239,7 @@ export async function hearthAt(s: Settings, n: number, stormRate: number, larges
       heapPerDevice: (after.heapUsed - before.heapUsed) / n,
       cpuPerConnect: cpu / n,
       cpuThreads,
+      cpuKinds,
       memoryLine: memoryLineOf(before, after, n),
       partsLine: partsLineOf(before, after, n),
       commitsLine: `${fmt(tx)} transactions for ${fmt(items)} events (presence flips), ${fmt(items / tx, 1)} a transaction`,
@@ -338,6 +350,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
     // BENCH_PROFILE=<dir>: bare Aedes's profile under the same generators, to set beside Hearth's
     const profile = server && process.env.BENCH_PROFILE;
     if (profile) await server.request({ type: 'profile', action: 'start' }, 'profiling');
+    const kinds0 = server ? await server.request<Kinds>({ type: 'threads' }, 'threads') : undefined;
     const cpu0 = cpuMicrosOf(pid);
     const threads0 = cpuByThreadOf(pid);
     const c = await gens.connect(
@@ -348,6 +361,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
     );
     const cpu = cpuMicrosOf(pid) - cpu0;
     const cpuThreads = threadCpuLine(threads0, cpuByThreadOf(pid), n);
+    const cpuKinds = server && kinds0 ? kindsLineOf(kinds0, await server.request<Kinds>({ type: 'threads' }, 'threads'), n) : undefined;
     if (profile) {
       const file = resolve(profile, `fleet-aedes-${n}-connect-${Date.now()}.cpuprofile`);
       await server.request({ type: 'profile', action: 'stop', file }, 'profiled', 120_000);
@@ -366,6 +380,7 @@ export async function baselineAt(s: Settings, n: number, which: 'aedes' | 'mosqu
       heapPerDevice: server ? (after.heapUsed - before.heapUsed) / n : undefined,
       cpuPerConnect: cpu / n,
       cpuThreads,
+      cpuKinds,
       memoryLine: memoryLineOf(before, after, n),
       partsLine: partsLineOf(before, after, n),
       failures: c.failures,

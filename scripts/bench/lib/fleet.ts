@@ -49,12 +49,21 @@ export const settings = () => ({
   /** the admission rate of the storm "with" it; 0: the configured default */
   rate: num('BENCH_FLEET_RATE', 0, 0),
   modes: (process.env.BENCH_FLEET_MODES ?? 'embedded,cluster').split(',').map((s) => s.trim()),
+  /**
+   * rounds of Hearth and bare Aedes at each embedded size, back to back, the order alternating
+   * (Hearth first in odd rounds); the ratios printed are the medians of the rounds' own ratios.
+   * Unset: 3 up to 5,000 devices, 2 above (the largest size's first round also runs the storms)
+   */
+  rounds: process.env.BENCH_FLEET_ROUNDS ? num('BENCH_FLEET_ROUNDS', 3) : undefined,
   /** the drop and the three storms at the largest embedded size; 0: the scaling curve only (profiles, A/B at a small N) */
   storms: num('BENCH_FLEET_STORMS', 1, 0) > 0,
   /** extra Node flags of the embedded servers, Hearth's and bare Aedes's alike (V8 experiments: `--max-semi-space-size=2`, `--single-threaded-gc`) */
   nodeFlags: (process.env.BENCH_FLEET_NODE_FLAGS ?? '').split(' ').filter(Boolean),
 });
 export type Settings = ReturnType<typeof settings>;
+
+/** the rounds of Hearth and bare Aedes at n devices (Settings.rounds) */
+export const roundsAt = (s: Pick<Settings, 'rounds'>, n: number): number => s.rounds ?? (n <= 5000 ? 3 : 2);
 
 /** keys both sides compute: the store seeds their hashes, the generators present them */
 export const keyOf = (i: number): string => 'dk.' + createHash('sha256').update(`hearth-bench-fleet-${i}`).digest('base64url');
