@@ -26,12 +26,16 @@ export interface OutcomeWriter {
 // transaction (a WAL commit on SQLite, and the same queue pages written to the WAL again), and
 // nothing waits on it but the deliveries' own records — the slot a delivery held was freed when
 // its exchange ended (sender-core.ts). At a thousand deliveries a second a 2 ms window wrote a
-// handful per commit; 20 ms wrote tens. A row's outcome costs less the more share its commit (the
-// same table and index pages go to the WAL once per commit): 7.7 µs CPU an outcome in commits of
-// 25, 6.5 of 50, 5.9 of 100, 5.2 of 200 (SQLite, fastest of 30 alternating rounds, issue #26). The
-// webhooks bench's MQTT run wrote about 76 a commit with 20 ms; 50 ms writes about twice as many.
-// A crash loses at most a window of outcomes, whose deliveries are sent again (at least once).
-const WINDOW_MS = 50;
+// handful per commit; 20 ms writes tens. A row's outcome costs less alone the more share its
+// commit (7.7 µs CPU an outcome in commits of 25, 6.5 of 50, 5.9 of 100, 5.2 of 200; SQLite,
+// fastest of 30 alternating rounds), but a longer window was dearer in the whole path: with 50 ms
+// (about 190 outcomes a commit in the webhooks bench's MQTT run, against 76) Hearth took 14 to 15%
+// more CPU per MQTT event, every round of two A/B runs against 20 ms, V8's platform threads about
+// twice as much and the main thread 8 to 13% more; most likely (not verified) what a batch holds
+// (rows, attempts, promises) lives through more scavenges and is promoted to the old generation,
+// which the concurrent marker then walks (issue #26, 2026-11-28). A crash loses at most a window of
+// outcomes, whose deliveries are sent again (at least once).
+const WINDOW_MS = 20;
 // a batch stops gathering at this many outcomes (a caller's outcomes are never split)
 const MAX_BATCH = 500;
 
