@@ -72,6 +72,12 @@ function printLargest(n: number, l: LargestFigures): void {
       `  ${s.label.padEnd(30)} ${secs(s.apiMs).padStart(7)} ${secs(s.gaugeMs).padStart(9)} ${`${fmt(s.healthz.p50, 1)}/${fmt(s.healthz.p99, 1)}/${fmt(s.healthz.max)}`.padStart(22)} ${`${fmt(s.api.p50, 1)}/${fmt(s.api.p99, 1)}/${fmt(s.api.max)}`.padStart(19)} ${`${s.healthz.errors}+${s.api.errors}`.padStart(12)} ${String(refusedOf(s.failures)).padStart(7)} ${(s.held === undefined ? '' : fmt(s.held)).padStart(6)}`,
     );
   for (const s of l.storms) if (s.gaveUp) console.log(`  ${s.label}: did not finish within the wait: ${s.gaveUp}`);
+  // which failures the refused column counts (lib/fleet.ts refusedOf), so that a run says what they were
+  for (const s of l.storms)
+    if (refusedOf(s.failures) > 0)
+      console.log(
+        `  ${s.label}: refused attempts, each retried: closed before CONNACK ${s.failures.closedBeforeConnack}, CONNACK refused ${s.failures.connackRefused}, SUBACK refused ${s.failures.subscribeRefused}`,
+      );
   console.log(
     '  (every device reconnects at once, no in-flight cap; a restart storm counts from the restart request: the node stops, starts, and every device comes back; probe errors while it is down are expected; refusals, and a storm that does not finish, fail the run only with admission control on)',
   );
