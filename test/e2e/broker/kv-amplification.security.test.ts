@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
 import { brokerLogLines, eventually, mqttConnect, wsConnect } from './clients.js';
-import { connackOf, connectPacket, packetsOf, rawMqtt, subscribePacket, varint } from './raw-mqtt.js';
+import { connackOf, connectPacket, packetsOf, publishPacket, rawMqtt, subscribePacket } from './raw-mqtt.js';
 
 let t: TestHearth;
 beforeAll(async () => {
@@ -49,14 +49,6 @@ async function fill(d: SeededDevice, max = 20): Promise<number> {
     }
   }
   return max;
-}
-
-function publishPacket(topic: string, payload: string): Buffer {
-  const t = Buffer.from(topic);
-  const len = Buffer.alloc(2);
-  len.writeUInt16BE(t.length);
-  const body = Buffer.concat([len, t, Buffer.from(payload)]);
-  return Buffer.concat([Buffer.from([0x30]), varint(body.length), body]);
 }
 
 /** the payload of a QoS 0 PUBLISH body, parsed */

@@ -6,24 +6,13 @@
 // commit do not. Raw sockets: the publishes go out in one write, the PUBACKs' ids are read as sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
-import { connackOf, connectPacket, packetsOf, rawMqtt, varint } from './raw-mqtt.js';
+import { connackOf, connectPacket, packetsOf, publishPacket, rawMqtt } from './raw-mqtt.js';
 
 let t: TestHearth;
 beforeAll(async () => {
   t = await startTestHearth();
 });
 afterAll(() => t?.close());
-
-/** a QoS 1 PUBLISH */
-function publish1(messageId: number, topic: string, payload: string): Buffer {
-  const name = Buffer.from(topic);
-  const head = Buffer.alloc(4);
-  head.writeUInt16BE(name.length, 0);
-  const id = Buffer.alloc(2);
-  id.writeUInt16BE(messageId);
-  const body = Buffer.concat([head.subarray(0, 2), name, id, Buffer.from(payload)]);
-  return Buffer.concat([Buffer.from([0x32]), varint(body.length), body]);
-}
 
 const event = (i: number) => JSON.stringify({ eventType: 'order', eventData: { i } });
 
@@ -50,12 +39,12 @@ describe('PUBACKs of one connection', () => {
     const home = await t.seedHome();
     const d = await t.seedDevice({ homeId: home });
     const packets: Buffer[] = [];
-    for (let i = 1; i <= 10; i++) packets.push(publish1(i, `/devices/${d.id}/event`, event(i)));
+    for (let i = 1; i <= 10; i++) packets.push(publishPacket(`/devices/${d.id}/event`, event(i), i));
     // not a topic the device may publish to: dropped and logged, its PUBACK owed all the same
-    packets.push(publish1(11, `/devices/${d.id + 1000}/event`, event(11)));
-    for (let i = 12; i <= 20; i++) packets.push(publish1(i, `/devices/${d.id}/event`, event(i)));
+    packets.push(publishPacket(`/devices/${d.id + 1000}/event`, event(11), 11));
+    for (let i = 12; i <= 20; i++) packets.push(publishPacket(`/devices/${d.id}/event`, event(i), i));
     // a payload refused: dropped too
-    packets.push(publish1(21, `/devices/${d.id}/event`, '{"eventType":'));
+    packets.push(publishPacket(`/devices/${d.id}/event`, '{"eventType":', 21));
     expect(await pubackIds(d, packets)).toEqual(packets.map((_, i) => i + 1));
     expect(await stored(d)).toBe(19);
   });
@@ -64,7 +53,7 @@ describe('PUBACKs of one connection', () => {
     // the first device in no home of a project that sends names itself in the general log
     const d = await t.seedDevice({ projectId: 2, homeId: null });
     const packets: Buffer[] = [];
-    for (let i = 1; i <= 20; i++) packets.push(publish1(i, `/devices/${d.id}/event`, event(i)));
+    for (let i = 1; i <= 20; i++) packets.push(publishPacket(`/devices/${d.id}/event`, event(i), i));
     expect(await pubackIds(d, packets)).toEqual(packets.map((_, i) => i + 1));
     expect(await stored(d)).toBe(20);
   });

@@ -70,6 +70,14 @@ export function subscribePacket(messageId: number, topic: string, qos: number): 
   return Buffer.concat([Buffer.from([0x82]), varint(body.length), body]);
 }
 
+/** a PUBLISH: QoS 1 with `messageId`, QoS 0 without */
+export function publishPacket(topic: string, payload: string, messageId?: number): Buffer {
+  const id = Buffer.alloc(messageId === undefined ? 0 : 2);
+  if (messageId !== undefined) id.writeUInt16BE(messageId);
+  const body = Buffer.concat([str(topic), id, Buffer.from(payload)]);
+  return Buffer.concat([Buffer.from([messageId === undefined ? 0x30 : 0x32]), varint(body.length), body]);
+}
+
 /** reads until a CONNACK arrives; resolves its return code */
 export function connackOf(s: Socket, timeoutMs = MIN_WAIT_MS): Promise<number> {
   return new Promise((resolve, reject) => {
