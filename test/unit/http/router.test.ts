@@ -83,6 +83,46 @@ describe('FoldingRouter', () => {
     expect((await a.request('/a/1/other', { method: 'POST' })).status).toBe(404);
   });
 
+  it('matches by first segment what one router would: literal, parameter and wildcard first segments, in the order added', async () => {
+    const a = new Hono({ router: new FoldingRouter<RouterRoute>() });
+    // a parameter first segment (under a method of its own: the fold would take a literal beside it)
+    a.put('/:any/info', (c, next) => (c.req.param('any') === 'skip' ? next() : c.text(`any ${c.req.param('any')}`)));
+    a.get('/x/:id/more', (c) => c.text(`more ${c.req.param('id')}`));
+    a.get('/x/:id', (c) => c.text(`x ${c.req.param('id')}`));
+    a.get('/y', (c) => c.text('y'));
+    a.get('/y.json', (c) => c.text('y.json'));
+    a.get('/', (c) => c.text('root'));
+    a.get('/z/*', (c) => c.text(`z ${c.req.path}`));
+    a.post('/x/:id', (c) => c.text(`post x ${c.req.param('id')}`));
+    const cases: [path: string, method: string, answer: string | number][] = [
+      // in every first segment's router, and in the one of the first segments no route has
+      ['/x/info', 'PUT', 'any x'],
+      ['/w/info', 'PUT', 'any w'],
+      ['/skip/info', 'PUT', 404],
+      ['/x/info', 'GET', 'x info'],
+      ['/x/7/more', 'GET', 'more 7'],
+      ['/x/7', 'GET', 'x 7'],
+      ['/x/7', 'POST', 'post x 7'],
+      ['/y', 'GET', 'y'],
+      ['/y.json', 'GET', 'y.json'],
+      ['/y/', 'GET', 404],
+      ['/', 'GET', 'root'],
+      ['/z/a/b', 'GET', 'z /z/a/b'],
+      // a first segment no route has, and a method no route of that segment has
+      ['/nothing/here', 'GET', 404],
+      ['/y', 'POST', 404],
+    ];
+    // Hono's own RegExpRouter over the same routes: the same answers
+    const plain = new Hono({ router: new RegExpRouter() });
+    for (const r of a.routes) plain.on(r.method, r.path, r.handler);
+    for (const [path, method, answer] of cases) {
+      for (const app of [a, plain]) {
+        const r = await app.request(path, { method });
+        expect([path, method, r.status === 200 ? await r.text() : r.status]).toEqual([path, method, answer]);
+      }
+    }
+  });
+
   it('throws when the app is built, not at a request, for a route set RegExpRouter still refuses', () => {
     const r = new FoldingRouter<RouterRoute>();
     const a = new Hono({ router: r });
