@@ -25,6 +25,10 @@ export interface LoadFigures {
   requests: number;
   /** CPU time of this process (where the server runs) per request, microseconds */
   cpuMicrosPerRequest: number;
+  /** the same by kind of thread (lib/proc-cpu.ts cpuByThreadKind), when asked for */
+  threads?: Record<string, number>;
+  /** of figures that are medians over rounds (lib/load.ts measureInterleaved): each round's */
+  rounds?: LoadFigures[];
   errors: number;
   non2xx: number;
 }
