@@ -75,7 +75,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     if (probe.status !== 200) throw new Error(`GET ${path} answered ${probe.status}: ${await probe.text()}`);
     const json = await probe.json();
     console.log(
-      `  ${opts.connections} connections; per target ${opts.warmupSeconds} s warm-up, then ${opts.durationSeconds} s in ${ROUNDS} alternating rounds (ratios: medians of the rounds' own); GET ${path} (${JSON.stringify(json).length} bytes)`,
+      `  ${opts.connections} connections; per target ${opts.warmupSeconds} s warm-up, then ${ROUNDS} alternating rounds of ${Math.max(1, Math.round(opts.durationSeconds / ROUNDS))} s (ratios: medians of the rounds' own); GET ${path} (${JSON.stringify(json).length} bytes)`,
     );
 
     const hono = await bareHono(path, json);
@@ -135,7 +135,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   const [load] = loadavg();
   if (load > availableParallelism()) {
     console.log(
-      `  note: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes starve the targets unevenly, slice by slice (rounds of 0.25x to 1.9x at a load average of 18, 2026-11-28); trust the CPU-per-request ratio`,
+      `  note: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes starve the targets unevenly, slice by slice (single rounds from a quarter of bare Hono's rate to nearly twice it at a load average of 18 to 26, 2026-11-28); trust the CPU-per-request ratio`,
     );
   }
   return {
