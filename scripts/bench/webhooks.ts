@@ -236,6 +236,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   let bareRawRun: Figures | undefined;
   /** the half-load run's checkpoints by the checkpointer thread, where there is one (src/adapters/sql/checkpointer.ts) */
   let halfLoadCheckpoints: Record<string, number> | undefined;
+  let halfLoadWindow: string[] = [];
   const checkpointer = (hearth.deps.store as { sql?: { checkpointer?: { stats(): Record<string, number> } } }).sql?.checkpointer;
   /** each target's warm-up slices */
   const warmed = new Map<string, Figures[]>();
@@ -321,9 +322,12 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     // how the events shared commits (and, on SQLite, WAL fsyncs) there
     const commits0 = await commitCounts(hearth.httpPort);
     const checkpoints0 = checkpointer?.stats();
+    // the window's wall-clock times, to line it up with `strace -t` of the run (the event loop's fsyncs: its checkpoints)
+    halfLoadWindow = [new Date().toISOString().slice(11, 19)];
     const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
     halfLoadSplit = split?.();
+    halfLoadWindow.push(new Date().toISOString().slice(11, 19));
     const checkpoints1 = checkpointer?.stats();
     if (checkpoints0 && checkpoints1) halfLoadCheckpoints = Object.fromEntries(Object.entries(checkpoints1).map(([k, v]) => [k, v - checkpoints0[k]]));
     const commits1 = await commitCounts(hearth.httpPort);
@@ -413,7 +417,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       `  at ${steadyHearth.target.split('@')[1]}, split: PUBACK at the device (committed and synced) p50 ${pct(acks, 0.5).toFixed(1)} ms p99 ${pct(acks, 0.99).toFixed(1)} ms; webhook at the receiver p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms`,
     );
   }
-  if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)}`);
+  if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)} (${halfLoadWindow.join(' to ')} UTC)`);
   if (halfLoadCheckpoints) {
     const c = halfLoadCheckpoints;
     console.log(
