@@ -78,6 +78,7 @@ export function createCheckpointer(file: string, synchronous: 'full' | 'normal',
   /** frames in the WAL at the end of the last answer, and of them copied into the database */
   let lastEnd = 0;
   let lastCopied = 0;
+  let lastLeft = 0;
   let pausedUntil = 0;
   let reportTo: (level: 'warn' | 'error', message: string) => void = () => {};
   let lastReport = -Infinity;
@@ -135,15 +136,22 @@ export function createCheckpointer(file: string, synchronous: 'full' | 'normal',
     if (restarted) s.restarts++;
     const copied = m.end - m.left;
     if (copied > (restarted ? 0 : lastCopied)) s.checkpoints++;
+    // The WAL starts over only once every frame in it is copied. Started over although this thread
+    // left frames uncopied at its last answer: the main connection copied them, on the event loop
+    // (its checkpoint at `limit` pages, between two asks); or the WAL is at the limit now.
+    const fellBack = (restarted && lastLeft > 0) || m.log >= limit;
+    if (fellBack) {
+      s.fallbacks++;
+      tell('warn', `SQLite checkpointer behind: the WAL reached ${limit} pages, so the event loop checkpointed it (wal_autocheckpoint)`);
+    }
+    // frames written since the last answer (at least: those before a restart are not known)
     const fresh = restarted ? m.log : m.log - lastEnd;
     lastEnd = m.end;
     lastCopied = copied;
-    if (m.log >= limit) {
-      s.fallbacks++;
-      tell('warn', `SQLite checkpointer behind: the WAL held ${m.log} pages, so the event loop checkpointed it (wal_autocheckpoint ${limit})`);
-    }
-    interval = fresh > 0 ? Math.round(interval * (TARGET_FRAMES / fresh)) : interval * 2;
-    interval = Math.min(MAX_MS, Math.max(MIN_MS, interval));
+    lastLeft = m.left;
+    // ask sooner when more than TARGET_FRAMES came, later when fewer (never later after a restart, or after falling back)
+    const next = fresh > 0 ? interval * (TARGET_FRAMES / fresh) : interval * 2;
+    interval = Math.round(Math.min(MAX_MS, Math.max(MIN_MS, fellBack ? interval / 2 : restarted ? Math.min(interval, next) : next)));
   }
 
   function ask(): Promise<FromCheckpointer | undefined> {
