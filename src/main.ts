@@ -15,14 +15,7 @@ import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime } from './adapters/realtime.js';
 import { createSmtpMailer } from './adapters/mail/smtp.js';
 import type { Mailer } from './ports/mailer.js';
-import {
-  createPipelineMetrics,
-  registerAdmissionMetrics,
-  registerCheckpointMetrics,
-  registerCommitMetrics,
-  registerPoolMetrics,
-  registerRedisMetrics,
-} from './adapters/metrics.js';
+import { createPipelineMetrics, registerAdmissionMetrics, registerCommitMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
 import { createOutboxMetrics } from './adapters/outbox-metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
@@ -128,8 +121,6 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   const secret = serverSecret(config);
   const store = await openStore(config);
   logStoreOpened(config, store.sql, logger);
-  // a checkpointer that falls behind, fails or stops: the event loop checkpoints meanwhile (checkpointer.ts)
-  store.sql.checkpointer?.report((level, message) => logger[level](message));
   // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
   const realtime = await createRealtime({
     redisUrl: config.redisUrl,
@@ -145,7 +136,6 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
   // /metrics: HTTP, webhooks, broker, the event pipeline, the PostgreSQL pool and Redis
   const metricsRegistry = new Registry();
   if (store.sql.pool) registerPoolMetrics(metricsRegistry, store.sql.pool);
-  if (store.sql.checkpointer) registerCheckpointMetrics(metricsRegistry, store.sql.checkpointer.stats);
   if (realtime.redis) registerRedisMetrics(metricsRegistry, () => realtime.redis!.client.status === 'ready');
   if (listeners.ports.mqtt || listeners.ports.mqtts) registerAdmissionMetrics(metricsRegistry, () => listeners.admission());
   // every dependency once; each role below gets what it needs from it, and nothing changes it

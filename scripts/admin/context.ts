@@ -33,13 +33,12 @@ export async function openContext(config: Config): Promise<AdminContext> {
     import('../../src/domain/errors.js'),
   ]);
   // a one-shot process: no read cache (it would start a change feed for nothing), no access-log
-  // thread nor checkpointer thread (a thread's start costs more than the CLI's whole command)
+  // thread (a thread's start costs more than the CLI's whole command)
   const store = await createSqlStore({
     url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'),
     schema: config.databaseSchema ?? undefined,
     readCache: false,
     accessLogThread: false,
-    checkpointThread: false,
   });
   // cluster mode: the cluster's bus, so a revocation or a deleted device closes live connections
   // on every node as the API's would. Embedded mode: a bus of our own; a running server refuses

@@ -5,8 +5,7 @@
 //   and the events in them (group commit: items per commit is their ratio), read when scraped;
 // - hearth_pg_pool_*: the PostgreSQL pool (cluster mode);
 // - hearth_redis_up: whether the Redis client is connected (cluster mode);
-// - hearth_listener_connections_*: admission control of the MQTT listeners (src/listeners/gate.ts);
-// - hearth_sqlite_checkpoint*: the SQLite checkpointer thread (src/adapters/sql/checkpointer.ts).
+// - hearth_listener_connections_*: admission control of the MQTT listeners (src/listeners/gate.ts).
 // The histogram is kept in plain numbers (one array, no label object per event) and handed to
 // prom-client's registry in its exposition form when read, as src/http/metrics.ts does.
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -134,23 +133,4 @@ export function registerCommitMetrics(registry: Registry, counts: () => { commit
   };
   counter('hearth_event_commits_total', 'Transactions of the event pipeline (each holds one or more events: group commit)', (c) => c.commits);
   counter('hearth_event_commit_items_total', "Events (presence flips included) in the event pipeline's transactions", (c) => c.items);
-}
-
-/** the SQLite checkpointer thread (sql/checkpointer.ts): its checkpoints, and the times the event loop checkpointed instead */
-export function registerCheckpointMetrics(registry: Registry, stats: () => { checkpoints: number; fallbacks: number; failures: number }): void {
-  const counter = (name: string, help: string, field: 'checkpoints' | 'fallbacks' | 'failures') => {
-    const head = { name, help, type: 'counter' as const, aggregator: 'sum' as const };
-    registry.registerMetric({
-      ...head,
-      get: async () => ({ ...head, values: [{ labels: {}, value: stats()[field] }] }),
-      reset: () => {},
-    } as never);
-  };
-  counter('hearth_sqlite_checkpoints_total', "Checkpoints of SQLite's WAL made by the checkpointer thread, off the event loop", 'checkpoints');
-  counter(
-    'hearth_sqlite_checkpoint_fallbacks_total',
-    'Times the checkpointer thread found the WAL at wal_autocheckpoint (4,000 pages): the event loop checkpointed it, as SQLite does by itself',
-    'fallbacks',
-  );
-  counter('hearth_sqlite_checkpoint_failures_total', 'Checkpoints of the checkpointer thread that failed, or that its death lost', 'failures');
 }

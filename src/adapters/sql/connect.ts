@@ -12,7 +12,6 @@ import { kyselyDatabase, statementCache, type StatementCache } from './statement
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 import { loadPg } from './pg.js';
 import { walSync, type WalSync } from './wal-sync.js';
-import { createCheckpointer, type Checkpointer } from './checkpointer.js';
 
 export interface SqlOptions {
   /** `postgres://...` for PostgreSQL, otherwise a SQLite file path (or ':memory:') */
@@ -37,11 +36,6 @@ export interface SqlOptions {
    * the connection: a one-shot process (the admin CLI) starts no thread for it.
    */
   accessLogThread?: boolean;
-  /**
-   * SQLite in a file: checkpoint the WAL from a thread of its own (default; checkpointer.ts).
-   * `false` leaves it to SQLite inside the commits: a one-shot process (the admin CLI) starts no thread.
-   */
-  checkpointThread?: boolean;
 }
 
 export interface SqlHandle {
@@ -58,8 +52,6 @@ export interface SqlHandle {
    * that may be made durable after they return (wal-sync.ts); absent where every commit already is
    */
   walSync?: WalSync;
-  /** SQLite in a file: the thread that checkpoints the WAL off the event loop (checkpointer.ts) */
-  checkpointer?: Checkpointer;
   /** PostgreSQL: the connection pool under Kysely (its figures are on /metrics) */
   pool?: pg.Pool;
   /** the migrations this open applied, in order (none when the schema was current) */
@@ -75,9 +67,7 @@ export interface SqlHandle {
 // pages per event), and the loop stood in checkpoints for about 2% of its time (issue #26,
 // docs/operations.md#durability). 4,000 pages checkpoints four times less often and keeps the WAL
 // (about 16 MB) within the first block of its index, which readers search the same way.
-// The checkpointer thread (checkpointer.ts) now makes the checkpoints off the event loop before the
-// WAL gets there; this limit stays as the bound when it cannot (behind, starved, stopped).
-export const WAL_CHECKPOINT_PAGES = 4000;
+const WAL_CHECKPOINT_PAGES = 4000;
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
@@ -221,11 +211,6 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
   const db = (dialect === 'sqlite' ? named.withPlugin(new InlineLimitPlugin()) : named) as unknown as Kysely<Database>;
   const accessLogWriter =
     opts.accessLogThread !== false && sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name), opts.cacheBytes) : undefined;
-  // the access log's own WAL is checkpointed by its writer thread, inside its commits, off the event loop already
-  const checkpointer =
-    opts.checkpointThread !== false && sqlite && !inMemory(sqlite.name) && sqlite.pragma('journal_mode', { simple: true }) === 'wal'
-      ? createCheckpointer(sqlite.name, opts.synchronous ?? 'full', WAL_CHECKPOINT_PAGES, wal ? (err) => wal.refuse(err) : undefined)
-      : undefined;
   return {
     db,
     dialect,
@@ -233,15 +218,11 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     statements,
     accessLogWriter,
     walSync: wal,
-    checkpointer,
     pool,
     migrated,
     async close() {
       // the batches already handed to the writer are committed before the database closes
       await accessLogWriter?.close();
-      // the checkpoint under way ends, and its connection closes first: the main connection, the
-      // last one, then checkpoints what is left and removes the WAL as it did
-      await checkpointer?.close();
       // and the WAL syncs under way end before the connection goes
       await wal?.close();
       await raw.destroy();

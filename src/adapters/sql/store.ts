@@ -39,9 +39,6 @@ function build(db: Db, handle: SqlHandle, inTx: boolean, whole = false): Store {
   const store: Store = {
     transaction(fn, how) {
       if (inTx) return fn(store);
-      // the event pipeline's: the checkpointer thread copies the WAL's last frames, so that this commit may start it over (checkpointer.ts)
-      const held = how?.syncLater ? handle.checkpointer?.held() : undefined;
-      if (held) return held.then(() => store.transaction(fn, how));
       if (!how?.syncLater || !walSync || !statements || !sqlite) return transaction(db, fn, how?.whole);
       // docs/operations.md#durability: into the WAL without its fsync (wal-sync.ts). The connection is
       // held from the pragma to its undoing, so no other caller's commit is made with NORMAL.

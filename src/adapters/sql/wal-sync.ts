@@ -33,8 +33,6 @@ export interface WalSync {
   sync(): Promise<void>;
   /** the failure every sync is now refused with (a sync failed), for /readyz */
   failure(): Error | undefined;
-  /** refuses every later sync with err: the checkpointer's sync of the WAL failed (checkpointer.ts) */
-  refuse(err: Error): void;
   /** waits for the syncs under way, then lets the file go */
   close(): Promise<void>;
 }
@@ -83,9 +81,6 @@ export function walSync(file: string): WalSync {
       return p;
     },
     failure: () => failed,
-    refuse(err) {
-      failed ??= err;
-    },
     async close() {
       closed = true;
       await Promise.all(under);
