@@ -234,10 +234,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   /** BENCH_COMMIT_SPLIT=1: where the half-load run's PUBACK time goes in Hearth (lib/commit-split.ts) */
   let halfLoadSplit: CommitSplit | undefined;
   let bareRawRun: Figures | undefined;
-  /** the half-load run's checkpoints by the checkpointer thread, where there is one (src/adapters/sql/checkpointer.ts) */
-  let halfLoadCheckpoints: Record<string, number> | undefined;
   let halfLoadWindow: string[] = [];
-  const checkpointer = (hearth.deps.store as { sql?: { checkpointer?: { stats(): Record<string, number> } } }).sql?.checkpointer;
   /** each target's warm-up slices */
   const warmed = new Map<string, Figures[]>();
   let stage: { perSecond: number; bare: number; hearthMicros: number; threads: ReturnType<typeof cpuByThreadKind> } | undefined;
@@ -321,15 +318,12 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const paused = watchPauses();
     // how the events shared commits (and, on SQLite, WAL fsyncs) there
     const commits0 = await commitCounts(hearth.httpPort);
-    const checkpoints0 = checkpointer?.stats();
     // the window's wall-clock times, to line it up with `strace -t` of the run (the event loop's fsyncs: its checkpoints)
     halfLoadWindow = [new Date().toISOString().slice(11, 19)];
     const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
     halfLoadSplit = split?.();
     halfLoadWindow.push(new Date().toISOString().slice(11, 19));
-    const checkpoints1 = checkpointer?.stats();
-    if (checkpoints0 && checkpoints1) halfLoadCheckpoints = Object.fromEntries(Object.entries(checkpoints1).map(([k, v]) => [k, v - checkpoints0[k]]));
     const commits1 = await commitCounts(hearth.httpPort);
     halfLoad = paused();
     halfLoadCommits = { commits: commits1.commits - commits0.commits, items: commits1.items - commits0.items };
@@ -418,12 +412,6 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     );
   }
   if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)} (${halfLoadWindow.join(' to ')} UTC)`);
-  if (halfLoadCheckpoints) {
-    const c = halfLoadCheckpoints;
-    console.log(
-      `  at ${steadyHearth.target.split('@')[1]}, checkpointer thread: ${c.checkpoints} checkpoints in ${c.asked} asks (${c.threadMs.toFixed(0)} ms in the thread), ${c.restarts} WAL restarts, ${c.fallbacks} fallbacks to the event loop, ${c.failures} failures`,
-    );
-  }
   if (halfLoadSplit) for (const line of commitSplitLines(`  at ${steadyHearth.target.split('@')[1]}, in Hearth`, halfLoadSplit)) console.log(line);
   if (halfLoadCommits)
     console.log(
