@@ -234,6 +234,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   /** BENCH_COMMIT_SPLIT=1: where the half-load run's PUBACK time goes in Hearth (lib/commit-split.ts) */
   let halfLoadSplit: CommitSplit | undefined;
   let bareRawRun: Figures | undefined;
+  let halfLoadWindow: string[] = [];
   /** each target's warm-up slices */
   const warmed = new Map<string, Figures[]>();
   let stage: { perSecond: number; bare: number; hearthMicros: number; threads: ReturnType<typeof cpuByThreadKind> } | undefined;
@@ -317,9 +318,12 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const paused = watchPauses();
     // how the events shared commits (and, on SQLite, WAL fsyncs) there
     const commits0 = await commitCounts(hearth.httpPort);
+    // the window's wall-clock times, to line it up with `strace -t` of the run (the event loop's fsyncs: its checkpoints)
+    halfLoadWindow = [new Date().toISOString().slice(11, 19)];
     const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
     halfLoadSplit = split?.();
+    halfLoadWindow.push(new Date().toISOString().slice(11, 19));
     const commits1 = await commitCounts(hearth.httpPort);
     halfLoad = paused();
     halfLoadCommits = { commits: commits1.commits - commits0.commits, items: commits1.items - commits0.items };
@@ -407,7 +411,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
       `  at ${steadyHearth.target.split('@')[1]}, split: PUBACK at the device (committed and synced) p50 ${pct(acks, 0.5).toFixed(1)} ms p99 ${pct(acks, 0.99).toFixed(1)} ms; webhook at the receiver p50 ${steadyHearth.p50.toFixed(1)} ms p99 ${steadyHearth.p99.toFixed(1)} ms`,
     );
   }
-  if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)}`);
+  if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)} (${halfLoadWindow.join(' to ')} UTC)`);
   if (halfLoadSplit) for (const line of commitSplitLines(`  at ${steadyHearth.target.split('@')[1]}, in Hearth`, halfLoadSplit)) console.log(line);
   if (halfLoadCommits)
     console.log(
