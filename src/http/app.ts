@@ -10,10 +10,6 @@ import { opsRoutes } from './routes/ops.js';
 import { allowedMethods } from './edge/method-not-allowed.js';
 import { createEdge } from './edge/index.js';
 import { FoldingRouter } from './edge/router.js';
-import { directRoute } from './edge/direct.js';
-
-/** the route Hono's dispatch is skipped for (edge/direct.ts): the HTTP way in of device events */
-const DIRECT = 'sendDeviceEventCloud';
 
 export function createApi(deps: ApiDeps): Hono<HttpEnv> {
   // RegExpRouter, never the TrieRouter fallback (edge/router.ts)
@@ -33,28 +29,23 @@ export function createApi(deps: ApiDeps): Hono<HttpEnv> {
     if (!route) byRoute.set(key, (route = { method: r.method, path: r.path, handlers: [] }));
     route.handlers.push(r.handler as Handler<HttpEnv>);
   }
-  let eventRoute: { method: string; path: string } | undefined;
-  for (const { method, path, handlers } of byRoute.values()) {
-    const folded = edge.route(handlers);
-    if (folded.meta.operationId === DIRECT) eventRoute = { method, path };
-    app.on(method, path, folded);
-  }
+  for (const { method, path, handlers } of byRoute.values()) app.on(method, path, edge.route(handlers));
 
   // a path no route has is 404; a known path asked with another method is 405 (docs/api.md#conventions)
   const allowed = allowedMethods(app);
-  const notFound = edge.notFound((c) => {
-    const methods = allowed(c.req.path);
-    if (methods && !methods.includes(c.req.method)) return errorResponse(c, new AppError('METHOD_NOT_ALLOWED', { allowed: methods }));
-    if (deps.operationsOnly)
-      return errorResponse(
-        c,
-        new AppError('NOT_FOUND', { path: c.req.path, message: 'this node does not run the api role; send API requests to an api node' }),
-      );
-    return errorResponse(c, new AppError('NOT_FOUND', { path: c.req.path }));
-  });
-  app.notFound(notFound);
+  app.notFound(
+    edge.notFound((c) => {
+      const methods = allowed(c.req.path);
+      if (methods && !methods.includes(c.req.method)) return errorResponse(c, new AppError('METHOD_NOT_ALLOWED', { allowed: methods }));
+      if (deps.operationsOnly)
+        return errorResponse(
+          c,
+          new AppError('NOT_FOUND', { path: c.req.path, message: 'this node does not run the api role; send API requests to an api node' }),
+        );
+      return errorResponse(c, new AppError('NOT_FOUND', { path: c.req.path }));
+    }),
+  );
   app.onError(onError);
   router.build();
-  if (eventRoute) app.fetch = directRoute(app.fetch, router, eventRoute, { notFound, onError });
   return app;
 }

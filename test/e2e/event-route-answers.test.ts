@@ -1,9 +1,10 @@
 // `PUT /devices/{id}/event` answers, whole, over raw sockets to a real server: every good and bad
 // request its callers send, each answer's status line, headers (in order) and body compared byte
-// for byte with what it must be. The route has a direct way past Hono's dispatch
-// (src/http/edge/direct.ts) for the requests of its plain shape; requests of another shape (a
-// query, a percent-encoded id, a trailing slash) take Hono's, and the two must answer alike.
-// Only the Date header's value and a request id the server made up are read as patterns.
+// for byte with what it must be. The route is the HTTP way in of device events, the one most
+// likely to get a way of its own past Hono (issue #26 measured one: docs/operations.md#durability);
+// requests of its plain shape and of others (a query, a percent-encoded id, a trailing slash, a
+// chunked body) are all here, so that any such way must answer as Hono's does. Only the Date
+// header's value and a request id the server made up are read as patterns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../helpers/hearth.js';
