@@ -66,6 +66,8 @@ interface Figures {
   threads?: ReturnType<typeof cpuByThreadKind>;
   /** paced MQTT runs: each event's PUBACK at the device, ms after its send (sorted) */
   acks?: number[];
+  /** Hearth's runs: the event pipeline's commits and the events in them (/metrics) */
+  commits?: { commits: number; items: number };
 }
 
 type Job = Record<string, unknown> & { count: number; offset: number };
@@ -229,8 +231,6 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   let worker = newWorker();
   const results: Figures[] = [];
   let halfLoad: Pauses | undefined;
-  /** the half-load run's commits and the events in them (/metrics) */
-  let halfLoadCommits: { commits: number; items: number } | undefined;
   /** BENCH_COMMIT_SPLIT=1: where the half-load run's PUBACK time goes in Hearth (lib/commit-split.ts) */
   let halfLoadSplit: CommitSplit | undefined;
   let bareRawRun: Figures | undefined;
@@ -288,9 +288,14 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const bareRaw = { ...bare, raw: true };
     let offset = 0;
     const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false, onSent?: () => void) => {
+      // how the events shared commits (and, on SQLite, WAL fsyncs): read outside the CPU counted
+      const commits0 = hearthCpu ? await commitCounts(hearth.httpPort) : undefined;
       const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu, kindOf, onSent);
       offset += 10_000_000;
-      return r;
+      if (!commits0) return r;
+      const figures = await r;
+      const commits1 = await commitCounts(hearth.httpPort);
+      return { ...figures, commits: { commits: commits1.commits - commits0.commits, items: commits1.items - commits0.items } };
     };
     // the warm-up, target by target (warmUpPlan): each slice's figures kept for the report
     const warmUp = async (target: string, job: Record<string, unknown>, hearthCpu: boolean, max: number) => {
@@ -316,17 +321,13 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const steady = Math.min(count, rate * 5);
     // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine
     const paused = watchPauses();
-    // how the events shared commits (and, on SQLite, WAL fsyncs) there
-    const commits0 = await commitCounts(hearth.httpPort);
     // the window's wall-clock times, to line it up with `strace -t` of the run (the event loop's fsyncs: its checkpoints)
     halfLoadWindow = [new Date().toISOString().slice(11, 19)];
     const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
     results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
     halfLoadSplit = split?.();
     halfLoadWindow.push(new Date().toISOString().slice(11, 19));
-    const commits1 = await commitCounts(hearth.httpPort);
     halfLoad = paused();
-    halfLoadCommits = { commits: commits1.commits - commits0.commits, items: commits1.items - commits0.items };
     results.push(await once(`bare node:http @${rate}/s`, { ...bare, rate }, steady));
 
     // the delivery stage alone: fill the queue with the worker stopped, then time the drain
@@ -393,6 +394,8 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     );
     // issue #26: what the other threads take (V8's GC helpers and compilers, the libuv pool's fsyncs)
     for (const line of r.threads ? threadKindLines(`  ${r.target}, Hearth per event`, r.threads, 'sender thread') : []) console.log(line);
+    // issue #26: how many of the events in flight shared a commit (and a WAL sync)
+    if (r.commits) console.log(`  ${r.target}, commits: ${r.commits.commits} (${(r.commits.items / r.commits.commits).toFixed(1)} events each)`);
   }
   const x = mqttRun.perSecond / bareRun.perSecond;
   const pass = x >= FLOOR && results.every((r) => r.duplicates === 0);
@@ -413,10 +416,6 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   }
   if (halfLoad) console.log(`  at ${steadyHearth.target.split('@')[1]}, Hearth's event loop: ${pausesLine(halfLoad)} (${halfLoadWindow.join(' to ')} UTC)`);
   if (halfLoadSplit) for (const line of commitSplitLines(`  at ${steadyHearth.target.split('@')[1]}, in Hearth`, halfLoadSplit)) console.log(line);
-  if (halfLoadCommits)
-    console.log(
-      `  at ${steadyHearth.target.split('@')[1]}, commits: ${halfLoadCommits.commits} (${(halfLoadCommits.items / halfLoadCommits.commits).toFixed(1)} events each)`,
-    );
   if (stage) {
     console.log(
       `  delivery stage alone (queue filled, then drained): ${fmt(stage.perSecond)} events/s = ${(stage.perSecond / stage.bare).toFixed(2)}x of bare node:http`,
