@@ -209,6 +209,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   // would measure the setting, not the pipeline). BENCH_WEBHOOK_CONCURRENCY measures another
   // setting, e.g. the default (config/default.json webhooks.concurrency).
   const workerConcurrency = process.env.BENCH_WEBHOOK_CONCURRENCY ?? String(concurrency);
+  const synchronous = process.env.HEARTH_SQLITE_SYNCHRONOUS ?? 'full';
   const config = loadConfig({
     HEARTH_DATA_DIR: join(dir, 'data'),
     HEARTH_HOST: '127.0.0.1',
@@ -221,7 +222,11 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     HEARTH_MQTT_RATE_LIMIT_BURST: '10000000',
     HEARTH_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     HEARTH_WEBHOOKS_CONCURRENCY: workerConcurrency,
+    // the default, `full`: every acknowledged event synced first. `normal` shows what the WAL's
+    // fdatasync costs the latency (docs/operations.md#durability says what it gives up)
+    HEARTH_SQLITE_SYNCHRONOUS: synchronous,
   });
+  console.log(`  SQLite synchronous=${synchronous}${synchronous === 'full' ? '' : ' (HEARTH_SQLITE_SYNCHRONOUS: not the default)'}`);
   const rx = child(dir, 'receiver', RECEIVER);
   const gen = child(dir, 'generator', GENERATOR);
   const hearth = await startHearth(config, pino({ level: 'warn' }));
