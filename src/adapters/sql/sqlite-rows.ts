@@ -5,6 +5,12 @@
 // 1.3 µs in runs of 50 against 2.2 (issue #26). SQLite inserts a VALUES list in order.
 // The one place that builds those statements, takes them from the statement cache and binds them
 // (logs.ts, deliveries.ts, access-log-protocol.ts). No Kysely here: the access-log thread loads it.
+// The values go to run() as its arguments (spread), not as one array: better-sqlite3 reads an
+// array's values one at a time through the V8 API (Object::Get and its property lookup), about 3.5
+// thousand instructions a row of an event commit (50 events, 25 deliveries leased, 25 not): 38.7
+// thousand a row spread against 41.2 for the three copies this replaced, which bound arrays in runs
+// and arguments one by one, and 43.6 for this helper binding arrays (callgrind, 1,000 commits);
+// the fastest of 100 alternating rounds 6 to 9% less CPU a row than the copies.
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** where statements come from: a connection's statement cache (SqliteConn, statements.ts), or a database of its own */
@@ -23,7 +29,8 @@ export interface RowsSpec<S, C> {
   /**
    * row `i` of `source`, its bound values (every column but the constants, in order) written into
    * values[at], values[at + 1], ...; `context`: what the whole batch shares. A function of the
-   * module, not a closure per call: it runs once per row.
+   * module, not a closure per call: it runs once per row. Values are SQLite's (text, number,
+   * bigint, Buffer, null), never an array or object: they are passed as the run's arguments.
    */
   write(values: unknown[], at: number, source: S, i: number, context: C): void;
 }
@@ -74,7 +81,7 @@ export function rowsInsert<S, C = undefined>(spec: RowsSpec<S, C>): RowsInsert<S
         const values: unknown[] = new Array(rows * width);
         for (; i + rows <= count; i += rows) {
           for (let j = 0; j < rows; j++) write(values, j * width, source, i + j, context);
-          manySt.run(values);
+          manySt.run(...values);
         }
       }
       if (i < count) {
@@ -82,7 +89,7 @@ export function rowsInsert<S, C = undefined>(spec: RowsSpec<S, C>): RowsInsert<S
         const values: unknown[] = new Array(width);
         for (; i < count; i++) {
           write(values, 0, source, i, context);
-          oneSt.run(values);
+          oneSt.run(...values);
         }
       }
     },

@@ -113,6 +113,26 @@ describe('rowsInsert (SQLite, N rows a statement, the rest one by one)', () => {
     expect(db.prepare('select count(*) from t').pluck().get()).toBe(0);
   });
 
+  it('binds as many values a statement as SQLite takes (32766), each in its place', () => {
+    const db = new BetterSqlite3(':memory:');
+    open.push(db);
+    db.exec('create table w (a integer not null, b text not null)');
+    const most = rowsInsert<number, undefined>({
+      table: 'w',
+      columns: ['a', 'b'],
+      rows: 16383,
+      write(values, p, _, i) {
+        values[p] = i;
+        values[p + 1] = `b${i}`;
+      },
+    });
+    const count = 2 * 16383 + 1;
+    db.transaction(() => most.run(db, 0, count, undefined))();
+    const rows = db.prepare('select a, b from w order by rowid').all() as { a: number; b: string }[];
+    expect(rows.length).toBe(count);
+    expect(rows.every((r, i) => r.a === i && r.b === `b${i}`)).toBe(true);
+  });
+
   it('refuses a constant that is no column, and more rows a statement than SQLite binds', () => {
     const write = () => {};
     expect(() => rowsInsert({ table: 't', columns: ['a'], constants: { b: '0' }, rows: 2, write })).toThrow(/constant b is no column/);
