@@ -3,15 +3,7 @@
 // batch's id (and the error, if it failed).
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  decode,
-  insertAccessLogValues,
-  INSERT_ACCESS_LOG_SQLITE,
-  INSERT_ACCESS_LOGS_SQLITE,
-  type FromWriter,
-  type ToWriter,
-  type WriterData,
-} from './access-log-protocol.js';
+import { decode, insertAccessLogsSqlite, type FromWriter, type ToWriter, type WriterData } from './access-log-protocol.js';
 
 const port = parentPort!;
 const { file, cacheBytes } = workerData as WriterData;
@@ -22,9 +14,8 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 // as connect.ts cacheSizePragma (not imported: this thread loads only what it needs)
 if (cacheBytes) db.pragma(`cache_size = ${-Math.max(64, Math.floor(cacheBytes / 1024))}`);
-const chunk = db.prepare(INSERT_ACCESS_LOGS_SQLITE);
-const one = db.prepare(INSERT_ACCESS_LOG_SQLITE);
-const insert = db.transaction((values: unknown[]) => insertAccessLogValues(chunk, one, values));
+// db itself prepares: insertAccessLogsSqlite keeps the statements of the connection it last ran on
+const insert = db.transaction((values: unknown[]) => insertAccessLogsSqlite.run(db, values, values.length / insertAccessLogsSqlite.width, undefined));
 
 port.on('message', (msg: ToWriter) => {
   if ('close' in msg) {

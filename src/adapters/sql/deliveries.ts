@@ -5,19 +5,18 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
-import { laneOf, type Deliveries } from '../../ports/queue.js';
+import { laneOf, type Deliveries, type NewDelivery } from '../../ports/queue.js';
 import { leaseOps } from './deliveries-lease.js';
 import { toRow, type DeliveriesDb } from './deliveries-rows.js';
 import { countOf, deletedCount, firstOf, pageOf } from './util.js';
 import type { RawSqlite } from './sqlite-raw.js';
+import { rowsInsert } from './sqlite-rows.js';
 
 type Db = DeliveriesDb;
 
-// SQLite caps bound parameters per statement (32766 since 3.32); 15 columns a row.
+// 15 columns a row: well within both dialects' limits per statement
 const INSERT_CHUNK = 500;
-const INSERT_SQLITE = `insert into deliveries (id, project_id, module_id, kind, lane, event_id, event_type, payload, status, attempts,
-  round_attempts, next_attempt_time, creation_time, update_time, claimed_by) values (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)`;
-// SQLite: DELIVERY_ROWS rows a statement run, the rest one by one, as the events' insert (logs.ts).
+// SQLite: DELIVERY_ROWS rows a statement run, the rest one by one (sqlite-rows.ts), as the events' insert (logs.ts).
 // Measured when the rows were written inside the event commit's transaction in a savepoint
 // (SqliteConn.atomically), a multi-row INSERT cost more, not less (8.9 µs a row against 5.2 for
 // 40 rows in runs of 8): it kept a statement journal that, under an open savepoint, grew past
@@ -28,12 +27,53 @@ const INSERT_SQLITE = `insert into deliveries (id, project_id, module_id, kind, 
 // transactions each), and the fastest of 60 alternating rounds 4.8 µs CPU a delivery against 5.6
 // (issue #26). The pipeline's commits hold about 50 deliveries (one per event, one webhook).
 const DELIVERY_ROWS = 8;
-const INSERT_SQLITE_ROWS = INSERT_SQLITE.replace(
-  /values .*$/s,
-  'values ' + Array(DELIVERY_ROWS).fill("(?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', 0, ?, ?, ?, ?)").join(', '),
-);
-// the bound values of one row (INSERT_SQLITE's question marks)
-const BOUND = 13;
+
+/** what every row of one insertMany shares */
+interface Shared {
+  status: string;
+  /** the lease's end when claimed on insert, else each row's creation time */
+  next: string | undefined;
+  claimedBy: string | null;
+}
+
+const insertSqlite = rowsInsert<readonly NewDelivery[], Shared>({
+  table: 'deliveries',
+  columns: [
+    'id',
+    'project_id',
+    'module_id',
+    'kind',
+    'lane',
+    'event_id',
+    'event_type',
+    'payload',
+    'status',
+    'attempts',
+    'round_attempts',
+    'next_attempt_time',
+    'creation_time',
+    'update_time',
+    'claimed_by',
+  ],
+  constants: { attempts: "'[]'", round_attempts: '0' },
+  rows: DELIVERY_ROWS,
+  write(values, p, rows, i, shared) {
+    const r = rows[i];
+    values[p] = r.id;
+    values[p + 1] = r.projectId;
+    values[p + 2] = r.moduleId;
+    values[p + 3] = r.kind;
+    values[p + 4] = laneOf(r);
+    values[p + 5] = r.eventId;
+    values[p + 6] = r.eventType;
+    values[p + 7] = r.payload;
+    values[p + 8] = shared.status;
+    values[p + 9] = shared.next ?? r.creationTime;
+    values[p + 10] = r.creationTime;
+    values[p + 11] = r.creationTime;
+    values[p + 12] = shared.claimedBy;
+  },
+});
 
 export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: RawSqlite): Deliveries {
   const db = base as unknown as Db;
@@ -44,56 +84,8 @@ export function deliveryRepo(base: Kysely<Database>, dialect: Dialect, raw?: Raw
       const status = claim ? 'delivering' : 'pending';
       const claimedBy = claim?.workerId ?? null;
       if (raw) {
-        const next = claim?.leaseUntil;
-        await raw((d) => {
-          const one = d.prepare(INSERT_SQLITE);
-          d.atomically(() => {
-            let i = 0;
-            if (rows.length >= DELIVERY_ROWS) {
-              const many = d.prepare(INSERT_SQLITE_ROWS);
-              // one array for every run (bound, not kept)
-              const values: unknown[] = new Array(DELIVERY_ROWS * BOUND);
-              for (; i + DELIVERY_ROWS <= rows.length; i += DELIVERY_ROWS) {
-                let p = 0;
-                for (let j = i; j < i + DELIVERY_ROWS; j++) {
-                  const r = rows[j];
-                  values[p++] = r.id;
-                  values[p++] = r.projectId;
-                  values[p++] = r.moduleId;
-                  values[p++] = r.kind;
-                  values[p++] = laneOf(r);
-                  values[p++] = r.eventId;
-                  values[p++] = r.eventType;
-                  values[p++] = r.payload;
-                  values[p++] = status;
-                  values[p++] = next ?? r.creationTime;
-                  values[p++] = r.creationTime;
-                  values[p++] = r.creationTime;
-                  values[p++] = claimedBy;
-                }
-                many.run(values);
-              }
-            }
-            for (; i < rows.length; i++) {
-              const r = rows[i];
-              one.run(
-                r.id,
-                r.projectId,
-                r.moduleId,
-                r.kind,
-                laneOf(r),
-                r.eventId,
-                r.eventType,
-                r.payload,
-                status,
-                next ?? r.creationTime,
-                r.creationTime,
-                r.creationTime,
-                claimedBy,
-              );
-            }
-          });
-        });
+        const shared: Shared = { status, next: claim?.leaseUntil, claimedBy };
+        await raw((d) => d.atomically(() => insertSqlite.run(d, rows, rows.length, shared)));
         return;
       }
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {

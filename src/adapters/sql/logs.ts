@@ -5,7 +5,8 @@ import type { EventRecord, EventRow, Store } from '../../ports/store.js';
 import { pageOf } from './util.js';
 import { precompiled } from './statements.js';
 import type { RawSqlite } from './sqlite-raw.js';
-import { INSERT_ACCESS_LOG_SQLITE, INSERT_ACCESS_LOGS_SQLITE, insertAccessLogValues, rowValues } from './access-log-protocol.js';
+import { insertAccessLogsSqlite, rowValues } from './access-log-protocol.js';
+import { rowsInsert } from './sqlite-rows.js';
 import type { AccessLogWriter } from './access-log-writer.js';
 
 type Db = Kysely<Database>;
@@ -22,12 +23,27 @@ const eventColumns = (row: EventRow) => {
     body: row.json ?? JSON.stringify(e),
   };
 };
-const INSERT_EVENT_SQLITE = 'insert into events (id, project_id, home_id, device_id, event_type, timestamp, body) values (?, ?, ?, ?, ?, ?, ?)';
-// SQLite: EVENT_ROWS rows a statement run, the rest one by one. A run per row cost about a fifth more
-// per row than a run per 32 (a better-sqlite3 call, its bindings and a step each; issue #26), and a
-// commit of the ingest bench holds about a hundred events. SQLite inserts a VALUES list in order.
+// SQLite: EVENT_ROWS rows a statement run, the rest one by one (sqlite-rows.ts). A run per row cost
+// about a fifth more per row than a run per 32 (issue #26), and a commit of the ingest bench holds
+// about a hundred events.
 const EVENT_ROWS = 32;
-const INSERT_EVENTS_SQLITE = INSERT_EVENT_SQLITE.replace(/values .*$/, 'values ' + Array(EVENT_ROWS).fill('(?, ?, ?, ?, ?, ?, ?)').join(', '));
+const insertEventsSqlite = rowsInsert<readonly EventRow[]>({
+  table: 'events',
+  columns: ['id', 'project_id', 'home_id', 'device_id', 'event_type', 'timestamp', 'body'],
+  rows: EVENT_ROWS,
+  // eventColumns' values without its object: one fewer per event
+  write(values, p, rows, i) {
+    const row = rows[i];
+    const e = row.event;
+    values[p] = row.id;
+    values[p + 1] = row.projectId;
+    values[p + 2] = e.homeId ?? null;
+    values[p + 3] = e.originDeviceId ?? null;
+    values[p + 4] = e.eventType;
+    values[p + 5] = e.timestamp;
+    values[p + 6] = row.json ?? JSON.stringify(e);
+  },
+});
 // 7 parameters a row: well within both dialects' limits per statement
 const EVENT_CHUNK = 500;
 
@@ -45,11 +61,8 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         // statements in one transaction (Kysely's multi-row insert cost 3 µs a row to build)
         if (writer) return writer.write(rows);
         if (raw) {
-          await raw((d) => {
-            const chunk = d.prepare(INSERT_ACCESS_LOGS_SQLITE);
-            const one = d.prepare(INSERT_ACCESS_LOG_SQLITE);
-            d.atomically(() => insertAccessLogValues(chunk, one, rowValues(rows)));
-          });
+          const values = rowValues(rows);
+          await raw((d) => d.atomically(() => insertAccessLogsSqlite.run(d, values, rows.length, undefined)));
           return;
         }
         // chunked: a statement's bound parameters are capped
@@ -107,42 +120,12 @@ export function logRepos(db: Db, raw?: RawSqlite, writer?: AccessLogWriter): Pic
         const e = row.event;
         await insertEvent(row.id, row.projectId, e.homeId ?? null, e.originDeviceId ?? null, e.eventType, e.timestamp, JSON.stringify(e));
       },
-      // the event pipeline's group commit: one prepared statement run per row on SQLite,
-      // multi-row statements on PostgreSQL (a round trip each)
+      // the event pipeline's group commit: prepared statements of EVENT_ROWS rows and of one on
+      // SQLite, multi-row statements on PostgreSQL (a round trip each)
       async insertMany(rows) {
         if (rows.length === 0) return;
         if (raw) {
-          await raw((d) => {
-            const one = d.prepare(INSERT_EVENT_SQLITE);
-            d.atomically(() => {
-              let i = 0;
-              if (rows.length >= EVENT_ROWS) {
-                const many = d.prepare(INSERT_EVENTS_SQLITE);
-                // eventColumns' values without its object: one fewer per event; one array for every run (bound, not kept)
-                const values: unknown[] = new Array(EVENT_ROWS * 7);
-                for (; i + EVENT_ROWS <= rows.length; i += EVENT_ROWS) {
-                  let p = 0;
-                  for (let j = i; j < i + EVENT_ROWS; j++) {
-                    const row = rows[j];
-                    const e = row.event;
-                    values[p++] = row.id;
-                    values[p++] = row.projectId;
-                    values[p++] = e.homeId ?? null;
-                    values[p++] = e.originDeviceId ?? null;
-                    values[p++] = e.eventType;
-                    values[p++] = e.timestamp;
-                    values[p++] = row.json ?? JSON.stringify(e);
-                  }
-                  many.run(values);
-                }
-              }
-              for (; i < rows.length; i++) {
-                const row = rows[i];
-                const e = row.event;
-                one.run(row.id, row.projectId, e.homeId ?? null, e.originDeviceId ?? null, e.eventType, e.timestamp, row.json ?? JSON.stringify(e));
-              }
-            });
-          });
+          await raw((d) => d.atomically(() => insertEventsSqlite.run(d, rows, rows.length, undefined)));
           return;
         }
         for (let i = 0; i < rows.length; i += EVENT_CHUNK)
