@@ -26,6 +26,16 @@ let wanted = false;
 let onEnded: (() => void) | undefined;
 /** bumped by every connect and stop: a ticket that arrives for an older attempt opens nothing */
 let attempt = 0;
+/** how many events the stream has delivered in this tab: what a read began after (`eventsReceived`) */
+let received = 0;
+
+/**
+ * the number of events the stream has delivered so far in this tab. A page that read something from
+ * the server notes it when the read begins: an event numbered above it arrived after the read was
+ * asked for, so it may be newer than what the read returned and must not be dropped by it (a list
+ * fetched while a device was online, answered after its _deviceDisconnected_ arrived)
+ */
+export const eventsReceived = () => received;
 
 export const wsUrl = (path: string) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 
@@ -75,6 +85,7 @@ async function connect(): Promise<void> {
     for (const l of stateListeners) l(true);
   };
   onJson<HearthEvent>(ws, (e) => {
+    received++;
     for (const l of listeners) l(e);
   });
   ws.onclose = (c) => {

@@ -4,6 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, send } from './api';
+import { eventsReceived } from './stream';
 
 export function errorText(err: unknown): string {
   return err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
@@ -22,25 +23,33 @@ export interface Loaded<T> {
   data?: T;
   error?: unknown;
   loading: boolean;
+  /** the stream's event count (`eventsReceived`) when the read that gave `data` began: live events numbered above it are newer than `data` */
+  since: number;
   reload: () => void;
   set: (t: T) => void;
 }
 
-/** load(): re-runs when deps change; `reload` runs it again; a stale answer is dropped */
+/** load(): re-runs when deps change; `reload` runs it again; a stale answer (an older read's, or one begun before `set`) is dropped */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; since: number }>({ loading: true, since: 0 });
   const seq = useRef(0);
   const run = useCallback(() => {
     const mine = ++seq.current;
+    const since = eventsReceived();
     setState((s) => ({ ...s, loading: true }));
     load().then(
-      (data) => mine === seq.current && setState({ data, loading: false }),
-      (error) => mine === seq.current && setState((s) => ({ data: s.data, error, loading: false })),
+      (data) => mine === seq.current && setState({ data, since, loading: false }),
+      (error) => mine === seq.current && setState((s) => ({ data: s.data, since: s.since, error, loading: false })),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(run, [run]);
-  return { ...state, reload: run, set: (data: T) => setState({ data, loading: false }) };
+  // what `set` puts in is newer than a read still in flight: that read's answer is dropped
+  const set = (data: T) => {
+    seq.current++;
+    setState({ data, since: eventsReceived(), loading: false });
+  };
+  return { ...state, reload: run, set };
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, send, session } from '../api';
-import { onEvent } from '../stream';
+import { eventsReceived, onEvent } from '../stream';
 import { Line, RowForm, inputValue } from '../forms';
 import { ErrorBox, Secret, Section, useAction, useLoad, when } from '../ui';
 import { HomeSelect, useHomes } from '../home-names';
@@ -109,14 +109,15 @@ export function DevicePage({ id }: { id: number }) {
   // presence from the live stream since the last read: the server stamps lastConnectTime and
   // lastDisconnectTime with the time its _deviceConnected_ / _deviceDisconnected_ event carries
   // (docs/concepts.md#system-events), so the page shows that time at once
-  const [presence, setPresence] = useState<{ on: boolean; at: string }>();
-  useEffect(() => setPresence(undefined), [device.data]);
+  // (a read supersedes only what the stream said before the read began: eventsReceived)
+  const [presence, setPresence] = useState<{ on: boolean; at: string; n: number }>();
+  useEffect(() => setPresence((p) => (p && p.n > device.since ? p : undefined)), [device.data]);
   useEffect(
     () =>
       onEvent((e) => {
         if (e.originDeviceId !== id) return;
-        if (e.eventType === '_deviceConnected_') setPresence({ on: true, at: e.timestamp });
-        if (e.eventType === '_deviceDisconnected_') setPresence({ on: false, at: e.timestamp });
+        if (e.eventType === '_deviceConnected_') setPresence({ on: true, at: e.timestamp, n: eventsReceived() });
+        if (e.eventType === '_deviceDisconnected_') setPresence({ on: false, at: e.timestamp, n: eventsReceived() });
       }),
     [id],
   );

@@ -4,7 +4,7 @@
 // device (its key and claim code shown once) and delete with a confirmation.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, list, qs, send, session } from '../api';
-import { onEvent } from '../stream';
+import { eventsReceived, onEvent } from '../stream';
 import { href } from '../router';
 import { HomeSelect, useHomes, type Homes } from '../home-names';
 import { RowForm, SelectField, TextField, type Choice } from '../forms';
@@ -221,7 +221,8 @@ export function Devices() {
     return { items, more };
   }, [query]);
   const homes = useHomes(projectId);
-  const [live, setLive] = useState<Map<number, { on: boolean; at: string }>>(new Map());
+  // presence from the stream, each with its number (eventsReceived) to tell it from what a page read saw
+  const [live, setLive] = useState<Map<number, { on: boolean; at: string; n: number }>>(new Map());
   const del = useAction();
 
   useEffect(
@@ -229,13 +230,15 @@ export function Devices() {
       onEvent((e) => {
         if ((e.eventType === '_deviceConnected_' || e.eventType === '_deviceDisconnected_') && e.originDeviceId) {
           const on = e.eventType === '_deviceConnected_';
-          setLive((m) => new Map(m).set(e.originDeviceId!, { on, at: e.timestamp }));
+          const n = eventsReceived();
+          setLive((m) => new Map(m).set(e.originDeviceId!, { on, at: e.timestamp, n }));
         }
       }),
     [],
   );
-  // a fresh page from the server supersedes what the stream said before it
-  useEffect(() => setLive(new Map()), [page.data]);
+  // a fresh page from the server supersedes what the stream said before its read began, not what
+  // arrived while it was in flight (a device that left while the page was read stays offline)
+  useEffect(() => setLive((m) => new Map([...m].filter(([, v]) => v.n > page.since))), [page.data]);
 
   /** a changed filter starts from the first page */
   const filter = (key: keyof ListState) => (v: string) => {

@@ -254,6 +254,47 @@ describe("a device's page", () => {
   });
 });
 
+describe("a device's page and the stream", () => {
+  it('keeps a disconnect that arrives while the page reads the device again (the read was answered while it was online)', async () => {
+    const d = await t.seedDevice();
+    await api('PATCH', `/devices/${d.id}`, { name: 'before the race' });
+    const c = await mqttConnect(t, d);
+    onTestFinished(() => void c.endAsync().catch(() => undefined));
+    const { page } = await signedIn({ hash: `devices/${d.id}` });
+    await page.getByRole('heading', { level: 1, name: 'before the race' }).waitFor();
+    await page.locator('.status[data-status="online"]').waitFor();
+    // the read after a save is answered while the device is online, and held in the browser until
+    // the stream has said the device left
+    let answered!: () => void;
+    const readAnswered = new Promise<void>((r) => (answered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(
+      (u) => u.pathname === `/devices/${d.id}`,
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        const response = await route.fetch();
+        answered();
+        await released;
+        await route.fulfill({ response });
+      },
+      { times: 2 },
+    );
+    await page.getByRole('button', { name: 'Edit name' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('after the race');
+    await page.getByLabel('Name', { exact: true }).press('Enter');
+    await readAnswered;
+    await c.endAsync();
+    await page.locator('.status[data-status="offline"]').waitFor();
+    release();
+    // positive control: the held answer has been drawn, and the effects of that render have run
+    await page.getByRole('heading', { level: 1, name: 'after the race' }).waitFor();
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+    expect(await page.locator('.status').getAttribute('data-status')).toBe('offline');
+    await poll(() => page.locator('[data-field="lastDisconnectTime"]').textContent()).not.toBe('—');
+  });
+});
+
 describe('the overview', () => {
   it('shows deliveries retrying, failed and dropped, and which modules have them or were turned off; a module page turns its webhook on again', async () => {
     const homeId = await t.seedHome();

@@ -103,6 +103,47 @@ describe('devices', () => {
     expect(navigations.filter((u) => !u.includes('#/'))).toEqual([]);
   });
 
+  it('keeps a disconnect that arrives while a fresh list is in flight (the read was answered while the device was online)', async () => {
+    const d = await t.seedDevice();
+    const name = `race lamp ${Date.now()}`;
+    expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name } })).status).toBe(204);
+    const page = await newPage();
+    await signInWithKey(page, t);
+    await page.getByRole('link', { name: 'Devices', exact: true }).click();
+    await page.getByLabel('Search').fill(name);
+    // the search has been taken (after its typing pause), so the status filter below asks the one read held
+    await poll(() => page.evaluate('location.hash')).toContain('search=');
+    await poll(() => statusCell(page, d).textContent()).toBe('offline');
+    const c = await mqttConnect(t, d);
+    await poll(() => statusCell(page, d).textContent()).toBe('online');
+    // the next read's answer (the device online, with a new name to tell it from the page before)
+    // is held in the browser until the stream has said the device left
+    expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name: `${name} renamed` } })).status).toBe(204);
+    let answered!: () => void;
+    const readAnswered = new Promise<void>((r) => (answered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(
+      (u) => u.pathname === '/devices' && u.searchParams.get('isConnected') === 'true',
+      async (route) => {
+        const response = await route.fetch();
+        answered();
+        await released;
+        await route.fulfill({ response });
+      },
+      { times: 1 },
+    );
+    await page.getByLabel('Status').selectOption('online');
+    await readAnswered;
+    await c.endAsync();
+    await poll(() => statusCell(page, d).textContent()).toBe('offline');
+    release();
+    // positive control: the held page has been drawn, and the effects of that render have run
+    await poll(() => page.locator(`tr[data-device="${d.id}"] a`).textContent()).toBe(`${name} renamed`);
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+    expect(await statusCell(page, d).textContent()).toBe('offline');
+  });
+
   it('creates a device, shows its key and claim code once, and deletes it after a confirmation', async () => {
     const page = await newPage();
     await signInWithKey(page, t);
