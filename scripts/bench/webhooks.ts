@@ -329,7 +329,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     // the window's wall-clock times, to line it up with `strace -t` of the run (the event loop's fsyncs: its checkpoints)
     halfLoadWindow = [new Date().toISOString().slice(11, 19)];
     const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
-    results.push(await once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true));
+    results.push(await profiled('webhooks-half-load', () => once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true)));
     halfLoadSplit = split?.();
     halfLoadWindow.push(new Date().toISOString().slice(11, 19));
     halfLoad = paused();
