@@ -1,11 +1,11 @@
 // Debian's Chromium driven by playwright-core (its own browser download cannot work here), for
 // end-to-end tests of pages Hearth serves. Flags: headless, no sandbox (root), and nothing that
 // would reach out to the network by itself. Below it, the set-up the console tests share: a tab
-// that fails its test on a script error, a signed-in tab, and a webhook receiver.
+// that fails its test on a script error, a signed-in tab, a read held back, and a webhook receiver.
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { expect, onTestFinished } from 'vitest';
 import { MIN_WAIT_MS } from './wait.js';
 
@@ -82,6 +82,29 @@ export async function signInWithKey(page: Page, t: ConsoleServer, key = t.adminK
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   await page.locator('[data-live="on"]').waitFor();
+}
+
+/**
+ * holds the browser's next GET matching `url`: the real server answers it at once (`answered`
+ * resolves then), and the page gets that answer only once `release()` is called. For the race of a
+ * read answered before a live event arrives but drawn after it. Other methods pass through.
+ */
+export async function holdNextRead(page: Page, url: (u: URL) => boolean): Promise<{ answered: Promise<void>; release: () => void }> {
+  let answeredNow!: () => void;
+  const answered = new Promise<void>((r) => (answeredNow = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held = false;
+  const handler = async (route: Route) => {
+    if (held || route.request().method() !== 'GET') return route.continue();
+    held = true;
+    const response = await route.fetch();
+    answeredNow();
+    await released;
+    await route.fulfill({ response });
+  };
+  await page.route(url, handler);
+  return { answered, release };
 }
 
 export interface StatusReceiver {

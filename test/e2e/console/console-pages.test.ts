@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium, signedInTab, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
+import { holdNextRead, launchChromium, signedInTab, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -265,28 +265,14 @@ describe("a device's page and the stream", () => {
     await page.locator('.status[data-status="online"]').waitFor();
     // the read after a save is answered while the device is online, and held in the browser until
     // the stream has said the device left
-    let answered!: () => void;
-    const readAnswered = new Promise<void>((r) => (answered = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    await page.route(
-      (u) => u.pathname === `/devices/${d.id}`,
-      async (route) => {
-        if (route.request().method() !== 'GET') return route.continue();
-        const response = await route.fetch();
-        answered();
-        await released;
-        await route.fulfill({ response });
-      },
-      { times: 2 },
-    );
+    const read = await holdNextRead(page, (u) => u.pathname === `/devices/${d.id}`);
     await page.getByRole('button', { name: 'Edit name' }).click();
     await page.getByLabel('Name', { exact: true }).fill('after the race');
     await page.getByLabel('Name', { exact: true }).press('Enter');
-    await readAnswered;
+    await read.answered;
     await c.endAsync();
     await page.locator('.status[data-status="offline"]').waitFor();
-    release();
+    read.release();
     // positive control: the held answer has been drawn, and the effects of that render have run
     await page.getByRole('heading', { level: 1, name: 'after the race' }).waitFor();
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');

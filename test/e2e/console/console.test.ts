@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium, newTab, signInWithKey, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
+import { holdNextRead, launchChromium, newTab, signInWithKey, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { inbox, mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -119,25 +119,12 @@ describe('devices', () => {
     // the next read's answer (the device online, with a new name to tell it from the page before)
     // is held in the browser until the stream has said the device left
     expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name: `${name} renamed` } })).status).toBe(204);
-    let answered!: () => void;
-    const readAnswered = new Promise<void>((r) => (answered = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    await page.route(
-      (u) => u.pathname === '/devices' && u.searchParams.get('isConnected') === 'true',
-      async (route) => {
-        const response = await route.fetch();
-        answered();
-        await released;
-        await route.fulfill({ response });
-      },
-      { times: 1 },
-    );
+    const read = await holdNextRead(page, (u) => u.pathname === '/devices' && u.searchParams.get('isConnected') === 'true');
     await page.getByLabel('Status').selectOption('online');
-    await readAnswered;
+    await read.answered;
     await c.endAsync();
     await poll(() => statusCell(page, d).textContent()).toBe('offline');
-    release();
+    read.release();
     // positive control: the held page has been drawn, and the effects of that render have run
     await poll(() => page.locator(`tr[data-device="${d.id}"] a`).textContent()).toBe(`${name} renamed`);
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
