@@ -29,25 +29,35 @@ export interface Loaded<T> {
   set: (t: T) => void;
 }
 
-/** load(): re-runs when deps change; `reload` runs it again; a stale answer (an older read's, or one begun before `set`) is dropped */
+/**
+ * load(): re-runs when deps change; `reload` runs it again; a stale answer (an older read's) is
+ * dropped. `set` shows what the page knows to be newer at once; a read that was in flight then may
+ * hold older values (or rows `set` does not have), so its answer is not shown: it is read again.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; since: number }>({ loading: true, since: 0 });
   const seq = useRef(0);
+  /** bumped by every `set`: a read that began before the last one is read again */
+  const sets = useRef(0);
   const run = useCallback(() => {
     const mine = ++seq.current;
     const since = eventsReceived();
+    const setsBefore = sets.current;
     setState((s) => ({ ...s, loading: true }));
     load().then(
-      (data) => mine === seq.current && setState({ data, since, loading: false }),
+      (data) => {
+        if (mine !== seq.current) return;
+        if (sets.current !== setsBefore) run();
+        else setState({ data, since, loading: false });
+      },
       (error) => mine === seq.current && setState((s) => ({ data: s.data, since: s.since, error, loading: false })),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(run, [run]);
-  // what `set` puts in is newer than a read still in flight: that read's answer is dropped
   const set = (data: T) => {
-    seq.current++;
-    setState({ data, since: eventsReceived(), loading: false });
+    sets.current++;
+    setState((s) => ({ ...s, data, since: eventsReceived() }));
   };
   return { ...state, reload: run, set };
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { launchChromium, newTab, signInWithKey } from '../../helpers/browser.js';
+import { holdNextRead, launchChromium, newTab, signInWithKey } from '../../helpers/browser.js';
 import { inbox, mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -73,5 +73,31 @@ describe("a device's outbox in the console", () => {
     await poll(() => row.locator('[data-field="state"]').textContent()).toBe('cancelled');
     expect((await t.http('GET', `/devices/${d.id}/commands/${second.id}`, { token: t.adminKey })).body.state).toBe('cancelled');
     expect(navigations.filter((u) => !u.includes('#/'))).toEqual([]);
+  });
+
+  it('shows a command queued while a live update came in: the list read before that update is read again, not drawn over it', async () => {
+    const d = await t.seedDevice();
+    const queue = async (action: string) =>
+      (await t.http('POST', `/devices/${d.id}/commands`, { token: t.adminKey, body: { action, parameters: {}, ttl: 3600 } })).body;
+    const first = await queue('first');
+    expect(first.state).toBe('queued');
+    const page = await newPage();
+    await signInWithKey(page, t);
+    await page.goto(`${t.httpUrl}/console#/devices/${d.id}`);
+    const firstState = page.locator(`tr[data-command="${first.id}"] [data-field="state"]`);
+    await poll(() => firstState.textContent()).toBe('queued');
+    // a command the page does not list yet comes down the stream: the page reads its list again.
+    // That read's answer (both commands queued) is held in the browser while the first is cancelled,
+    // a live update the page draws over the list it has
+    const read = await holdNextRead(page, (u) => u.pathname === `/devices/${d.id}/commands`);
+    const second = await queue('second');
+    await read.answered;
+    expect((await t.http('DELETE', `/devices/${d.id}/commands/${first.id}`, { token: t.adminKey })).status).toBe(204);
+    await poll(() => firstState.textContent()).toBe('cancelled');
+    read.release();
+    // the second command is listed, and the first stays cancelled (the held answer said queued)
+    await poll(() => page.locator(`tr[data-command="${second.id}"] [data-field="state"]`).textContent()).toBe('queued');
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+    expect(await firstState.textContent()).toBe('cancelled');
   });
 });
