@@ -57,7 +57,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   useEffect(run, [run]);
   const set = (data: T) => {
     sets.current++;
-    setState((s) => ({ ...s, data, since: eventsReceived() }));
+    setState((s) => ({ ...s, data, error: undefined, since: eventsReceived() }));
   };
   return { ...state, reload: run, set };
 }
