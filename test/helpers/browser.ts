@@ -107,6 +107,11 @@ export async function holdNextRead(page: Page, url: (u: URL) => boolean): Promis
   return { answered, release };
 }
 
+/** resolves once the page has drawn two frames and run a task after them: the effects of what it drew last (Preact runs them after a frame) have run */
+export async function afterEffects(page: Page): Promise<void> {
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+}
+
 export interface StatusReceiver {
   /** `http://127.0.0.1:<port>/hook`: `${base}/x/500` answers 500, `${base}` and `${base}/x` answer 200 */
   base: string;

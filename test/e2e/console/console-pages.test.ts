@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { holdNextRead, launchChromium, signedInTab, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
+import { afterEffects, holdNextRead, launchChromium, signedInTab, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -275,7 +275,7 @@ describe("a device's page and the stream", () => {
     read.release();
     // positive control: the held answer has been drawn, and the effects of that render have run
     await page.getByRole('heading', { level: 1, name: 'after the race' }).waitFor();
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+    await afterEffects(page);
     expect(await page.locator('.status').getAttribute('data-status')).toBe('offline');
     await poll(() => page.locator('[data-field="lastDisconnectTime"]').textContent()).not.toBe('—');
   });

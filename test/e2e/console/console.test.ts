@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHearth, type SeededDevice, type TestHearth } from '../../helpers/hearth.js';
-import { holdNextRead, launchChromium, newTab, signInWithKey, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
+import { afterEffects, holdNextRead, launchChromium, newTab, signInWithKey, statusReceiver, type StatusReceiver } from '../../helpers/browser.js';
 import { inbox, mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -127,7 +127,7 @@ describe('devices', () => {
     read.release();
     // positive control: the held page has been drawn, and the effects of that render have run
     await poll(() => page.locator(`tr[data-device="${d.id}"] a`).textContent()).toBe(`${name} renamed`);
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+    await afterEffects(page);
     expect(await statusCell(page, d).textContent()).toBe('offline');
   });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestHearth, type TestHearth } from '../../helpers/hearth.js';
-import { holdNextRead, launchChromium, newTab, signInWithKey } from '../../helpers/browser.js';
+import { afterEffects, holdNextRead, launchChromium, newTab, signInWithKey } from '../../helpers/browser.js';
 import { inbox, mqttConnect } from '../broker/clients.js';
 import { buildConsole } from '../../../scripts/build-console.js';
 
@@ -97,7 +97,7 @@ describe("a device's outbox in the console", () => {
     read.release();
     // the second command is listed, and the first stays cancelled (the held answer said queued)
     await poll(() => page.locator(`tr[data-command="${second.id}"] [data-field="state"]`).textContent()).toBe('queued');
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))');
+    await afterEffects(page);
     expect(await firstState.textContent()).toBe('cancelled');
   });
 });
