@@ -84,16 +84,26 @@ describe('sign-in', () => {
   });
 });
 
+/**
+ * a new device named `<what> <time>`, and a signed-in tab on Devices searching for that name: the
+ * search taken (after its typing pause: it is in the hash) and the device's row shown offline
+ */
+async function devicesPageFor(what: string): Promise<{ d: SeededDevice; name: string; page: Page }> {
+  const d = await t.seedDevice();
+  const name = `${what} ${Date.now()}`;
+  expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name } })).status).toBe(204);
+  const page = await newPage();
+  await signInWithKey(page, t);
+  await page.getByRole('link', { name: 'Devices', exact: true }).click();
+  await page.getByLabel('Search').fill(name);
+  await poll(() => page.evaluate('location.hash')).toContain('search=');
+  await poll(() => statusCell(page, d).textContent()).toBe('offline');
+  return { d, name, page };
+}
+
 describe('devices', () => {
   it('turns a row online when the device connects and offline when it leaves, without reload', async () => {
-    const d = await t.seedDevice();
-    const name = `live lamp ${Date.now()}`;
-    expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name } })).status).toBe(204);
-    const page = await newPage();
-    await signInWithKey(page, t);
-    await page.getByRole('link', { name: 'Devices', exact: true }).click();
-    await page.getByLabel('Search').fill(name);
-    await poll(() => statusCell(page, d).textContent()).toBe('offline');
+    const { d, page } = await devicesPageFor('live lamp');
     const navigations: string[] = [];
     page.on('framenavigated', (f) => navigations.push(f.url()));
     const c = await mqttConnect(t, d);
@@ -104,16 +114,8 @@ describe('devices', () => {
   });
 
   it('keeps a disconnect that arrives while a fresh list is in flight (the read was answered while the device was online)', async () => {
-    const d = await t.seedDevice();
-    const name = `race lamp ${Date.now()}`;
-    expect((await t.http('PATCH', `/devices/${d.id}`, { token: t.adminKey, body: { name } })).status).toBe(204);
-    const page = await newPage();
-    await signInWithKey(page, t);
-    await page.getByRole('link', { name: 'Devices', exact: true }).click();
-    await page.getByLabel('Search').fill(name);
-    // the search has been taken (after its typing pause), so the status filter below asks the one read held
-    await poll(() => page.evaluate('location.hash')).toContain('search=');
-    await poll(() => statusCell(page, d).textContent()).toBe('offline');
+    // the search taken, so the status filter below asks the one read held
+    const { d, name, page } = await devicesPageFor('race lamp');
     const c = await mqttConnect(t, d);
     await poll(() => statusCell(page, d).textContent()).toBe('online');
     // the next read's answer (the device online, with a new name to tell it from the page before)
