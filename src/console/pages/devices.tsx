@@ -178,7 +178,15 @@ export function Devices() {
   const [typed, setTyped] = useState(state.search);
   const latest = useRef(state);
   latest.current = state;
-  useEffect(() => setTyped(state.search), [state.search]);
+  // a search changed from outside (Back, a pasted link) replaces what is typed; not at mount, where
+  // `typed` already starts from it and the effect, which runs after the first paint, would wipe
+  // what was typed before it ran
+  const searchShown = useRef(state.search);
+  useEffect(() => {
+    if (state.search === searchShown.current) return;
+    searchShown.current = state.search;
+    setTyped(state.search);
+  }, [state.search]);
   useEffect(() => {
     if (typed === latest.current.search) return;
     const timer = setTimeout(() => {
