@@ -156,6 +156,12 @@ function warmUpPlan(count: number): WarmUpPlan {
   };
 }
 
+/** called as the load generator is told to start, and once the receiver has had the last event */
+interface LoadWindow {
+  start(): void;
+  end(): void;
+}
+
 async function runOnce(
   target: string,
   rx: ChildProcess,
@@ -164,14 +170,19 @@ async function runOnce(
   countOwnCpu: boolean,
   kindOf: (tid: number) => ThreadKind,
   onSent?: () => void,
+  during?: LoadWindow,
 ): Promise<Figures & { last: number }> {
   rx.send({ expect: job.count });
   await nextMessage(rx, (m) => m.ready);
   const done = nextMessage<{ latencies: number[]; last: number; dup: number; cpuMicros: number }>(rx, (m) => m.done);
   const sentP = nextMessage<{ started: number; sent: number; cpuMicros: number; acks?: number[] }>(gen, (m) => m.started !== undefined);
   if (onSent) void sentP.then(onSent, () => {});
+  // ends in the reaction to the receiver's last answer, before any timer can record the time its
+  // latencies took to arrive and be read (the bench's own work, not Hearth's)
+  if (during) void done.then(during.end, () => {});
   const cpu = process.cpuUsage();
   const threads0 = selfThreadMicros();
+  during?.start();
   gen.send(job);
   const [sent, got] = await Promise.all([sentP, done]);
   const own = process.cpuUsage(cpu);
@@ -292,10 +303,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     const bare = { url: hookUrl, method: 'POST', headers: {}, concurrency, shape: 'webhook' };
     const bareRaw = { ...bare, raw: true };
     let offset = 0;
-    const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false, onSent?: () => void) => {
+    const once = async (target: string, job: Record<string, unknown>, n: number, hearthCpu = false, onSent?: () => void, during?: LoadWindow) => {
       // how the events shared commits (and, on SQLite, WAL fsyncs): read outside the CPU counted
       const commits0 = hearthCpu ? await commitCounts(hearth.httpPort) : undefined;
-      const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu, kindOf, onSent);
+      const r = runOnce(target, rx, gen, { ...job, count: n, offset }, hearthCpu, kindOf, onSent, during);
       offset += 10_000_000;
       if (!commits0) return r;
       const figures = await r;
@@ -324,15 +335,27 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     // BENCH_WEBHOOK_RATE fixes it, so that two revisions of an A/B run are timed at the same rate
     const rate = Number(process.env.BENCH_WEBHOOK_RATE) || Math.max(50, Math.round(results[0].perSecond / 2));
     const steady = Math.min(count, rate * 5);
-    // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine
-    const paused = watchPauses();
-    // the window's wall-clock times, to line it up with `strace -t` of the run (the event loop's fsyncs: its checkpoints)
-    halfLoadWindow = [new Date().toISOString().slice(11, 19)];
+    // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine.
+    // Watched while the events are under way only: the /metrics reads before and after the run and
+    // the receiver's latencies arriving at its end are the bench's work on this event loop, not
+    // Hearth's (reading those latencies was a 35 ms stall, the run's longest, 2026-11-28)
+    let paused: (() => Pauses) | undefined;
+    const during: LoadWindow = {
+      start() {
+        paused = watchPauses();
+        // the window's wall-clock times, to line it up with `strace -t` or `perf trace` of the run
+        halfLoadWindow = [new Date().toISOString().slice(11, 19)];
+      },
+      end() {
+        halfLoad = paused?.();
+        halfLoadWindow.push(new Date().toISOString().slice(11, 19));
+      },
+    };
     const split = process.env.BENCH_COMMIT_SPLIT ? traceCommits(hearth, join(config.dataDir, 'hearth.db-wal')) : undefined;
-    results.push(await profiled('webhooks-half-load', () => once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true)));
+    results.push(
+      await profiled('webhooks-half-load', () => once(`hearth MQTT @${rate}/s`, { ...viaMqtt, rate, noDelay: true }, steady, true, undefined, during)),
+    );
     halfLoadSplit = split?.();
-    halfLoadWindow.push(new Date().toISOString().slice(11, 19));
-    halfLoad = paused();
     results.push(await once(`bare node:http @${rate}/s`, { ...bare, rate }, steady));
 
     // the delivery stage alone: fill the queue with the worker stopped, then time the drain
