@@ -15,7 +15,14 @@ import { createSqlStore } from './adapters/sql/store.js';
 import { createRealtime } from './adapters/realtime.js';
 import { createSmtpMailer } from './adapters/mail/smtp.js';
 import type { Mailer } from './ports/mailer.js';
-import { createPipelineMetrics, registerAdmissionMetrics, registerCommitMetrics, registerPoolMetrics, registerRedisMetrics } from './adapters/metrics.js';
+import {
+  createPipelineMetrics,
+  registerAdmissionMetrics,
+  registerCheckpointMetrics,
+  registerCommitMetrics,
+  registerPoolMetrics,
+  registerRedisMetrics,
+} from './adapters/metrics.js';
 import { createOutboxMetrics } from './adapters/outbox-metrics.js';
 import { createLogger } from './adapters/log/logger.js';
 import type { Deps } from './domain/deps.js';
@@ -82,13 +89,15 @@ function checkStandaloneRoles(config: Config): void {
   }
 }
 
-async function openStore(config: Config) {
+async function openStore(config: Config, logger: Logger) {
   try {
     return await createSqlStore({
       url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'),
       schema: config.databaseSchema ?? undefined,
       synchronous: config.sqlite.synchronous,
       cacheBytes: config.sqlite.cacheBytes,
+      // tried again after a longer wait each time (up to 10 s), so this is not a line a commit
+      onCheckpointError: (err) => logger.warn({ err: err.message }, `${err.message} (the connection checkpoints itself meanwhile)`),
     });
   } catch (e) {
     const where = config.databaseUrl ? 'HEARTH_DATABASE_URL' : 'HEARTH_DATA_DIR';
@@ -119,7 +128,7 @@ export async function startHearth(config: Config, logger: Logger = pino({ level:
 async function startRoles(config: Config, logger: Logger, listeners: Listeners, mailer: Mailer | undefined): Promise<Hearth> {
   mkdirSync(config.dataDir, { recursive: true });
   const secret = serverSecret(config);
-  const store = await openStore(config);
+  const store = await openStore(config, logger);
   logStoreOpened(config, store.sql, logger);
   // embedded: in-process bus, presence and limiter; cluster (HEARTH_REDIS_URL): Redis
   const realtime = await createRealtime({
@@ -152,6 +161,7 @@ async function startRoles(config: Config, logger: Logger, listeners: Listeners, 
     },
   });
   registerCommitMetrics(metricsRegistry, () => deps.pipeline.commitCounts());
+  if (store.sql.checkpoints) registerCheckpointMetrics(metricsRegistry, store.sql.checkpoints.figures);
   const closers: (() => Promise<void> | void)[] = [];
   // closed last of all (closers run in reverse): its summaries due are written while the store is open
   closers.push(() => deps.homelessEvents.close());

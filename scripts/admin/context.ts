@@ -38,7 +38,7 @@ export async function openContext(config: Config): Promise<AdminContext> {
     url: config.databaseUrl ?? join(config.dataDir, 'hearth.db'),
     schema: config.databaseSchema ?? undefined,
     readCache: false,
-    accessLogThread: false,
+    threads: false,
   });
   // cluster mode: the cluster's bus, so a revocation or a deleted device closes live connections
   // on every node as the API's would. Embedded mode: a bus of our own; a running server refuses

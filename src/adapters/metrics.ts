@@ -11,6 +11,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { PipelineMetrics } from '../ports/metrics.js';
+import type { CheckpointFigures } from './sql/wal-checkpoint.js';
 
 const EVENT_COMMIT = 'hearth_event_commit_duration_seconds';
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -133,4 +134,26 @@ export function registerCommitMetrics(registry: Registry, counts: () => { commit
   };
   counter('hearth_event_commits_total', 'Transactions of the event pipeline (each holds one or more events: group commit)', (c) => c.commits);
   counter('hearth_event_commit_items_total', "Events (presence flips included) in the event pipeline's transactions", (c) => c.items);
+}
+
+/** SQLite's checkpoints on their own thread (sql/wal-checkpoint.ts), read when scraped */
+export function registerCheckpointMetrics(registry: Registry, figures: () => CheckpointFigures): void {
+  const metric = (name: string, help: string, type: 'counter' | 'gauge', value: (f: CheckpointFigures) => number) => {
+    const head = { name, help, type, aggregator: 'sum' as const };
+    registry.registerMetric({
+      ...head,
+      get: async () => ({ ...head, values: [{ labels: {}, value: value(figures()) }] }),
+      reset: () => {},
+    } as never);
+  };
+  metric('hearth_sqlite_checkpoints_total', "Checkpoints of SQLite's WAL into the database file run by the checkpoint thread", 'counter', (f) => f.passes);
+  metric(
+    'hearth_sqlite_checkpoint_failures_total',
+    'Checkpoints that failed or found another under way (the connection checkpoints itself if they go on failing)',
+    'counter',
+    (f) => f.failures,
+  );
+  metric('hearth_sqlite_checkpoint_holds_total', "Checkpoints that held the node's connection so the WAL could start over", 'counter', (f) => f.holds);
+  metric('hearth_sqlite_checkpoint_held_seconds_total', "Time the node's connection was held for those checkpoints", 'counter', (f) => f.heldMs / 1000);
+  metric('hearth_sqlite_wal_frames', 'Frames (pages) in the WAL at the last checkpoint', 'gauge', (f) => f.walFrames);
 }

@@ -46,22 +46,23 @@ afterAll(async () => {
 });
 
 describe('the example Prometheus alert rules', () => {
-  it('hold the two groups, with the series of every alert found', () => {
-    expect([...groups.keys()]).toEqual(['hearth', 'hearth-cluster']);
+  it('hold the three groups, with the series of every alert found', () => {
+    expect([...groups.keys()]).toEqual(['hearth', 'hearth-cluster', 'hearth-sqlite']);
     expect(groups.get('hearth')!.size).toBeGreaterThanOrEqual(10);
     expect([...groups.get('hearth-cluster')!].sort()).toEqual(['hearth_pg_pool_waiting_queries', 'hearth_redis_up']);
+    expect([...groups.get('hearth-sqlite')!]).toEqual(['hearth_sqlite_checkpoint_failures_total']);
     // every rule has an expression and a summary
     expect(RULES.match(/^\s+- alert: /gm)!.length).toBe(RULES.match(/^\s+expr: /gm)!.length);
     expect(RULES.match(/^\s+- alert: /gm)!.length).toBe(RULES.match(/^\s+summary: /gm)!.length);
   });
 
-  it("name only series an embedded server's /metrics exports", async () => {
+  it("name only series an embedded server's /metrics exports (SQLite)", async () => {
     const t: TestHearth = await startTestHearth();
     cleanups.push(() => t.close());
     const have = await exported(t.httpUrl);
     // positive control: a series every node exports
     expect(have).toContain('hearth_process_resident_memory_bytes');
-    const missing = [...groups.get('hearth')!].filter((s) => !have.has(s));
+    const missing = [...groups.get('hearth')!, ...groups.get('hearth-sqlite')!].filter((s) => !have.has(s));
     expect(missing).toEqual([]);
   }, 120_000);
 

@@ -8,6 +8,7 @@ import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql 
 import { InlineLimitPlugin } from './inline-limit.js';
 import { migrationProvider, type Dialect } from './migrations.js';
 import type { Database } from './schema.js';
+import { walCheckpointer, type WalCheckpointer } from './wal-checkpoint.js';
 import { kyselyDatabase, statementCache, type StatementCache } from './statements.js';
 import { createAccessLogWriter, type AccessLogWriter } from './access-log-writer.js';
 import { loadPg } from './pg.js';
@@ -32,10 +33,13 @@ export interface SqlOptions {
    */
   cacheBytes?: number;
   /**
-   * SQLite in a file: write the access log from its own thread (default). `false` writes it on
-   * the connection: a one-shot process (the admin CLI) starts no thread for it.
+   * SQLite in a file: the access log's writes and the checkpoints run on threads of their own
+   * (default). `false`: a one-shot process (the admin CLI) starts none; the access log is written on
+   * the connection, and SQLite checkpoints inside its commits.
    */
-  accessLogThread?: boolean;
+  threads?: boolean;
+  /** SQLite: a checkpoint on its thread failed (wal-checkpoint.ts); the connection checkpoints meanwhile */
+  onCheckpointError?: (err: Error) => void;
 }
 
 export interface SqlHandle {
@@ -52,6 +56,8 @@ export interface SqlHandle {
    * that may be made durable after they return (wal-sync.ts); absent where every commit already is
    */
   walSync?: WalSync;
+  /** SQLite in a file (WAL): the thread that checkpoints the WAL into the file (wal-checkpoint.ts) */
+  checkpoints?: WalCheckpointer;
   /** PostgreSQL: the connection pool under Kysely (its figures are on /metrics) */
   pool?: pg.Pool;
   /** the migrations this open applied, in order (none when the schema was current) */
@@ -60,13 +66,12 @@ export interface SqlHandle {
 }
 
 // SQLite checkpoints the WAL into the database file from inside the COMMIT that takes the WAL past
-// this many pages, on the event loop: an fsync of the WAL, the copy, an fsync of the database file,
-// and the next commit's fsync of the restarted WAL's header. Those three fsyncs cost the same
-// however many pages the checkpoint copies. At SQLite's default (1,000 pages, a 4 MB WAL) the
-// webhook pipeline at half load checkpointed five times a second (one commit writes about 2.5
-// pages per event), and the loop stood in checkpoints for about 2% of its time (issue #26,
-// docs/operations.md#durability). 4,000 pages checkpoints four times less often and keeps the WAL
-// (about 16 MB) within the first block of its index, which readers search the same way.
+// this many pages, on the event loop: an fsync of the WAL, the copy, an fsync of the database file.
+// A node's own checkpoints run on a thread (wal-checkpoint.ts) and start the WAL over at half this,
+// so this is the bound, reached only when that thread falls behind or fails, and the one
+// checkpoint of a process that starts no threads (the admin CLI). 4,000 pages (SQLite's default
+// is 1,000) keeps the WAL (about 16 MB) within the first block of its index, which readers search
+// the same way (issue #26, docs/operations.md#durability).
 const WAL_CHECKPOINT_PAGES = 4000;
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -209,8 +214,18 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
   }
   const named = raw.withPlugin(new CamelCasePlugin());
   const db = (dialect === 'sqlite' ? named.withPlugin(new InlineLimitPlugin()) : named) as unknown as Kysely<Database>;
-  const accessLogWriter =
-    opts.accessLogThread !== false && sqlite && !inMemory(sqlite.name) ? createAccessLogWriter(accessLogFile(sqlite.name), opts.cacheBytes) : undefined;
+  const threads = opts.threads !== false && sqlite && !inMemory(sqlite.name);
+  const accessLogWriter = threads ? createAccessLogWriter(accessLogFile(sqlite.name), opts.cacheBytes) : undefined;
+  const written = sqlite?.prepare('select total_changes()').pluck();
+  const checkpoints =
+    threads && written && sqlite.pragma('main.journal_mode', { simple: true }) === 'wal'
+      ? walCheckpointer({
+          file: sqlite.name,
+          hold: (fn) => raw.connection().execute(() => fn()),
+          written: () => written.get() as number,
+          onError: opts.onCheckpointError,
+        })
+      : undefined;
   return {
     db,
     dialect,
@@ -218,11 +233,14 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
     statements,
     accessLogWriter,
     walSync: wal,
+    checkpoints,
     pool,
     migrated,
     async close() {
       // the batches already handed to the writer are committed before the database closes
       await accessLogWriter?.close();
+      // the connection closed last checkpoints the WAL into the file and removes it: the main one
+      await checkpoints?.close();
       // and the WAL syncs under way end before the connection goes
       await wal?.close();
       await raw.destroy();
