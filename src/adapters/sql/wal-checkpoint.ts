@@ -160,21 +160,26 @@ export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
     timer.unref();
   }
 
+  function failed(err: Error): void {
+    figures.failures++;
+    wait = Math.min(MAX_BACKOFF_MS, wait * 2);
+    opts.onError?.(err);
+  }
+
   function tick(): void {
-    const now = opts.written();
+    let now: number;
+    try {
+      now = opts.written();
+    } catch (err) {
+      failed(err as Error);
+      return schedule();
+    }
     if (now === seen) return schedule();
     seen = now;
     running = round()
-      .then(
-        () => {
-          wait = interval;
-        },
-        (err: Error) => {
-          figures.failures++;
-          wait = Math.min(MAX_BACKOFF_MS, wait * 2);
-          opts.onError?.(err);
-        },
-      )
+      .then(() => {
+        wait = interval;
+      }, failed)
       .finally(() => {
         running = undefined;
         schedule();

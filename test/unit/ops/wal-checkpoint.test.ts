@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqlStore, type SqlStore } from '../../../src/adapters/sql/store.js';
-import type { WalCheckpointer } from '../../../src/adapters/sql/wal-checkpoint.js';
+import { walCheckpointer, type WalCheckpointer } from '../../../src/adapters/sql/wal-checkpoint.js';
 
 /** a WAL frame: a 24-byte header and a page (SQLite's default 4,096 bytes) */
 const FRAME = 24 + 4096;
@@ -114,6 +114,33 @@ describe('checkpoints on their own thread', () => {
     expect(checkpoints.thread).toBeDefined();
     expect(checkpoints.thread).not.toBe(first);
     expect((s.sql.sqlite!.prepare('select count(*) as n from rows_written').get() as { n: number }).n).toBe(written);
+  });
+
+  it('report a thread that cannot open the database, and go on trying after longer waits', { timeout: 60_000 }, async () => {
+    const errors: Error[] = [];
+    const at: number[] = [];
+    let writes = 0;
+    const c = walCheckpointer({
+      file: join(dir, 'no-such-dir', 'hearth.db'),
+      hold: (fn) => fn(),
+      // the node writes all the while
+      written: () => ++writes,
+      onError: (err) => {
+        errors.push(err);
+        at.push(performance.now());
+      },
+      intervalMs: 5,
+    });
+    try {
+      while (c.figures().failures < 3) await sleep(5);
+      expect(errors.length).toBe(c.figures().failures);
+      expect(errors[0].message).toMatch(/the checkpoint thread stopped: .*(unable to open|cannot open)/i);
+      expect(c.figures().passes).toBe(0);
+      // the waits double after each failure (10, 20 ms...): a timer never fires before its time
+      expect(at[2] - at[1]).toBeGreaterThanOrEqual(19);
+    } finally {
+      await c.close();
+    }
   });
 
   it('are not run by a process that starts no threads (the admin CLI): SQLite checkpoints in its commits', async () => {
