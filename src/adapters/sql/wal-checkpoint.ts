@@ -7,9 +7,10 @@
 // 5 to 8.5 ms, and those were the longest stalls and the webhook p99's tail (2026-11-28).
 //
 // Here a thread with a connection of its own checkpoints instead, every INTERVAL_MS while the node
-// writes: SQLite's PASSIVE checkpoint (it takes no lock a writer waits for) in SQLite's own order
-// (the WAL synced before the copy, the database file synced before the WAL may start over), so
-// durability is SQLite's as before; nothing here decides what is safe to copy or overwrite.
+// writes (up to IDLE_MS apart while it writes little): SQLite's PASSIVE checkpoint (it takes no
+// lock a writer waits for) in SQLite's own order (the WAL synced before the copy, the database
+// file synced before the WAL may start over), so durability is SQLite's as before; nothing here
+// decides what is safe to copy or overwrite. The hold below is a matter of speed only.
 //
 // SQLite starts the WAL over only at a write that finds every frame in it copied, and a busy node
 // commits every few milliseconds, so a pass nearly always ends after the next commit: without
@@ -18,7 +19,7 @@
 // while the main connection is held (Kysely's connection, which every statement of the node waits
 // for): it copies what the last pass left (the commits of a few milliseconds), and the first write
 // after it starts the WAL over. The event loop runs meanwhile (what arrives gathers for the next
-// commit); the hold lasts about a millisecond, once every RESTART_FRAMES frames written.
+// commit); the hold lasts a millisecond or two, once every RESTART_FRAMES frames written.
 //
 // wal_autocheckpoint stays as the bound: should the thread fall behind or fail, the main connection
 // checkpoints as it did before.
@@ -67,6 +68,14 @@ export interface WalCheckpointOptions {
 /** how often the thread checkpoints while the node writes */
 const INTERVAL_MS = 100;
 /**
+ * a pass that finds fewer new frames than this waits twice as long for the next, up to IDLE_MS:
+ * a node that writes little (a laptop, an SD card) syncs the WAL and the database file for a
+ * checkpoint about once a second, not ten times, and the WAL still starts over long before
+ * SQLite's bound
+ */
+const FEW_FRAMES = 250;
+const IDLE_MS = 1000;
+/**
  * frames left in the WAL after a pass that make the next one hold the main connection, so the WAL
  * starts over: half SQLite's bound (wal_autocheckpoint, connect.ts), about 8 MB
  */
@@ -92,6 +101,8 @@ export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
   let closed = false;
   let seen = opts.written();
   let wait = interval;
+  /** the WAL's frames at the end of the last round */
+  let lastLog = 0;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -178,7 +189,11 @@ export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
     seen = now;
     running = round()
       .then(() => {
-        wait = interval;
+        // frames written since the last pass (the WAL started over if it holds fewer)
+        const log = figures.walFrames;
+        const grown = log >= lastLog ? log - lastLog : log;
+        lastLog = log;
+        wait = grown < FEW_FRAMES ? Math.min(IDLE_MS, Math.max(interval, wait * 2)) : interval;
       }, failed)
       .finally(() => {
         running = undefined;

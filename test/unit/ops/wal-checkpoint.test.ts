@@ -116,6 +116,26 @@ describe('checkpoints on their own thread', () => {
     expect((s.sql.sqlite!.prepare('select count(*) as n from rows_written').get() as { n: number }).n).toBe(written);
   });
 
+  it('wait longer between passes while the node writes little', { timeout: 60_000 }, async () => {
+    const { checkpoints, insert } = await open();
+    // a row now and then: each pass finds a few new frames, and the next one waits twice as long
+    const times: number[] = [];
+    let seen = checkpoints.figures().passes;
+    while (times.length < 5) {
+      await insert(1);
+      await sleep(20);
+      const f = checkpoints.figures();
+      if (f.passes === seen) continue;
+      seen = f.passes;
+      times.push(performance.now());
+    }
+    // waits of 100, 200, 400 and 800 ms between those five passes: 1.5 s, less at most the time
+    // this loop took to see the first one (a timer never fires before its time); passes every
+    // 100 ms would have taken about 0.5 s
+    expect(times[4] - times[0]).toBeGreaterThanOrEqual(1400);
+    expect(checkpoints.figures().holds).toBe(0);
+  });
+
   it('report a thread that cannot open the database, and go on trying after longer waits', { timeout: 60_000 }, async () => {
     const errors: Error[] = [];
     const at: number[] = [];
