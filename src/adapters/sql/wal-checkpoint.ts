@@ -60,9 +60,8 @@ export interface WalCheckpointOptions {
   written: () => number;
   /** a pass failed; the next one is tried after a longer wait (up to MAX_BACKOFF_MS) */
   onError?: (err: Error) => void;
-  /** tests: a shorter interval, a smaller WAL before it starts over */
+  /** tests: a shorter interval */
   intervalMs?: number;
-  restartFrames?: number;
 }
 
 /** how often the thread checkpoints while the node writes */
@@ -95,7 +94,6 @@ interface Pending {
 
 export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
   const interval = opts.intervalMs ?? INTERVAL_MS;
-  const restartFrames = opts.restartFrames ?? RESTART_FRAMES;
   const figures: CheckpointFigures = { passes: 0, failures: 0, holds: 0, heldMs: 0, walFrames: 0, checkpointedFrames: 0 };
   let nextId = 1;
   let closed = false;
@@ -162,7 +160,7 @@ export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
   async function round(): Promise<void> {
     // what the thread saw copied is not all there is: the node went on committing meanwhile
     const a = await pass();
-    if (a.log >= restartFrames && !closed) await heldPass();
+    if (a.log >= RESTART_FRAMES && !closed) await heldPass();
   }
 
   function schedule(): void {
