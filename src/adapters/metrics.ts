@@ -124,28 +124,36 @@ export function registerAdmissionMetrics(
 
 /** the event pipeline's group commits (domain/event/group-commit.ts), counted there and read here when scraped */
 export function registerCommitMetrics(registry: Registry, counts: () => { commits: number; items: number }): void {
-  const counter = (name: string, help: string, value: (c: { commits: number; items: number }) => number) => {
-    const head = { name, help, type: 'counter' as const, aggregator: 'sum' as const };
-    registry.registerMetric({
-      ...head,
-      get: async () => ({ ...head, values: [{ labels: {}, value: value(counts()) }] }),
-      reset: () => {},
-    } as never);
-  };
-  counter('hearth_event_commits_total', 'Transactions of the event pipeline (each holds one or more events: group commit)', (c) => c.commits);
-  counter('hearth_event_commit_items_total', "Events (presence flips included) in the event pipeline's transactions", (c) => c.items);
+  readWhenScraped(
+    registry,
+    'hearth_event_commits_total',
+    'Transactions of the event pipeline (each holds one or more events: group commit)',
+    'counter',
+    () => counts().commits,
+  );
+  readWhenScraped(
+    registry,
+    'hearth_event_commit_items_total',
+    "Events (presence flips included) in the event pipeline's transactions",
+    'counter',
+    () => counts().items,
+  );
+}
+
+/** one series without labels, whose value is read when /metrics is scraped */
+function readWhenScraped(registry: Registry, name: string, help: string, type: 'counter' | 'gauge', value: () => number): void {
+  const head = { name, help, type, aggregator: 'sum' as const };
+  registry.registerMetric({
+    ...head,
+    get: async () => ({ ...head, values: [{ labels: {}, value: value() }] }),
+    reset: () => {},
+  } as never);
 }
 
 /** SQLite's checkpoints on their own thread (sql/wal-checkpoint.ts), read when scraped */
 export function registerCheckpointMetrics(registry: Registry, figures: () => CheckpointFigures): void {
-  const metric = (name: string, help: string, type: 'counter' | 'gauge', value: (f: CheckpointFigures) => number) => {
-    const head = { name, help, type, aggregator: 'sum' as const };
-    registry.registerMetric({
-      ...head,
-      get: async () => ({ ...head, values: [{ labels: {}, value: value(figures()) }] }),
-      reset: () => {},
-    } as never);
-  };
+  const metric = (name: string, help: string, type: 'counter' | 'gauge', value: (f: CheckpointFigures) => number) =>
+    readWhenScraped(registry, name, help, type, () => value(figures()));
   metric('hearth_sqlite_checkpoints_total', "Checkpoints of SQLite's WAL into the database file run by the checkpoint thread", 'counter', (f) => f.passes);
   metric(
     'hearth_sqlite_checkpoint_failures_total',

@@ -80,6 +80,18 @@ describe('broker and pipeline metrics', () => {
       'the connection to be gone from the gauge',
     );
     expect(sample(m, 'hearth_broker_connects_total', { transport: 'mqtt' })).toBe(1);
+    // SQLite's checkpoints on their thread: the events written are copied into the database file
+    // within a pass or two (every 100 ms while the node writes)
+    m = await eventually(
+      async () => {
+        const text = await metrics();
+        return (sample(text, 'hearth_sqlite_checkpoints_total') ?? 0) >= 1 ? text : '';
+      },
+      10_000,
+      'a checkpoint on the thread',
+    );
+    expect(sample(m, 'hearth_sqlite_checkpoint_failures_total')).toBe(0);
+    expect(sample(m, 'hearth_sqlite_wal_frames')).toBeGreaterThan(0);
     // not in cluster mode: no pool and no Redis series
     expect(m).not.toContain('hearth_pg_pool_connections');
     expect(m).not.toContain('hearth_redis_up');
@@ -88,7 +100,7 @@ describe('broker and pipeline metrics', () => {
   it('name every series in the Prometheus conventions: prefix, unit, _total on counters', async () => {
     const m = await metrics();
     const types = [...m.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((x) => [x[1], x[2]] as const);
-    const ours = types.filter(([n]) => /^hearth_(broker|event|webhook)_/.test(n));
+    const ours = types.filter(([n]) => /^hearth_(broker|event|webhook|sqlite)_/.test(n));
     expect(ours.length).toBeGreaterThanOrEqual(10);
     for (const [name, type] of ours) {
       if (type === 'counter') expect(name).toMatch(/_total$/);
