@@ -96,7 +96,7 @@ async function openStore(config: Config, logger: Logger) {
       schema: config.databaseSchema ?? undefined,
       synchronous: config.sqlite.synchronous,
       cacheBytes: config.sqlite.cacheBytes,
-      // tried again after a longer wait each time (up to 10 s), so this is not a line a commit
+      // a failed pass is tried again after a doubling wait (up to 10 s): a line at most every 10 s
       onCheckpointError: (err) => logger.warn({ err: err.message }, `${err.message} (the connection checkpoints itself meanwhile)`),
     });
   } catch (e) {

@@ -160,7 +160,8 @@ export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
   async function round(): Promise<void> {
     // what the thread saw copied is not all there is: the node went on committing meanwhile
     const a = await pass();
-    if (a.log >= RESTART_FRAMES && !closed) await heldPass();
+    // not while a new thread would start with the connection held (the last one just died)
+    if (a.log >= RESTART_FRAMES && !closed && port.thread) await heldPass();
   }
 
   function schedule(): void {
