@@ -334,7 +334,10 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
     // above measure capacity, so their latency is mostly time spent queued behind the backlog.
     // BENCH_WEBHOOK_RATE fixes it, so that two revisions of an A/B run are timed at the same rate
     const rate = Number(process.env.BENCH_WEBHOOK_RATE) || Math.max(50, Math.round(results[0].perSecond / 2));
-    const steady = Math.min(count, rate * 5);
+    // 5 s of it, whatever BENCH_WEBHOOK_EVENTS is: capped at the capacity runs' 20,000 events,
+    // a fast machine's half load (10,000/s, 2026-11-28) ran 2 s, whose p99 (its slowest 200
+    // events) was set by one or two stalls and moved 6 to 16 ms between rounds of one build
+    const steady = rate * 5;
     // what stops the event loop there (SQLite's checkpoints, GC): steadier than p99 on a busy machine.
     // Watched while the events are under way only: the /metrics reads before and after the run and
     // the receiver's latencies arriving at its end are the bench's work on this event loop, not
