@@ -35,4 +35,4 @@ VOLUME /data
 EXPOSE 8080 1883
 # no curl in the slim image: node's own fetch
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HEARTH_HTTP_PORT || 8080) + '/healthz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]
+CMD ["node", "dist/src/main.js"]

@@ -5,7 +5,6 @@
 // and divided by the number of connections. Baselines in the same run: bare Aedes (in-memory
 // persistence) with the same connections and subscriptions, and Mosquitto when installed.
 // Floor: Hearth ≤ 1.5x bare Aedes per connection.
-import { hearthNodeFlags } from './baselines/hearth.js';
 import { createHash } from 'node:crypto';
 import { cpuMicrosOf, forkChild, rssOf, startMosquitto } from './baselines/brokers.js';
 import type { ConnectJob } from './baselines/mqtt-load.js';
@@ -34,7 +33,7 @@ async function nodeBroker(mode: 'hearth' | 'aedes'): Promise<Figures> {
   // BENCH_PROFILE=<dir> (lib/profile.ts): the broker process writes one profile per thread into <dir>/connections-<mode>/ when it exits
   const dir = process.env.BENCH_PROFILE;
   const prof = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/connections-${mode}`] : [];
-  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...(mode === 'hearth' ? hearthNodeFlags() : []), ...prof]);
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...prof]);
   const load = await forkChild('./mqtt-load.ts');
   try {
     const keys = mode === 'hearth' ? Array.from({ length: N }, (_, i) => keyOf(i)) : undefined;

@@ -9,7 +9,6 @@
 // per device by kind of mapping (the settings given apply to Hearth: HEARTH_SQLITE_CACHE_BYTES...).
 // A snapshot leaves V8's native buffers in the malloc arena (tens of KiB per device here): with
 // <dir> `-` no snapshot is taken, and the resident figures are the storm's own
-import { hearthNodeFlags } from './baselines/hearth.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { forkChild } from './baselines/brokers.js';
@@ -22,7 +21,7 @@ const env = Object.fromEntries(process.argv.slice(4).map((kv) => kv.split(/=(.*)
 type Memory = { rss: number; heapUsed: number; mappings?: Record<string, number> };
 
 for (const mode of ['hearth', 'aedes'] as const) {
-  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...hearthNodeFlags()]);
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096']);
   const gens = await startGenerators(4, 100);
   try {
     const keys = Array.from({ length: n }, (_, i) => keyOf(i));

@@ -10,8 +10,6 @@
 // exporting `run(opts: BenchOptions): Promise<BenchResult>` and add a line to BENCHES.
 import type { BenchOptions, BenchResult } from './lib/types.js';
 import { parseAbArgs, runAb } from './lib/ab.js';
-import { hearthNodeFlags } from './baselines/hearth.js';
-import { spawnSync } from 'node:child_process';
 
 const BENCHES: Record<string, { what: string; load: () => Promise<{ run(o: BenchOptions): Promise<BenchResult> }> }> = {
   api: { what: 'HTTP API: Hearth GET /devices/{id} vs bare Hono vs bare node:http', load: () => import('./api.js') },
@@ -89,13 +87,6 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (ab) return runAb(ab, Object.keys(BENCHES));
-  // the benches that run Hearth in this process measure it with the node flags `npm start` gives it
-  const flags = hearthNodeFlags().filter((f) => !process.execArgv.includes(f));
-  if (flags.length) {
-    const r = spawnSync(process.execPath, [...process.execArgv, ...flags, process.argv[1], ...process.argv.slice(2)], { stdio: 'inherit' });
-    process.exit(r.status ?? 1);
-  }
-  console.log(`node flags of this process (Hearth's, as \`npm start\` runs it): ${hearthNodeFlags().join(' ') || 'none'}`);
   const selected = names.length ? names : Object.keys(BENCHES);
   const opts = options();
   const verdicts: [string, BenchResult][] = [];

@@ -11,7 +11,6 @@
 //   BENCH_CONNECTIONS (50) requests in flight, until the devices counted them; CPU per command.
 // Ratios rollout / baseline are printed, not asserted (a shared machine is noisy); the verdict is
 // that every device was notified and got its command, with no connection refused.
-import { hearthNodeFlags } from './baselines/hearth.js';
 import { loadavg } from 'node:os';
 import { cpuMicrosOf, forkChild } from './baselines/brokers.js';
 import type { FleetClient } from './baselines/fleet-load.js';
@@ -47,7 +46,7 @@ export async function run(opts: BenchOptions): Promise<BenchResult> {
   console.log(
     `  ${fmt(n)} devices, ${s.generators} generators x ${s.inflight} in flight; baseline ${opts.connections} requests in flight; load average ${load0}`,
   );
-  const server = await forkChild('./server.ts', [], ['--max-old-space-size=4096', ...hearthNodeFlags()]);
+  const server = await forkChild('./server.ts', [], ['--max-old-space-size=4096']);
   const gens = await startGenerators(s.generators, s.inflight);
   try {
     const { port, httpPort, adminKey } = await server.request<{ port: number; httpPort: number; adminKey: string }>(

@@ -10,7 +10,6 @@
 // against the bare Hono server. BENCH_STARTUP_RUNS (default 5) sets the runs per target;
 // BENCH_STARTUP_TSC=1 adds the same sources compiled by tsc instead of esbuild (the choice of
 // build tool: dist/ is esbuild's), with both build times.
-import { hearthNodeFlags } from './baselines/hearth.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -155,7 +154,7 @@ export async function run(): Promise<BenchResult> {
   });
   const targets: Target[] = [
     { name: 'bare Hono (node)', command: process.execPath, args: [join(WORK, 'bare-hono.js')], hearth: false },
-    { name: 'built (node dist)', command: process.execPath, args: [...hearthNodeFlags(), 'dist/src/main.js'], hearth: true },
+    { name: 'built (node dist)', command: process.execPath, args: ['dist/src/main.js'], hearth: true },
     { name: 'built (npm start)', command: 'npm', args: ['start', '--silent'], hearth: true },
     { name: 'tsx src/main.ts', command: join(ROOT, 'node_modules/.bin/tsx'), args: ['src/main.ts'], hearth: true },
   ];

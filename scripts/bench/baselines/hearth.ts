@@ -11,7 +11,7 @@
 //
 // It sits in baselines/, not lib/: lib imports baselines (brokers.ts...), and baselines/server.ts
 // (the forked Hearth of connections, fleet and rollout) needs it too.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -79,17 +79,5 @@ export async function loadBuilt<T>(module: string): Promise<T> {
 /** the built server's entry: startHearth as `npm start` runs it */
 export const loadHearth = (): Promise<typeof import('../../../src/main.js')> => loadBuilt('src/main');
 
-/**
- * the node flags `npm start` of this tree runs the server with (package.json's start script: the
- * young generation's size, docs/operations.md#memory), so that a bench measures Hearth as users
- * run it, and an A/B run each revision with its own
- */
-export function hearthNodeFlags(): string[] {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const m = /^node((?: --[a-z-]+(?:=\S+)?)*) dist\/src\/main\.js$/.exec(start);
-  if (!m) throw new Error(`package.json's start script is not \`node [--flag...] dist/src/main.js\`: ${start}`);
-  return m[1].split(' ').filter(Boolean);
-}
-
 /** the command line of a Hearth node process running the built server (after ensureBuilt) */
-export const hearthNodeArgs = (): string[] => [...hearthNodeFlags(), join(DIST, 'src', 'main.js')];
+export const hearthNodeArgs = (): string[] => [join(DIST, 'src', 'main.js')];

@@ -11,7 +11,6 @@
 // of 500/s with a bucket 500 deep: the restart storm reported "held 0".) Refusals count against
 // the verdict only with admission control on; without it they are the collapse it prevents.
 // The same generators then open the same N against bare Aedes and Mosquitto.
-import { hearthNodeFlags } from '../baselines/hearth.js';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { cpuByThreadOf, cpuMicrosOf, forkChild, rssOf, startMosquitto, threadCpuLine } from '../baselines/brokers.js';
@@ -172,7 +171,7 @@ const heldOf = async (httpPort: number): Promise<number> => (await metricValues(
 
 /** Hearth at one size; at the largest (with storms on) also the drop and the restart storms */
 export async function hearthAt(s: Settings, n: number, stormRate: number, largest: boolean): Promise<{ connect: ConnectFigures; largest?: LargestFigures }> {
-  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...hearthNodeFlags(), ...s.nodeFlags]);
+  const server = await forkChild('./server.ts', [], ['--expose-gc', '--max-old-space-size=4096', ...s.nodeFlags]);
   const gens = await startGenerators(s.generators, s.inflight);
   // the generators are many devices behind one address each: the per-address cap of sockets not
   // signed in yet must not be what is measured; admission control off unless a storm turns it on
