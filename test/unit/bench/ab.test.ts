@@ -154,6 +154,10 @@ describe('ratio of ratios', () => {
     expect(verdict('hearth / bare aedes memory per connection', [2, 2], [1.5, 1.5])).toMatch(/^B better/);
     expect(verdict('hearth / bare aedes at 1,000: connects/s · memory per device', [1, 1], [1.3, 1.3])).toMatch(/^B worse/);
     expect(verdict('hearth MQTT p50 / bare · p99 / bare', [2, 2], [3, 3])).toMatch(/^B worse/);
+    // the webhooks bench's half-load p99 over its target (a constant): a longer tail is worse
+    const p99 = [...parseFigures('  half-load webhook p99 / target (5 ms, issue 26)  1.24x\n').keys()][0];
+    expect(p99).toBe('half-load webhook p99 / target');
+    expect(verdict(p99, [1.24, 1.1], [1.6, 1.5])).toMatch(/^B worse/);
     expect(verdict('bundle projects list · CPU x', [2, 2], [3, 3])).toMatch(/^B worse/);
     // Hearth's CPU per operation over the baseline's (the fleet bench's "CPU per connect 1.66x")
     expect(verdict('hearth / bare aedes at 2,000: connects/s · CPU per connect', [1.54, 1.54], [1.77, 1.77])).toMatch(/^B worse/);
