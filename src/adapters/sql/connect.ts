@@ -216,16 +216,16 @@ export async function openSql(opts: SqlOptions): Promise<SqlHandle> {
   const db = (dialect === 'sqlite' ? named.withPlugin(new InlineLimitPlugin()) : named) as unknown as Kysely<Database>;
   const threads = opts.threads !== false && sqlite && !inMemory(sqlite.name);
   const accessLogWriter = threads ? createAccessLogWriter(accessLogFile(sqlite.name), opts.cacheBytes) : undefined;
-  const written = sqlite?.prepare('select total_changes()').pluck();
-  const checkpoints =
-    threads && written && sqlite.pragma('main.journal_mode', { simple: true }) === 'wal'
-      ? walCheckpointer({
-          file: sqlite.name,
-          hold: (fn) => raw.connection().execute(() => fn()),
-          written: () => written.get() as number,
-          onError: opts.onCheckpointError,
-        })
-      : undefined;
+  let checkpoints: WalCheckpointer | undefined;
+  if (threads && sqlite.pragma('main.journal_mode', { simple: true }) === 'wal') {
+    const written = sqlite.prepare('select total_changes()').pluck();
+    checkpoints = walCheckpointer({
+      file: sqlite.name,
+      hold: (fn) => raw.connection().execute(() => fn()),
+      written: () => written.get() as number,
+      onError: opts.onCheckpointError,
+    });
+  }
   return {
     db,
     dialect,

@@ -1,6 +1,6 @@
 // The body of the checkpoint thread (wal-checkpoint.ts): its own SQLite connection to the
 // database file, running SQLite's PASSIVE checkpoint each time it is asked and answering with the
-// WAL's frames and how many of them are now in the database file (or the error).
+// WAL's frames (or the error).
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { FromCheckpointer, ToCheckpointer } from './wal-checkpoint.js';
@@ -21,8 +21,8 @@ port.on('message', (msg: ToCheckpointer) => {
     return;
   }
   try {
-    const { busy, log, checkpointed } = checkpoint.get() as { busy: number; log: number; checkpointed: number };
-    port.postMessage({ id: msg.id, busy: busy !== 0, log, checkpointed } satisfies FromCheckpointer);
+    const { busy, log } = checkpoint.get() as { busy: number; log: number };
+    port.postMessage({ id: msg.id, busy: busy !== 0, log } satisfies FromCheckpointer);
   } catch (err) {
     port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) } satisfies FromCheckpointer);
   }

@@ -28,7 +28,7 @@ import type { ThreadPort } from '../../ports/thread.js';
 import { startThread } from '../thread-port.js';
 
 export type ToCheckpointer = { id: number } | { close: true };
-export type FromCheckpointer = { id: number; busy: boolean; log: number; checkpointed: number } | { id: number; error: string } | { closed: true };
+export type FromCheckpointer = { id: number; busy: boolean; log: number } | { id: number; error: string } | { closed: true };
 
 export interface CheckpointFigures {
   /** checkpoints the thread ran (held ones included) */
@@ -38,9 +38,8 @@ export interface CheckpointFigures {
   /** passes that held the main connection, and how long they held it in all (ms) */
   holds: number;
   heldMs: number;
-  /** the WAL's frames after the last pass, and how many of them were in the database file */
+  /** the WAL's frames at the last pass */
   walFrames: number;
-  checkpointedFrames: number;
 }
 
 export interface WalCheckpointer {
@@ -86,7 +85,7 @@ const MAX_BACKOFF_MS = 10_000;
 /** the thread ends on its own once its connection is closed; this only guards against one that cannot */
 const CLOSE_TIMEOUT_MS = 10_000;
 
-type Answer = { busy: boolean; log: number; checkpointed: number };
+type Answer = { busy: boolean; log: number };
 interface Pending {
   resolve(a: Answer): void;
   reject(err: Error): void;
@@ -94,7 +93,7 @@ interface Pending {
 
 export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
   const interval = opts.intervalMs ?? INTERVAL_MS;
-  const figures: CheckpointFigures = { passes: 0, failures: 0, holds: 0, heldMs: 0, walFrames: 0, checkpointedFrames: 0 };
+  const figures: CheckpointFigures = { passes: 0, failures: 0, holds: 0, heldMs: 0, walFrames: 0 };
   let nextId = 1;
   let closed = false;
   let seen = opts.written();
@@ -126,7 +125,6 @@ export function walCheckpointer(opts: WalCheckpointOptions): WalCheckpointer {
     const a = await new Promise<Answer>((resolve, reject) => port.post({ id }, [[id, { resolve, reject }]]));
     figures.passes++;
     figures.walFrames = a.log;
-    figures.checkpointedFrames = a.checkpointed;
     if (a.busy) throw new Error(`SQLite checkpoint of ${opts.file}: another checkpoint was under way`);
     return a;
   }
